@@ -1,0 +1,39 @@
+# The checks CI runs (.ci/run calls `make test`).
+
+GO ?= go
+BIN := $(CURDIR)/bin
+
+.PHONY: test lint vet staticcheck gotest fuzz openapi-lint serve bench
+
+test: lint gotest fuzz openapi-lint
+
+lint: vet staticcheck
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+# staticcheck is built from tools/go.mod so that it never touches the app's dependencies.
+staticcheck:
+	$(GO) -C tools build -o $(BIN)/staticcheck honnef.co/go/tools/cmd/staticcheck
+	$(BIN)/staticcheck ./...
+
+gotest:
+	$(GO) test -race -count=1 ./...
+
+# A short run of every fuzz target beyond its committed corpus.
+FUZZTIME ?= 5s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./domain/cards/
+	$(GO) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(FUZZTIME) ./domain/doudizhu/
+
+openapi-lint:
+	@if command -v npx >/dev/null 2>&1; then npx --yes @redocly/cli@2.77.0 lint --format stylish openapi.yaml; \
+	else echo "npx not found: skipping the OpenAPI lint"; fi
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+serve:
+	$(GO) run . serve

@@ -1,0 +1,191 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"paiju/api/apitest"
+	"paiju/audit"
+	"paiju/domain/doudizhu"
+	"paiju/tables"
+)
+
+// TestFullHandOverREST plays whole hands of 斗地主 classic through the public
+// API only, then proves the stored stream with the audit re-execution.
+func TestFullHandOverREST(t *testing.T) {
+	e := newEnv(t, 1)
+	id, ps := e.openFull()
+	v := e.view(id, ps[0].Token)
+	if v.Phase != "bidding" || v.HandNumber != 1 || len(v.Hand) != 17 {
+		t.Fatalf("after the last join: phase %q hand %d with %d cards, want bidding, hand 1, 17 cards (doudizhu.md, Deal)", v.Phase, v.HandNumber, len(v.Hand))
+	}
+	totals := make([]int, 3)
+	for hand := 1; hand <= 3; hand++ {
+		s := e.playHand(id, ps)
+		sum := 0
+		for i, d := range s.Deltas {
+			sum += d
+			totals[i] += d
+		}
+		if sum != 0 {
+			t.Fatalf("hand %d settles %v, which sums to %d, not 0 (doudizhu.md, Scoring)", hand, s.Deltas, sum)
+		}
+		if len(s.Seed) != 64 {
+			t.Fatalf("hand %d settlement reveals seed %q, want 64 hex digits (rules/README.md, Shuffling and dealing)", hand, s.Seed)
+		}
+	}
+	v = e.view(id, ps[1].Token)
+	for i, s := range v.Seats {
+		if s.Total != totals[i] {
+			t.Errorf("seat %d total %d, want the sum of its settlements %d", i, s.Total, totals[i])
+		}
+	}
+
+	evs, err := e.store.Load(context.Background(), tables.StreamID(id), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := audit.VerifyTable(tables.Registry{"doudizhu": doudizhu.New()}.Rules, evs)
+	if err != nil {
+		t.Fatalf("the stream of a table played over REST does not verify: %v", err)
+	}
+	if rep.Deals < 3 {
+		t.Fatalf("verified %d deals, want at least 3", rep.Deals)
+	}
+}
+
+// TestBadInputChangesNothing sends bad requests of every kind and checks each
+// gets its status and stable code, and that the store did not change.
+func TestBadInputChangesNothing(t *testing.T) {
+	e := newEnv(t, 2)
+	id, ps := e.openFull()
+	v := e.view(id, ps[0].Token)
+	actor := ps[*v.Turn]
+	other := ps[(*v.Turn+1)%3]
+	// A card the actor does not hold: one from another seat's hand (only the
+	// test knows it, via the other seat's own view).
+	notMine := e.view(id, other.Token).Hand[0]
+	path := "/v1/tables/" + id + "/actions"
+	ifMatch := fmt.Sprintf(`"%d"`, v.Version-1)
+
+	cases := []struct {
+		name   string
+		req    apitest.Request
+		status int
+		code   string
+	}{
+		{"no token", apitest.Request{Method: "POST", Path: path, Body: map[string]any{"type": "pass"}}, 401, "unauthorized"},
+		{"unknown token", apitest.Request{Method: "POST", Path: path, Token: "pj_nope", Body: map[string]any{"type": "pass"}}, 401, "unauthorized"},
+		{"out of turn", apitest.Request{Method: "POST", Path: path, Token: other.Token, Body: map[string]any{"type": "bid", "bid": 1}}, 409, "not_your_turn"},
+		{"malformed JSON", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: `{"type": "bid", "bid": }`, Raw: true}, 400, "malformed_json"},
+		{"duplicate key", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: `{"type": "bid", "bid": 1, "bid": 3}`, Raw: true}, 400, "malformed_json"},
+		{"unknown field", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: `{"type": "pass", "force": true}`, Raw: true}, 400, "malformed_json"},
+		{"trailing data", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: `{"type": "pass"} {"type": "pass"}`, Raw: true}, 400, "malformed_json"},
+		{"invalid UTF-8", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: []byte("{\"type\": \"pa\xffss\"}"), Raw: true}, 400, "malformed_json"},
+		{"wrong content type", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: `{"type": "pass"}`, Header: map[string]string{"Content-Type": "text/plain"}, Raw: true}, 415, "unsupported_media_type"},
+		{"body too large", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: `{"type": "` + strings.Repeat("x", 70_000) + `"}`, Raw: true}, 413, "body_too_large"},
+		{"unknown card token", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: map[string]any{"type": "play", "cards": []string{"S3", "X11"}}}, 400, "invalid_card"},
+		{"play during bidding", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: map[string]any{"type": "play", "cards": []string{notMine}}}, 409, "wrong_phase"},
+		{"unknown action", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: map[string]any{"type": "shuffle"}}, 422, "unknown_action"},
+		{"bid out of range", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: map[string]any{"type": "bid", "bid": 4}}, 422, ""},
+		{"stale If-Match", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: map[string]any{"type": "pass"}, Header: map[string]string{"If-Match": ifMatch}}, 412, "precondition_failed"},
+		{"bad If-Match", apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: map[string]any{"type": "pass"}, Header: map[string]string{"If-Match": "yesterday"}}, 400, "invalid_if_match"},
+		{"auditor acting", apitest.Request{Method: "POST", Path: path, Token: auditorToken, Body: map[string]any{"type": "pass"}}, 403, "auditor_read_only"},
+		{"unknown table", apitest.Request{Method: "POST", Path: "/v1/tables/NOPE/actions", Token: actor.Token, Body: map[string]any{"type": "pass"}}, 404, "table_not_found"},
+		{"seat taken", apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/join", Token: e.newPlayer("dave").Token, Body: map[string]any{"seat": 0}}, 409, "seat_taken"},
+		{"table full", apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/join", Token: e.newPlayer("erin").Token}, 409, "table_full"},
+		{"no such seat", apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/join", Token: e.newPlayer("finn").Token, Body: map[string]any{"seat": 7}}, 422, "no_such_seat"},
+		{"already seated", apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/join", Token: actor.Token}, 409, "already_seated"},
+		{"not seated", apitest.Request{Method: "POST", Path: path, Token: e.newPlayer("gus").Token, Body: map[string]any{"type": "pass"}}, 403, "not_seated"},
+		{"unknown game", apitest.Request{Method: "POST", Path: "/v1/tables", Token: actor.Token, Body: map[string]any{"game": "poker", "variant": "texas"}}, 422, "unknown_game"},
+		{"unknown variant", apitest.Request{Method: "POST", Path: "/v1/tables", Token: actor.Token, Body: map[string]any{"game": "doudizhu", "variant": "moon"}}, 422, "unknown_variant"},
+		{"stake below 1", apitest.Request{Method: "POST", Path: "/v1/tables", Token: actor.Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 0}, Raw: true}, 422, "invalid_option"},
+		{"bad player name", apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]any{"name": "   "}}, 422, "invalid_name"},
+		{"negative after", apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events?after=-1", Token: actor.Token, Raw: true}, 400, "invalid_query"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.head()
+			r := e.c.Do(tc.req)
+			if r.Status != tc.status {
+				t.Fatalf("got %d, want %d; body %s", r.Status, tc.status, r.Body)
+			}
+			code := r.Problem(t)
+			if tc.code != "" && code != tc.code {
+				t.Fatalf("code %q, want %q", code, tc.code)
+			}
+			if after := e.head(); after != before {
+				t.Fatalf("the store moved from position %d to %d on a rejected request", before, after)
+			}
+			if strings.Contains(string(r.Body), notMine) && tc.req.Token != "" {
+				t.Fatalf("the error names %s, another seat's card", notMine)
+			}
+		})
+	}
+}
+
+// TestCardNotInHand plays a card the seat does not hold once play has begun.
+func TestCardNotInHand(t *testing.T) {
+	e := newEnv(t, 3)
+	id, ps := e.openFull()
+	for e.view(id, ps[0].Token).Phase == "bidding" {
+		e.step(id, ps)
+	}
+	v := e.view(id, ps[0].Token)
+	actor, other := ps[*v.Turn], ps[(*v.Turn+1)%3]
+	notMine := e.view(id, other.Token).Hand[0]
+	before := e.head()
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: actor.Token, Body: map[string]any{"type": "play", "cards": []string{notMine}}})
+	if r.Status != http.StatusUnprocessableEntity || r.Problem(t) != "card_not_in_hand" {
+		t.Fatalf("playing a card not in hand: %d %s, want 422 card_not_in_hand", r.Status, r.Body)
+	}
+	if e.head() != before {
+		t.Fatal("a rejected play changed the store")
+	}
+}
+
+// TestIdempotencyAndIfMatch: a retried command with the same key answers the
+// same and appends nothing; the same key with another body is a 422; a
+// correct If-Match succeeds.
+func TestIdempotencyAndIfMatch(t *testing.T) {
+	e := newEnv(t, 4)
+	id, ps := e.openFull()
+	v := e.view(id, ps[0].Token)
+	actor := ps[*v.Turn]
+	path := "/v1/tables/" + id + "/actions"
+	req := apitest.Request{Method: "POST", Path: path, Token: actor.Token, Body: map[string]any{"type": "pass"},
+		Header: map[string]string{"Idempotency-Key": "k-1", "If-Match": fmt.Sprintf(`"%d"`, v.Version)}}
+	first := e.c.Do(req)
+	if first.Status != http.StatusOK {
+		t.Fatalf("first call: %d %s", first.Status, first.Body)
+	}
+	if got := first.Header.Get("ETag"); got != fmt.Sprintf(`"%d"`, v.Version+1) {
+		t.Fatalf("ETag %s after one event on version %d", got, v.Version)
+	}
+	head := e.head()
+	again := e.c.Do(req)
+	if again.Status != http.StatusOK || again.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("retry: %d replayed=%q %s", again.Status, again.Header.Get("Idempotent-Replayed"), again.Body)
+	}
+	var a, b commandResp
+	first.Decode(t, &a)
+	again.Decode(t, &b)
+	if a.Version != b.Version || len(a.Events) != len(b.Events) || a.Events[0].Version != b.Events[0].Version {
+		t.Fatalf("retry answered %+v, first answer %+v", b, a)
+	}
+	if e.head() != head {
+		t.Fatal("a retried command appended again")
+	}
+	other := req
+	other.Body = map[string]any{"type": "bid", "bid": 1}
+	r := e.c.Do(other)
+	if r.Status != http.StatusUnprocessableEntity || r.Problem(t) != "idempotency_key_reused" {
+		t.Fatalf("same key, other body: %d %s, want 422 idempotency_key_reused", r.Status, r.Body)
+	}
+	if e.head() != head {
+		t.Fatal("a reused key appended")
+	}
+}

@@ -1,0 +1,73 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// ErrNoPlayer is what Players returns for an unknown token.
+var ErrNoPlayer = errors.New("api: no player with that token")
+
+// caller is the authenticated principal of a request.
+type caller struct {
+	playerID string
+	name     string
+	auditor  bool
+}
+
+type callerKey struct{}
+
+func callerOf(ctx context.Context) caller {
+	c, _ := ctx.Value(callerKey{}).(caller)
+	return c
+}
+
+// HashToken is how tokens are stored: hex SHA-256. Tokens carry 256 random
+// bits, so a fast unsalted hash is enough to make a stolen table useless.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+func newToken() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("crypto/rand: %w", err)
+	}
+	return "pj_" + base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+func (s *server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := r.Header.Get("Authorization")
+		scheme, token, ok := strings.Cut(h, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+			s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", "send Authorization: Bearer <token> (POST /v1/players issues one)"))
+			return
+		}
+		token = strings.TrimSpace(token)
+		if s.AuditorToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.AuditorToken)) == 1 {
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, caller{auditor: true})))
+			return
+		}
+		p, err := s.Players.PlayerByTokenHash(r.Context(), HashToken(token))
+		if errors.Is(err, ErrNoPlayer) {
+			s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", "unknown token"))
+			return
+		}
+		if err != nil {
+			s.writeError(w, r, fmt.Errorf("authenticate: %w", err))
+			return
+		}
+		c := caller{playerID: p.ID, name: p.Name}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
+	})
+}

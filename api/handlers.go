@@ -1,0 +1,322 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/go-chi/chi/v5"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+	"paiju/tables"
+)
+
+func encodeJSON(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }
+
+// --- players ---
+
+type createPlayerRequest struct {
+	Name string `json:"name"`
+}
+
+type createdPlayer struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Token string `json:"token"`
+}
+
+const maxNameLen = 40
+
+func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(w, r, false)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req createPlayerRequest
+	if err := decodeStrict(body, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	name := strings.TrimSpace(req.Name)
+	if name == "" || utf8.RuneCountInString(name) > maxNameLen || strings.ContainsFunc(name, unicode.IsControl) {
+		s.writeError(w, r, problem(http.StatusUnprocessableEntity, "invalid_name", fmt.Sprintf("name must be 1 to %d characters without control characters", maxNameLen)))
+		return
+	}
+	token, err := newToken()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p := PlayerRecord{ID: s.NewPlayerID(), Name: name, TokenHash: HashToken(token), CreatedAt: s.Now().UTC()}
+	if err := s.Players.CreatePlayer(r.Context(), p); err != nil {
+		s.writeError(w, r, fmt.Errorf("create player: %w", err))
+		return
+	}
+	w.Header().Set("Location", "/v1/players/"+p.ID)
+	writeJSON(w, http.StatusCreated, createdPlayer{ID: p.ID, Name: p.Name, Token: token})
+}
+
+// --- tables ---
+
+type openTableRequest struct {
+	Game    string          `json:"game"`
+	Variant string          `json:"variant"`
+	Stake   *int            `json:"stake"`
+	Options json.RawMessage `json:"options"`
+}
+
+func (s *server) player(r *http.Request) (tables.Player, error) {
+	c := callerOf(r.Context())
+	if c.auditor {
+		return tables.Player{}, problem(http.StatusForbidden, "auditor_read_only", "the auditor token reads tables; it cannot act at them")
+	}
+	return tables.Player{ID: c.playerID, Name: c.name}, nil
+}
+
+func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
+	p, err := s.player(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	cond, body, err := s.conditions(w, r, false)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if cond.IfMatch >= 0 {
+		s.writeError(w, r, problem(http.StatusBadRequest, "invalid_if_match", "If-Match makes no sense when opening a new table"))
+		return
+	}
+	var req openTableRequest
+	if err := decodeStrict(body, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	stake := 1
+	if req.Stake != nil {
+		stake = *req.Stake
+	}
+	if opts := strings.TrimSpace(string(req.Options)); opts == "null" {
+		req.Options = nil
+	}
+	res, err := s.Tables.Open(r.Context(), p, tables.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options}, cond)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v := viewOf(res.Table, callerOf(r.Context()))
+	w.Header().Set("Location", "/v1/tables/"+v.ID)
+	setETag(w, v.Version)
+	writeJSON(w, http.StatusCreated, v)
+}
+
+func (s *server) load(r *http.Request) (*tables.Loaded, error) {
+	return s.Tables.Load(r.Context(), chi.URLParam(r, "id"))
+}
+
+func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
+	l, err := s.load(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v := viewOf(l, callerOf(r.Context()))
+	setETag(w, v.Version)
+	writeJSON(w, http.StatusOK, v)
+}
+
+type joinRequest struct {
+	Seat *int `json:"seat"`
+}
+
+func (s *server) joinTable(w http.ResponseWriter, r *http.Request) {
+	p, err := s.player(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	cond, body, err := s.conditions(w, r, true)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req joinRequest
+	if err := decodeStrict(body, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	seat := -1
+	if req.Seat != nil {
+		if *req.Seat < 0 {
+			s.writeError(w, r, table.ErrNoSuchSeat.With("seat must be ≥ 0, got %d", *req.Seat))
+			return
+		}
+		seat = *req.Seat
+	}
+	res, err := s.Tables.Join(r.Context(), p, chi.URLParam(r, "id"), seat, cond)
+	s.writeCommand(w, r, res, err)
+}
+
+// actionRequest is the wire form of table.Action; cards arrive as notation
+// strings so that a bad token can be named with its position.
+type actionRequest struct {
+	Type  string   `json:"type"`
+	Bid   *int     `json:"bid"`
+	Cards []string `json:"cards"`
+	As    string   `json:"as"`
+}
+
+func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
+	p, err := s.player(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	cond, body, err := s.conditions(w, r, false)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req actionRequest
+	if err := decodeStrict(body, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if req.Type == "" {
+		s.writeError(w, r, problem(http.StatusBadRequest, "malformed_json", `the action needs a "type"`))
+		return
+	}
+	cs, err := cards.ParseList(req.Cards)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	a := table.Action{Type: req.Type, Bid: req.Bid, Cards: cs, As: req.As}
+	res, err := s.Tables.Act(r.Context(), p, chi.URLParam(r, "id"), a, cond)
+	s.writeCommand(w, r, res, err)
+}
+
+// commandResponse answers a command: the table's new version, the events the
+// command appended as the caller may see them, and the caller's view after it.
+type commandResponse struct {
+	Version int        `json:"version"`
+	Events  []eventOut `json:"events"`
+	Table   tableView  `json:"table"`
+}
+
+func (s *server) writeCommand(w http.ResponseWriter, r *http.Request, res *tables.Result, err error) {
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c := callerOf(r.Context())
+	v := viewOf(res.Table, c)
+	seat := tables.ViewerSeat(res.Table.State, c.playerID, c.auditor)
+	if res.Replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	setETag(w, v.Version)
+	writeJSON(w, http.StatusOK, commandResponse{Version: v.Version, Events: eventsOut(tables.RedactAppended(res, seat)), Table: v})
+}
+
+type legalResponse struct {
+	Version int            `json:"version"`
+	Actions []table.Action `json:"actions"`
+}
+
+func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
+	l, err := s.load(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c := callerOf(r.Context())
+	seat := tables.ViewerSeat(l.State, c.playerID, c.auditor)
+	actions := table.Legal(l.State, seat)
+	if actions == nil {
+		actions = []table.Action{}
+	}
+	setETag(w, l.State.Version)
+	writeJSON(w, http.StatusOK, legalResponse{Version: l.State.Version, Actions: actions})
+}
+
+type eventsResponse struct {
+	Version int        `json:"version"`
+	Events  []eventOut `json:"events"`
+}
+
+type eventOut struct {
+	Version    int           `json:"version"`
+	Position   int64         `json:"position"`
+	Type       string        `json:"type"`
+	RecordedAt time.Time     `json:"recorded_at"`
+	Data       table.Payload `json:"data"`
+}
+
+func eventsOut(rs []tables.Recorded) []eventOut {
+	out := make([]eventOut, len(rs))
+	for i, r := range rs {
+		out[i] = eventOut{Version: r.Version, Position: r.Position, Type: r.Type, RecordedAt: r.RecordedAt, Data: r.Payload}
+	}
+	return out
+}
+
+func (s *server) listEvents(w http.ResponseWriter, r *http.Request) {
+	after := 0
+	if q := r.URL.Query().Get("after"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 0 {
+			s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", "after must be an integer ≥ 0"))
+			return
+		}
+		after = n
+	}
+	l, err := s.load(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c := callerOf(r.Context())
+	seat := tables.ViewerSeat(l.State, c.playerID, c.auditor)
+	setETag(w, l.State.Version)
+	writeJSON(w, http.StatusOK, eventsResponse{Version: l.State.Version, Events: eventsOut(tables.VisibleEvents(l, seat, after))})
+}
+
+// --- conditions ---
+
+// conditions reads the body and the If-Match and Idempotency-Key headers.
+func (s *server) conditions(w http.ResponseWriter, r *http.Request, allowEmpty bool) (tables.Cond, []byte, error) {
+	cond := tables.NoCond
+	body, err := readBody(w, r, allowEmpty)
+	if err != nil {
+		return cond, nil, err
+	}
+	if im := strings.TrimSpace(r.Header.Get("If-Match")); im != "" && im != "*" {
+		v, err := strconv.Atoi(strings.Trim(im, `"`))
+		if err != nil || v < 0 {
+			return cond, nil, problem(http.StatusBadRequest, "invalid_if_match", `If-Match must be a version ETag such as "12"`)
+		}
+		cond.IfMatch = v
+	}
+	if key := r.Header.Get("Idempotency-Key"); key != "" {
+		if len(key) > 255 || strings.ContainsFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) {
+			return cond, nil, problem(http.StatusBadRequest, "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 visible ASCII characters")
+		}
+		cond.IdempotencyKey = key
+		cond.RequestHash = tables.HashRequest(r.Method, r.URL.Path, body)
+	}
+	return cond, body, nil
+}
+
+func setETag(w http.ResponseWriter, version int) {
+	w.Header().Set("ETag", strconv.Quote(strconv.Itoa(version)))
+}

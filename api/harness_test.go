@@ -1,0 +1,236 @@
+package api_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"paiju/api"
+	"paiju/api/apitest"
+	"paiju/domain/cards"
+	"paiju/domain/doudizhu"
+	"paiju/domain/table"
+	"paiju/eventstore"
+	"paiju/eventstore/sqlite"
+	"paiju/tables"
+)
+
+const auditorToken = "auditor-secret-token"
+
+// env is one real server: a SQLite store in a temp dir, the table service with
+// the real games, and the HTTP API on an httptest server.
+type env struct {
+	t     *testing.T
+	store *sqlite.Store
+	c     *apitest.Client
+	rng   *rand.Rand
+}
+
+// seqSeeds derives deal seeds from a test seed, so that a failing game
+// reproduces.
+type seqSeeds struct {
+	base uint64
+	n    atomic.Uint64
+}
+
+func (s *seqSeeds) NewSeed() (cards.Seed, error) {
+	var seed cards.Seed
+	r := rand.New(rand.NewPCG(s.base, s.n.Add(1)))
+	for i := range seed {
+		seed[i] = byte(r.Uint32())
+	}
+	return seed, nil
+}
+
+type players struct{ s *sqlite.Store }
+
+func (p players) CreatePlayer(ctx context.Context, r api.PlayerRecord) error {
+	return p.s.CreatePlayer(ctx, sqlite.Player(r))
+}
+
+func (p players) PlayerByTokenHash(ctx context.Context, h string) (api.PlayerRecord, error) {
+	r, err := p.s.PlayerByTokenHash(ctx, h)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.PlayerRecord{}, api.ErrNoPlayer
+	}
+	return api.PlayerRecord(r), err
+}
+
+func newEnv(t *testing.T, seed uint64) *env {
+	t.Helper()
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "paiju.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	var ids atomic.Int64
+	svc := tables.New(tables.Config{
+		Store: store,
+		Games: tables.Registry{"doudizhu": doudizhu.New()},
+		Seeds: &seqSeeds{base: seed},
+		IDs:   idFunc(func() string { return fmt.Sprintf("T%04d", ids.Add(1)) }),
+	})
+	var pids atomic.Int64
+	h := api.NewServer(api.Deps{
+		Tables:       svc,
+		Players:      players{store},
+		AuditorToken: auditorToken,
+		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
+	})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7))}
+}
+
+type idFunc func() string
+
+func (f idFunc) NewID() string { return f() }
+
+type player struct {
+	ID, Name, Token string
+}
+
+func (e *env) newPlayer(name string) player {
+	e.t.Helper()
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}})
+	if r.Status != http.StatusCreated {
+		e.t.Fatalf("create player: %d %s", r.Status, r.Body)
+	}
+	var p player
+	r.Decode(e.t, &p)
+	return p
+}
+
+// tableView mirrors the Table schema as far as the tests read it.
+type tableView struct {
+	ID             string             `json:"id"`
+	Version        int                `json:"version"`
+	Phase          string             `json:"phase"`
+	Turn           *int               `json:"turn"`
+	Seat           *int               `json:"seat"`
+	HandNumber     int                `json:"hand_number"`
+	Hand           []string           `json:"hand"`
+	LastSettlement *table.HandSettled `json:"last_settlement"`
+	Seats          []struct {
+		Seat     int     `json:"seat"`
+		PlayerID *string `json:"player_id"`
+		Total    int     `json:"total"`
+	} `json:"seats"`
+}
+
+type commandResp struct {
+	Version int         `json:"version"`
+	Events  []eventView `json:"events"`
+	Table   tableView   `json:"table"`
+}
+
+type eventView struct {
+	Version int            `json:"version"`
+	Type    string         `json:"type"`
+	Data    map[string]any `json:"data"`
+}
+
+// openFull opens a classic table and seats three new players; the first hand
+// is dealt by the last join.
+func (e *env) openFull() (string, []player) {
+	e.t.Helper()
+	ps := []player{e.newPlayer("alice"), e.newPlayer("bob"), e.newPlayer("carol")}
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 2}})
+	if r.Status != http.StatusCreated {
+		e.t.Fatalf("open table: %d %s", r.Status, r.Body)
+	}
+	var tv tableView
+	r.Decode(e.t, &tv)
+	for i, p := range ps {
+		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/join", Token: p.Token, Body: map[string]any{"seat": i}})
+		if r.Status != http.StatusOK {
+			e.t.Fatalf("join seat %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	return tv.ID, ps
+}
+
+func (e *env) view(id, token string) tableView {
+	e.t.Helper()
+	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: token})
+	if r.Status != http.StatusOK {
+		e.t.Fatalf("get table: %d %s", r.Status, r.Body)
+	}
+	var v tableView
+	r.Decode(e.t, &v)
+	return v
+}
+
+func (e *env) legal(id, token string) []map[string]any {
+	e.t.Helper()
+	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/legal", Token: token})
+	if r.Status != http.StatusOK {
+		e.t.Fatalf("legal: %d %s", r.Status, r.Body)
+	}
+	var l struct {
+		Actions []map[string]any `json:"actions"`
+	}
+	r.Decode(e.t, &l)
+	return l.Actions
+}
+
+// step makes the seat to act take a random legal action other than escape and
+// returns the command's response.
+func (e *env) step(id string, ps []player) commandResp {
+	e.t.Helper()
+	v := e.view(id, ps[0].Token)
+	if v.Turn == nil {
+		e.t.Fatalf("no seat to act in phase %s", v.Phase)
+	}
+	p := ps[*v.Turn]
+	var choices []map[string]any
+	for _, a := range e.legal(id, p.Token) {
+		if a["type"] != "escape" {
+			choices = append(choices, a)
+		}
+	}
+	if len(choices) == 0 {
+		e.t.Fatalf("seat %d has no legal action in phase %s", *v.Turn, v.Phase)
+	}
+	a := choices[e.rng.IntN(len(choices))]
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: p.Token, Body: a})
+	if r.Status != http.StatusOK {
+		e.t.Fatalf("seat %d posting its legal action %v: %d %s", *v.Turn, a, r.Status, r.Body)
+	}
+	var cr commandResp
+	r.Decode(e.t, &cr)
+	return cr
+}
+
+// playHand plays until the hand in progress settles; it returns the settlement.
+func (e *env) playHand(id string, ps []player) table.HandSettled {
+	e.t.Helper()
+	start := e.view(id, ps[0].Token).HandNumber
+	for range 500 {
+		cr := e.step(id, ps)
+		for _, ev := range cr.Events {
+			if ev.Type == "HandSettled" && int(ev.Data["hand"].(float64)) == start {
+				return *cr.Table.LastSettlement
+			}
+		}
+	}
+	e.t.Fatalf("hand %d did not end in 500 actions", start)
+	return table.HandSettled{}
+}
+
+func (e *env) head() int64 {
+	e.t.Helper()
+	pos, _, err := e.store.Head(context.Background())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return pos
+}

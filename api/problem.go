@@ -1,0 +1,87 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+	"paiju/tables"
+)
+
+// Problem is an RFC 9457 problem details object with paiju's stable code.
+type Problem struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail,omitempty"`
+	Code   string `json:"code"`
+}
+
+func problem(status int, code, detail string) *Problem {
+	return &Problem{
+		Type:   "urn:paiju:problem:" + code,
+		Title:  http.StatusText(status),
+		Status: status,
+		Detail: detail,
+		Code:   code,
+	}
+}
+
+func (p *Problem) Error() string { return p.Code + ": " + p.Detail }
+
+// kindStatus is the only place domain error kinds meet HTTP statuses.
+var kindStatus = map[table.Kind]int{
+	table.KindInvalid:   http.StatusUnprocessableEntity,
+	table.KindRule:      http.StatusUnprocessableEntity,
+	table.KindConflict:  http.StatusConflict,
+	table.KindForbidden: http.StatusForbidden,
+	table.KindNotFound:  http.StatusNotFound,
+}
+
+// toProblem maps an error to the problem the caller sees. Errors that are not
+// the caller's fault become a bare 500; their detail goes to the log only.
+func toProblem(err error) (*Problem, bool) {
+	var p *Problem
+	if errors.As(err, &p) {
+		return p, true
+	}
+	var de *table.Error
+	if errors.As(err, &de) {
+		if status, ok := kindStatus[de.Kind]; ok {
+			return problem(status, de.Code, de.Msg), true
+		}
+	}
+	var pe *cards.ParseError
+	if errors.As(err, &pe) {
+		return problem(http.StatusBadRequest, "invalid_card", pe.Error()), true
+	}
+	switch {
+	case errors.Is(err, tables.ErrStale):
+		return problem(http.StatusPreconditionFailed, "precondition_failed", "the table has changed since the version in If-Match; reload it and try again"), true
+	case errors.Is(err, tables.ErrKeyReused):
+		return problem(http.StatusUnprocessableEntity, "idempotency_key_reused", "this Idempotency-Key was already used with a different request"), true
+	}
+	return problem(http.StatusInternalServerError, "internal_error", "internal error"), false
+}
+
+func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	p, known := toProblem(err)
+	if !known {
+		s.log.ErrorContext(r.Context(), "request failed", slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("err", err))
+	}
+	if p.Status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="paiju"`)
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(p.Status)
+	_ = json.NewEncoder(w).Encode(p)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

@@ -1,0 +1,133 @@
+// Package api is paiju's HTTP API v1: a chi router whose routes mirror
+// openapi.yaml, bearer-token authentication, problem+json errors, If-Match and
+// Idempotency-Key handling, and per-seat redaction of every table response.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"paiju/domain/table"
+	"paiju/tables"
+)
+
+// Tables is what the API needs of the table service.
+type Tables interface {
+	Open(ctx context.Context, p tables.Player, req tables.OpenRequest, cond tables.Cond) (*tables.Result, error)
+	Join(ctx context.Context, p tables.Player, tableID string, seat int, cond tables.Cond) (*tables.Result, error)
+	Act(ctx context.Context, p tables.Player, tableID string, a table.Action, cond tables.Cond) (*tables.Result, error)
+	Load(ctx context.Context, tableID string) (*tables.Loaded, error)
+}
+
+var _ Tables = (*tables.Service)(nil)
+
+// PlayerRecord is a registered player as the player store keeps it. Tokens are
+// kept only as their SHA-256.
+type PlayerRecord struct {
+	ID        string
+	Name      string
+	TokenHash string
+	CreatedAt time.Time
+}
+
+// Players stores players.
+type Players interface {
+	CreatePlayer(ctx context.Context, p PlayerRecord) error
+	// PlayerByTokenHash returns ErrNoPlayer when no player has the token.
+	PlayerByTokenHash(ctx context.Context, tokenHash string) (PlayerRecord, error)
+}
+
+// Deps are the server's dependencies.
+type Deps struct {
+	Tables  Tables
+	Players Players
+	// AuditorToken, when set, is a bearer token that reads every table in full.
+	AuditorToken string
+	// NewPlayerID returns a fresh player id.
+	NewPlayerID func() string
+	// Ready reports whether the server can serve (store and NATS reachable).
+	Ready  func(ctx context.Context) error
+	Logger *slog.Logger
+	Now    func() time.Time
+}
+
+type server struct {
+	Deps
+	log *slog.Logger
+}
+
+// NewServer returns the HTTP handler of API v1.
+func NewServer(d Deps) http.Handler {
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Ready == nil {
+		d.Ready = func(context.Context) error { return nil }
+	}
+	s := &server{Deps: d, log: d.Logger}
+
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID)
+	r.Use(s.logRequests)
+	r.Use(middleware.Recoverer)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, problem(http.StatusNotFound, "not_found", "no such resource"))
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, problem(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed here"))
+	})
+
+	r.Get("/healthz", s.healthz)
+	r.Get("/readyz", s.readyz)
+	r.Route("/v1", func(r chi.Router) {
+		r.Post("/players", s.createPlayer)
+		r.Group(func(r chi.Router) {
+			r.Use(s.authenticate)
+			r.Post("/tables", s.openTable)
+			r.Get("/tables/{id}", s.getTable)
+			r.Post("/tables/{id}/join", s.joinTable)
+			r.Get("/tables/{id}/legal", s.legalActions)
+			r.Post("/tables/{id}/actions", s.postAction)
+			r.Get("/tables/{id}/events", s.listEvents)
+		})
+	})
+	return r
+}
+
+func (s *server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		start := time.Now()
+		next.ServeHTTP(ww, r)
+		s.log.LogAttrs(r.Context(), slog.LevelDebug, "http",
+			slog.String("id", middleware.GetReqID(r.Context())),
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", ww.Status()),
+			slog.Duration("took", time.Since(start)))
+	})
+}
+
+func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+	if err := s.Ready(r.Context()); err != nil {
+		s.log.WarnContext(r.Context(), "not ready", slog.Any("err", err))
+		w.Header().Set("Content-Type", "application/problem+json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		p := problem(http.StatusServiceUnavailable, "not_ready", "the server is not ready")
+		_ = encodeJSON(w, p)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}

@@ -1,0 +1,76 @@
+package api
+
+import (
+	"paiju/domain/cards"
+	"paiju/domain/table"
+	"paiju/tables"
+)
+
+// tableView is a table as one caller sees it.
+type tableView struct {
+	ID             string             `json:"id"`
+	Game           string             `json:"game"`
+	Variant        string             `json:"variant"`
+	Stake          int                `json:"stake"`
+	Options        any                `json:"options"`
+	RulesVersion   string             `json:"rules_version"`
+	Version        int                `json:"version"`
+	Phase          string             `json:"phase"`
+	Turn           *int               `json:"turn"`
+	Seat           *int               `json:"seat"`
+	HandNumber     int                `json:"hand_number"`
+	Hand           []cards.Card       `json:"hand"`
+	Seats          []seatView         `json:"seats"`
+	GameState      any                `json:"game_state"`
+	LastSettlement *table.HandSettled `json:"last_settlement"`
+	Closed         bool               `json:"closed"`
+}
+
+type seatView struct {
+	Seat     int     `json:"seat"`
+	PlayerID *string `json:"player_id"`
+	Name     *string `json:"name"`
+	Total    int     `json:"total"`
+}
+
+// Phases the table reports itself; the game reports the rest.
+const (
+	phaseWaiting = "waiting_for_players"
+	phaseClosed  = "closed"
+)
+
+func viewOf(l *tables.Loaded, c caller) tableView {
+	st := l.State
+	seat := tables.ViewerSeat(st, c.playerID, c.auditor)
+	v := tableView{
+		ID: st.ID, Game: st.Game, Variant: st.Variant, Stake: st.Stake,
+		Options: st.Options, RulesVersion: st.RulesVersion, Version: st.Version,
+		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed,
+		Hand: []cards.Card{},
+	}
+	if seat >= 0 {
+		v.Seat = table.Seat(seat)
+	}
+	for i := range st.Players {
+		sv := seatView{Seat: i, Total: st.Totals[i]}
+		if st.Players[i] != "" {
+			id, name := st.Players[i], st.Names[i]
+			sv.PlayerID, sv.Name = &id, &name
+		}
+		v.Seats = append(v.Seats, sv)
+	}
+	gv := st.Rules.View(st.G, seat)
+	v.GameState = gv.Game
+	switch {
+	case st.Closed:
+		v.Phase = phaseClosed
+	case !st.InDeal && !st.Full():
+		v.Phase = phaseWaiting
+	default:
+		v.Phase, v.Turn = gv.Phase, gv.Turn
+		if gv.Hand != nil {
+			v.Hand = gv.Hand
+		}
+	}
+	return v
+}

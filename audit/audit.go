@@ -1,0 +1,291 @@
+// Package audit proves a table stream was played by the rules: it re-executes
+// every command the stream records through the rules the table was opened
+// under, recomputes every deal from its revealed seed, and requires each
+// recomputed event to equal the stored one byte for byte.
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+	"paiju/eventstore"
+)
+
+// Commander is implemented by a game's rules: it names the command (seat and
+// action) whose batch of events begins with p. ok is false for an event that
+// only ever follows another one in a batch.
+type Commander interface {
+	Command(p table.Payload) (seat int, a table.Action, ok bool)
+}
+
+// Fault is the first place a stream departs from the rules.
+type Fault struct {
+	Stream  string
+	Version int
+	Reason  string
+}
+
+func (f *Fault) Error() string {
+	return fmt.Sprintf("%s version %d: %s", f.Stream, f.Version, f.Reason)
+}
+
+// ErrFault matches any *Fault.
+var ErrFault = errors.New("audit: fault")
+
+// Is makes errors.Is(err, ErrFault) true.
+func (f *Fault) Is(target error) bool { return target == ErrFault }
+
+// RulesFunc returns the rules a table was opened under.
+type RulesFunc func(table.TableOpened) (table.Rules, error)
+
+// Report summarizes a verified table.
+type Report struct {
+	Events   int
+	Deals    int // deals recomputed from their revealed seed
+	Commands int // commands re-executed
+	Open     bool
+}
+
+// VerifyTable verifies one table stream (its events in version order).
+func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
+	var rep Report
+	if len(evs) == 0 {
+		return rep, errors.New("audit: empty stream")
+	}
+	stream := evs[0].Stream
+	fault := func(i int, format string, args ...any) error {
+		return &Fault{Stream: stream, Version: evs[i].Version, Reason: fmt.Sprintf(format, args...)}
+	}
+	for i, e := range evs {
+		if e.Version != i+1 {
+			return rep, fault(i, "version %d where %d was expected", e.Version, i+1)
+		}
+	}
+	if evs[0].Type != "TableOpened" {
+		return rep, fault(0, "stream starts with %s, not TableOpened", evs[0].Type)
+	}
+	var opened table.TableOpened
+	if err := json.Unmarshal(evs[0].Data, &opened); err != nil {
+		return rep, fault(0, "TableOpened does not decode: %v", err)
+	}
+	rules, err := rulesOf(opened)
+	if err != nil {
+		return rep, fault(0, "%v", err)
+	}
+	cmdr, ok := rules.(Commander)
+	if !ok {
+		return rep, fault(0, "rules %s cannot name the commands of their events", opened.RulesVersion)
+	}
+	want, err := table.Open(rules, opened.TableID, opened.Game, opened.Variant, opened.Stake, opened.OpenedBy)
+	if err != nil {
+		return rep, fault(0, "table could not have been opened: %v", err)
+	}
+	if err := same(want[0], evs[0].Data); err != nil {
+		return rep, fault(0, "TableOpened differs from what the rules record: %v", err)
+	}
+
+	payloads := make([]table.Payload, len(evs))
+	for i, e := range evs {
+		p, err := table.Decode(rules, e.Type, e.Data)
+		if err != nil {
+			return rep, fault(i, "does not decode: %v", err)
+		}
+		payloads[i] = p
+	}
+	seeds, err := revealedSeeds(payloads)
+	if err != nil {
+		var ie indexedError
+		if errors.As(err, &ie) {
+			return rep, fault(ie.index, "%v", ie.err)
+		}
+		return rep, err
+	}
+
+	st := table.New(rules)
+	table.Apply(st, payloads[0])
+	for i := 1; i < len(payloads); {
+		produced, err := reexecute(st, cmdr, payloads[i], seeds)
+		if err != nil {
+			return rep, fault(i, "%v", err)
+		}
+		if i+len(produced) > len(payloads) {
+			return rep, fault(len(payloads)-1, "the stream ends before the events its last command causes (%d missing)", i+len(produced)-len(payloads))
+		}
+		for k, p := range produced {
+			j := i + k
+			if d, ok := p.(table.HandDealt); ok {
+				rep.Deals++
+				if !seeds.known(d.Hand, d.Deal) {
+					// The deal is still running: its seed is secret, so only the
+					// recorded deal can be taken (its commitment is checked when
+					// the seed is revealed).
+					rest := len(produced) - k
+					if err := checkUnrevealed(payloads[j:j+rest], d); err != nil {
+						return rep, fault(j, "%v", err)
+					}
+					for _, q := range payloads[j : j+rest] {
+						table.Apply(st, q)
+					}
+					break
+				}
+			}
+			if err := same(p, evs[j].Data); err != nil {
+				return rep, fault(j, "%s differs from what the rules produce: %v", evs[j].Type, err)
+			}
+			if s, ok := p.(table.HandSettled); ok {
+				if sum := sumInts(s.Deltas); sum != 0 {
+					return rep, fault(j, "settlement of hand %d sums to %d, not 0", s.Hand, sum)
+				}
+			}
+			table.Apply(st, payloads[j])
+		}
+		rep.Commands++
+		i += len(produced)
+	}
+	rep.Events = len(evs)
+	rep.Open = st.InDeal
+	return rep, nil
+}
+
+// reexecute runs the command that p opens against st and returns the events
+// the rules produce for it.
+func reexecute(st *table.State, cmdr Commander, p table.Payload, seeds *seedBook) ([]table.Payload, error) {
+	var (
+		out []table.Payload
+		err error
+	)
+	switch e := p.(type) {
+	case table.PlayerSeated:
+		out, err = table.Join(st, e.PlayerID, e.Name, e.Seat, seeds)
+	case table.PlayerLeft:
+		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionLeave}, seeds)
+	case table.PlayerEscaped:
+		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionEscape}, seeds)
+	case table.TableOpened, table.HandDealt, table.HandSettled, table.DealVoided, table.TableClosed:
+		return nil, fmt.Errorf("%s does not follow from the command before it", p.EventType())
+	default:
+		seat, a, ok := cmdr.Command(p)
+		if !ok {
+			return nil, fmt.Errorf("%s does not follow from the command before it", p.EventType())
+		}
+		out, err = table.Act(st, seat, a, seeds)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the rules reject the %s it records: %w", p.EventType(), err)
+	}
+	return out, nil
+}
+
+// same compares a recomputed payload with stored event data.
+func same(p table.Payload, stored []byte) error {
+	got, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("encode: %w", err)
+	}
+	if !bytes.Equal(got, stored) {
+		return fmt.Errorf("stored %s, rules give %s", clip(stored), clip(got))
+	}
+	return nil
+}
+
+func clip(b []byte) string {
+	const max = 300
+	if len(b) > max {
+		return string(b[:max]) + "…"
+	}
+	return string(b)
+}
+
+func sumInts(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}
+
+// checkUnrevealed accepts the recorded events of a running deal.
+func checkUnrevealed(recorded []table.Payload, produced table.HandDealt) error {
+	d, ok := recorded[0].(table.HandDealt)
+	if !ok {
+		return fmt.Errorf("%s where a HandDealt was due", recorded[0].EventType())
+	}
+	if d.Hand != produced.Hand || d.Deal != produced.Deal {
+		return fmt.Errorf("deal %d.%d where %d.%d was due", d.Hand, d.Deal, produced.Hand, produced.Deal)
+	}
+	if len(d.Commitment) != 64 {
+		return fmt.Errorf("deal commitment %q is not a SHA-256", d.Commitment)
+	}
+	return nil
+}
+
+// seedBook hands out, in deal order, the seed each deal revealed when it ended.
+type seedBook struct {
+	seeds []cards.Seed // by deal index in stream order
+	keys  map[[2]int]bool
+	next  int
+}
+
+type indexedError struct {
+	index int
+	err   error
+}
+
+func (e indexedError) Error() string { return e.err.Error() }
+
+// revealedSeeds pairs every HandDealt with the seed revealed by the event that
+// ends that deal, checking the seed against the deal's commitment.
+func revealedSeeds(ps []table.Payload) (*seedBook, error) {
+	b := &seedBook{keys: map[[2]int]bool{}}
+	var open *table.HandDealt
+	for i, p := range ps {
+		var revealed string
+		switch e := p.(type) {
+		case table.HandDealt:
+			if open != nil {
+				return nil, indexedError{i, fmt.Errorf("deal %d.%d begins before deal %d.%d ended", e.Hand, e.Deal, open.Hand, open.Deal)}
+			}
+			d := e
+			open = &d
+			continue
+		case table.HandSettled:
+			revealed = e.Seed
+		case table.DealVoided:
+			revealed = e.Seed
+		default:
+			continue
+		}
+		if open == nil {
+			return nil, indexedError{i, fmt.Errorf("%s ends no deal", p.EventType())}
+		}
+		seed, err := cards.ParseSeed(revealed)
+		if err != nil {
+			return nil, indexedError{i, fmt.Errorf("revealed seed: %w", err)}
+		}
+		if seed.Commitment() != open.Commitment {
+			return nil, indexedError{i, fmt.Errorf("revealed seed does not match the commitment of deal %d.%d", open.Hand, open.Deal)}
+		}
+		b.seeds = append(b.seeds, seed)
+		b.keys[[2]int{open.Hand, open.Deal}] = true
+		open = nil
+	}
+	return b, nil
+}
+
+// NewSeed returns the next revealed seed; past the last one (a deal still
+// running) it returns a zero seed whose deal is not compared.
+func (b *seedBook) NewSeed() (cards.Seed, error) {
+	if b.next >= len(b.seeds) {
+		b.next++
+		return cards.Seed{}, nil
+	}
+	s := b.seeds[b.next]
+	b.next++
+	return s, nil
+}
+
+func (b *seedBook) known(hand, deal int) bool { return b.keys[[2]int{hand, deal}] }

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// commonConfig is what every command needs.
+type commonConfig struct {
+	Data     string
+	LogLevel string
+	Sync     string
+}
+
+// serveConfig configures paiju serve.
+type serveConfig struct {
+	commonConfig
+	Addr         string
+	NATSURL      string
+	AuditorToken string
+}
+
+func (c commonConfig) dbPath() string   { return filepath.Join(c.Data, "paiju.db") }
+func (c commonConfig) headPath() string { return filepath.Join(c.Data, "chain-head") }
+func (c commonConfig) natsDir() string  { return filepath.Join(c.Data, "nats") }
+
+// envName is the environment variable of a flag: --nats-url is PAIJU_NATS_URL.
+func envName(flagName string) string {
+	return "PAIJU_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// flagSet returns a flag set whose defaults come from the environment.
+func flagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func str(fs *flag.FlagSet, getenv func(string) string, p *string, name, def, help string) {
+	if v := getenv(envName(name)); v != "" {
+		def = v
+	}
+	fs.StringVar(p, name, def, help+" (env "+envName(name)+")")
+}
+
+func addCommon(fs *flag.FlagSet, getenv func(string) string, c *commonConfig) {
+	str(fs, getenv, &c.Data, "data", "./data", "data directory: database, chain head, embedded NATS store")
+	str(fs, getenv, &c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	str(fs, getenv, &c.Sync, "sync", "FULL", "SQLite synchronous mode: FULL (durable on power loss) or NORMAL")
+}
+
+func parseCommon(name string, args []string, getenv func(string) string, stderr io.Writer) (commonConfig, error) {
+	var c commonConfig
+	fs := flagSet(name, stderr)
+	addCommon(fs, getenv, &c)
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("%s: unexpected arguments %q", name, fs.Args())
+	}
+	return c, nil
+}
+
+func parseServe(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
+	var c serveConfig
+	fs := flagSet("serve", stderr)
+	addCommon(fs, getenv, &c.commonConfig)
+	str(fs, getenv, &c.Addr, "addr", "127.0.0.1:8080", "HTTP listen address")
+	str(fs, getenv, &c.NATSURL, "nats-url", "", "external NATS server URL; empty starts an embedded server")
+	str(fs, getenv, &c.AuditorToken, "auditor-token", "", "bearer token that reads every table in full; empty disables it")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("serve: unexpected arguments %q", fs.Args())
+	}
+	return c, nil
+}

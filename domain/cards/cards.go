@@ -1,0 +1,179 @@
+// Package cards defines playing cards, their wire notation, decks, multisets
+// of cards and the seeded shuffle every deal is drawn from.
+//
+// The package has no rank order: 斗地主 puts 2 above A and a 升级 trump order
+// depends on the hand, so orders belong to the game packages.
+package cards
+
+import (
+	"fmt"
+)
+
+// Suit is a card's suit. Jokers have the suit Joker.
+type Suit uint8
+
+// The suits in canonical deck order.
+const (
+	Spades Suit = iota
+	Hearts
+	Clubs
+	Diamonds
+	Joker
+)
+
+// Letter is the suit's notation letter ("" for jokers).
+func (s Suit) Letter() string {
+	switch s {
+	case Spades:
+		return "S"
+	case Hearts:
+		return "H"
+	case Clubs:
+		return "C"
+	case Diamonds:
+		return "D"
+	}
+	return ""
+}
+
+// Rank is a card's face value. Number cards carry their number, J=11, Q=12,
+// K=13, A=14; the jokers are BlackJoker (小王) and RedJoker (大王).
+type Rank uint8
+
+// Named ranks.
+const (
+	Jack       Rank = 11
+	Queen      Rank = 12
+	King       Rank = 13
+	Ace        Rank = 14
+	BlackJoker Rank = 15
+	RedJoker   Rank = 16
+)
+
+// String is the rank's notation ("2".."10", "J", "Q", "K", "A", "BJ", "RJ").
+func (r Rank) String() string {
+	switch {
+	case r >= 2 && r <= 10:
+		return fmt.Sprint(int(r))
+	case r == Jack:
+		return "J"
+	case r == Queen:
+		return "Q"
+	case r == King:
+		return "K"
+	case r == Ace:
+		return "A"
+	case r == BlackJoker:
+		return "BJ"
+	case r == RedJoker:
+		return "RJ"
+	}
+	return fmt.Sprintf("Rank(%d)", int(r))
+}
+
+// Card is one playing card. Two copies of the same card in a two-deck game are
+// equal values: a hand is a multiset, never a set of copy ids.
+type Card struct {
+	Suit Suit
+	Rank Rank
+}
+
+// Named jokers.
+var (
+	BJ = Card{Suit: Joker, Rank: BlackJoker}
+	RJ = Card{Suit: Joker, Rank: RedJoker}
+)
+
+// IsJoker reports whether c is one of the two jokers.
+func (c Card) IsJoker() bool { return c.Suit == Joker }
+
+// Valid reports whether c is one of the 54 cards of a deck.
+func (c Card) Valid() bool {
+	if c.Suit == Joker {
+		return c.Rank == BlackJoker || c.Rank == RedJoker
+	}
+	return c.Suit < Joker && c.Rank >= 2 && c.Rank <= Ace
+}
+
+// Index is c's position 0..53 in the canonical deck order: spades 2..A, hearts
+// 2..A, clubs 2..A, diamonds 2..A, then BJ, RJ. It is -1 for an invalid card.
+func (c Card) Index() int {
+	if !c.Valid() {
+		return -1
+	}
+	if c.Suit == Joker {
+		return 52 + int(c.Rank-BlackJoker)
+	}
+	return int(c.Suit)*13 + int(c.Rank-2)
+}
+
+// FromIndex is the inverse of Index. It panics outside 0..53.
+func FromIndex(i int) Card {
+	switch {
+	case i < 0 || i >= DeckSize:
+		panic(fmt.Sprintf("cards: index %d out of range", i))
+	case i >= 52:
+		return Card{Suit: Joker, Rank: BlackJoker + Rank(i-52)}
+	}
+	return Card{Suit: Suit(i / 13), Rank: Rank(i%13 + 2)}
+}
+
+// Points is the card's value where a game counts points (分牌): 5 is worth 5,
+// 10 and K are worth 10, everything else 0.
+func (c Card) Points() int {
+	if c.Suit == Joker {
+		return 0
+	}
+	switch c.Rank {
+	case 5:
+		return 5
+	case 10, King:
+		return 10
+	}
+	return 0
+}
+
+// String is the canonical notation: suit letter then rank ("S10", "HA"), or
+// "BJ"/"RJ".
+func (c Card) String() string {
+	if c.Suit == Joker {
+		return c.Rank.String()
+	}
+	if !c.Valid() {
+		return fmt.Sprintf("Card(%d,%d)", c.Suit, c.Rank)
+	}
+	return c.Suit.Letter() + c.Rank.String()
+}
+
+// MarshalText encodes the card in canonical notation.
+func (c Card) MarshalText() ([]byte, error) {
+	if !c.Valid() {
+		return nil, fmt.Errorf("cards: cannot encode invalid card %s", c)
+	}
+	return []byte(c.String()), nil
+}
+
+// UnmarshalText accepts any notation ParseCard accepts.
+func (c *Card) UnmarshalText(b []byte) error {
+	parsed, err := ParseCard(string(b))
+	if err != nil {
+		return err
+	}
+	*c = parsed
+	return nil
+}
+
+// DeckSize is the number of cards in one deck, jokers included.
+const DeckSize = 54
+
+// Deck returns n decks in canonical order: deck 1 in Index order, then deck 2
+// in the same order, and so on. The shuffle starts from this order.
+func Deck(n int) []Card {
+	d := make([]Card, 0, n*DeckSize)
+	for range n {
+		for i := range DeckSize {
+			d = append(d, FromIndex(i))
+		}
+	}
+	return d
+}

@@ -1,0 +1,314 @@
+package doudizhu
+
+import (
+	"fmt"
+
+	"paiju/domain/cards"
+)
+
+// Type is a card type (牌型) of doudizhu.md, Card types. It is persisted by
+// name, and clients name an ambiguous play's type with the same names.
+type Type uint8
+
+// The card types, in the order of the rules file's table.
+const (
+	Single          Type = iota + 1 // 1 card
+	Pair                            // 2 of a rank
+	Trio                            // 3 of a rank
+	TrioSingle                      // 3 of a rank + 1 card of another rank
+	TrioPair                        // 3 of a rank + a pair of another rank
+	Straight                        // ≥ 5 consecutive ranks within 3..A
+	PairStraight                    // ≥ 3 consecutive pairs within 3..A (连对)
+	Airplane                        // ≥ 2 consecutive trios within 3..A (飞机)
+	AirplaneSingles                 // n consecutive trios + n single kickers
+	AirplanePairs                   // n consecutive trios + n kicker pairs
+	FourTwoSingles                  // 4 of a rank + 2 single kickers
+	FourTwoPairs                    // 4 of a rank + 2 kicker pairs
+	Bomb                            // 4 of a rank
+	Rocket                          // BJ + RJ
+
+	numTypes = int(Rocket) + 1
+)
+
+var typeNames = [numTypes]string{"", "single", "pair", "trio", "trio_single", "trio_pair",
+	"straight", "pair_straight", "airplane", "airplane_singles", "airplane_pairs",
+	"four_two_singles", "four_two_pairs", "bomb", "rocket"}
+
+func (t Type) String() string {
+	if t > 0 && int(t) < numTypes {
+		return typeNames[t]
+	}
+	return fmt.Sprintf("Type(%d)", int(t))
+}
+
+// ParseType returns the type with the given name.
+func ParseType(name string) (Type, bool) {
+	for i := 1; i < numTypes; i++ {
+		if typeNames[i] == name {
+			return Type(i), true
+		}
+	}
+	return 0, false
+}
+
+// MarshalText writes the type's name.
+func (t Type) MarshalText() ([]byte, error) {
+	if t == 0 || int(t) >= numTypes {
+		return nil, fmt.Errorf("doudizhu: cannot encode card type %d", int(t))
+	}
+	return []byte(typeNames[t]), nil
+}
+
+// UnmarshalText reads a type's name.
+func (t *Type) UnmarshalText(b []byte) error {
+	v, ok := ParseType(string(b))
+	if !ok {
+		return fmt.Errorf("doudizhu: unknown card type %q", b)
+	}
+	*t = v
+	return nil
+}
+
+// Reading is how a play is read: its type, its main rank (the single, pair,
+// trio or four, or the highest rank of a chain; kickers never count) and its
+// length (the number of ranks in the chain; 1 for a type that is not a chain).
+// Type and length fix the number of cards.
+type Reading struct {
+	Type   Type `json:"type"`
+	Main   Rank `json:"main"`
+	Length int  `json:"length"`
+}
+
+func (r Reading) String() string {
+	if r.Length > 1 {
+		return fmt.Sprintf("%s of %d up to %s", r.Type, r.Length, r.Main)
+	}
+	return fmt.Sprintf("%s of %s", r.Type, r.Main)
+}
+
+// Size is the number of cards a play of this reading holds.
+func (r Reading) Size() int {
+	switch r.Type {
+	case Single:
+		return 1
+	case Pair, Rocket:
+		return 2
+	case Trio:
+		return 3
+	case TrioSingle, Bomb:
+		return 4
+	case TrioPair:
+		return 5
+	case Straight:
+		return r.Length
+	case PairStraight:
+		return 2 * r.Length
+	case Airplane:
+		return 3 * r.Length
+	case AirplaneSingles:
+		return 4 * r.Length
+	case AirplanePairs:
+		return 5 * r.Length
+	case FourTwoSingles:
+		return 6
+	case FourTwoPairs:
+		return 8
+	}
+	return 0
+}
+
+// Beats reports whether a play read as r may be played on the play lead
+// (doudizhu.md, Beating): the rocket beats everything, a bomb beats every
+// non-bomb and a lower bomb, and otherwise the type and the number of cards
+// must match and the main rank must be higher.
+func (r Reading) Beats(lead Reading) bool {
+	switch {
+	case r.Type == Rocket:
+		return lead.Type != Rocket
+	case lead.Type == Rocket:
+		return false
+	case r.Type == Bomb:
+		return lead.Type != Bomb || r.Main > lead.Main
+	case lead.Type == Bomb:
+		return false
+	}
+	return r.Type == lead.Type && r.Length == lead.Length && r.Main > lead.Main
+}
+
+// class orders the three tiers of play strength.
+func (r Reading) class() int {
+	switch r.Type {
+	case Rocket:
+		return 2
+	case Bomb:
+		return 1
+	}
+	return 0
+}
+
+// Outranks is the order that picks among the readings of an ambiguous play
+// when the client does not name one: rocket, then bombs, then every other
+// type; within a tier the higher main rank, then the longer chain, then the
+// type later in the rules file's table. For 333444555666 it prefers the
+// airplane of four trios over an airplane of three trios with kickers.
+func (r Reading) Outranks(o Reading) bool {
+	if a, b := r.class(), o.class(); a != b {
+		return a > b
+	}
+	if r.Main != o.Main {
+		return r.Main > o.Main
+	}
+	if r.Length != o.Length {
+		return r.Length > o.Length
+	}
+	return r.Type > o.Type
+}
+
+// Classify returns every reading of the cards cs as one play (doudizhu.md,
+// Card types and the Kicker Decision), in a fixed order; none when cs is not
+// a play. Every card must be valid. The order of cs does not matter.
+func Classify(cs []cards.Card) []Reading {
+	c := countsOf(cs)
+	return classifyCounts(&c, len(cs), nil)
+}
+
+// classifyCounts appends the readings of the multiset with rank counts c and
+// n cards in all. It accepts any counts (fuzzed input may hold five of a
+// rank) and reads only one-deck shapes.
+func classifyCounts(c *counts, n int, out []Reading) []Reading {
+	if n == 0 {
+		return out
+	}
+	lo, hi, distinct, maxc := -1, -1, 0, uint8(0)
+	for r, k := range c {
+		if k == 0 {
+			continue
+		}
+		if lo < 0 {
+			lo = r
+		}
+		hi = r
+		distinct++
+		maxc = max(maxc, k)
+	}
+	one := func(t Type, main int) []Reading { return append(out, Reading{Type: t, Main: Rank(main), Length: 1}) }
+	switch n {
+	case 1:
+		return one(Single, lo)
+	case 2:
+		if c[RankBJ] == 1 && c[RankRJ] == 1 {
+			return one(Rocket, int(RankRJ))
+		}
+		if distinct == 1 {
+			return one(Pair, lo)
+		}
+		return out
+	case 3:
+		if distinct == 1 {
+			return one(Trio, lo)
+		}
+		return out
+	case 4:
+		if distinct == 1 && lo <= int(Rank2) {
+			return one(Bomb, lo)
+		}
+		if distinct == 2 && maxc == 3 {
+			return one(TrioSingle, levelWith(c, 3))
+		}
+		return out
+	case 5:
+		if distinct == 2 && maxc == 3 {
+			return one(TrioPair, levelWith(c, 3))
+		}
+	case 6:
+		// 4 + 2 singles; the singles may pair but may not be the rocket.
+		if f := levelWith(c, 4); f >= 0 && f <= int(Rank2) && maxc == 4 && !(c[RankBJ] > 0 && c[RankRJ] > 0) {
+			out = one(FourTwoSingles, f)
+		}
+	case 8:
+		// 4 + two real pairs of two other ranks: 44445555 is two bombs, not this.
+		if f := levelWith(c, 4); f >= 0 && f <= int(Rank2) && distinct == 3 && maxc == 4 && pairsBesides(c, f) {
+			out = one(FourTwoPairs, f)
+		}
+	}
+	if n >= 5 && maxc == 1 && hi <= int(RankA) && hi-lo+1 == n {
+		out = append(out, Reading{Type: Straight, Main: Rank(hi), Length: n})
+	}
+	if n >= 6 && n%2 == 0 && hi <= int(RankA) && hi-lo+1 == n/2 && allEqual(c, lo, hi, 2) {
+		out = append(out, Reading{Type: PairStraight, Main: Rank(hi), Length: n / 2})
+	}
+	if n >= 6 && n%3 == 0 && hi <= int(RankA) && hi-lo+1 == n/3 && allEqual(c, lo, hi, 3) {
+		out = append(out, Reading{Type: Airplane, Main: Rank(hi), Length: n / 3})
+	}
+	if k := n / 4; n%4 == 0 && k >= 2 {
+		for s := 0; s+k-1 <= int(RankA); s++ {
+			if allEqual(c, s, s+k-1, 3) && singleKickersOK(c, s, s+k-1) {
+				out = append(out, Reading{Type: AirplaneSingles, Main: Rank(s + k - 1), Length: k})
+			}
+		}
+	}
+	if k := n / 5; n%5 == 0 && k >= 2 {
+		for s := 0; s+k-1 <= int(RankA); s++ {
+			if allEqual(c, s, s+k-1, 3) && pairKickersOK(c, s, s+k-1) {
+				out = append(out, Reading{Type: AirplanePairs, Main: Rank(s + k - 1), Length: k})
+			}
+		}
+	}
+	return out
+}
+
+// levelWith is the lowest rank holding exactly k cards, or -1.
+func levelWith(c *counts, k uint8) int {
+	for r, n := range c {
+		if n == k {
+			return r
+		}
+	}
+	return -1
+}
+
+// allEqual reports whether every rank lo..hi holds exactly k cards. Exactly:
+// a kicker never shares a rank with the body it is attached to.
+func allEqual(c *counts, lo, hi int, k uint8) bool {
+	for r := lo; r <= hi; r++ {
+		if c[r] != k {
+			return false
+		}
+	}
+	return true
+}
+
+// pairsBesides reports whether every rank other than f holds 0 or 2 cards.
+func pairsBesides(c *counts, f int) bool {
+	for r, n := range c {
+		if r != f && n != 0 && n != 2 {
+			return false
+		}
+	}
+	return true
+}
+
+// singleKickersOK checks the single kickers of an airplane with body lo..hi:
+// never four of a rank, never both jokers (doudizhu.md, Kickers Decision).
+func singleKickersOK(c *counts, lo, hi int) bool {
+	if c[RankBJ] > 0 && c[RankRJ] > 0 {
+		return false
+	}
+	for r, n := range c {
+		if (r < lo || r > hi) && n >= 4 {
+			return false
+		}
+	}
+	return true
+}
+
+// pairKickersOK checks the pair kickers of an airplane with body lo..hi: each
+// kicker rank holds exactly one pair.
+func pairKickersOK(c *counts, lo, hi int) bool {
+	for r, n := range c {
+		if (r < lo || r > hi) && n != 0 && n != 2 {
+			return false
+		}
+	}
+	return true
+}

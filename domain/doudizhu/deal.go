@@ -1,0 +1,48 @@
+package doudizhu
+
+import (
+	"slices"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// Deal deals the next deal from seed as doc.go specifies: HandDealt, then the
+// DealSecret that keeps the seed for the event ending the deal.
+func (r *Rules) Deal(gs table.GameState, d table.DealNumber, seed cards.Seed) ([]table.Payload, error) {
+	s, err := r.state(gs)
+	if err != nil {
+		return nil, err
+	}
+	n := r.v.seats
+	deck, stream := cards.Shuffled(seed, r.v.decks)
+	dealt := n * r.v.handSize()
+	hands := make([][]cards.Card, n)
+	for i, c := range deck[:dealt] {
+		hands[i%n] = append(hands[i%n], c)
+	}
+	for _, h := range hands {
+		Sort(h)
+	}
+	kitty := slices.Clone(deck[dealt:])
+	Sort(kitty)
+
+	// doudizhu.md, Deal: the server picks the first bidder of the first hand
+	// from the seed; a re-deal keeps it (Bidding, classic); each new hand
+	// moves it to the next seat.
+	first := s.firstSeat
+	switch {
+	case first < 0:
+		first = int(stream.Below(uint64(n)))
+	case d.Deal > 1:
+	default:
+		first = (first + 1) % n
+	}
+	return []table.Payload{
+		table.HandDealt{
+			Hand: d.Hand, Deal: d.Deal, Commitment: seed.Commitment(),
+			Hands: hands, Kitty: kitty, FirstSeat: first,
+		},
+		DealSecret{Hand: d.Hand, Deal: d.Deal, Seed: seed.String()},
+	}, nil
+}

@@ -1,0 +1,167 @@
+package doudizhu
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// seedSeq is a deterministic table.SeedSource: the k-th seed of stream id is
+// SHA-256(id ‖ k), both 8 bytes big-endian.
+type seedSeq struct {
+	id, n uint64
+}
+
+func (q *seedSeq) NewSeed() (cards.Seed, error) {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], q.id)
+	binary.BigEndian.PutUint64(b[8:], q.n)
+	q.n++
+	return cards.Seed(sha256.Sum256(b[:])), nil
+}
+
+func classic(t testing.TB) *Rules {
+	t.Helper()
+	r, err := New().Rules("classic", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.(*Rules)
+}
+
+func applyAll(st *table.State, evs []table.Payload) {
+	for _, e := range evs {
+		table.Apply(st, e)
+	}
+}
+
+// openTable opens a classic table at stake and seats players p0, p1, p2; the
+// first deal follows the third join.
+func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
+	t.Helper()
+	st := table.New(r)
+	evs, err := table.Open(r, "t", "doudizhu", "classic", stake, "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyAll(st, evs)
+	for i := range 3 {
+		evs, err := table.Join(st, fmt.Sprintf("p%d", i), fmt.Sprintf("Player %d", i), -1, seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		applyAll(st, evs)
+	}
+	return st
+}
+
+// position is a deal with chosen cards, for tests that need a given hand.
+type position struct {
+	hands [3]string
+	kitty string
+	first int
+	stake int
+}
+
+// build folds the table events of a position's deal; bidding is next.
+func (p position) build(t testing.TB, r *Rules) *table.State {
+	t.Helper()
+	stake := max(p.stake, 1)
+	st := table.New(r)
+	table.Apply(st, table.TableOpened{TableID: "pos", Game: "doudizhu", Variant: "classic",
+		Options: r.Options(), Stake: stake, Seats: 3, RulesVersion: r.Version()})
+	for i := range 3 {
+		table.Apply(st, table.PlayerSeated{Seat: i, PlayerID: fmt.Sprintf("p%d", i)})
+	}
+	seed := cards.Seed{1, 2, 3}
+	d := table.HandDealt{Hand: 1, Deal: 1, Commitment: seed.Commitment(), Kitty: cards.MustParse(p.kitty), FirstSeat: p.first}
+	for _, h := range p.hands {
+		cs := cards.MustParse(h)
+		Sort(cs)
+		d.Hands = append(d.Hands, cs)
+	}
+	table.Apply(st, d)
+	table.Apply(st, DealSecret{Hand: 1, Deal: 1, Seed: seed.String()})
+	return st
+}
+
+// playing builds the position and has landlord bid `bid` at once: the
+// first bidder is the landlord, and bidding 3 ends the bidding; lower bids
+// are followed by two passes.
+func (p position) playing(t testing.TB, r *Rules, landlord, bid int) *table.State {
+	t.Helper()
+	p.first = landlord
+	st := p.build(t, r)
+	mustAct(t, st, landlord, bidA(bid))
+	if bid < 3 {
+		mustAct(t, st, (landlord+1)%3, passA())
+		mustAct(t, st, (landlord+2)%3, passA())
+	}
+	return st
+}
+
+func game(st *table.State) *State { return st.G.(*State) }
+
+func bidA(n int) table.Action { return table.Action{Type: ActionBid, Bid: table.Seat(n)} }
+func passA() table.Action     { return table.Action{Type: ActionPass} }
+func playA(cs string) table.Action {
+	return table.Action{Type: ActionPlay, Cards: cards.MustParse(cs)}
+}
+func playAs(cs, as string) table.Action {
+	a := playA(cs)
+	a.As = as
+	return a
+}
+
+// mustAct decides and applies an action that the rules must accept.
+func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Payload {
+	t.Helper()
+	evs, err := table.Act(st, seat, a, &seedSeq{id: 99})
+	if err != nil {
+		t.Fatalf("seat %d %s: %v", seat, describeAction(a), err)
+	}
+	applyAll(st, evs)
+	return evs
+}
+
+func describeAction(a table.Action) string {
+	s := a.Type
+	if a.Bid != nil {
+		s += fmt.Sprintf(" %d", *a.Bid)
+	}
+	if len(a.Cards) > 0 {
+		s += " " + cards.Format(a.Cards)
+	}
+	if a.As != "" {
+		s += " as " + a.As
+	}
+	return s
+}
+
+func eventTypes(evs []table.Payload) []string {
+	out := make([]string, len(evs))
+	for i, e := range evs {
+		out[i] = e.EventType()
+	}
+	return out
+}
+
+func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
+	t.Helper()
+	for _, e := range evs {
+		if hs, ok := e.(table.HandSettled); ok {
+			var res Result
+			if err := json.Unmarshal(hs.Result, &res); err != nil {
+				t.Fatal(err)
+			}
+			return hs, res
+		}
+	}
+	t.Fatalf("no HandSettled in %v", eventTypes(evs))
+	return table.HandSettled{}, Result{}
+}

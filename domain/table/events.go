@@ -1,0 +1,136 @@
+package table
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"paiju/domain/cards"
+)
+
+// Payload is the body of one event. Every payload type has a stable name,
+// which is persisted; a payload's meaning never changes once shipped (new
+// meaning gets a new type name).
+type Payload interface {
+	EventType() string
+}
+
+// The variant-agnostic events every game shares, so that projections and audit
+// tools can read any table without knowing its game.
+
+// TableOpened starts every table stream.
+type TableOpened struct {
+	TableID      string          `json:"table_id"`
+	Game         string          `json:"game"`
+	Variant      string          `json:"variant"`
+	Options      json.RawMessage `json:"options"`
+	Stake        int             `json:"stake"`
+	Seats        int             `json:"seats"`
+	RulesVersion string          `json:"rules_version"`
+	OpenedBy     string          `json:"opened_by"`
+}
+
+// PlayerSeated: a player took a seat.
+type PlayerSeated struct {
+	Seat     int    `json:"seat"`
+	PlayerID string `json:"player_id"`
+	Name     string `json:"name"`
+}
+
+// HandDealt records a deal: every seat's cards, the kitty, and the commitment
+// SHA-256(seed) of the seed they were shuffled from. Hand counts hands from 1;
+// Deal counts deals within a hand from 1 (a hand is re-dealt when the rules
+// say so). FirstSeat is the seat the rules name to act first, drawn from the
+// seed's stream when the rules say so.
+type HandDealt struct {
+	Hand       int            `json:"hand"`
+	Deal       int            `json:"deal"`
+	Commitment string         `json:"commitment"`
+	Hands      [][]cards.Card `json:"hands"`
+	Kitty      []cards.Card   `json:"kitty"`
+	FirstSeat  int            `json:"first_seat"`
+}
+
+// DealVoided ends a deal that the rules throw in (for example, everyone passed
+// the bidding). It reveals the deal's seed; a new HandDealt for the same hand
+// follows.
+type DealVoided struct {
+	Hand   int    `json:"hand"`
+	Deal   int    `json:"deal"`
+	Reason string `json:"reason"`
+	Seed   string `json:"seed"`
+}
+
+// HandSettled ends a hand: per-seat deltas in stake units multiplied out (they
+// sum to zero), the game's result details, and the revealed seed.
+type HandSettled struct {
+	Hand   int             `json:"hand"`
+	Deltas []int           `json:"deltas"`
+	Result json.RawMessage `json:"result"`
+	Seed   string          `json:"seed"`
+}
+
+// PlayerEscaped: a player left a running hand (逃跑). The game's escape
+// settlement follows as a HandSettled; the seat is empty afterwards.
+type PlayerEscaped struct {
+	Seat     int    `json:"seat"`
+	PlayerID string `json:"player_id"`
+	Hand     int    `json:"hand"`
+}
+
+// PlayerLeft: a player left a table between hands; the seat is empty.
+type PlayerLeft struct {
+	Seat     int    `json:"seat"`
+	PlayerID string `json:"player_id"`
+}
+
+// TableClosed ends the table; nothing may follow it.
+type TableClosed struct {
+	Reason string `json:"reason"`
+	Totals []int  `json:"totals"`
+}
+
+func (TableOpened) EventType() string   { return "TableOpened" }
+func (PlayerSeated) EventType() string  { return "PlayerSeated" }
+func (HandDealt) EventType() string     { return "HandDealt" }
+func (DealVoided) EventType() string    { return "DealVoided" }
+func (HandSettled) EventType() string   { return "HandSettled" }
+func (PlayerEscaped) EventType() string { return "PlayerEscaped" }
+func (PlayerLeft) EventType() string    { return "PlayerLeft" }
+func (TableClosed) EventType() string   { return "TableClosed" }
+
+// decodeCommon decodes a variant-agnostic event; ok is false for other types.
+func decodeCommon(typ string, data []byte) (p Payload, ok bool, err error) {
+	switch typ {
+	case "TableOpened":
+		p, err = decodeAs[TableOpened](data)
+	case "PlayerSeated":
+		p, err = decodeAs[PlayerSeated](data)
+	case "HandDealt":
+		p, err = decodeAs[HandDealt](data)
+	case "DealVoided":
+		p, err = decodeAs[DealVoided](data)
+	case "HandSettled":
+		p, err = decodeAs[HandSettled](data)
+	case "PlayerEscaped":
+		p, err = decodeAs[PlayerEscaped](data)
+	case "PlayerLeft":
+		p, err = decodeAs[PlayerLeft](data)
+	case "TableClosed":
+		p, err = decodeAs[TableClosed](data)
+	default:
+		return nil, false, nil
+	}
+	return p, true, err
+}
+
+// DecodeAs decodes JSON event data into a payload of type T. Game packages use
+// it in their Decode.
+func DecodeAs[T Payload](data []byte) (Payload, error) { return decodeAs[T](data) }
+
+func decodeAs[T Payload](data []byte) (Payload, error) {
+	var v T
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", v.EventType(), err)
+	}
+	return v, nil
+}

@@ -1,0 +1,111 @@
+package table
+
+import (
+	"encoding/json"
+
+	"paiju/domain/cards"
+)
+
+// Game is one game family in the registry: it turns a variant name and table
+// options into that variant's Rules.
+type Game interface {
+	// Name is the game's API name ("doudizhu").
+	Name() string
+	// Variants lists the variant names the game accepts.
+	Variants() []string
+	// Rules returns the rules of a variant with the given options (a JSON object,
+	// or empty for the defaults). Unknown variants and bad options are *Error of
+	// KindInvalid (ErrUnknownVariant, ErrBadOption).
+	Rules(variant string, options json.RawMessage) (Rules, error)
+}
+
+// Rules is one variant's rules as a decider. Every method is pure: no clock,
+// no global randomness, no I/O. Decide and Legal never modify the state they
+// are given; Evolve may modify it in place and return it.
+type Rules interface {
+	// Version names the rules engine version; it is recorded in TableOpened and
+	// a table is always replayed with the rules it was opened under.
+	Version() string
+	// Options is the normalized options (defaults filled in), recorded in
+	// TableOpened.
+	Options() json.RawMessage
+	// Seats is the number of players a hand needs.
+	Seats() int
+	// NewState is the game state of a table that has dealt nothing yet.
+	NewState() GameState
+	// Decode decodes the game's own event types; unknown types are an error.
+	Decode(typ string, data []byte) (Payload, error)
+	// Deal starts the next deal from seed: a HandDealt and any game events that
+	// go with it. It is called when every seat is filled and the state
+	// NeedsDeal. d numbers the hand and the deal.
+	Deal(s GameState, d DealNumber, seed cards.Seed) ([]Payload, error)
+	// Decide validates an action of seat and returns the events it causes, or an
+	// *Error. The generic action "escape" during a hand reaches Decide too; the
+	// game answers with PlayerEscaped and its escape HandSettled.
+	Decide(s GameState, seat int, a Action) ([]Payload, error)
+	// Evolve applies an event, the common ones included. It never fails on a
+	// stream Decide produced.
+	Evolve(s GameState, p Payload) GameState
+	// View is what seat may see of the state (Spectator and Auditor included).
+	View(s GameState, seat int) View
+	// Legal lists every action seat may take now, each postable as it is
+	// (escape excluded: the table adds it). Nil when seat may not act.
+	Legal(s GameState, seat int) []Action
+	// Redact returns p as seat may see it. handOver reports that the deal p
+	// belongs to has ended (settled or voided), when hidden cards may be shown.
+	// HandDealt is redacted by the table before Redact is called.
+	Redact(p Payload, seat int, handOver bool) Payload
+}
+
+// GameState is a game's own state of one table. The game owns its concrete type.
+type GameState interface {
+	// Clone returns a deep copy, so that the table can evolve a scratch copy.
+	Clone() GameState
+	// NeedsDeal reports that no deal is running and the game wants the next one
+	// (false once a match is over).
+	NeedsDeal() bool
+}
+
+// DealNumber identifies a deal: Hand counts from 1; Deal counts deals of the
+// same hand from 1 (re-deals).
+type DealNumber struct {
+	Hand int
+	Deal int
+}
+
+// Special viewers.
+const (
+	// Spectator is a caller with no seat at the table: public information only.
+	Spectator = -1
+	// Auditor sees everything, hidden cards and all.
+	Auditor = -2
+)
+
+// Action is a command from a seat as posted to /actions. One struct serves
+// every game; a game rejects fields its action type does not take.
+type Action struct {
+	Type  string       `json:"type"`
+	Bid   *int         `json:"bid,omitempty"`
+	Cards []cards.Card `json:"cards,omitempty"`
+	// As names the reading of an ambiguous play (e.g. "airplane_pairs").
+	As string `json:"as,omitempty"`
+}
+
+// Generic action types handled by the table itself.
+const (
+	ActionEscape = "escape" // leave a running hand (逃跑), with the game's penalty
+	ActionLeave  = "leave"  // leave the table between hands
+)
+
+// View is what one seat sees of a game.
+type View struct {
+	Phase string       `json:"phase"`
+	Turn  *int         `json:"turn"`
+	Hand  []cards.Card `json:"hand"`
+	// Game is the game's public details (bids, last play, counts, kitty once
+	// shown, multiplier…), a JSON-encodable value.
+	Game any `json:"game"`
+}
+
+// Seat returns a pointer to s, for View.Turn.
+func Seat(s int) *int { return &s }

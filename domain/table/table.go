@@ -1,0 +1,250 @@
+// Package table is the Table aggregate: seats, the match around the hands, and
+// the plumbing that lets any game plug in through the Rules interface. A table
+// never names a game.
+package table
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"paiju/domain/cards"
+)
+
+// SeedSource draws the secret seed of each deal. Production uses crypto/rand;
+// tests and fixed-deal tables pass their own.
+type SeedSource interface {
+	NewSeed() (cards.Seed, error)
+}
+
+// State is a table folded from its events. Decide-side functions never modify
+// it; Apply does.
+type State struct {
+	ID           string
+	Game         string
+	Variant      string
+	Options      json.RawMessage
+	Stake        int
+	RulesVersion string
+	Players      []string // player id per seat; "" is an empty seat
+	Names        []string
+	Version      int // number of events applied
+	Hand         int // the current (or last) hand number, 0 before the first deal
+	Deal         int // the current (or last) deal number within Hand
+	InDeal       bool
+	Voided       bool  // the last deal was voided: the same hand is dealt again
+	Totals       []int // running sum of settlement deltas per seat
+	Last         *HandSettled
+	Closed       bool
+	G            GameState
+	Rules        Rules
+}
+
+// New returns the empty state a stream starts from, for the given rules.
+func New(r Rules) *State {
+	return &State{Rules: r}
+}
+
+// Clone returns a deep copy of s.
+func (s *State) Clone() *State {
+	c := *s
+	c.Players = slices.Clone(s.Players)
+	c.Names = slices.Clone(s.Names)
+	c.Totals = slices.Clone(s.Totals)
+	if s.G != nil {
+		c.G = s.G.Clone()
+	}
+	return &c
+}
+
+// SeatOf returns the seat of player, or -1.
+func (s *State) SeatOf(player string) int {
+	if player == "" {
+		return -1
+	}
+	return slices.Index(s.Players, player)
+}
+
+// Full reports whether every seat is taken.
+func (s *State) Full() bool {
+	return len(s.Players) > 0 && !slices.Contains(s.Players, "")
+}
+
+// Open returns the event that opens a table.
+func Open(r Rules, id, game, variant string, stake int, openedBy string) ([]Payload, error) {
+	if stake < 1 {
+		return nil, ErrBadOption.With("stake must be an integer ≥ 1, got %d", stake)
+	}
+	return []Payload{TableOpened{
+		TableID: id, Game: game, Variant: variant, Options: r.Options(),
+		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy,
+	}}, nil
+}
+
+// Join seats a player: seat < 0 takes the lowest free seat. When the last seat
+// fills, the first deal follows in the same batch of events.
+func Join(s *State, player, name string, seat int, seeds SeedSource) ([]Payload, error) {
+	if s.Closed {
+		return nil, ErrTableClosed.With("table %s is closed", s.ID)
+	}
+	if s.SeatOf(player) >= 0 {
+		return nil, ErrAlreadySeated.With("you already sit at seat %d", s.SeatOf(player))
+	}
+	if seat >= len(s.Players) {
+		return nil, ErrNoSuchSeat.With("seat %d does not exist: this table has seats 0..%d", seat, len(s.Players)-1)
+	}
+	if seat < 0 {
+		seat = slices.Index(s.Players, "")
+		if seat < 0 {
+			return nil, ErrTableFull.With("all %d seats are taken", len(s.Players))
+		}
+	} else if s.Players[seat] != "" {
+		return nil, ErrSeatTaken.With("seat %d is taken", seat)
+	}
+	evs := []Payload{PlayerSeated{Seat: seat, PlayerID: player, Name: name}}
+	return withDeal(s, evs, seeds)
+}
+
+// Act decides an action of a seated player.
+func Act(s *State, seat int, a Action, seeds SeedSource) ([]Payload, error) {
+	if s.Closed {
+		return nil, ErrTableClosed.With("table %s is closed", s.ID)
+	}
+	if seat < 0 || seat >= len(s.Players) || s.Players[seat] == "" {
+		return nil, ErrNotSeated.With("you have no seat at this table")
+	}
+	if a.Type == ActionLeave {
+		if s.InDeal {
+			return nil, ErrWrongPhase.With("a hand is running: use escape to leave it (with the escape penalty)")
+		}
+		if a.Bid != nil || len(a.Cards) > 0 || a.As != "" {
+			return nil, ErrBadAction.With("leave takes no fields besides type")
+		}
+		return []Payload{PlayerLeft{Seat: seat, PlayerID: s.Players[seat]}}, nil
+	}
+	if !s.InDeal {
+		return nil, ErrWrongPhase.With("no hand is running: waiting for players")
+	}
+	if a.Type == ActionEscape && (a.Bid != nil || len(a.Cards) > 0 || a.As != "") {
+		return nil, ErrBadAction.With("escape takes no fields besides type")
+	}
+	evs, err := s.Rules.Decide(s.G, seat, a)
+	if err != nil {
+		return nil, err
+	}
+	return withDeal(s, evs, seeds)
+}
+
+// withDeal appends the next deal to evs when, after evs, every seat is filled
+// and the game wants a deal.
+func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
+	next := s.Clone()
+	for _, e := range evs {
+		Apply(next, e)
+	}
+	if next.Closed || !next.Full() || next.InDeal || !next.G.NeedsDeal() {
+		return evs, nil
+	}
+	seed, err := seeds.NewSeed()
+	if err != nil {
+		return nil, fmt.Errorf("draw seed: %w", err)
+	}
+	d := DealNumber{Hand: next.Hand + 1, Deal: 1}
+	if next.Voided {
+		d = DealNumber{Hand: next.Hand, Deal: next.Deal + 1}
+	}
+	deal, err := s.Rules.Deal(next.G, d, seed)
+	if err != nil {
+		return nil, fmt.Errorf("deal hand %d: %w", d.Hand, err)
+	}
+	return append(evs, deal...), nil
+}
+
+// Apply evolves s by one event. It never fails on a stream the Decide side
+// produced; it panics on a stream that contradicts itself (a corrupt store).
+func Apply(s *State, p Payload) {
+	s.Version++
+	switch e := p.(type) {
+	case TableOpened:
+		s.ID, s.Game, s.Variant = e.TableID, e.Game, e.Variant
+		s.Options, s.Stake, s.RulesVersion = e.Options, e.Stake, e.RulesVersion
+		s.Players = make([]string, e.Seats)
+		s.Names = make([]string, e.Seats)
+		s.Totals = make([]int, e.Seats)
+		s.G = s.Rules.NewState()
+	case PlayerSeated:
+		s.Players[e.Seat], s.Names[e.Seat] = e.PlayerID, e.Name
+	case PlayerLeft:
+		s.Players[e.Seat], s.Names[e.Seat] = "", ""
+	case PlayerEscaped:
+		s.Players[e.Seat], s.Names[e.Seat] = "", ""
+	case HandDealt:
+		s.Hand, s.Deal, s.InDeal, s.Voided = e.Hand, e.Deal, true, false
+	case DealVoided:
+		s.InDeal, s.Voided = false, true
+	case HandSettled:
+		s.InDeal = false
+		for i, d := range e.Deltas {
+			s.Totals[i] += d
+		}
+		last := e
+		s.Last = &last
+	case TableClosed:
+		s.Closed = true
+	}
+	if s.G != nil {
+		s.G = s.Rules.Evolve(s.G, p)
+	}
+}
+
+// Decode decodes a stored event of a table played under r.
+func Decode(r Rules, typ string, data []byte) (Payload, error) {
+	p, ok, err := decodeCommon(typ, data)
+	if ok {
+		return p, err
+	}
+	return r.Decode(typ, data)
+}
+
+// Redact returns p as seat may see it. handOver reports that the deal the event
+// belongs to has ended (settled or voided). The auditor sees everything.
+func Redact(r Rules, p Payload, seat int, handOver bool) Payload {
+	if seat == Auditor {
+		return p
+	}
+	if d, ok := p.(HandDealt); ok {
+		if handOver {
+			return d
+		}
+		hidden := d
+		hidden.Hands = make([][]cards.Card, len(d.Hands))
+		if seat >= 0 && seat < len(d.Hands) {
+			hidden.Hands[seat] = d.Hands[seat]
+		}
+		hidden.Kitty = nil
+		return hidden
+	}
+	return r.Redact(p, seat, handOver)
+}
+
+// DealEnded reports whether p ends a deal (so the deal's hidden cards may be
+// shown from then on).
+func DealEnded(p Payload) bool {
+	switch p.(type) {
+	case HandSettled, DealVoided:
+		return true
+	}
+	return false
+}
+
+// Legal lists every action seat may take now: the game's legal actions during
+// a deal plus escape, or leave between hands. Nil for a caller without a seat.
+func Legal(s *State, seat int) []Action {
+	if s.Closed || seat < 0 || seat >= len(s.Players) || s.Players[seat] == "" {
+		return nil
+	}
+	if !s.InDeal {
+		return []Action{{Type: ActionLeave}}
+	}
+	return append(s.Rules.Legal(s.G, seat), Action{Type: ActionEscape})
+}

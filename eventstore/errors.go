@@ -1,0 +1,13 @@
+package eventstore
+
+import "errors"
+
+// Sentinel errors shared by store implementations, for errors.Is.
+var (
+	// ErrNotFound: a looked-up record (a player, …) does not exist.
+	ErrNotFound = errors.New("eventstore: not found")
+	// ErrExists: a record with the same unique key is already stored.
+	ErrExists = errors.New("eventstore: already exists")
+	// ErrClosed: the store was closed.
+	ErrClosed = errors.New("eventstore: closed")
+)

@@ -1,0 +1,94 @@
+package sqlite_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"paiju/eventstore"
+	"paiju/eventstore/sqlite"
+)
+
+// benchEvent is about the size of a play event.
+var benchEvent = eventstore.NewEvent{Type: "CardsPlayed", Data: []byte(`{"hand":3,"seat":1,"cards":"S10 S10 HJ HJ","reading":"pair_sequence","remaining":13}`)}
+
+func openBench(b *testing.B, sync string) *sqlite.Store {
+	b.Helper()
+	dir := b.TempDir()
+	s, err := sqlite.Open(context.Background(), filepath.Join(dir, "paiju.db"),
+		sqlite.Options{Synchronous: sync, HeadFile: filepath.Join(dir, "head")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+func reportBatching(b *testing.B, s *sqlite.Store) {
+	if st := s.Stats(); st.Commits > 0 {
+		b.ReportMetric(float64(st.Appends)/float64(st.Commits), "appends/commit")
+	}
+}
+
+// BenchmarkAppend appends one event per call. "parallel" runs 16 appenders
+// per core, each on its own stream, as concurrent commands on different
+// tables do: group commit shares fsyncs among them.
+func BenchmarkAppend(b *testing.B) {
+	for _, sync := range []string{"FULL", "NORMAL"} {
+		b.Run(sync+"/sequential", func(b *testing.B) {
+			s := openBench(b, sync)
+			ctx := context.Background()
+			events := []eventstore.NewEvent{benchEvent}
+			v := 0
+			for b.Loop() {
+				if _, err := s.Append(ctx, "table-bench", v, events); err != nil {
+					b.Fatal(err)
+				}
+				v++
+			}
+			reportBatching(b, s)
+		})
+		b.Run(sync+"/parallel", func(b *testing.B) {
+			s := openBench(b, sync)
+			var streams atomic.Int64
+			b.SetParallelism(16)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				ctx := context.Background()
+				stream := fmt.Sprintf("table-%d", streams.Add(1))
+				events := []eventstore.NewEvent{benchEvent}
+				for v := 0; pb.Next(); v++ {
+					if _, err := s.Append(ctx, stream, v, events); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			reportBatching(b, s)
+		})
+	}
+}
+
+// BenchmarkLoad loads a 200-event stream, what handling a command on a long
+// table costs before its rules run.
+func BenchmarkLoad(b *testing.B) {
+	s := openBench(b, "NORMAL")
+	ctx := context.Background()
+	for v := range 200 {
+		if _, err := s.Append(ctx, "table-bench", v, []eventstore.NewEvent{benchEvent}); err != nil {
+			b.Fatal(err)
+		}
+		// Interleave another table so the stream is not contiguous in the log.
+		if _, err := s.Append(ctx, "table-other", v, []eventstore.NewEvent{benchEvent}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		events, err := s.Load(ctx, "table-bench", 0)
+		if err != nil || len(events) != 200 {
+			b.Fatalf("Load: %d events, %v", len(events), err)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"paiju/eventstore"
+)
+
+const eventColumns = `position, stream, version, type, data, recorded_at, prev_hash, hash`
+
+// Load implements eventstore.Store.
+func (s *Store) Load(ctx context.Context, stream string, fromVersion int) ([]eventstore.Event, error) {
+	rows, err := s.rdb.QueryContext(ctx,
+		`SELECT `+eventColumns+` FROM events WHERE stream = ? AND version > ? ORDER BY version`,
+		stream, fromVersion)
+	if err != nil {
+		return nil, fmt.Errorf("load %s from version %d: %w", stream, fromVersion, err)
+	}
+	events, err := scanEvents(rows)
+	if err != nil {
+		return nil, fmt.Errorf("load %s from version %d: %w", stream, fromVersion, err)
+	}
+	return events, nil
+}
+
+// ReadAll implements eventstore.Store. limit must be positive.
+func (s *Store) ReadAll(ctx context.Context, fromPosition int64, limit int) ([]eventstore.Event, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("read all from position %d: limit %d is not positive", fromPosition, limit)
+	}
+	rows, err := s.rdb.QueryContext(ctx,
+		`SELECT `+eventColumns+` FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+		fromPosition, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read all from position %d: %w", fromPosition, err)
+	}
+	events, err := scanEvents(rows)
+	if err != nil {
+		return nil, fmt.Errorf("read all from position %d: %w", fromPosition, err)
+	}
+	return events, nil
+}
+
+func scanEvents(rows *sql.Rows) ([]eventstore.Event, error) {
+	defer rows.Close()
+	events := []eventstore.Event{}
+	for rows.Next() {
+		var (
+			e  eventstore.Event
+			at int64
+		)
+		if err := rows.Scan(&e.Position, &e.Stream, &e.Version, &e.Type, &e.Data, &at, &e.PrevHash, &e.Hash); err != nil {
+			return nil, err
+		}
+		e.RecordedAt = time.Unix(0, at).UTC()
+		events = append(events, e)
+	}
+	return events, rows.Err()
+}
+
+// Head implements eventstore.Store.
+func (s *Store) Head(ctx context.Context) (int64, string, error) {
+	h, err := readHead(ctx, s.rdb)
+	if err != nil {
+		return 0, "", err
+	}
+	return h.pos, h.hash, nil
+}
+
+// Streams lists every stream id that has events, in byte order.
+func (s *Store) Streams(ctx context.Context) ([]string, error) {
+	rows, err := s.rdb.QueryContext(ctx, `SELECT DISTINCT stream FROM events ORDER BY stream`)
+	if err != nil {
+		return nil, fmt.Errorf("list streams: %w", err)
+	}
+	defer rows.Close()
+	streams := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("list streams: %w", err)
+		}
+		streams = append(streams, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list streams: %w", err)
+	}
+	return streams, nil
+}
+
+// LookupIdempotency returns the record of (scope, key), if an append stored it.
+func (s *Store) LookupIdempotency(ctx context.Context, scope, key string) (eventstore.IdempotencyRecord, bool, error) {
+	rec, found, err := lookupIdempotency(ctx, s.rdb, scope, key)
+	if err != nil {
+		return eventstore.IdempotencyRecord{}, false, err
+	}
+	return rec, found, nil
+}
+
+func lookupIdempotency(ctx context.Context, q queryer, scope, key string) (eventstore.IdempotencyRecord, bool, error) {
+	rec := eventstore.IdempotencyRecord{Scope: scope, Key: key}
+	var at int64
+	err := q.QueryRowContext(ctx,
+		`SELECT request_hash, stream, first_version, last_version, created_at FROM idempotency WHERE scope = ? AND key = ?`,
+		scope, key).Scan(&rec.RequestHash, &rec.Stream, &rec.FirstVersion, &rec.LastVersion, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return eventstore.IdempotencyRecord{}, false, nil
+	}
+	if err != nil {
+		return eventstore.IdempotencyRecord{}, false, fmt.Errorf("look up idempotency key %q of %s: %w", key, scope, err)
+	}
+	rec.CreatedAt = time.Unix(0, at).UTC()
+	return rec, true, nil
+}

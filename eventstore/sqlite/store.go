@@ -1,0 +1,327 @@
+// Package sqlite is the embedded event store: one SQLite database file (via
+// modernc.org/sqlite, no cgo) holding the event log, players, consumer
+// checkpoints and idempotency keys.
+//
+// # Durability
+//
+// The database runs in WAL mode with synchronous=FULL by default: an Append
+// returns only after its transaction is on disk. Options.Synchronous "NORMAL"
+// trades that for speed: a power loss may then drop the last commits (never
+// corrupt the file). Either way no append is acknowledged before its commit.
+//
+// # Writers and readers
+//
+// All appends go through one writer goroutine that owns the single write
+// connection. It commits appends in groups: whatever appends are waiting when
+// it starts a transaction (up to Options.MaxBatch) share that transaction and
+// its fsync, each with its own expected-version check and its own result, so
+// commands on different tables do not queue behind each other's fsyncs.
+// Reads use a separate pool of read-only connections and see every append
+// that has returned.
+//
+// The store assumes it is the only writer of the database file while open.
+//
+// # Chain head
+//
+// With Options.HeadFile set, the position and hash of the last event are
+// written to that file after every commit (write to a temporary file, then
+// rename), so a rewritten or truncated database can be told from the real
+// one: see eventstore.VerifyChain and ReadHeadFile. Open refuses a database
+// that does not contain the head the file records.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/golang-migrate/migrate/v4"
+	migratesqlite "github.com/golang-migrate/migrate/v4/database/sqlite"
+	"github.com/golang-migrate/migrate/v4/source/iofs"
+
+	"paiju/eventstore"
+	"paiju/migrations"
+)
+
+// Options tune a Store. The zero value is a durable default.
+type Options struct {
+	// Synchronous is SQLite's synchronous pragma for the write connection:
+	// "FULL" (default: a returned append survives power loss) or "NORMAL"
+	// (survives a crash of the process, not necessarily of the machine).
+	Synchronous string
+	// BusyTimeout is how long a connection waits for a lock held by another
+	// process (a backup, the sqlite3 shell) before failing. Default 5s.
+	BusyTimeout time.Duration
+	// HeadFile, if set, is where the chain head is written after each commit.
+	HeadFile string
+	// MaxBatch bounds how many appends share one transaction. Default 128.
+	MaxBatch int
+	// MaxBatchWait is how long the writer waits for more appends once it has
+	// one. Default 0: it batches only appends already waiting, which adds no
+	// latency and still groups appends that arrived during the previous commit.
+	MaxBatchWait time.Duration
+	// ReadConns is the size of the read pool. Default 4.
+	ReadConns int
+	// Logger receives errors that cannot be returned to a caller (a failed
+	// head file write after a successful commit). Default slog.Default().
+	Logger *slog.Logger
+	// Now is the clock for recorded_at and created_at. Default time.Now.
+	Now func() time.Time
+}
+
+func (o *Options) setDefaults() error {
+	switch strings.ToUpper(o.Synchronous) {
+	case "":
+		o.Synchronous = "FULL"
+	case "FULL", "NORMAL":
+		o.Synchronous = strings.ToUpper(o.Synchronous)
+	default:
+		return fmt.Errorf("synchronous %q: want FULL or NORMAL", o.Synchronous)
+	}
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = 5 * time.Second
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 128
+	}
+	if o.MaxBatchWait < 0 {
+		o.MaxBatchWait = 0
+	}
+	if o.ReadConns <= 0 {
+		o.ReadConns = 4
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return nil
+}
+
+// Store is the SQLite event store. Its methods are safe for concurrent use.
+type Store struct {
+	opts Options
+	wdb  *sql.DB // one connection, used only by the writer goroutine and the small writes below
+	rdb  *sql.DB // read-only pool
+
+	reqs       chan *appendRequest
+	closing    chan struct{}
+	writerDone chan struct{}
+	closeOnce  sync.Once
+	closeErr   error
+
+	commits atomic.Int64 // transactions the writer committed
+	appends atomic.Int64 // appends those transactions stored
+}
+
+var _ eventstore.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the database at path, brings its schema up
+// to date and starts the writer.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if err := opts.setDefaults(); err != nil {
+		return nil, fmt.Errorf("open event store %s: %w", path, err)
+	}
+	if err := checkPath(path); err != nil {
+		return nil, fmt.Errorf("open event store: %w", err)
+	}
+	if err := migrateUp(ctx, path, opts.BusyTimeout); err != nil {
+		return nil, fmt.Errorf("open event store %s: %w", path, err)
+	}
+
+	busy := strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10)
+	wq := url.Values{}
+	wq.Add("_pragma", "busy_timeout("+busy+")")
+	wq.Add("_pragma", "journal_mode(WAL)")
+	wq.Add("_pragma", "synchronous("+opts.Synchronous+")")
+	wq.Add("_pragma", "foreign_keys(1)")
+	// IMMEDIATE takes the write lock at BEGIN, so a transaction never has to
+	// upgrade a read lock and fail with SQLITE_BUSY halfway.
+	wq.Set("_txlock", "immediate")
+	wdb, err := sql.Open("sqlite", path+"?"+wq.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open event store %s: %w", path, err)
+	}
+	wdb.SetMaxOpenConns(1)
+	wdb.SetMaxIdleConns(1)
+	wdb.SetConnMaxLifetime(0)
+	wdb.SetConnMaxIdleTime(0)
+
+	rq := url.Values{}
+	rq.Add("_pragma", "busy_timeout("+busy+")")
+	rq.Add("_pragma", "foreign_keys(1)")
+	rq.Set("_query_only", "1")
+	rdb, err := sql.Open("sqlite", path+"?"+rq.Encode())
+	if err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("open event store %s: %w", path, err)
+	}
+	rdb.SetMaxOpenConns(opts.ReadConns)
+	rdb.SetMaxIdleConns(opts.ReadConns)
+
+	s := &Store{
+		opts:       opts,
+		wdb:        wdb,
+		rdb:        rdb,
+		reqs:       make(chan *appendRequest),
+		closing:    make(chan struct{}),
+		writerDone: make(chan struct{}),
+	}
+	if err := s.checkOpen(ctx); err != nil {
+		wdb.Close()
+		rdb.Close()
+		return nil, fmt.Errorf("open event store %s: %w", path, err)
+	}
+	go s.writer()
+	return s, nil
+}
+
+// checkOpen makes both pools connect (so a bad file fails Open, not the first
+// append) and compares the database with the head file.
+func (s *Store) checkOpen(ctx context.Context) error {
+	if err := s.wdb.PingContext(ctx); err != nil {
+		return err
+	}
+	if err := s.rdb.PingContext(ctx); err != nil {
+		return err
+	}
+	if s.opts.HeadFile == "" {
+		return nil
+	}
+	pos, hash, err := ReadHeadFile(s.opts.HeadFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // a new store, or one that never had a head file
+	}
+	if err != nil {
+		return err
+	}
+	if pos == 0 {
+		return nil
+	}
+	var stored string
+	err = s.rdb.QueryRowContext(ctx, `SELECT hash FROM events WHERE position = ?`, pos).Scan(&stored)
+	if errors.Is(err, sql.ErrNoRows) {
+		return &eventstore.ChainError{Position: pos, Reason: fmt.Sprintf("head file %s records position %d, which the database does not hold", s.opts.HeadFile, pos)}
+	}
+	if err != nil {
+		return fmt.Errorf("read event at head position %d: %w", pos, err)
+	}
+	if stored != hash {
+		return &eventstore.ChainError{Position: pos, Reason: fmt.Sprintf("head file %s records hash %s, the database holds %s", s.opts.HeadFile, hash, stored)}
+	}
+	return nil
+}
+
+// Close stops the writer and closes the database. Appends waiting for the
+// writer fail with eventstore.ErrClosed; an append the writer already took
+// is committed (or failed) and answered first. Close is idempotent.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.closing)
+		<-s.writerDone
+		s.closeErr = errors.Join(s.rdb.Close(), s.wdb.Close())
+	})
+	return s.closeErr
+}
+
+// Stats counts the writer's work since Open; Appends/Commits is the mean
+// group-commit size.
+type Stats struct {
+	Commits int64
+	Appends int64
+}
+
+// Stats returns the writer's counters.
+func (s *Store) Stats() Stats {
+	return Stats{Commits: s.commits.Load(), Appends: s.appends.Load()}
+}
+
+// Migrate brings the schema of the database at path up to date, creating the
+// file if needed. It is what Open does first; `paiju migrate` calls it alone.
+func Migrate(ctx context.Context, path string) error {
+	if err := checkPath(path); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if err := migrateUp(ctx, path, 5*time.Second); err != nil {
+		return fmt.Errorf("migrate %s: %w", path, err)
+	}
+	return nil
+}
+
+func checkPath(path string) error {
+	switch {
+	case path == "":
+		return errors.New("empty database path")
+	case strings.HasPrefix(path, ":memory:") || strings.HasPrefix(path, "file:"):
+		// The store needs a file that its write and read pools share.
+		return fmt.Errorf("database path %q: want a file path", path)
+	case strings.ContainsRune(path, '?'):
+		// The driver reads everything after '?' as connection parameters.
+		return fmt.Errorf("database path %q contains '?'", path)
+	}
+	return nil
+}
+
+func migrateUp(ctx context.Context, path string, busy time.Duration) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(busy.Milliseconds(), 10)+")")
+	q.Add("_pragma", "journal_mode(WAL)")
+	db, err := sql.Open("sqlite", path+"?"+q.Encode())
+	if err != nil {
+		return err
+	}
+	// One connection: the driver's Lock is per process, and SQLite's own
+	// locking is what keeps two processes from migrating at once.
+	db.SetMaxOpenConns(1)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return err
+	}
+	driver, err := migratesqlite.WithInstance(db, &migratesqlite.Config{})
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("migration driver: %w", err)
+	}
+	src, err := iofs.New(migrations.FS, ".")
+	if err != nil {
+		driver.Close()
+		return fmt.Errorf("migration source: %w", err)
+	}
+	m, err := migrate.NewWithInstance("iofs", src, "sqlite", driver)
+	if err != nil {
+		src.Close()
+		driver.Close()
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer func() {
+		srcErr, dbErr := m.Close()
+		err = errors.Join(err, srcErr, dbErr)
+	}()
+
+	// migrate has no context; stop it between migrations when ctx ends.
+	stop := context.AfterFunc(ctx, func() {
+		select {
+		case m.GracefulStop <- true:
+		default:
+		}
+	})
+	defer stop()
+
+	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,84 @@
+// Command paiju is an event-sourced REST backend for Chinese card games.
+//
+//	paiju serve    run the HTTP API (the default command)
+//	paiju migrate  create or upgrade the database schema
+//	paiju verify   check the hash chain and replay every table through its rules
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "paiju:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+const usage = `usage: paiju [command] [flags]
+
+commands:
+  serve     run the HTTP API (default)
+  migrate   create or upgrade the database schema in the data directory
+  verify    check the event hash chain and replay every table through its rules
+
+Run "paiju COMMAND -h" for the flags of a command. Every flag can also be set
+from the environment: --data is PAIJU_DATA, --nats-url is PAIJU_NATS_URL, …
+`
+
+// run is the whole program, testable: it reads flags from args and the
+// environment from getenv, writes data to stdout and logs to stderr.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		cfg, err := parseServe(args, getenv, stderr)
+		if err != nil {
+			return err
+		}
+		return serve(ctx, cfg, stderr, nil)
+	case "migrate":
+		cfg, err := parseCommon("migrate", args, getenv, stderr)
+		if err != nil {
+			return err
+		}
+		return migrate(ctx, cfg, stdout)
+	case "verify":
+		cfg, err := parseCommon("verify", args, getenv, stderr)
+		if err != nil {
+			return err
+		}
+		return verify(ctx, cfg, stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", cmd)
+}
+
+// newLogger returns a text logger at the named level.
+func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("log level %q: want debug, info, warn or error", level)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}

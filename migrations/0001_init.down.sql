@@ -1,0 +1,4 @@
+DROP TABLE idempotency;
+DROP TABLE checkpoints;
+DROP TABLE players;
+DROP TABLE events;

@@ -1,0 +1,169 @@
+package natsbus
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"paiju/eventstore"
+)
+
+const (
+	// StreamName is the JetStream stream every committed event is relayed to.
+	StreamName = "PAIJU_EVENTS"
+	// SubjectPrefix starts every event subject:
+	// paiju.events.<game>.<tableID>, or paiju.events.other.<stream> for
+	// streams that are not tables.
+	SubjectPrefix = "paiju.events."
+	// SubjectAll matches every event subject.
+	SubjectAll = SubjectPrefix + ">"
+	// DuplicateWindow is how long JetStream remembers a Nats-Msg-Id. A relay
+	// restarted later than this after a crash may store an event twice, so
+	// consumers still apply events idempotently by (stream, version).
+	DuplicateWindow = 2 * time.Minute
+)
+
+// Headers of a relayed message besides Nats-Msg-Id. The body is the event's
+// JSON data exactly as appended.
+const (
+	HeaderPosition   = "Paiju-Position"    // global position, decimal
+	HeaderStream     = "Paiju-Stream"      // e.g. table-01J…
+	HeaderVersion    = "Paiju-Version"     // version within the stream, decimal
+	HeaderType       = "Paiju-Type"        // event type name
+	HeaderRecordedAt = "Paiju-Recorded-At" // RFC 3339 with nanoseconds, UTC
+	HeaderHash       = "Paiju-Hash"        // hex SHA-256 of the chain
+	HeaderPrevHash   = "Paiju-Prev-Hash"   // absent for the first event
+)
+
+// publishTimeout bounds an asynchronous publish whose ack never comes, so
+// the relay can retry instead of waiting forever.
+const publishTimeout = 10 * time.Second
+
+// Connect dials url and returns the connection with its JetStream context.
+// The client reconnects forever but does not buffer publishes while
+// disconnected: a publish then fails at once and the relay retries it from
+// its checkpoint, which keeps each table's events in order in JetStream.
+func Connect(ctx context.Context, url string) (*nats.Conn, jetstream.JetStream, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("natsbus: connect %s: %w", url, err)
+	}
+	opts := []nats.Option{
+		nats.Name("paiju"),
+		nats.MaxReconnects(-1),
+		nats.ReconnectBufSize(-1),
+	}
+	if d, ok := ctx.Deadline(); ok {
+		opts = append(opts, nats.Timeout(time.Until(d)))
+	}
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("natsbus: connect %s: %w", url, err)
+	}
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(publishTimeout))
+	if err != nil {
+		nc.Close()
+		return nil, nil, fmt.Errorf("natsbus: jetstream on %s: %w", url, err)
+	}
+	return nc, js, nil
+}
+
+// StreamConfig is the configuration EnsureStream applies.
+func StreamConfig() jetstream.StreamConfig {
+	return jetstream.StreamConfig{
+		Name:        StreamName,
+		Description: "paiju committed events, relayed from the event store",
+		Subjects:    []string{SubjectAll},
+		Storage:     jetstream.FileStorage,
+		Retention:   jetstream.LimitsPolicy,
+		Duplicates:  DuplicateWindow,
+	}
+}
+
+// EnsureStream creates the PAIJU_EVENTS stream, or updates an existing one
+// to StreamConfig.
+func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream, error) {
+	s, err := js.CreateOrUpdateStream(ctx, StreamConfig())
+	if err != nil {
+		return nil, fmt.Errorf("natsbus: ensure stream %s: %w", StreamName, err)
+	}
+	return s, nil
+}
+
+// Subject is the subject of a table's events: paiju.events.<game>.<tableID>.
+// Characters that cannot stand in a subject token are replaced by '_'.
+func Subject(game, tableID string) string {
+	return SubjectPrefix + token(game) + "." + token(tableID)
+}
+
+// otherSubject is where events of streams that are not tables go.
+func otherSubject(stream string) string {
+	return SubjectPrefix + "other." + token(stream)
+}
+
+// token makes s usable as one subject token: no separators, wildcards or
+// whitespace, and never empty.
+func token(s string) string {
+	if s == "" {
+		return "_"
+	}
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '.', '*', '>', ' ', '\t', '\r', '\n', '\f', '\v':
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// MsgID is the Nats-Msg-Id of an event, unique per (stream, version).
+func MsgID(stream string, version int) string {
+	return stream + ":" + strconv.Itoa(version)
+}
+
+// NewMsg builds the message the relay publishes for e on subject.
+func NewMsg(subject string, e eventstore.Event) *nats.Msg {
+	m := nats.NewMsg(subject)
+	m.Data = e.Data
+	m.Header.Set(jetstream.MsgIDHeader, MsgID(e.Stream, e.Version))
+	m.Header.Set(HeaderPosition, strconv.FormatInt(e.Position, 10))
+	m.Header.Set(HeaderStream, e.Stream)
+	m.Header.Set(HeaderVersion, strconv.Itoa(e.Version))
+	m.Header.Set(HeaderType, e.Type)
+	m.Header.Set(HeaderRecordedAt, e.RecordedAt.UTC().Format(time.RFC3339Nano))
+	m.Header.Set(HeaderHash, e.Hash)
+	if e.PrevHash != "" {
+		m.Header.Set(HeaderPrevHash, e.PrevHash)
+	}
+	return m
+}
+
+// DecodeEvent rebuilds the stored event from a relayed message's headers
+// and body, for consumers that read PAIJU_EVENTS.
+func DecodeEvent(h nats.Header, data []byte) (eventstore.Event, error) {
+	e := eventstore.Event{
+		Stream:   h.Get(HeaderStream),
+		Type:     h.Get(HeaderType),
+		Data:     data,
+		Hash:     h.Get(HeaderHash),
+		PrevHash: h.Get(HeaderPrevHash),
+	}
+	if e.Stream == "" || e.Type == "" {
+		return eventstore.Event{}, fmt.Errorf("natsbus: decode event: missing %s or %s header", HeaderStream, HeaderType)
+	}
+	var err error
+	if e.Position, err = strconv.ParseInt(h.Get(HeaderPosition), 10, 64); err != nil {
+		return eventstore.Event{}, fmt.Errorf("natsbus: decode event %s: position: %w", e.Stream, err)
+	}
+	if e.Version, err = strconv.Atoi(h.Get(HeaderVersion)); err != nil {
+		return eventstore.Event{}, fmt.Errorf("natsbus: decode event %s: version: %w", e.Stream, err)
+	}
+	if e.RecordedAt, err = time.Parse(time.RFC3339Nano, h.Get(HeaderRecordedAt)); err != nil {
+		return eventstore.Event{}, fmt.Errorf("natsbus: decode event %s:%d: recorded-at: %w", e.Stream, e.Version, err)
+	}
+	return e, nil
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/oklog/ulid/v2"
+
+	"paiju/api"
+	"paiju/domain/doudizhu"
+	"paiju/domain/table"
+	"paiju/eventstore"
+	"paiju/eventstore/sqlite"
+	"paiju/natsbus"
+	"paiju/tables"
+)
+
+// games is the registry of every game this build serves. Adding a game is one
+// package and one line here.
+func games() tables.Registry {
+	reg := tables.Registry{}
+	for _, g := range []table.Game{
+		doudizhu.New(),
+	} {
+		reg[g.Name()] = g
+	}
+	return reg
+}
+
+// openStore opens the SQLite store in the data directory, creating it.
+func openStore(ctx context.Context, c commonConfig, log *slog.Logger) (*sqlite.Store, error) {
+	if err := os.MkdirAll(c.Data, 0o750); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	st, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, HeadFile: c.headPath(), Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	return st, nil
+}
+
+// serve runs the server until ctx ends. If ready is not nil, it receives the
+// listening address once the server accepts connections.
+func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- string) error {
+	log, err := newLogger(stderr, cfg.LogLevel)
+	if err != nil {
+		return err
+	}
+	store, err := openStore(ctx, cfg.commonConfig, log)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	natsURL := cfg.NATSURL
+	if natsURL == "" {
+		emb, err := natsbus.StartEmbedded(ctx, cfg.natsDir(), log.With("component", "nats"))
+		if err != nil {
+			return fmt.Errorf("embedded NATS: %w", err)
+		}
+		defer emb.Shutdown()
+		natsURL = emb.ClientURL()
+	}
+	nc, js, err := natsbus.Connect(ctx, natsURL)
+	if err != nil {
+		return fmt.Errorf("connect to NATS at %s: %w", natsURL, err)
+	}
+	defer nc.Close()
+	if _, err := natsbus.EnsureStream(ctx, js); err != nil {
+		return fmt.Errorf("NATS stream: %w", err)
+	}
+
+	relay := natsbus.NewRelay(store, js, store, log.With("component", "relay"), natsbus.RelayOptions{})
+	svc := tables.New(tables.Config{
+		Store:     store,
+		Games:     games(),
+		Logger:    log,
+		Committed: relay.Notify,
+	})
+	handler := api.NewServer(api.Deps{
+		Tables:       svc,
+		Players:      playerStore{store},
+		AuditorToken: cfg.AuditorToken,
+		NewPlayerID:  func() string { return ulid.Make().String() },
+		Ready:        readiness(store, nc),
+		Logger:       log,
+	})
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if err := relay.Run(runCtx); err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("relay stopped", "err", err)
+		}
+	})
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("paiju serving", "addr", ln.Addr().String(), "data", cfg.Data, "nats", natsURL)
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+
+	select {
+	case err = <-errc:
+		err = fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+		err = nil
+	}
+	shutdownCtx, done := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer done()
+	if serr := srv.Shutdown(shutdownCtx); serr != nil {
+		log.Warn("http shutdown", "err", serr)
+	}
+	cancel()
+	wg.Wait()
+	log.Info("paiju stopped")
+	return err
+}
+
+func readiness(store *sqlite.Store, nc *nats.Conn) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if _, _, err := store.Head(ctx); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		if !nc.IsConnected() {
+			return errors.New("NATS: not connected")
+		}
+		return nil
+	}
+}
+
+// playerStore adapts the SQLite store to the API's player store.
+type playerStore struct{ s *sqlite.Store }
+
+func (p playerStore) CreatePlayer(ctx context.Context, r api.PlayerRecord) error {
+	return p.s.CreatePlayer(ctx, sqlite.Player(r))
+}
+
+func (p playerStore) PlayerByTokenHash(ctx context.Context, hash string) (api.PlayerRecord, error) {
+	r, err := p.s.PlayerByTokenHash(ctx, hash)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.PlayerRecord{}, api.ErrNoPlayer
+	}
+	return api.PlayerRecord(r), err
+}
+
+func migrate(ctx context.Context, c commonConfig, stdout io.Writer) error {
+	if err := os.MkdirAll(c.Data, 0o750); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	if err := sqlite.Migrate(ctx, c.dbPath()); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "schema up to date:", c.dbPath())
+	return nil
+}

@@ -1,0 +1,389 @@
+// Package tables runs commands against tables: it loads a table's stream from
+// the event store, lets the Table aggregate and its game decide, and appends
+// the resulting events with an expected version. It is the one place where the
+// domain meets storage; the HTTP layer and the CLI call it.
+package tables
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+	"paiju/eventstore"
+)
+
+// Store is what the service needs of the event store.
+type Store interface {
+	Append(ctx context.Context, stream string, expectedVersion int, events []eventstore.NewEvent) (eventstore.AppendResult, error)
+	AppendIdempotent(ctx context.Context, stream string, expectedVersion int, events []eventstore.NewEvent, key eventstore.IdempotencyKey) (eventstore.AppendResult, error)
+	LookupIdempotency(ctx context.Context, scope, key string) (eventstore.IdempotencyRecord, bool, error)
+	Load(ctx context.Context, stream string, fromVersion int) ([]eventstore.Event, error)
+}
+
+// Registry maps game names to games. main builds it explicitly.
+type Registry map[string]table.Game
+
+// IDs generates table ids.
+type IDs interface{ NewID() string }
+
+// ULIDs generates ULIDs: sortable by creation time, safe in URLs and NATS
+// subjects.
+type ULIDs struct{}
+
+// NewID returns a new ULID.
+func (ULIDs) NewID() string { return ulid.Make().String() }
+
+// CryptoSeeds draws deal seeds from crypto/rand.
+type CryptoSeeds struct{}
+
+// NewSeed returns 32 bytes from crypto/rand.
+func (CryptoSeeds) NewSeed() (cards.Seed, error) {
+	var s cards.Seed
+	if _, err := rand.Read(s[:]); err != nil {
+		return s, fmt.Errorf("crypto/rand: %w", err)
+	}
+	return s, nil
+}
+
+// Config holds the service's dependencies.
+type Config struct {
+	Store  Store
+	Games  Registry
+	Seeds  table.SeedSource
+	IDs    IDs
+	Logger *slog.Logger
+	// Committed, if set, is called after every successful append (to wake the
+	// NATS relay).
+	Committed func()
+}
+
+// Service handles table commands and queries.
+type Service struct {
+	cfg Config
+}
+
+// New returns a Service.
+func New(cfg Config) *Service {
+	if cfg.Seeds == nil {
+		cfg.Seeds = CryptoSeeds{}
+	}
+	if cfg.IDs == nil {
+		cfg.IDs = ULIDs{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Committed == nil {
+		cfg.Committed = func() {}
+	}
+	return &Service{cfg: cfg}
+}
+
+// StreamID is the event stream of a table.
+func StreamID(tableID string) string { return "table-" + tableID }
+
+// Player is the authenticated caller of a command.
+type Player struct {
+	ID   string
+	Name string
+}
+
+// Cond makes a command conditional and idempotent.
+type Cond struct {
+	// IfMatch, when ≥ 0, is the version the caller last saw; the command fails
+	// with ErrStale unless the table is still at it.
+	IfMatch int
+	// IdempotencyKey, when set, makes a retry with the same key and the same
+	// request return the first answer and append nothing.
+	IdempotencyKey string
+	// RequestHash identifies the request under the key (method, path, body).
+	RequestHash string
+}
+
+// NoCond is an unconditional, non-idempotent command.
+var NoCond = Cond{IfMatch: -1}
+
+// Errors of the service itself (the domain's are *table.Error).
+var (
+	ErrTableNotFound = &table.Error{Kind: table.KindNotFound, Code: "table_not_found", Msg: "no such table"}
+	// ErrStale: If-Match named a version the table has moved past.
+	ErrStale = errors.New("tables: table changed since the version named in If-Match")
+	// ErrKeyReused: an Idempotency-Key was reused with a different request.
+	ErrKeyReused = errors.New("tables: Idempotency-Key already used with a different request")
+)
+
+// Loaded is a table folded from its stream, with the stream itself.
+type Loaded struct {
+	State  *table.State
+	Events []Recorded
+}
+
+// Recorded is one decoded event of a table stream.
+type Recorded struct {
+	Version    int
+	Position   int64
+	Type       string
+	RecordedAt time.Time
+	Payload    table.Payload
+}
+
+// Result is the outcome of a command: the table after it and the events it
+// appended (or, for an idempotent replay, the events the first call appended).
+type Result struct {
+	Table    *Loaded
+	Appended []Recorded
+	Replayed bool
+}
+
+// Load folds a table's stream.
+func (s *Service) Load(ctx context.Context, tableID string) (*Loaded, error) {
+	if !validID(tableID) {
+		return nil, ErrTableNotFound
+	}
+	evs, err := s.cfg.Store.Load(ctx, StreamID(tableID), 0)
+	if err != nil {
+		return nil, fmt.Errorf("load table %s: %w", tableID, err)
+	}
+	if len(evs) == 0 {
+		return nil, ErrTableNotFound
+	}
+	return s.fold(tableID, evs)
+}
+
+func (s *Service) fold(tableID string, evs []eventstore.Event) (*Loaded, error) {
+	if evs[0].Type != "TableOpened" {
+		return nil, fmt.Errorf("table %s: stream starts with %s, not TableOpened", tableID, evs[0].Type)
+	}
+	var opened table.TableOpened
+	if err := json.Unmarshal(evs[0].Data, &opened); err != nil {
+		return nil, fmt.Errorf("table %s: decode TableOpened: %w", tableID, err)
+	}
+	rules, err := s.rulesFor(opened)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", tableID, err)
+	}
+	l := &Loaded{State: table.New(rules), Events: make([]Recorded, 0, len(evs))}
+	for _, e := range evs {
+		p, err := table.Decode(rules, e.Type, e.Data)
+		if err != nil {
+			return nil, fmt.Errorf("table %s version %d: %w", tableID, e.Version, err)
+		}
+		table.Apply(l.State, p)
+		l.Events = append(l.Events, Recorded{Version: e.Version, Position: e.Position, Type: e.Type, RecordedAt: e.RecordedAt, Payload: p})
+	}
+	return l, nil
+}
+
+// rulesFor returns the rules a table was opened under.
+func (s *Service) rulesFor(o table.TableOpened) (table.Rules, error) {
+	return s.cfg.Games.Rules(o)
+}
+
+// Rules returns the rules a table was opened under: its game's variant with
+// its options, refusing a table opened under another rules version.
+func (reg Registry) Rules(o table.TableOpened) (table.Rules, error) {
+	g, ok := reg[o.Game]
+	if !ok {
+		return nil, fmt.Errorf("game %q is not in this server's registry", o.Game)
+	}
+	r, err := g.Rules(o.Variant, o.Options)
+	if err != nil {
+		return nil, fmt.Errorf("rules of %s/%s: %w", o.Game, o.Variant, err)
+	}
+	if r.Version() != o.RulesVersion {
+		return nil, fmt.Errorf("table was played under rules %s, this server has %s", o.RulesVersion, r.Version())
+	}
+	return r, nil
+}
+
+// OpenRequest opens a table.
+type OpenRequest struct {
+	Game    string
+	Variant string
+	Stake   int
+	Options json.RawMessage
+}
+
+// Open opens a new table.
+func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond) (*Result, error) {
+	g, ok := s.cfg.Games[req.Game]
+	if !ok {
+		return nil, table.ErrUnknownGame.With("unknown game %q (known: %s)", req.Game, strings.Join(s.GameNames(), ", "))
+	}
+	rules, err := g.Rules(req.Variant, req.Options)
+	if err != nil {
+		return nil, err
+	}
+	if replay, err := s.replay(ctx, p, cond); replay != nil || err != nil {
+		return replay, err
+	}
+	id := s.cfg.IDs.NewID()
+	evs, err := table.Open(rules, id, req.Game, req.Variant, req.Stake, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	state := table.New(rules)
+	return s.commit(ctx, p, id, &Loaded{State: state}, evs, cond)
+}
+
+// Join seats the caller; seat < 0 takes the lowest free seat.
+func (s *Service) Join(ctx context.Context, p Player, tableID string, seat int, cond Cond) (*Result, error) {
+	return s.command(ctx, p, tableID, cond, func(st *table.State) ([]table.Payload, error) {
+		return table.Join(st, p.ID, p.Name, seat, s.cfg.Seeds)
+	})
+}
+
+// Act performs an action of the caller's seat.
+func (s *Service) Act(ctx context.Context, p Player, tableID string, a table.Action, cond Cond) (*Result, error) {
+	return s.command(ctx, p, tableID, cond, func(st *table.State) ([]table.Payload, error) {
+		return table.Act(st, st.SeatOf(p.ID), a, s.cfg.Seeds)
+	})
+}
+
+// maxAttempts bounds retries of a command that lost an append race.
+const maxAttempts = 8
+
+func (s *Service) command(ctx context.Context, p Player, tableID string, cond Cond, decide func(*table.State) ([]table.Payload, error)) (*Result, error) {
+	if replay, err := s.replay(ctx, p, cond); replay != nil || err != nil {
+		return replay, err
+	}
+	for attempt := 1; ; attempt++ {
+		l, err := s.Load(ctx, tableID)
+		if err != nil {
+			return nil, err
+		}
+		if cond.IfMatch >= 0 && cond.IfMatch != l.State.Version {
+			return nil, fmt.Errorf("%w: it is at version %d, you named %d", ErrStale, l.State.Version, cond.IfMatch)
+		}
+		evs, err := decide(l.State)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.commit(ctx, p, tableID, l, evs, cond)
+		if errors.Is(err, eventstore.ErrConflict) && cond.IfMatch < 0 && attempt < maxAttempts {
+			continue
+		}
+		if errors.Is(err, eventstore.ErrConflict) && cond.IfMatch >= 0 {
+			return nil, fmt.Errorf("%w: %w", ErrStale, err)
+		}
+		return res, err
+	}
+}
+
+// commit appends evs to the table l and applies them to l.State.
+func (s *Service) commit(ctx context.Context, p Player, tableID string, l *Loaded, evs []table.Payload, cond Cond) (*Result, error) {
+	if len(evs) == 0 {
+		return nil, errors.New("tables: a command decided no events")
+	}
+	news := make([]eventstore.NewEvent, len(evs))
+	for i, e := range evs {
+		data, err := json.Marshal(e)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s: %w", e.EventType(), err)
+		}
+		news[i] = eventstore.NewEvent{Type: e.EventType(), Data: data}
+	}
+	expected := l.State.Version
+	var (
+		res eventstore.AppendResult
+		err error
+	)
+	if cond.IdempotencyKey != "" {
+		key := eventstore.IdempotencyKey{Scope: p.ID, Key: cond.IdempotencyKey, RequestHash: cond.RequestHash}
+		res, err = s.cfg.Store.AppendIdempotent(ctx, StreamID(tableID), expected, news, key)
+		var dup *eventstore.DuplicateKeyError
+		if errors.As(err, &dup) {
+			return s.replay(ctx, p, cond)
+		}
+	} else {
+		res, err = s.cfg.Store.Append(ctx, StreamID(tableID), expected, news)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("append to table %s: %w", tableID, err)
+	}
+	s.cfg.Committed()
+	now := time.Now().UTC()
+	out := &Result{Table: l}
+	for i, e := range evs {
+		table.Apply(l.State, e)
+		r := Recorded{Version: expected + i + 1, Position: res.Positions[i], Type: e.EventType(), RecordedAt: now, Payload: e}
+		l.Events = append(l.Events, r)
+		out.Appended = append(out.Appended, r)
+	}
+	return out, nil
+}
+
+// replay answers a retried idempotent command from what its first call
+// appended. It returns nil, nil when the key is new.
+func (s *Service) replay(ctx context.Context, p Player, cond Cond) (*Result, error) {
+	if cond.IdempotencyKey == "" {
+		return nil, nil
+	}
+	rec, ok, err := s.cfg.Store.LookupIdempotency(ctx, p.ID, cond.IdempotencyKey)
+	if err != nil {
+		return nil, fmt.Errorf("look up idempotency key: %w", err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	if rec.RequestHash != cond.RequestHash {
+		return nil, ErrKeyReused
+	}
+	tableID := strings.TrimPrefix(rec.Stream, "table-")
+	evs, err := s.cfg.Store.Load(ctx, rec.Stream, 0)
+	if err != nil {
+		return nil, fmt.Errorf("load table %s: %w", tableID, err)
+	}
+	if len(evs) < rec.LastVersion {
+		return nil, fmt.Errorf("table %s: idempotency record names version %d past the stream's end", tableID, rec.LastVersion)
+	}
+	l, err := s.fold(tableID, evs[:rec.LastVersion])
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Table: l, Appended: l.Events[rec.FirstVersion-1:], Replayed: true}, nil
+}
+
+// GameNames lists the registered games.
+func (s *Service) GameNames() []string {
+	names := make([]string, 0, len(s.cfg.Games))
+	for n := range s.cfg.Games {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// HashRequest is the request hash stored with an Idempotency-Key.
+func HashRequest(method, path string, body []byte) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s %s\n", method, path)
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// validID accepts the ids this service hands out (ULIDs), and keeps anything
+// else — slashes, dots, wildcards — out of stream names and NATS subjects.
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}

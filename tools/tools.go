@@ -1,0 +1,10 @@
+//go:build tools
+
+// Package tools pins the development tools in a module of their own, so that
+// they never change the application's dependencies.
+package tools
+
+import (
+	_ "golang.org/x/perf/cmd/benchstat"
+	_ "honnef.co/go/tools/cmd/staticcheck"
+)
