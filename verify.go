@@ -18,9 +18,11 @@ import (
 // then every table replayed and re-decided through its rules. Any fault is an
 // error (a non-zero exit).
 func verify(ctx context.Context, c commonConfig, stdout io.Writer) error {
-	store, err := openStore(ctx, c, slog.New(slog.DiscardHandler))
+	// The store is opened without its head file: Open would refuse a log that
+	// disagrees with it, where verify should say exactly where.
+	store, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
-		return err
+		return fmt.Errorf("open store: %w", err)
 	}
 	defer store.Close()
 

@@ -186,11 +186,11 @@ func describe(rs []Reading) string {
 // (doudizhu.md, Scoring, classic): each farmer pays or receives stake × bid,
 // doubled for a spring or an anti-spring; the landlord's delta balances.
 func (s *State) settlePlayedOut(winner int) (table.HandSettled, error) {
-	plays := slices.Clone(s.plays)
+	plays := s.plays
 	plays[winner]++
 	landlordWins := winner == s.landlord
 	farmersPlayed := 0
-	for seat, n := range plays {
+	for seat, n := range plays[:s.v.seats] {
 		if seat != s.landlord {
 			farmersPlayed += n
 		}

@@ -2,8 +2,8 @@ package doudizhu
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"testing"
 

@@ -2,7 +2,6 @@ package doudizhu
 
 import (
 	"math/bits"
-	"slices"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -40,22 +39,40 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 // holding is a hand arranged for generating plays.
 type holding struct {
 	c     counts
-	n     int
-	byRnk [numRanks][]cards.Card // the hand's cards of each rank, in suit order
+	byRnk [numRanks][]cards.Card // the hand's cards of each rank, in suit order, within store
+	store [2 * cards.DeckSize]cards.Card
 }
 
 func newHolding(m *cards.Multiset) *holding {
 	h := &holding{}
 	for i, k := range m {
-		for range k {
-			c := cards.FromIndex(i) // canonical order: suits S H C D within a rank
-			r := RankOf(c)
-			h.c[r]++
-			h.n++
-			h.byRnk[r] = append(h.byRnk[r], c)
+		h.c[rankOfIndex(i)] += k
+	}
+	at := 0
+	for r, k := range h.c {
+		h.byRnk[r] = h.store[at : at : at+int(k)]
+		at += int(k)
+	}
+	for i, k := range m { // canonical order: suits S H C D within a rank
+		if k > 0 {
+			r := rankOfIndex(i)
+			for range k {
+				h.byRnk[r] = append(h.byRnk[r], cards.FromIndex(i))
+			}
 		}
 	}
 	return h
+}
+
+// rankOfIndex is RankOf(cards.FromIndex(i)).
+func rankOfIndex(i int) Rank {
+	switch {
+	case i >= 52:
+		return RankBJ + Rank(i-52)
+	case i%13 == 0:
+		return Rank2
+	}
+	return Rank(i%13 - 1)
 }
 
 // legalPlays lists the plays of hand that may be made on lead (nil: leading).
@@ -67,7 +84,7 @@ func newHolding(m *cards.Multiset) *holding {
 // into every choice of suits the hand allows.
 func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
 	h := newHolding(hand)
-	var g patternSet
+	g := patternSet{pats: make([]counts, 0, 64)}
 	if lead == nil {
 		for t := Single; t <= Rocket; t++ {
 			h.generate(t, 0, &g)
@@ -85,45 +102,48 @@ func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
 		}
 	}
 
-	// Keep the patterns with their playable types, and count the actions
-	// and cards they expand to, so that one backing array holds every play.
+	// Keep the patterns with their playable types, and count the cards they
+	// expand to, so that one backing array holds every play.
 	type kept struct {
 		p     counts
-		types []Type
+		n     int    // cards in a play
+		types uint32 // bit t set: playable as type t
 	}
-	var keep []kept
+	keep := make([]kept, 0, len(g.pats))
 	var buf []Reading
-	actions, total := 0, 0
+	total, actions := 0, 0
 	for _, p := range g.pats {
-		buf = classifyCounts(&p, patternLen(&p), buf[:0])
-		var types []Type
+		n := patternLen(&p)
+		buf = classifyCounts(&p, n, buf[:0])
+		var types uint32
 		for _, rd := range buf {
-			if (lead == nil || rd.Beats(*lead)) && !slices.Contains(types, rd.Type) {
-				types = append(types, rd.Type)
+			if lead == nil || rd.Beats(*lead) {
+				types |= 1 << rd.Type
 			}
 		}
-		if len(types) == 0 {
-			continue
+		if types != 0 {
+			keep = append(keep, kept{p, n, types})
+			c := h.choices(&p)
+			total += c * n
+			actions += c * bits.OnesCount32(types)
 		}
-		n := h.choices(&p)
-		keep = append(keep, kept{p, types})
-		actions += n * len(types)
-		total += n * patternLen(&p)
 	}
-	out := make([]table.Action, 0, actions+1)
 	backing := make([]cards.Card, 0, total)
 	for _, k := range keep {
-		first := len(out)
-		h.expand(&k.p, func(cs []cards.Card) {
-			start := len(backing)
-			backing = append(backing, cs...)
-			out = append(out, table.Action{Type: ActionPlay, Cards: backing[start:len(backing):len(backing)]})
-		})
-		if len(k.types) > 1 {
-			plays := slices.Clone(out[first:])
-			out = out[:first]
-			for _, a := range plays {
-				for _, t := range k.types {
+		backing = h.expand(&k.p, backing)
+	}
+	out := make([]table.Action, 0, actions+1) // + a pass
+	at := 0
+	for _, k := range keep {
+		end := at + h.choices(&k.p)*k.n
+		for ; at < end; at += k.n {
+			a := table.Action{Type: ActionPlay, Cards: backing[at : at+k.n : at+k.n]}
+			if bits.OnesCount32(k.types) == 1 {
+				out = append(out, a)
+				continue
+			}
+			for t := Single; t <= Rocket; t++ {
+				if k.types&(1<<t) != 0 {
 					a.As = t.String()
 					out = append(out, a)
 				}
@@ -131,14 +151,6 @@ func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
 		}
 	}
 	return out
-}
-
-func patternLen(p *counts) int {
-	n := 0
-	for _, k := range p {
-		n += int(k)
-	}
-	return n
 }
 
 // patternSet collects rank patterns. Only the airplane family can yield the
@@ -209,11 +221,7 @@ func (h *holding) generate(t Type, length int, g *patternSet) {
 				continue
 			}
 			p[body] = 4
-			if t == FourTwoSingles {
-				h.kickers(&p, 0, 2, 2, 1, body, body, g)
-			} else {
-				h.kickers(&p, 0, 2, 2, 2, body, body, g)
-			}
+			h.kickers(&p, 0, 2, &kickerRule{pairs: t == FourTwoPairs, most: 2, lo: body, hi: body}, g)
 			p[body] = 0
 		}
 	case Straight, PairStraight, Airplane, AirplaneSingles, AirplanePairs:
@@ -229,9 +237,9 @@ func (h *holding) generate(t Type, length int, g *patternSet) {
 				}
 				switch t {
 				case AirplaneSingles:
-					h.kickers(&p, 0, n, 3, 1, lo, hi, g)
+					h.kickers(&p, 0, n, &kickerRule{most: 3, lo: lo, hi: hi, repeat: true}, g)
 				case AirplanePairs:
-					h.kickers(&p, 0, n, 2, 2, lo, hi, g)
+					h.kickers(&p, 0, n, &kickerRule{pairs: true, lo: lo, hi: hi}, g)
 				default:
 					g.add(&p, t == Airplane)
 				}
@@ -243,32 +251,40 @@ func (h *holding) generate(t Type, length int, g *patternSet) {
 	}
 }
 
-// kickers adds p extended by every choice of need kickers from ranks ≥ from
-// outside the body lo..hi. With unit 1 the kickers are single cards, at most
-// most of a rank; with unit 2 they are pairs of distinct ranks (need counts
-// pairs). Both jokers together are never kickers.
-func (h *holding) kickers(p *counts, from, need int, most, unit uint8, lo, hi int, g *patternSet) {
+// kickerRule says which kickers a body takes (doudizhu.md, Kickers
+// Decision): never of the body's ranks lo..hi, never both jokers, never four
+// of a rank.
+type kickerRule struct {
+	pairs  bool // pairs of distinct ranks; else single cards, at most `most` of a rank
+	most   int
+	lo, hi int
+	repeat bool // the same pattern may come from another body (airplanes)
+}
+
+// kickers adds p extended by every choice of need kickers (need pairs, with
+// k.pairs) from the ranks ≥ from.
+func (h *holding) kickers(p *counts, from, need int, k *kickerRule, g *patternSet) {
 	if need == 0 {
 		if p[RankBJ] == 0 || p[RankRJ] == 0 {
-			g.add(p, unit == 1 && most == 3)
+			g.add(p, k.repeat)
 		}
 		return
 	}
 	for r := from; r < numRanks; r++ {
-		if r >= lo && r <= hi {
+		if r >= k.lo && r <= k.hi {
 			continue
 		}
-		if unit == 2 {
+		if k.pairs {
 			if h.c[r] >= 2 {
 				p[r] = 2
-				h.kickers(p, r+1, need-1, most, unit, lo, hi, g)
+				h.kickers(p, r+1, need-1, k, g)
 				p[r] = 0
 			}
 			continue
 		}
-		for k := 1; k <= int(min(h.c[r], most)) && k <= need; k++ {
-			p[r] = uint8(k)
-			h.kickers(p, r+1, need-k, most, unit, lo, hi, g)
+		for n := 1; n <= min(int(h.c[r]), k.most, need); n++ {
+			p[r] = uint8(n)
+			h.kickers(p, r+1, need-n, k, g)
 		}
 		p[r] = 0
 	}
@@ -315,39 +331,46 @@ func binomial(n, k int) int {
 	return out
 }
 
-// expand calls emit with every choice of the hand's cards that has pattern
-// p's rank counts, each in display order.
-func (h *holding) expand(p *counts, emit func([]cards.Card)) {
-	n := patternLen(p)
-	var ranks []int
+// expand appends to out every choice of the hand's cards that has pattern
+// p's rank counts, one play after the other, each in display order.
+func (h *holding) expand(p *counts, out []cards.Card) []cards.Card {
+	var ranks [numRanks]uint8
+	nr := 0
 	for r, k := range p {
 		if k > 0 {
-			ranks = append(ranks, r)
+			ranks[nr] = uint8(r)
+			nr++
 		}
 	}
-	cur := make([]cards.Card, 0, n)
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(ranks) {
-			emit(append([]cards.Card(nil), cur...))
-			return
-		}
-		r := ranks[i]
-		have := h.byRnk[r]
-		k := int(p[r])
-		for mask := uint(0); mask < 1<<len(have); mask++ {
-			if bits.OnesCount(mask) != k {
-				continue
-			}
-			mark := len(cur)
-			for j, c := range have {
-				if mask&(1<<j) != 0 {
-					cur = append(cur, c)
-				}
-			}
-			rec(i + 1)
-			cur = cur[:mark]
-		}
+	var cur [2 * cards.DeckSize]cards.Card
+	return h.expandFrom(p, ranks[:nr], cur[:0], out)
+}
+
+func (h *holding) expandFrom(p *counts, ranks []uint8, cur, out []cards.Card) []cards.Card {
+	if len(ranks) == 0 {
+		return append(out, cur...)
 	}
-	rec(0)
+	have := h.byRnk[ranks[0]]
+	k := int(p[ranks[0]])
+	for mask := uint(0); mask < 1<<len(have); mask++ {
+		if bits.OnesCount(mask) != k {
+			continue
+		}
+		next := cur
+		for j, c := range have {
+			if mask&(1<<j) != 0 {
+				next = append(next, c)
+			}
+		}
+		out = h.expandFrom(p, ranks[1:], next, out)
+	}
+	return out
+}
+
+func patternLen(p *counts) int {
+	n := 0
+	for _, k := range p {
+		n += int(k)
+	}
+	return n
 }

@@ -26,13 +26,20 @@ func (p phase) String() string {
 	return "waiting"
 }
 
+// maxSeats bounds the seats of every variant (fourplayer has 4), so that
+// per-seat state lives in arrays and a State copies as one value.
+const maxSeats = 4
+
 // State is the game state of one table, folded from its events. Only Evolve
 // changes it. It holds the running deal's seed (from DealSecret), which no
 // View ever shows.
+//
+// Evolve never writes into a slice or play it has stored (it replaces them),
+// so Clone shares those and copies the rest.
 type State struct {
 	v       *variant
 	stake   int
-	players []string // player id per seat, "" when empty
+	players [maxSeats]string // player id per seat, "" when empty
 
 	hand, deal int
 	phase      phase
@@ -40,7 +47,7 @@ type State struct {
 	seed       string // the running deal's seed, hex
 	handsDone  int    // hands settled, for a match of v.matchHands
 
-	hands      []cards.Multiset // per seat
+	hands      [maxSeats]cards.Multiset
 	kitty      []cards.Card
 	kittyShown bool
 	played     cards.Multiset // every card played this deal
@@ -52,9 +59,9 @@ type State struct {
 	bid      int
 
 	turn   int
-	last   *play // the play to beat; nil when the player on turn leads
-	passes int   // passes in a row since last
-	plays  []int // plays made by each seat this deal
+	last   *play         // the play to beat; nil when the player on turn leads
+	passes int           // passes in a row since last
+	plays  [maxSeats]int // plays made by each seat this deal
 }
 
 type bidRecord struct {
@@ -69,22 +76,13 @@ type play struct {
 }
 
 func newState(v *variant) *State {
-	return &State{v: v, firstSeat: -1, landlord: -1, highSeat: -1, players: make([]string, v.seats)}
+	return &State{v: v, firstSeat: -1, landlord: -1, highSeat: -1}
 }
 
-// Clone returns a deep copy.
+// Clone returns a copy that evolves independently of s.
 func (s *State) Clone() table.GameState {
 	c := *s
-	c.players = slices.Clone(s.players)
-	c.hands = slices.Clone(s.hands)
-	c.kitty = slices.Clone(s.kitty)
-	c.bids = slices.Clone(s.bids)
-	c.plays = slices.Clone(s.plays)
-	if s.last != nil {
-		l := *s.last
-		l.cards = slices.Clone(l.cards)
-		c.last = &l
-	}
+	c.bids = s.bids[:len(s.bids):len(s.bids)] // an append reallocates
 	return &c
 }
 
@@ -106,8 +104,8 @@ func (s *State) multiplier() int {
 }
 
 func (s *State) cardsLeft() []int {
-	left := make([]int, len(s.hands))
-	for i := range s.hands {
+	left := make([]int, s.v.seats)
+	for i := range left {
 		left[i] = s.hands[i].Len()
 	}
 	return left
@@ -181,7 +179,7 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.phase = phaseBidding
 	s.firstSeat, s.turn = e.FirstSeat, e.FirstSeat
 	s.seed = ""
-	s.hands = make([]cards.Multiset, s.v.seats)
+	s.hands = [maxSeats]cards.Multiset{}
 	for i, h := range e.Hands {
 		s.hands[i] = cards.Of(h)
 	}
@@ -192,5 +190,5 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.highBid, s.highSeat = 0, -1
 	s.landlord, s.bid = -1, 0
 	s.last, s.passes = nil, 0
-	s.plays = make([]int, s.v.seats)
+	s.plays = [maxSeats]int{}
 }

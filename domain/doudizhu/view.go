@@ -56,14 +56,14 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 	if s.phase != phaseWaiting {
 		v.Turn = table.Seat(s.turn)
 	}
-	if seat >= 0 && seat < len(s.hands) {
+	if seat >= 0 && seat < s.v.seats && s.hand > 0 {
 		v.Hand = s.handCards(seat)
 	}
 	g := GameView{Hand: s.hand, Deal: s.deal, Bid: s.bid, Multiplier: s.multiplier(), Passes: s.passes}
 	if s.hand > 0 {
 		g.FirstBidder = table.Seat(s.firstSeat)
 		g.CardsLeft = s.cardsLeft()
-		g.Plays = slices.Clone(s.plays)
+		g.Plays = slices.Clone(s.plays[:s.v.seats])
 	}
 	for _, b := range s.bids {
 		g.Bids = append(g.Bids, BidView{Seat: b.seat, Bid: b.bid, Pass: b.bid == 0})
@@ -78,7 +78,7 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 		g.LastPlay = &PlayView{Seat: s.last.seat, Cards: slices.Clone(s.last.cards), Reading: s.last.reading}
 	}
 	if seat == table.Auditor {
-		for i := range s.hands {
+		for i := range s.v.seats {
 			g.Hands = append(g.Hands, s.handCards(i))
 		}
 	}

@@ -17,7 +17,8 @@ import (
 )
 
 // Run runs the suite. open must return a new, empty store for each call; Run
-// closes it when the subtest ends.
+// closes it when the subtest ends. Subtests run in parallel, each on its own
+// store, so open is called from several goroutines.
 func Run(t *testing.T, open func(t *testing.T) eventstore.Store) {
 	tests := []struct {
 		name string
@@ -35,6 +36,7 @@ func Run(t *testing.T, open func(t *testing.T) eventstore.Store) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			s := open(t)
 			t.Cleanup(func() {
 				if err := s.Close(); err != nil {

@@ -165,14 +165,7 @@ func (s *Store) commit(batch []*appendRequest) {
 		if err == nil && stored > 0 {
 			s.commits.Add(1)
 			s.appends.Add(int64(stored))
-			if s.opts.HeadFile != "" {
-				if err := writeHeadFile(s.opts.HeadFile, head.pos, head.hash); err != nil {
-					// The events are committed; failing the appends would
-					// make callers retry what is already stored. The next
-					// commit rewrites the file.
-					s.opts.Logger.Error("event store: head file not updated", "position", head.pos, "err", err)
-				}
-			}
+			s.publishHead(head)
 		}
 	}
 	for i, r := range batch {
@@ -198,7 +191,8 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, head c
 			tx.Rollback()
 		}
 	}()
-	head, err = readHead(ctx, tx)
+	st := s.stmts.in(ctx, tx)
+	head, err = readHead(st.head.QueryRowContext(ctx))
 	if err != nil {
 		return resps, head, 0, err
 	}
@@ -208,28 +202,27 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, head c
 	useSavepoints := len(batch) > 1
 	for i, r := range batch {
 		if useSavepoints {
-			if _, err := tx.ExecContext(ctx, "SAVEPOINT append_one"); err != nil {
+			if _, err := st.savepoint.ExecContext(ctx); err != nil {
 				return resps, head, 0, fmt.Errorf("savepoint: %w", err)
 			}
 		}
-		res, next, aerr := appendOne(ctx, tx, r, head, now)
+		res, next, aerr := st.appendOne(ctx, r, head, now)
 		if aerr != nil {
 			resps[i].err = fmt.Errorf("append to %s: %w", r.stream, aerr)
 			if !useSavepoints {
 				break
 			}
-			if _, err := tx.ExecContext(ctx, "ROLLBACK TO append_one"); err != nil {
+			if _, err := st.rollbackTo.ExecContext(ctx); err != nil {
 				return resps, head, 0, fmt.Errorf("roll back to savepoint: %w", err)
 			}
-			if _, err := tx.ExecContext(ctx, "RELEASE append_one"); err != nil {
-				return resps, head, 0, fmt.Errorf("release savepoint: %w", err)
-			}
-			continue
 		}
 		if useSavepoints {
-			if _, err := tx.ExecContext(ctx, "RELEASE append_one"); err != nil {
+			if _, err := st.release.ExecContext(ctx); err != nil {
 				return resps, head, 0, fmt.Errorf("release savepoint: %w", err)
 			}
+		}
+		if aerr != nil {
+			continue
 		}
 		resps[i].res = res
 		head = next
@@ -248,9 +241,9 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, head c
 	return resps, head, stored, nil
 }
 
-func readHead(ctx context.Context, q queryer) (chainHead, error) {
+func readHead(row *sql.Row) (chainHead, error) {
 	var h chainHead
-	err := q.QueryRowContext(ctx, `SELECT position, hash FROM events ORDER BY position DESC LIMIT 1`).Scan(&h.pos, &h.hash)
+	err := row.Scan(&h.pos, &h.hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return chainHead{}, nil
 	}
@@ -260,16 +253,12 @@ func readHead(ctx context.Context, q queryer) (chainHead, error) {
 	return h, nil
 }
 
-type queryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// appendOne stores one request's events after head, within tx, and returns
-// the result and the new head. Expected failures (a duplicate key, a version
-// conflict) are found before anything is written.
-func appendOne(ctx context.Context, tx *sql.Tx, r *appendRequest, head chainHead, now int64) (eventstore.AppendResult, chainHead, error) {
+// appendOne stores one request's events after head and returns the result
+// and the new head. Expected failures (a duplicate key, a version conflict)
+// are found before anything is written.
+func (st txStmts) appendOne(ctx context.Context, r *appendRequest, head chainHead, now int64) (eventstore.AppendResult, chainHead, error) {
 	if r.key != nil {
-		rec, found, err := lookupIdempotency(ctx, tx, r.key.Scope, r.key.Key)
+		rec, found, err := scanIdempotency(st.lookupKey.QueryRowContext(ctx, r.key.Scope, r.key.Key), r.key.Scope, r.key.Key)
 		if err != nil {
 			return eventstore.AppendResult{}, head, err
 		}
@@ -278,7 +267,7 @@ func appendOne(ctx context.Context, tx *sql.Tx, r *appendRequest, head chainHead
 		}
 	}
 	var current int
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM events WHERE stream = ?`, r.stream).Scan(&current); err != nil {
+	if err := st.version.QueryRowContext(ctx, r.stream).Scan(&current); err != nil {
 		return eventstore.AppendResult{}, head, fmt.Errorf("read stream version: %w", err)
 	}
 	if current != r.expected {
@@ -288,9 +277,7 @@ func appendOne(ctx context.Context, tx *sql.Tx, r *appendRequest, head chainHead
 	for i, e := range r.events {
 		version := current + i + 1
 		hash := eventstore.Hash(head.hash, r.stream, version, e.Type, e.Data)
-		out, err := tx.ExecContext(ctx,
-			`INSERT INTO events (stream, version, type, data, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			r.stream, version, e.Type, string(e.Data), now, head.hash, hash)
+		out, err := st.insert.ExecContext(ctx, r.stream, version, e.Type, string(e.Data), now, head.hash, hash)
 		if err != nil {
 			return eventstore.AppendResult{}, head, fmt.Errorf("insert version %d: %w", version, err)
 		}
@@ -309,9 +296,7 @@ func appendOne(ctx context.Context, tx *sql.Tx, r *appendRequest, head chainHead
 	}
 	res.Version = current + len(r.events)
 	if r.key != nil {
-		_, err := tx.ExecContext(ctx,
-			`INSERT INTO idempotency (scope, key, request_hash, stream, first_version, last_version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			r.key.Scope, r.key.Key, r.key.RequestHash, r.stream, current+1, res.Version, now)
+		_, err := st.insertKey.ExecContext(ctx, r.key.Scope, r.key.Key, r.key.RequestHash, r.stream, current+1, res.Version, now)
 		if err != nil {
 			return eventstore.AppendResult{}, head, fmt.Errorf("record idempotency key: %w", err)
 		}

@@ -9,6 +9,37 @@ import (
 	"strings"
 )
 
+// publishHead hands h to headWriter, replacing a head it has not taken yet:
+// only the newest one matters. Called by the writer goroutine alone.
+func (s *Store) publishHead(h chainHead) {
+	if s.opts.HeadFile == "" {
+		return
+	}
+	for {
+		select {
+		case s.heads <- h:
+			return
+		default:
+		}
+		select {
+		case <-s.heads: // stale: drop it
+		default:
+		}
+	}
+}
+
+// headWriter writes each head it is handed to the head file, until Close.
+func (s *Store) headWriter() {
+	defer close(s.headDone)
+	for h := range s.heads {
+		if err := writeHeadFile(s.opts.HeadFile, h.pos, h.hash); err != nil {
+			// The events are committed, and the next head rewrites the
+			// file; a lasting failure shows in the log and in verification.
+			s.opts.Logger.Error("event store: head file not updated", "position", h.pos, "err", err)
+		}
+	}
+}
+
 // writeHeadFile replaces the head file with "<position> <hash>\n". The rename
 // makes the replacement atomic: a reader sees the old head or the new one,
 // never a torn line. There is no fsync: after a power loss the file may lag

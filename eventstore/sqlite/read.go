@@ -64,7 +64,7 @@ func scanEvents(rows *sql.Rows) ([]eventstore.Event, error) {
 
 // Head implements eventstore.Store.
 func (s *Store) Head(ctx context.Context) (int64, string, error) {
-	h, err := readHead(ctx, s.rdb)
+	h, err := readHead(s.rdb.QueryRowContext(ctx, sqlHead))
 	if err != nil {
 		return 0, "", err
 	}
@@ -94,19 +94,13 @@ func (s *Store) Streams(ctx context.Context) ([]string, error) {
 
 // LookupIdempotency returns the record of (scope, key), if an append stored it.
 func (s *Store) LookupIdempotency(ctx context.Context, scope, key string) (eventstore.IdempotencyRecord, bool, error) {
-	rec, found, err := lookupIdempotency(ctx, s.rdb, scope, key)
-	if err != nil {
-		return eventstore.IdempotencyRecord{}, false, err
-	}
-	return rec, found, nil
+	return scanIdempotency(s.rdb.QueryRowContext(ctx, sqlLookupKey, scope, key), scope, key)
 }
 
-func lookupIdempotency(ctx context.Context, q queryer, scope, key string) (eventstore.IdempotencyRecord, bool, error) {
+func scanIdempotency(row *sql.Row, scope, key string) (eventstore.IdempotencyRecord, bool, error) {
 	rec := eventstore.IdempotencyRecord{Scope: scope, Key: key}
 	var at int64
-	err := q.QueryRowContext(ctx,
-		`SELECT request_hash, stream, first_version, last_version, created_at FROM idempotency WHERE scope = ? AND key = ?`,
-		scope, key).Scan(&rec.RequestHash, &rec.Stream, &rec.FirstVersion, &rec.LastVersion, &at)
+	err := row.Scan(&rec.RequestHash, &rec.Stream, &rec.FirstVersion, &rec.LastVersion, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return eventstore.IdempotencyRecord{}, false, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,6 +46,7 @@ func openClosed(t *testing.T, p paths) *sqlite.Store {
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	t.Run("default", func(t *testing.T) {
 		eventstoretest.Run(t, func(t *testing.T) eventstore.Store {
 			return open(t, newPaths(t), sqlite.Options{})
@@ -82,8 +84,9 @@ func seed(t *testing.T, s *sqlite.Store) {
 }
 
 func TestHeadFileFollowsCommits(t *testing.T) {
+	t.Parallel()
 	p := newPaths(t)
-	s := openClosed(t, p)
+	s := open(t, p, sqlite.Options{})
 	if _, _, err := sqlite.ReadHeadFile(p.head); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("ReadHeadFile before any append: %v, want fs.ErrNotExist", err)
 	}
@@ -92,9 +95,16 @@ func TestHeadFileFollowsCommits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// While open the file may trail the log; it never runs ahead of it.
+	if fpos, _, err := sqlite.ReadHeadFile(p.head); err == nil && fpos > pos {
+		t.Errorf("head file at %d ahead of the log at %d (store.go, Chain head)", fpos, pos)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
 	fpos, fhash, err := sqlite.ReadHeadFile(p.head)
 	if err != nil || fpos != pos || fhash != hash {
-		t.Fatalf("head file = %d %s %v, want the store's head %d %s after a returned append (store.go, Chain head)", fpos, fhash, err, pos, hash)
+		t.Fatalf("head file after Close = %d %s %v, want the store's head %d %s (store.go, Chain head)", fpos, fhash, err, pos, hash)
 	}
 	raw, _ := os.ReadFile(p.head)
 	if want := fmt.Sprintf("%d %s\n", pos, hash); string(raw) != want {
@@ -107,6 +117,7 @@ func TestHeadFileFollowsCommits(t *testing.T) {
 }
 
 func TestReadHeadFileRejectsGarbage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := strings.Repeat("ab", 32)
 	for _, content := range []string{
@@ -124,6 +135,7 @@ func TestReadHeadFileRejectsGarbage(t *testing.T) {
 }
 
 func TestReopenLosesNothing(t *testing.T) {
+	t.Parallel()
 	p := newPaths(t)
 	s := open(t, p, sqlite.Options{})
 	seed(t, s)
@@ -229,6 +241,7 @@ func rehash(t *testing.T, path string, from int64) {
 }
 
 func TestVerifyChainDetectsTampering(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		edit func(t *testing.T, db string)
@@ -265,16 +278,26 @@ func TestVerifyChainDetectsTampering(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newPaths(t)
-			s := openClosed(t, p)
+			s := open(t, p, sqlite.Options{})
 			seed(t, s)
 			if err := eventstore.VerifyChain(t.Context(), s, 0, ""); err != nil {
 				t.Fatalf("VerifyChain before tampering: %v", err)
+			}
+			if err := s.Close(); err != nil { // brings the head file up to date
+				t.Fatal(err)
 			}
 			tt.edit(t, p.db)
 			hpos, hhash, err := sqlite.ReadHeadFile(p.head)
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Opened as `paiju verify` would: reading, without a head file
+			// of its own (Open would refuse some of these databases).
+			s, err = sqlite.Open(t.Context(), p.db, sqlite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
 			for _, c := range []struct {
 				desc    string
 				pos     int64
@@ -301,6 +324,7 @@ func TestVerifyChainDetectsTampering(t *testing.T) {
 }
 
 func TestOpenRefusesDatabaseThatLostItsHead(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		edit string
@@ -330,6 +354,7 @@ func TestOpenRefusesDatabaseThatLostItsHead(t *testing.T) {
 }
 
 func TestAppendRefusesToExtendTruncatedLog(t *testing.T) {
+	t.Parallel()
 	p := newPaths(t)
 	s := openClosed(t, p)
 	seed(t, s)
@@ -343,7 +368,38 @@ func TestAppendRefusesToExtendTruncatedLog(t *testing.T) {
 	}
 }
 
+// TestDataKeptByteForByte: data comes back exactly as appended, whatever its
+// bytes (eventstore.go, Event.Data), or the chain hash could not be
+// recomputed from it.
+func TestDataKeptByteForByte(t *testing.T) {
+	t.Parallel()
+	s := openClosed(t, newPaths(t))
+	datas := []string{
+		"{\"s\":\"\xff\xfe\"}", // not UTF-8
+		"{\"s\":\"\\u0000 牌局\"}",
+		" [1, 2.50, 1e3] ",
+		"\"\"",
+		"null",
+	}
+	for i, d := range datas {
+		mustAppend(t, s, "table-a", i, ev("E", d))
+	}
+	events, err := s.Load(t.Context(), "table-a", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range events {
+		if string(e.Data) != datas[i] {
+			t.Errorf("version %d data = %q, want %q", e.Version, e.Data, datas[i])
+		}
+	}
+	if err := eventstore.VerifyChain(t.Context(), s, 0, ""); err != nil {
+		t.Error(err)
+	}
+}
+
 func TestAppendRejectsInvalidInput(t *testing.T) {
+	t.Parallel()
 	s := openClosed(t, newPaths(t))
 	tests := []struct {
 		name     string
@@ -372,6 +428,7 @@ func TestAppendRejectsInvalidInput(t *testing.T) {
 }
 
 func TestAppendIdempotent(t *testing.T) {
+	t.Parallel()
 	s := openClosed(t, newPaths(t))
 	ctx := t.Context()
 	key := eventstore.IdempotencyKey{Scope: "player-1", Key: "k-1", RequestHash: "req-a"}
@@ -438,6 +495,7 @@ func TestAppendIdempotent(t *testing.T) {
 }
 
 func TestPlayers(t *testing.T) {
+	t.Parallel()
 	s := openClosed(t, newPaths(t))
 	ctx := t.Context()
 	at := time.Date(2025, 1, 2, 3, 4, 5, 6, time.FixedZone("CST", 8*3600))
@@ -484,6 +542,7 @@ func TestPlayers(t *testing.T) {
 }
 
 func TestCheckpoints(t *testing.T) {
+	t.Parallel()
 	s := openClosed(t, newPaths(t))
 	ctx := t.Context()
 	if pos, err := s.Checkpoint(ctx, "nats-relay"); err != nil || pos != 0 {
@@ -509,6 +568,7 @@ func TestCheckpoints(t *testing.T) {
 }
 
 func TestStreams(t *testing.T) {
+	t.Parallel()
 	s := openClosed(t, newPaths(t))
 	got, err := s.Streams(t.Context())
 	if err != nil || len(got) != 0 {
@@ -523,6 +583,7 @@ func TestStreams(t *testing.T) {
 }
 
 func TestMigrate(t *testing.T) {
+	t.Parallel()
 	p := newPaths(t)
 	for range 2 {
 		if err := sqlite.Migrate(t.Context(), p.db); err != nil {
@@ -544,11 +605,16 @@ func TestMigrate(t *testing.T) {
 // TestCloseDuringAppends: an append racing Close either returns nil and its
 // event survives, or returns an error and nothing of it is stored.
 func TestCloseDuringAppends(t *testing.T) {
+	t.Parallel()
 	p := newPaths(t)
 	s := open(t, p, sqlite.Options{})
 	const writers = 8
 	errs := make([][]error, writers)
-	var wg sync.WaitGroup
+	var (
+		wg     sync.WaitGroup
+		landed atomic.Int64
+		enough = make(chan struct{})
+	)
 	for i := range writers {
 		wg.Go(func() {
 			for n := 0; ; n++ {
@@ -557,14 +623,19 @@ func TestCloseDuringAppends(t *testing.T) {
 				if err != nil {
 					return
 				}
+				// Close once some appends have landed: a count, not a time.
+				if landed.Add(1) == 20 {
+					close(enough)
+				}
 			}
 		})
 	}
-	// Let some appends land first; a count, not a time, decides when.
-	for {
-		if pos, _, err := s.Head(t.Context()); err != nil || pos >= 20 {
-			break
-		}
+	stopped := make(chan struct{})
+	go func() { wg.Wait(); close(stopped) }()
+	select {
+	case <-enough:
+	case <-stopped:
+		t.Fatalf("every writer stopped before 20 appends landed: %v", errs)
 	}
 	if err := s.Close(); err != nil {
 		t.Fatalf("Close: %v", err)

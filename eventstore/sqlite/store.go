@@ -24,10 +24,16 @@
 // # Chain head
 //
 // With Options.HeadFile set, the position and hash of the last event are
-// written to that file after every commit (write to a temporary file, then
+// written to that file after commits (write to a temporary file, then
 // rename), so a rewritten or truncated database can be told from the real
 // one: see eventstore.VerifyChain and ReadHeadFile. Open refuses a database
 // that does not contain the head the file records.
+//
+// The file is written by a goroutine of its own, off the commit path: it may
+// trail the database by the commits made while it writes (it skips to the
+// newest head), and is current once Close returns. A head behind the log is
+// what verification expects of it; only a head ahead of the log, or with a
+// different hash, reveals tampering.
 package sqlite
 
 import (
@@ -114,9 +120,13 @@ type Store struct {
 	wdb  *sql.DB // one connection, used only by the writer goroutine and the small writes below
 	rdb  *sql.DB // read-only pool
 
+	stmts writeStmts // prepared on wdb
+
 	reqs       chan *appendRequest
 	closing    chan struct{}
 	writerDone chan struct{}
+	heads      chan chainHead // to headWriter; holds only the newest head
+	headDone   chan struct{}
 	closeOnce  sync.Once
 	closeErr   error
 
@@ -176,13 +186,21 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		reqs:       make(chan *appendRequest),
 		closing:    make(chan struct{}),
 		writerDone: make(chan struct{}),
+		heads:      make(chan chainHead, 1),
+		headDone:   make(chan struct{}),
 	}
 	if err := s.checkOpen(ctx); err != nil {
 		wdb.Close()
 		rdb.Close()
 		return nil, fmt.Errorf("open event store %s: %w", path, err)
 	}
+	if err := s.stmts.prepare(ctx, wdb); err != nil {
+		wdb.Close()
+		rdb.Close()
+		return nil, fmt.Errorf("open event store %s: %w", path, err)
+	}
 	go s.writer()
+	go s.headWriter()
 	return s, nil
 }
 
@@ -205,9 +223,6 @@ func (s *Store) checkOpen(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if pos == 0 {
-		return nil
-	}
 	var stored string
 	err = s.rdb.QueryRowContext(ctx, `SELECT hash FROM events WHERE position = ?`, pos).Scan(&stored)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -222,13 +237,16 @@ func (s *Store) checkOpen(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the writer and closes the database. Appends waiting for the
-// writer fail with eventstore.ErrClosed; an append the writer already took
-// is committed (or failed) and answered first. Close is idempotent.
+// Close stops the writer, brings the head file up to date and closes the
+// database. Appends waiting for the writer fail with eventstore.ErrClosed; an
+// append the writer already took is committed (or failed) and answered
+// first. Close is idempotent.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.closing)
 		<-s.writerDone
+		close(s.heads)
+		<-s.headDone
 		s.closeErr = errors.Join(s.rdb.Close(), s.wdb.Close())
 	})
 	return s.closeErr

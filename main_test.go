@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"paiju/api/apitest"
+	"paiju/natsbus"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server's logger and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var addrRE = regexp.MustCompile(`msg="paiju serving" addr=(\S+) data=\S+ nats=(\S+)`)
+
+// startServer runs `paiju serve` through run on a random port and returns its
+// base URL and a function that stops it and returns run's error.
+func startServer(t *testing.T, dir string, extra ...string) (base, natsURL string, stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	logs := &syncBuffer{}
+	done := make(chan error, 1)
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dir, "--auditor-token", "audit-me"}, extra...)
+	go func() { done <- run(ctx, args, func(string) string { return "" }, &bytes.Buffer{}, logs) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if m := addrRE.FindStringSubmatch(logs.String()); m != nil {
+			stop := func() error { cancel(); return <-done }
+			return "http://" + m[1], m[2], stop
+		}
+		select {
+		case err := <-done:
+			cancel()
+			t.Fatalf("serve exited before listening: %v\n%s", err, logs.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("serve did not start listening:\n%s", logs.String())
+		}
+	}
+}
+
+// TestServePlayVerify is the newcomer's path: start the server, play a whole
+// hand of 斗地主 classic over HTTP, stop it, and verify the data directory.
+// Every event must also have reached the NATS stream.
+func TestServePlayVerify(t *testing.T) {
+	dir := t.TempDir()
+	base, natsURL, stop := startServer(t, dir)
+	c := apitest.New(t, base)
+
+	if r := c.Do(apitest.Request{Method: "GET", Path: "/readyz"}); r.Status != http.StatusOK {
+		t.Fatalf("readyz: %d %s", r.Status, r.Body)
+	}
+	type player struct{ ID, Token string }
+	var ps []player
+	for _, name := range []string{"ann", "ben", "cat"} {
+		var p player
+		c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}}).Decode(t, &p)
+		ps = append(ps, p)
+	}
+	var tv struct {
+		ID string `json:"id"`
+	}
+	r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 1}})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("open: %d %s", r.Status, r.Body)
+	}
+	r.Decode(t, &tv)
+	for _, p := range ps {
+		if r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/join", Token: p.Token}); r.Status != http.StatusOK {
+			t.Fatalf("join: %d %s", r.Status, r.Body)
+		}
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	settled := false
+	for step := 0; !settled && step < 500; step++ {
+		var v struct {
+			Turn *int `json:"turn"`
+		}
+		c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID, Token: ps[0].Token}).Decode(t, &v)
+		p := ps[*v.Turn]
+		var legal struct {
+			Actions []map[string]any `json:"actions"`
+		}
+		c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID + "/legal", Token: p.Token}).Decode(t, &legal)
+		var choices []map[string]any
+		for _, a := range legal.Actions {
+			if a["type"] != "escape" {
+				choices = append(choices, a)
+			}
+		}
+		r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/actions", Token: p.Token, Body: choices[rng.IntN(len(choices))]})
+		if r.Status != http.StatusOK {
+			t.Fatalf("action: %d %s", r.Status, r.Body)
+		}
+		settled = strings.Contains(string(r.Body), `"HandSettled"`)
+	}
+	if !settled {
+		t.Fatal("the hand did not settle")
+	}
+	var feed struct {
+		Version int `json:"version"`
+	}
+	c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID + "/events", Token: "audit-me"}).Decode(t, &feed)
+	waitRelayed(t, natsURL, feed.Version)
+	if err := stop(); err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"verify", "--data", dir}, func(string) string { return "" }, &out, &out); err != nil {
+		t.Fatalf("paiju verify on the data directory: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "verified 1 tables") {
+		t.Fatalf("verify output:\n%s", out.String())
+	}
+}
+
+// waitRelayed waits until the server's NATS stream holds one message per event.
+func waitRelayed(t *testing.T, natsURL string, events int) {
+	t.Helper()
+	ctx := context.Background()
+	nc, js, err := natsbus.Connect(ctx, natsURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	st, err := natsbus.EnsureStream(ctx, js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs uint64
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		info, err := st.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msgs = info.State.Msgs; int(msgs) >= events {
+			break
+		}
+	}
+	if int(msgs) != events {
+		t.Fatalf("the NATS stream holds %d messages for the table's %d events", msgs, events)
+	}
+}
