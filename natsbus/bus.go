@@ -22,9 +22,7 @@ const (
 	SubjectPrefix = "paiju.events."
 	// SubjectAll matches every event subject.
 	SubjectAll = SubjectPrefix + ">"
-	// DuplicateWindow is how long JetStream remembers a Nats-Msg-Id. A relay
-	// restarted later than this after a crash may store an event twice, so
-	// consumers still apply events idempotently by (stream, version).
+	// DuplicateWindow is how long JetStream remembers a Nats-Msg-Id.
 	DuplicateWindow = 2 * time.Minute
 )
 
@@ -46,8 +44,8 @@ const publishTimeout = 10 * time.Second
 
 // Connect dials url and returns the connection with its JetStream context.
 // The client reconnects forever but does not buffer publishes while
-// disconnected: a publish then fails at once and the relay retries it from
-// its checkpoint, which keeps each table's events in order in JetStream.
+// disconnected: a publish then fails at once, and the relay starts over from
+// what JetStream holds, instead of sending it late after a reconnect.
 func Connect(ctx context.Context, url string) (*nats.Conn, jetstream.JetStream, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, fmt.Errorf("natsbus: connect %s: %w", url, err)

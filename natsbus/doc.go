@@ -5,10 +5,14 @@
 // SQLite stays the only record: JetStream acknowledges before its own disk
 // flush, so the stream PAIJU_EVENTS is a delivery channel that can always be
 // rebuilt from the store. The Relay is an outbox reader: it reads the store in
-// global order from a checkpoint, publishes each event with Nats-Msg-Id
-// "<stream>:<version>", and advances the checkpoint only after JetStream
-// acknowledged every event up to it. A crash between the publish and the
-// checkpoint write re-publishes, and JetStream's duplicate window drops the
-// copies; so within that window each event is stored exactly once, and per
-// table stream in version order.
+// global order from where JetStream's copy ends, publishes each event with
+// Nats-Msg-Id "<stream>:<version>" and an expectation on the message before
+// it, and advances its checkpoint once JetStream acknowledged every event up
+// to it. So the stream holds each event once, in the store's order (hence
+// each table's events in version order), with JetStream's duplicate window
+// as a second guard for re-publishes.
+//
+// Consumers read events with DecodeEvent and still apply them idempotently
+// by (stream, version): a purge of the stream or a store restored from a
+// backup are operator actions the relay reports but cannot undo.
 package natsbus

@@ -33,15 +33,16 @@ type Checkpoints interface {
 	SetCheckpoint(ctx context.Context, name string, pos int64) error
 }
 
-// Publisher is the part of JetStream the relay publishes with; a
-// jetstream.JetStream is one.
-type Publisher interface {
+// JetStream is the part of JetStream the relay uses; a jetstream.JetStream
+// is one.
+type JetStream interface {
 	PublishMsgAsync(msg *nats.Msg, opts ...jetstream.PublishOpt) (jetstream.PubAckFuture, error)
+	Stream(ctx context.Context, name string) (jetstream.Stream, error)
 }
 
 var (
 	_ Source    = eventstore.Store(nil)
-	_ Publisher = jetstream.JetStream(nil)
+	_ JetStream = jetstream.JetStream(nil)
 )
 
 // RelayOptions tunes a Relay; zero fields take the defaults shown.
@@ -59,7 +60,7 @@ type RelayOptions struct {
 	// MinBackoff and MaxBackoff bound the wait after a failure (50ms, 5s);
 	// it doubles on each failure in a row.
 	MinBackoff, MaxBackoff time.Duration
-	// AckTimeout is how long to wait for one ack before retrying (10s).
+	// AckTimeout is how long to wait for an ack before starting over (10s).
 	AckTimeout time.Duration
 	// GameCacheSize bounds how many tables' games are remembered (4096);
 	// up to twice as many are held while the older half ages out.
@@ -94,16 +95,28 @@ func (o RelayOptions) withDefaults() RelayOptions {
 	return o
 }
 
-// Relay publishes every event of the store, in global order, to JetStream.
+// Relay publishes every event of the store, in global order, to the
+// JetStream stream PAIJU_EVENTS.
 //
-// Guarantees: an event is published before the checkpoint passes it, so none
-// is ever skipped; within one table stream, an event is published only after
-// the previous one was acknowledged, so JetStream holds each stream in
-// version order even when publishes fail and are retried. Events of
-// different streams are pipelined up to Window.
+// Each message but the first carries Nats-Expected-Last-Msg-Id naming the
+// event before it in global order (the first expects an empty stream), so
+// JetStream stores an event only right after its predecessor. The stream is
+// therefore always a prefix of the store, in the store's order, whatever
+// publishes fail, time out or are lost with a connection; and publishes can
+// be pipelined (up to Window) without reordering a table's events.
+//
+// The relay anchors on the stream's last message when it starts and after
+// any failure: it resumes after that event rather than after its own
+// checkpoint. This re-publishes what JetStream acknowledged but lost before
+// its disk flush, and skips what was published but not yet checkpointed
+// before a crash even after the duplicate window has passed. An anchor
+// event that the store does not hold (the store was restored from an older
+// copy, or the stream was fed by another store) stops the relay with logged
+// errors until an operator purges the stream: it never publishes over a
+// history that disagrees with the store.
 type Relay struct {
 	src    Source
-	pub    Publisher
+	js     JetStream
 	cp     Checkpoints
 	log    *slog.Logger
 	opts   RelayOptions
@@ -113,16 +126,17 @@ type Relay struct {
 	active atomic.Bool
 }
 
-// NewRelay returns a relay reading src from the checkpoint opts.Name in cp
-// and publishing to pub (normally the jetstream.JetStream of Connect).
-func NewRelay(src Source, pub Publisher, cp Checkpoints, logger *slog.Logger, opts RelayOptions) *Relay {
+// NewRelay returns a relay reading src, keeping the checkpoint opts.Name in
+// cp, and publishing with js (normally the jetstream.JetStream of Connect).
+// The stream must exist (EnsureStream); until it does the relay retries.
+func NewRelay(src Source, js JetStream, cp Checkpoints, logger *slog.Logger, opts RelayOptions) *Relay {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	opts = opts.withDefaults()
 	return &Relay{
 		src:   src,
-		pub:   pub,
+		js:    js,
 		cp:    cp,
 		log:   logger.With("component", "nats-relay"),
 		opts:  opts,
@@ -140,13 +154,35 @@ func (r *Relay) Notify() {
 	}
 }
 
-// Position is the global position up to which every event has been
-// acknowledged by JetStream (the checkpoint, or just ahead of it). The
-// store's head minus Position is the relay's lag.
+// Position is the global position up to which JetStream holds every event,
+// as far as the relay knows: the store's head minus Position is the relay's
+// lag. It moves back only when JetStream is found to have lost events.
 func (r *Relay) Position() int64 { return r.pos.Load() }
 
-// errRunning reports a second concurrent Run of the same relay.
-var errRunning = errors.New("natsbus: relay is already running")
+var (
+	// errRunning reports a second concurrent Run of the same relay.
+	errRunning = errors.New("natsbus: relay is already running")
+	// errDiverged reports a JetStream stream that holds events the store
+	// does not.
+	errDiverged = errors.New("JetStream stream diverged from the event store")
+)
+
+// chain is what the next publish expects JetStream's last message to be.
+type chain struct {
+	lastID string // Nats-Msg-Id of the stream's last message
+	empty  bool   // the stream has never held a message
+}
+
+// expect adds the expectation headers for c to m; with neither field set
+// (the stream's last message is not the relay's) m expects nothing.
+func (c chain) expect(m *nats.Msg) {
+	switch {
+	case c.empty:
+		m.Header.Set(jetstream.ExpectedLastSeqHeader, "0")
+	case c.lastID != "":
+		m.Header.Set(jetstream.ExpectedLastMsgIDHeader, c.lastID)
+	}
+}
 
 // Run relays until ctx is done, then writes the checkpoint one last time and
 // returns nil. Store and NATS failures are logged and retried with backoff;
@@ -158,9 +194,15 @@ func (r *Relay) Run(ctx context.Context) error {
 	defer r.active.Store(false)
 
 	var (
-		pos, saved int64
-		loaded     bool
-		failures   int
+		pos, saved       int64
+		loaded, anchored bool
+		next             chain
+		failures         int
+		// fresh: nothing published since the last anchor. unchain: the
+		// stream refused the chain an anchor gave (its idea of the last
+		// message differs from what reading it says), so the next anchor
+		// publishes one event without expectation to start a new chain.
+		fresh, unchain bool
 	)
 	// fail logs err and waits out the backoff; false means ctx is done.
 	fail := func(msg string, err error) bool {
@@ -169,15 +211,19 @@ func (r *Relay) Run(ctx context.Context) error {
 		}
 		failures++
 		d := r.backoff(failures)
-		r.log.Warn(msg, "err", err, "position", pos, "retry_in", d)
+		level := slog.LevelWarn
+		if errors.Is(err, errDiverged) {
+			level = slog.LevelError // only an operator can fix it
+		}
+		r.log.Log(ctx, level, msg, "err", err, "position", pos, "retry_in", d)
 		return sleep(ctx, d)
 	}
 	defer func() {
-		if !loaded || saved >= pos {
+		if !loaded || saved == pos {
 			return
 		}
-		// Save what was acknowledged before stopping, so a restart
-		// re-publishes less; the caller's ctx is already done.
+		// Save what was acknowledged before stopping, so a restart has less
+		// to check; the caller's ctx is already done.
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		if err := r.cp.SetCheckpoint(wctx, r.opts.Name, pos); err != nil {
@@ -195,9 +241,24 @@ func (r *Relay) Run(ctx context.Context) error {
 				continue
 			}
 			pos, saved, loaded = p, p, true
+		}
+		if !anchored {
+			p, c, err := r.anchor(ctx, pos)
+			if err != nil {
+				if !fail("anchor on JetStream's last event", err) {
+					break
+				}
+				continue
+			}
+			if unchain {
+				r.log.Warn("JetStream refused to chain to its last event; publishing the next one without expectation",
+					"stream", StreamName, "position", p, "expected", c)
+				c, unchain = chain{}, false
+			}
+			pos, next, anchored, fresh = p, c, true, true
 			r.pos.Store(p)
 		}
-		if saved < pos {
+		if saved != pos {
 			if err := r.cp.SetCheckpoint(ctx, r.opts.Name, pos); err != nil {
 				if !fail("save checkpoint", err) {
 					break
@@ -218,12 +279,15 @@ func (r *Relay) Run(ctx context.Context) error {
 			r.idle(ctx)
 			continue
 		}
-		acked, err := r.publish(ctx, pos, page)
-		if acked > pos {
-			pos = acked
-			r.pos.Store(acked)
+		acked, err := r.publish(ctx, pos, next, page)
+		if n := len(acked); n > 0 {
+			last := acked[n-1]
+			pos, next, fresh = last.Position, chain{lastID: MsgID(last.Stream, last.Version)}, false
+			r.pos.Store(pos)
 		}
 		if err != nil {
+			unchain = fresh && chainRefused(err)
+			anchored = false
 			if !fail("publish events", err) {
 				break
 			}
@@ -234,29 +298,97 @@ func (r *Relay) Run(ctx context.Context) error {
 	return nil
 }
 
+// anchor finds where JetStream's copy ends: the position to resume after
+// and what the next publish must expect. checkpoint is used only when the
+// stream's last message is not a relayed event.
+func (r *Relay) anchor(ctx context.Context, checkpoint int64) (int64, chain, error) {
+	s, err := r.js.Stream(ctx, StreamName)
+	if err != nil {
+		return 0, chain{}, fmt.Errorf("stream %s: %w", StreamName, err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return 0, chain{}, fmt.Errorf("stream %s: %w", StreamName, err)
+	}
+	st := info.State
+	if st.LastSeq == 0 {
+		if checkpoint > 0 {
+			r.log.Warn("JetStream stream is empty; republishing the store from the start", "stream", StreamName, "checkpoint", checkpoint)
+		}
+		return 0, chain{empty: true}, nil
+	}
+	var m *jetstream.RawStreamMsg
+	if st.Msgs > 0 {
+		m, err = s.GetLastMsgForSubject(ctx, SubjectAll)
+		if err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
+			return 0, chain{}, fmt.Errorf("stream %s: last message: %w", StreamName, err)
+		}
+	}
+	var e eventstore.Event
+	if m != nil {
+		e, err = DecodeEvent(m.Header, m.Data)
+	}
+	if m == nil || err != nil {
+		// Purged, aged out, or written by someone else: nothing to chain to.
+		r.log.Warn("JetStream stream's last message is not a relayed event; resuming from the checkpoint",
+			"stream", StreamName, "last_seq", st.LastSeq, "checkpoint", checkpoint, "err", err)
+		return checkpoint, chain{}, nil
+	}
+	stored, err := r.src.ReadAll(ctx, e.Position-1, 1)
+	if err != nil {
+		return 0, chain{}, fmt.Errorf("read the store at JetStream's last position %d: %w", e.Position, err)
+	}
+	if len(stored) == 0 || stored[0].Position != e.Position || stored[0].Stream != e.Stream ||
+		stored[0].Version != e.Version || stored[0].Hash != e.Hash {
+		return 0, chain{}, fmt.Errorf("%w: its last event %s (position %d, hash %s) is not in the store; purge stream %s to republish it from the store",
+			errDiverged, MsgID(e.Stream, e.Version), e.Position, e.Hash, StreamName)
+	}
+	if e.Position < checkpoint {
+		r.log.Warn("JetStream lost events it had acknowledged; republishing them",
+			"stream", StreamName, "jetstream_position", e.Position, "checkpoint", checkpoint)
+	}
+	return e.Position, chain{lastID: MsgID(e.Stream, e.Version)}, nil
+}
+
+// errCodeWrongLastMsgID is JetStream's code for a failed
+// Nats-Expected-Last-Msg-Id, which the client library does not name.
+const errCodeWrongLastMsgID jetstream.ErrorCode = 10070
+
+// chainRefused tells whether err is JetStream refusing a publish because
+// its last message is not the one the publish expected.
+func chainRefused(err error) bool {
+	var apiErr *jetstream.APIError
+	if !errors.As(err, &apiErr) {
+		return false
+	}
+	switch apiErr.ErrorCode {
+	case errCodeWrongLastMsgID, jetstream.JSErrCodeStreamWrongLastSequence, jetstream.JSErrCodeStreamWrongLastSequenceConstant:
+		return true
+	}
+	return false
+}
+
 // flight is one publish awaiting or holding its outcome.
 type flight struct {
-	ev   *eventstore.Event
-	fut  jetstream.PubAckFuture
-	done bool
-	err  error
+	ev  *eventstore.Event
+	fut jetstream.PubAckFuture
+	err error
 }
 
 var errAckTimeout = errors.New("natsbus: no publish ack in time")
 
-// publish sends page (events after position from) and waits for every ack.
-// It returns the highest position up to which every event was acknowledged
-// (from when none was) and the first failure.
-func (r *Relay) publish(ctx context.Context, from int64, page []eventstore.Event) (int64, error) {
-	flights := make([]*flight, 0, len(page))
-	last := make(map[string]*flight) // the latest publish of each stream
-	oldest, pending := 0, 0          // first flight not yet done; flights not yet done
-
-	var failed error // the first failure seen, for the log
-	resolve := func(f *flight, deadline time.Time) {
-		if f.done {
-			return
-		}
+// publish sends page (the events after position from, the first chained to
+// c) and waits for the acks. It returns the leading events JetStream
+// acknowledged, and the first failure if it did not acknowledge them all.
+func (r *Relay) publish(ctx context.Context, from int64, c chain, page []eventstore.Event) ([]eventstore.Event, error) {
+	flights := make([]flight, 0, len(page))
+	resolved := 0 // flights[:resolved] are done
+	var failed error
+	// resolveNext waits for the oldest pending ack. Acks come back in
+	// publish order, so waiting in order costs nothing.
+	resolveNext := func(deadline time.Time) {
+		f := &flights[resolved]
+		resolved++
 		t := time.NewTimer(time.Until(deadline))
 		defer t.Stop()
 		select {
@@ -268,8 +400,6 @@ func (r *Relay) publish(ctx context.Context, from int64, page []eventstore.Event
 		case <-ctx.Done():
 			f.err = ctx.Err()
 		}
-		f.done = true
-		pending--
 		if failed == nil {
 			failed = f.err
 		}
@@ -277,26 +407,18 @@ func (r *Relay) publish(ctx context.Context, from int64, page []eventstore.Event
 
 	prev := from
 	for i := range page {
-		if failed != nil || ctx.Err() != nil {
-			break
-		}
 		ev := &page[i]
 		if ev.Position <= prev {
 			failed = fmt.Errorf("event %s at position %d does not follow position %d", MsgID(ev.Stream, ev.Version), ev.Position, prev)
 			break
 		}
 		prev = ev.Position
-		// Per-stream order: never two unacknowledged events of one stream.
-		if f := last[ev.Stream]; f != nil {
-			resolve(f, time.Now().Add(r.opts.AckTimeout))
+		for len(flights)-resolved >= r.opts.Window && failed == nil {
+			resolveNext(time.Now().Add(r.opts.AckTimeout))
 		}
-		for pending >= r.opts.Window && failed == nil {
-			for flights[oldest].done {
-				oldest++
-			}
-			resolve(flights[oldest], time.Now().Add(r.opts.AckTimeout))
-		}
-		if failed != nil {
+		// After a failure every later publish would be refused for
+		// expecting a message JetStream does not have.
+		if failed != nil || ctx.Err() != nil {
 			break
 		}
 		subject, err := r.subject(ctx, ev)
@@ -304,31 +426,28 @@ func (r *Relay) publish(ctx context.Context, from int64, page []eventstore.Event
 			failed = err
 			break
 		}
-		fut, err := r.pub.PublishMsgAsync(NewMsg(subject, *ev))
+		m := NewMsg(subject, *ev)
+		c.expect(m)
+		fut, err := r.js.PublishMsgAsync(m)
 		if err != nil {
 			failed = fmt.Errorf("publish %s: %w", MsgID(ev.Stream, ev.Version), err)
 			break
 		}
-		f := &flight{ev: ev, fut: fut}
-		flights = append(flights, f)
-		last[ev.Stream] = f
-		pending++
+		flights = append(flights, flight{ev: ev, fut: fut})
+		c = chain{lastID: MsgID(ev.Stream, ev.Version)}
 	}
 
-	// Wait for everything sent, even after a failure, so that a retry never
-	// races an older publish of the same stream.
+	// Wait for everything sent, even after a failure, so that the next
+	// attempt starts from what JetStream really holds.
 	deadline := time.Now().Add(r.opts.AckTimeout)
-	for _, f := range flights[oldest:] {
-		resolve(f, deadline)
+	for resolved < len(flights) {
+		resolveNext(deadline)
 	}
-	acked := from
-	for _, f := range flights {
-		if f.err != nil {
-			break
-		}
-		acked = f.ev.Position
+	n := 0
+	for n < len(flights) && flights[n].err == nil {
+		n++
 	}
-	return acked, failed
+	return page[:n], failed
 }
 
 // subject is where ev goes: paiju.events.<game>.<tableID> for a table

@@ -1,0 +1,67 @@
+package natsbus_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"paiju/eventstore"
+	"paiju/natsbus"
+)
+
+// BenchmarkRelay relays a store of 20,000 events to an empty stream per
+// iteration and reports events/s. Run with:
+//
+//	go test -run '^$' -bench Relay -benchtime 3x ./natsbus
+func BenchmarkRelay(b *testing.B) {
+	const events = 20000
+	for _, shape := range []struct{ tables, perAppend int }{{1, 10}, {100, 1}} {
+		e := newEnv(b)
+		for i := range shape.tables {
+			e.openTable(fmt.Sprintf("T%03d", i), "doudizhu")
+		}
+		versions := make([]int, shape.tables)
+		for i := range versions {
+			versions[i] = 1
+		}
+		// Tables take turns, perAppend events at a time.
+		for n := shape.tables; n < events; n += shape.perAppend {
+			tb := (n / shape.perAppend) % shape.tables
+			batch := make([]eventstore.NewEvent, shape.perAppend)
+			for j := range batch {
+				batch[j] = eventstore.NewEvent{Type: "CardsPlayed", Data: fmt.Appendf(nil, `{"seat":%d,"cards":"S10 S10 HJ HJ"}`, j%3)}
+			}
+			e.append(fmt.Sprintf("table-T%03d", tb), versions[tb], batch...)
+			versions[tb] += len(batch)
+		}
+		head := e.head()
+
+		for _, window := range []int{1, 256} {
+			b.Run(fmt.Sprintf("tables=%d/window=%d", shape.tables, window), func(b *testing.B) {
+				for b.Loop() {
+					b.StopTimer()
+					if err := e.js.DeleteStream(e.ctx, natsbus.StreamName); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := natsbus.EnsureStream(e.ctx, e.js); err != nil {
+						b.Fatal(err)
+					}
+					if err := e.st.SetCheckpoint(e.ctx, "nats-relay", 0); err != nil {
+						b.Fatal(err)
+					}
+					r := natsbus.NewRelay(e.st, e.js, e.st, nil, natsbus.RelayOptions{Window: window})
+					b.StartTimer()
+					ctx, cancel := context.WithCancel(e.ctx)
+					done := make(chan error, 1)
+					go func() { done <- r.Run(ctx) }()
+					waitPosition(b, r, head)
+					cancel()
+					if err := <-done; err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(head)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			})
+		}
+	}
+}

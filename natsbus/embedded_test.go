@@ -1,0 +1,67 @@
+package natsbus_test
+
+import (
+	"net/url"
+	"testing"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"paiju/natsbus"
+)
+
+func TestEmbeddedRestartKeepsStream(t *testing.T) {
+	e := newEnv(t)
+	u, err := url.Parse(e.srv.ClientURL())
+	if err != nil {
+		t.Fatalf("client URL %q: %v", e.srv.ClientURL(), err)
+	}
+	if u.Hostname() != "127.0.0.1" || u.Port() == "4222" || u.Port() == "0" {
+		t.Fatalf("client URL %s: want 127.0.0.1 on a random port, never 4222", e.srv.ClientURL())
+	}
+	msg := nats.NewMsg(natsbus.Subject("doudizhu", "t1"))
+	msg.Data = []byte(`{"x":1}`)
+	msg.Header.Set(jetstream.MsgIDHeader, "table-t1:1")
+	if _, err := e.js.PublishMsg(e.ctx, msg); err != nil {
+		t.Fatalf("publish: %v", err)
+	}
+
+	e.restartServer()
+	// EnsureStream on a restart must update in place, not reset the stream.
+	s, err := natsbus.EnsureStream(e.ctx, e.js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.State.Msgs != 1 {
+		t.Fatalf("after a restart on the same dir the stream holds %d messages, want 1 (DESIGN.md, NATS: the embedded server keeps its stream)", info.State.Msgs)
+	}
+	if info.Config.Duplicates != natsbus.DuplicateWindow || info.Config.Storage != jetstream.FileStorage {
+		t.Fatalf("stream config: duplicates %v storage %v, want %v on file storage", info.Config.Duplicates, info.Config.Storage, natsbus.DuplicateWindow)
+	}
+	// The duplicate window survives the restart too.
+	ack, err := e.js.PublishMsg(e.ctx, msg)
+	if err != nil {
+		t.Fatalf("publish again: %v", err)
+	}
+	if !ack.Duplicate {
+		t.Fatalf("re-publish of Nats-Msg-Id table-t1:1 after a restart was stored, want it dropped as a duplicate (DESIGN.md, NATS)")
+	}
+}
+
+func TestSubject(t *testing.T) {
+	tests := []struct{ game, table, want string }{
+		{"doudizhu", "01J9ABC", "paiju.events.doudizhu.01J9ABC"},
+		{"shengji", "a.b", "paiju.events.shengji.a_b"},
+		{"", "x", "paiju.events._.x"},
+		{"dou*", "x y>", "paiju.events.dou_.x_y_"},
+	}
+	for _, tc := range tests {
+		if got := natsbus.Subject(tc.game, tc.table); got != tc.want {
+			t.Errorf("Subject(%q, %q) = %q, want %q: one token each for game and table (DESIGN.md, NATS)", tc.game, tc.table, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,254 @@
+package natsbus_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"paiju/natsbus"
+)
+
+// small pages and window so that a few dozen events take many of each.
+var smallOpts = natsbus.RelayOptions{PageSize: 7, Window: 4, PollInterval: 5 * time.Millisecond, MinBackoff: time.Millisecond}
+
+func TestRelayExactlyOnce(t *testing.T) {
+	e := newEnv(t)
+	e.seed()
+
+	// First run: stopped by cancellation after three pages.
+	const pages = 3
+	if got, want := e.relayPages(pages, smallOpts), int64(pages*smallOpts.PageSize); got != want {
+		t.Fatalf("relay stopped after %d pages of %d at position %d, want %d", pages, smallOpts.PageSize, got, want)
+	}
+	if cp, err := e.st.Checkpoint(e.ctx, "nats-relay"); err != nil || cp != pages*int64(smallOpts.PageSize) {
+		t.Fatalf("checkpoint after stop = %d (%v), want %d: the relay saves what was acknowledged before it stops", cp, err, pages*smallOpts.PageSize)
+	}
+
+	// More events while the relay is down, to old tables and a new one.
+	e.play("table-01B", 13, 5)
+	e.openTable("01D", "shengji")
+	e.play("table-01D", 1, 4)
+	e.play("table-01A", 13, 3)
+
+	// Second run, with a fresh relay (cold game cache), to the head, then
+	// appends while it runs.
+	r := e.relay(smallOpts)
+	stop := runRelay(e.ctx, r)
+	defer stop()
+	waitPosition(t, r, e.head())
+	e.play("table-01C", 13, 4)
+	r.Notify()
+	waitPosition(t, r, e.head())
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	e.checkJetStream()
+	if cp, err := e.st.Checkpoint(e.ctx, "nats-relay"); err != nil || cp != e.head() {
+		t.Fatalf("checkpoint after relaying everything = %d (%v), want the head %d", cp, err, e.head())
+	}
+
+	// A crash after publishing but before saving the checkpoint: the next
+	// run starts from an older checkpoint and must not store anything twice.
+	for _, back := range []int64{0, 10, e.head() - 1} {
+		t.Run(fmt.Sprintf("checkpoint back to %d", back), func(t *testing.T) {
+			if err := e.st.SetCheckpoint(e.ctx, "nats-relay", back); err != nil {
+				t.Fatal(err)
+			}
+			e.relayToHead(smallOpts)
+			e.checkJetStream()
+		})
+	}
+
+	// JetStream's duplicate window drops any re-publish of an event as the
+	// relay builds it.
+	t.Run("duplicate window", func(t *testing.T) {
+		before := len(e.streamMsgs())
+		for _, m := range e.streamMsgs() {
+			ev, err := natsbus.DecodeEvent(m.Header, m.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ack, err := e.js.PublishMsg(e.ctx, natsbus.NewMsg(m.Subject, ev))
+			if err != nil {
+				t.Fatalf("re-publish %s: %v", natsbus.MsgID(ev.Stream, ev.Version), err)
+			}
+			if !ack.Duplicate {
+				t.Errorf("re-publish of %s was stored again, want it dropped by Nats-Msg-Id (DESIGN.md, NATS: duplicates are dropped)", natsbus.MsgID(ev.Stream, ev.Version))
+			}
+		}
+		if after := len(e.streamMsgs()); after != before {
+			t.Errorf("JetStream holds %d messages after re-publishing, %d before: want duplicates dropped", after, before)
+		}
+	})
+}
+
+// TestRelayRepublishesWhatJetStreamLost: SQLite is the record and JetStream
+// acknowledges before its disk flush (DESIGN.md, Event store), so whenever
+// JetStream holds less than the checkpoint says, the relay fills it in.
+func TestRelayRepublishesWhatJetStreamLost(t *testing.T) {
+	tests := []struct {
+		name string
+		lose func(e *env)
+		warn string
+	}{
+		{
+			name: "lost tail",
+			lose: func(e *env) {
+				// JetStream got three pages; the checkpoint claims it all.
+				e.relayPages(3, smallOpts)
+				if err := e.st.SetCheckpoint(e.ctx, "nats-relay", e.head()); err != nil {
+					e.t.Fatal(err)
+				}
+			},
+			warn: "JetStream lost events",
+		},
+		{
+			name: "stream recreated empty",
+			lose: func(e *env) {
+				e.relayToHead(smallOpts)
+				if err := e.js.DeleteStream(e.ctx, natsbus.StreamName); err != nil {
+					e.t.Fatal(err)
+				}
+				if _, err := natsbus.EnsureStream(e.ctx, e.js); err != nil {
+					e.t.Fatal(err)
+				}
+			},
+			warn: "JetStream stream is empty",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.seed()
+			tc.lose(e)
+			e.relayToHead(smallOpts)
+			e.checkJetStream()
+			if !e.logs.seen(tc.warn) {
+				t.Errorf("the relay filled in what JetStream lost without logging %q", tc.warn)
+			}
+		})
+	}
+}
+
+// TestRelayRefusesDivergedStream: when JetStream's last event is not the
+// store's (the store was restored from an older copy), the relay publishes
+// nothing over it and says why.
+func TestRelayRefusesDivergedStream(t *testing.T) {
+	e := newEnv(t)
+	e.seed()
+	e.relayToHead(smallOpts)
+	before := len(e.streamMsgs())
+
+	// A second store with different history, relaying to the same stream.
+	other := newEnv(t)
+	other.openTable("01A", "shengji")
+	other.play("table-01A", 1, 3)
+	r := natsbus.NewRelay(other.st, e.js, other.st, other.logs.logger(), smallOpts)
+	stop := runRelay(e.ctx, r)
+	defer stop()
+	other.logs.waitLogged("is not in the store")
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if r.Position() != 0 {
+		t.Errorf("relay of a diverged store at position %d, want 0: it must not publish over another history", r.Position())
+	}
+	if after := len(e.streamMsgs()); after != before {
+		t.Errorf("JetStream holds %d messages after a diverged store's relay ran, %d before: want none added", after, before)
+	}
+}
+
+// TestRelayRechainsAfterDeletedTail: after the stream's last message was
+// deleted and the server restarted, JetStream's idea of the last message id
+// is gone; the relay starts a new chain instead of retrying forever.
+func TestRelayRechainsAfterDeletedTail(t *testing.T) {
+	e := newEnv(t)
+	e.seed()
+	e.relayToHead(smallOpts)
+	s, err := e.js.Stream(e.ctx, natsbus.StreamName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteMsg(e.ctx, info.State.LastSeq); err != nil {
+		t.Fatal(err)
+	}
+	e.restartServer()
+	e.relayToHead(smallOpts)
+	e.checkJetStream()
+	if !e.logs.seen("refused to chain") {
+		t.Errorf("relay recovered without logging that JetStream refused its chain; the re-chain path was not taken")
+	}
+}
+
+// TestRelayRetriesUntilStreamExists: while there is no stream to take the
+// events, the relay keeps its place and delivers everything once there is.
+func TestRelayRetriesUntilStreamExists(t *testing.T) {
+	e := newEnv(t)
+	if err := e.js.DeleteStream(e.ctx, natsbus.StreamName); err != nil {
+		t.Fatal(err)
+	}
+	e.openTable("01A", "doudizhu")
+	e.play("table-01A", 1, 5)
+
+	r := e.relay(natsbus.RelayOptions{MinBackoff: time.Millisecond, MaxBackoff: 20 * time.Millisecond})
+	stop := runRelay(e.ctx, r)
+	defer stop()
+	e.logs.waitLogged("stream not found")
+	if r.Position() != 0 {
+		t.Fatalf("relay at position %d with no stream to take its events, want 0: it never skips an event (DESIGN.md, NATS)", r.Position())
+	}
+	if _, err := natsbus.EnsureStream(e.ctx, e.js); err != nil {
+		t.Fatal(err)
+	}
+	waitPosition(t, r, e.head())
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	e.checkJetStream()
+}
+
+// TestNotifyWakesRelay: with a poll interval longer than the test's limit,
+// only Notify can make the relay see a new event.
+func TestNotifyWakesRelay(t *testing.T) {
+	e := newEnv(t)
+	r := e.relay(natsbus.RelayOptions{PollInterval: time.Hour})
+	stop := runRelay(e.ctx, r)
+	defer stop()
+	for i, id := range []string{"01A", "01B", "01C"} {
+		e.openTable(id, "doudizhu")
+		r.Notify()
+		waitPosition(t, r, int64(i+1))
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	e.checkJetStream()
+}
+
+func TestRelayRunsOnce(t *testing.T) {
+	e := newEnv(t)
+	r := e.relay(natsbus.RelayOptions{})
+	stop := runRelay(e.ctx, r)
+	defer stop()
+	// The first Run may not have started yet: try until one is refused.
+	limit := time.Now().Add(waitLimit)
+	for {
+		ctx, cancel := context.WithCancel(e.ctx)
+		cancel()
+		if err := r.Run(ctx); err != nil {
+			break
+		}
+		if time.Now().After(limit) {
+			t.Fatal("a second concurrent Run was accepted, want an error")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
