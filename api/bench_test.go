@@ -1,0 +1,118 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"paiju/api"
+	"paiju/api/apitest"
+	"paiju/domain/doudizhu"
+	"paiju/eventstore/sqlite"
+	"paiju/tables"
+)
+
+// BenchmarkMoveHTTP plays random legal 斗地主 moves over HTTP on many tables
+// at once against a durable (synchronous=FULL) SQLite store. One op is one
+// POST /actions; the GETs a client makes to choose its move are not timed in
+// the latency metrics but do share the machine.
+func BenchmarkMoveHTTP(b *testing.B) {
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "paiju.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	var pids atomic.Int64
+	svc := tables.New(tables.Config{Store: store, Games: tables.Registry{"doudizhu": doudizhu.New()}})
+	srv := httptest.NewServer(api.NewServer(api.Deps{
+		Tables: svc, Players: players{store},
+		NewPlayerID: func() string { return fmt.Sprintf("P%d", pids.Add(1)) },
+	}))
+	defer srv.Close()
+
+	var (
+		mu        sync.Mutex
+		latencies []time.Duration
+		seeds     atomic.Uint64
+	)
+	b.SetParallelism(4)
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		bt := benchEnv{b: b, c: apitest.New(b, srv.URL).Unchecked(), rng: rand.New(rand.NewPCG(seeds.Add(1), 1))}
+		id, ps := bt.openFull()
+		var local []time.Duration
+		for pb.Next() {
+			local = append(local, bt.move(id, ps))
+		}
+		mu.Lock()
+		latencies = append(latencies, local...)
+		mu.Unlock()
+	})
+	elapsed := time.Since(start)
+	b.StopTimer()
+	slices.Sort(latencies)
+	if n := len(latencies); n > 0 {
+		b.ReportMetric(float64(n)/elapsed.Seconds(), "moves/s")
+		b.ReportMetric(float64(latencies[n/2].Microseconds()), "p50-µs")
+		b.ReportMetric(float64(latencies[n*99/100].Microseconds()), "p99-µs")
+	}
+}
+
+type benchEnv struct {
+	b   *testing.B
+	c   *apitest.Client
+	rng *rand.Rand
+}
+
+func (e benchEnv) do(r apitest.Request) *apitest.Response {
+	resp := e.c.Do(r)
+	if resp.Status >= 300 {
+		e.b.Fatalf("%s %s: %d %s", r.Method, r.Path, resp.Status, resp.Body)
+	}
+	return resp
+}
+
+func (e benchEnv) openFull() (string, []player) {
+	var ps []player
+	for _, n := range []string{"a", "b", "c"} {
+		var p player
+		e.do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": n}}).Decode(e.b, &p)
+		ps = append(ps, p)
+	}
+	var tv tableView
+	e.do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic"}}).Decode(e.b, &tv)
+	for _, p := range ps {
+		e.do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/join", Token: p.Token})
+	}
+	return tv.ID, ps
+}
+
+func (e benchEnv) move(id string, ps []player) time.Duration {
+	var v tableView
+	e.do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: ps[0].Token}).Decode(e.b, &v)
+	p := ps[*v.Turn]
+	var l struct {
+		Actions []map[string]any `json:"actions"`
+	}
+	e.do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/legal", Token: p.Token}).Decode(e.b, &l)
+	var choices []map[string]any
+	for _, a := range l.Actions {
+		if a["type"] != "escape" {
+			choices = append(choices, a)
+		}
+	}
+	a := choices[e.rng.IntN(len(choices))]
+	start := time.Now()
+	e.do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: p.Token, Body: a})
+	return time.Since(start)
+}

@@ -1,0 +1,220 @@
+package table_test
+
+import (
+	"errors"
+	"testing"
+
+	"paiju/domain/cards"
+	"paiju/domain/doudizhu"
+	"paiju/domain/table"
+)
+
+// fixedSeeds hands out seeds 1, 2, 3, … (as the first byte).
+type fixedSeeds struct{ n byte }
+
+func (f *fixedSeeds) NewSeed() (cards.Seed, error) {
+	f.n++
+	return cards.Seed{f.n}, nil
+}
+
+func apply(st *table.State, evs []table.Payload) {
+	for _, e := range evs {
+		table.Apply(st, e)
+	}
+}
+
+func newTable(t *testing.T) (*table.State, *fixedSeeds) {
+	t.Helper()
+	r, err := doudizhu.New().Rules("classic", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := table.New(r)
+	evs, err := table.Open(r, "T1", "doudizhu", "classic", 3, "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply(st, evs)
+	return st, &fixedSeeds{}
+}
+
+func mustJoin(t *testing.T, st *table.State, seeds table.SeedSource, player string, seat int) []table.Payload {
+	t.Helper()
+	evs, err := table.Join(st, player, player, seat, seeds)
+	if err != nil {
+		t.Fatalf("%s joins seat %d: %v", player, seat, err)
+	}
+	apply(st, evs)
+	return evs
+}
+
+func TestOpenRecordsRulesAndRejectsBadStake(t *testing.T) {
+	st, _ := newTable(t)
+	if st.RulesVersion == "" || st.Stake != 3 || len(st.Players) != 3 || st.Version != 1 {
+		t.Fatalf("after TableOpened: %+v", st)
+	}
+	r, _ := doudizhu.New().Rules("classic", nil)
+	if _, err := table.Open(r, "T2", "doudizhu", "classic", 0, "p0"); !errors.Is(err, table.ErrBadOption) {
+		t.Fatalf("stake 0: got %v, want invalid_option (rules/README.md, Stakes: base stake is an integer ≥ 1)", err)
+	}
+}
+
+func TestJoinSeatsAndDealsWhenFull(t *testing.T) {
+	st, seeds := newTable(t)
+	mustJoin(t, st, seeds, "a", 2)
+	if evs := mustJoin(t, st, seeds, "b", -1); evs[0].(table.PlayerSeated).Seat != 0 {
+		t.Fatalf("join without a seat took seat %d, want the lowest free seat 0", evs[0].(table.PlayerSeated).Seat)
+	}
+	if st.InDeal {
+		t.Fatal("a deal started before the table was full")
+	}
+	for _, tc := range []struct {
+		player string
+		seat   int
+		want   error
+	}{
+		{"a", 1, table.ErrAlreadySeated},
+		{"c", 0, table.ErrSeatTaken},
+		{"c", 3, table.ErrNoSuchSeat},
+	} {
+		if _, err := table.Join(st, tc.player, tc.player, tc.seat, seeds); !errors.Is(err, tc.want) {
+			t.Errorf("%s joins seat %d: got %v, want %v", tc.player, tc.seat, err, tc.want)
+		}
+	}
+	evs := mustJoin(t, st, seeds, "c", -1)
+	if len(evs) < 2 {
+		t.Fatalf("the last join produced %d events; the deal must follow it in the same batch", len(evs))
+	}
+	d, ok := evs[1].(table.HandDealt)
+	if !ok || d.Hand != 1 || d.Deal != 1 {
+		t.Fatalf("after the last join: %#v, want HandDealt hand 1 deal 1", evs[1])
+	}
+	if d.Commitment != (cards.Seed{1}).Commitment() {
+		t.Fatalf("deal commitment %s is not SHA-256 of the seed drawn", d.Commitment)
+	}
+	if _, err := table.Join(st, "d", "d", -1, seeds); !errors.Is(err, table.ErrTableFull) {
+		t.Fatalf("join of a full table: got %v, want table_full", err)
+	}
+}
+
+func fullTable(t *testing.T) (*table.State, *fixedSeeds) {
+	st, seeds := newTable(t)
+	for i, p := range []string{"a", "b", "c"} {
+		mustJoin(t, st, seeds, p, i)
+	}
+	return st, seeds
+}
+
+func TestActChecksSeatAndPhase(t *testing.T) {
+	st, seeds := fullTable(t)
+	if _, err := table.Act(st, -1, table.Action{Type: "pass"}, seeds); !errors.Is(err, table.ErrNotSeated) {
+		t.Errorf("act without a seat: got %v, want not_seated", err)
+	}
+	if _, err := table.Act(st, 0, table.Action{Type: table.ActionLeave}, seeds); !errors.Is(err, table.ErrWrongPhase) {
+		t.Errorf("leave during a hand: got %v, want wrong_phase", err)
+	}
+	if _, err := table.Act(st, 0, table.Action{Type: table.ActionEscape, Bid: new(int)}, seeds); !errors.Is(err, table.ErrBadAction) {
+		t.Errorf("escape with a bid: got %v, want invalid_action", err)
+	}
+	legal := table.Legal(st, 0)
+	if len(legal) == 0 || legal[len(legal)-1].Type != table.ActionEscape {
+		t.Errorf("legal actions during a hand end with %v, want escape last", legal)
+	}
+	if table.Legal(st, table.Spectator) != nil {
+		t.Error("a spectator has legal actions")
+	}
+}
+
+// TestEscapeVacatesSeatAndNextJoinDeals: an escape settles the hand and frees
+// the seat; the next player to sit down starts hand 2.
+func TestEscapeVacatesSeatAndNextJoinDeals(t *testing.T) {
+	st, seeds := fullTable(t)
+	evs, err := table.Act(st, 1, table.Action{Type: table.ActionEscape}, seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply(st, evs)
+	if st.InDeal || st.Players[1] != "" || st.Last == nil || st.Last.Hand != 1 {
+		t.Fatalf("after an escape: in deal %v, seat 1 %q, last settlement %+v", st.InDeal, st.Players[1], st.Last)
+	}
+	sum := 0
+	for i, d := range st.Last.Deltas {
+		sum += d
+		if st.Totals[i] != d {
+			t.Errorf("seat %d total %d after one settlement %d", i, st.Totals[i], d)
+		}
+	}
+	if sum != 0 {
+		t.Fatalf("escape settlement %v sums to %d", st.Last.Deltas, sum)
+	}
+	if got := table.Legal(st, 0); len(got) != 1 || got[0].Type != table.ActionLeave {
+		t.Fatalf("between hands seat 0 may %v, want only leave", got)
+	}
+	evs = mustJoin(t, st, seeds, "d", 1)
+	if d, ok := evs[len(evs)-2].(table.HandDealt); !ok || d.Hand != 2 {
+		// The deal is followed by the game's secret event.
+		t.Fatalf("join after an escape: %#v, want hand 2 dealt", evs)
+	}
+}
+
+func TestLeaveBetweenHands(t *testing.T) {
+	st, seeds := fullTable(t)
+	apply(st, mustAct(t, st, 0, table.Action{Type: table.ActionEscape}, seeds))
+	apply(st, mustAct(t, st, 2, table.Action{Type: table.ActionLeave}, seeds))
+	if st.Players[2] != "" {
+		t.Fatal("leave did not free the seat")
+	}
+	if _, err := table.Act(st, 1, table.Action{Type: table.ActionLeave, As: "x"}, seeds); !errors.Is(err, table.ErrBadAction) {
+		t.Fatalf("leave with fields: got %v, want invalid_action", err)
+	}
+}
+
+func mustAct(t *testing.T, st *table.State, seat int, a table.Action, seeds table.SeedSource) []table.Payload {
+	t.Helper()
+	evs, err := table.Act(st, seat, a, seeds)
+	if err != nil {
+		t.Fatalf("seat %d %v: %v", seat, a, err)
+	}
+	return evs
+}
+
+// TestRedealKeepsHandNumber: all three pass (doudizhu.md, Bidding classic): the
+// deal is voided with its seed revealed and the same hand is dealt again.
+func TestRedealKeepsHandNumber(t *testing.T) {
+	st, seeds := fullTable(t)
+	var voided *table.DealVoided
+	for range 3 {
+		turn := st.Rules.View(st.G, table.Auditor).Turn
+		evs := mustAct(t, st, *turn, table.Action{Type: "pass"}, seeds)
+		for _, e := range evs {
+			if v, ok := e.(table.DealVoided); ok {
+				voided = &v
+			}
+		}
+		apply(st, evs)
+	}
+	if voided == nil || voided.Seed != (cards.Seed{1}).String() {
+		t.Fatalf("after three passes: voided %+v, want the first deal voided with seed 01…", voided)
+	}
+	if st.Hand != 1 || st.Deal != 2 || !st.InDeal {
+		t.Fatalf("after the re-deal: hand %d deal %d in deal %v, want hand 1 deal 2", st.Hand, st.Deal, st.InDeal)
+	}
+}
+
+func TestRedactHandDealt(t *testing.T) {
+	st, _ := fullTable(t)
+	d := table.HandDealt{Hand: 1, Deal: 1, Hands: [][]cards.Card{cards.MustParse("S3"), cards.MustParse("H3"), cards.MustParse("C3")}, Kitty: cards.MustParse("RJ")}
+	got := table.Redact(st.Rules, d, 1, false).(table.HandDealt)
+	if got.Hands[0] != nil || got.Hands[2] != nil || got.Kitty != nil || got.Hands[1][0] != cards.MustParse("H3")[0] {
+		t.Fatalf("seat 1 sees %+v of a running deal, want only its own hand", got)
+	}
+	if got := table.Redact(st.Rules, d, table.Spectator, false).(table.HandDealt); got.Hands[1] != nil {
+		t.Fatal("a spectator sees a hand of a running deal")
+	}
+	if got := table.Redact(st.Rules, d, 1, true).(table.HandDealt); got.Kitty == nil || got.Hands[0] == nil {
+		t.Fatal("an ended deal stays hidden")
+	}
+	if got := table.Redact(st.Rules, d, table.Auditor, false).(table.HandDealt); got.Kitty == nil {
+		t.Fatal("the auditor does not see the kitty")
+	}
+}
