@@ -62,7 +62,7 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 	}
 	for i, e := range evs {
 		if e.Version != i+1 {
-			return rep, fault(i, "version %d where %d was expected", e.Version, i+1)
+			return rep, &Fault{Stream: stream, Version: i + 1, Reason: fmt.Sprintf("version %d is missing or out of place (found version %d there)", i+1, e.Version)}
 		}
 	}
 	if evs[0].Type != "TableOpened" {

@@ -78,8 +78,11 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 }
 
 func (s *State) onTurn(seat int, want phase) error {
-	if s.phase != want {
-		return table.ErrWrongPhase.With("the hand is %s, not %s", s.phase, want)
+	switch {
+	case s.phase == phaseWaiting:
+		return table.ErrWrongPhase.With("no hand is running")
+	case s.phase != want:
+		return table.ErrWrongPhase.With("the hand is in its %s phase, not %s", s.phase, want)
 	}
 	if s.turn != seat {
 		return table.ErrNotYourTurn.With("it is seat %d's turn", s.turn)

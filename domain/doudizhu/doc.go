@@ -1,7 +1,7 @@
 // Package doudizhu is 斗地主 (Dou Dizhu) as a table.Game: the rules of
-// /work/shared/rules/doudizhu.md (seeds 002 and 004). This version plays the
-// variant "classic" (three players, one deck, 叫分 bidding); the variant
-// config in game.go is where "hubei" and "fourplayer" will differ.
+// rules/doudizhu.md in the design documents (seeds 002 and 004). This version
+// plays the variant "classic" (three players, one deck, 叫分 bidding); the
+// variant config in game.go is where "hubei" and "fourplayer" will differ.
 //
 // # Dealing (auditors re-implement this)
 //
@@ -60,6 +60,12 @@
 // others among those that may be played now (that beat the play on the
 // table, or all of them when leading); see Reading.Outranks. The reading is
 // recorded in CardsPlayed, so replays never re-derive it.
+//
+// Legal lists each legal play once per multiset of cards (suits matter: S3
+// and H3 are two plays). When a multiset may be played now under readings of
+// more than one type (only the airplane family can be: 333444555666 leads as
+// an airplane or as an airplane with kickers), it is listed once per type
+// with "as" set; Decide also accepts it without "as", read as above.
 //
 // # Settling
 //

@@ -36,33 +36,29 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 	return out
 }
 
-// holding is a hand arranged for generating plays.
+// holding is a hand arranged for generating plays: its rank counts, and its
+// cards of each rank in suit order (S H C D).
 type holding struct {
 	c     counts
-	byRnk [numRanks][]cards.Card // the hand's cards of each rank, in suit order, within store
-	store [2 * cards.DeckSize]cards.Card
+	cards [numRanks][2 * 4]cards.Card // up to two decks
 }
 
-func newHolding(m *cards.Multiset) *holding {
-	h := &holding{}
+// fill arranges hand m; h must be zero.
+func (h *holding) fill(m *cards.Multiset) {
 	for i, k := range m {
-		h.c[rankOfIndex(i)] += k
-	}
-	at := 0
-	for r, k := range h.c {
-		h.byRnk[r] = h.store[at : at : at+int(k)]
-		at += int(k)
-	}
-	for i, k := range m { // canonical order: suits S H C D within a rank
-		if k > 0 {
-			r := rankOfIndex(i)
-			for range k {
-				h.byRnk[r] = append(h.byRnk[r], cards.FromIndex(i))
-			}
+		if k == 0 {
+			continue
+		}
+		r, c := rankOfIndex(i), cards.FromIndex(i)
+		for range k {
+			h.cards[r][h.c[r]] = c
+			h.c[r]++
 		}
 	}
-	return h
 }
+
+// of is the hand's cards of rank r.
+func (h *holding) of(r int) []cards.Card { return h.cards[r][:h.c[r]] }
 
 // rankOfIndex is RankOf(cards.FromIndex(i)).
 func rankOfIndex(i int) Rank {
@@ -83,8 +79,10 @@ func rankOfIndex(i int) Rank {
 // with the readings that may be played. Second it expands each kept pattern
 // into every choice of suits the hand allows.
 func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
-	h := newHolding(hand)
-	g := patternSet{pats: make([]counts, 0, 64)}
+	var h holding
+	h.fill(hand)
+	var patBuf [32]counts // most calls need no more: no allocation
+	g := patternSet{pats: patBuf[:0]}
 	if lead == nil {
 		for t := Single; t <= Rocket; t++ {
 			h.generate(t, 0, &g)
@@ -107,23 +105,24 @@ func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
 	type kept struct {
 		p     counts
 		n     int    // cards in a play
+		plays int    // choices of suits
 		types uint32 // bit t set: playable as type t
 	}
-	keep := make([]kept, 0, len(g.pats))
-	var buf []Reading
+	var keepBuf [32]kept
+	keep := keepBuf[:0]
+	var readings [8]Reading
 	total, actions := 0, 0
 	for _, p := range g.pats {
 		n := patternLen(&p)
-		buf = classifyCounts(&p, n, buf[:0])
 		var types uint32
-		for _, rd := range buf {
+		for _, rd := range classifyCounts(&p, n, readings[:0]) {
 			if lead == nil || rd.Beats(*lead) {
 				types |= 1 << rd.Type
 			}
 		}
 		if types != 0 {
-			keep = append(keep, kept{p, n, types})
 			c := h.choices(&p)
+			keep = append(keep, kept{p, n, c, types})
 			total += c * n
 			actions += c * bits.OnesCount32(types)
 		}
@@ -135,7 +134,7 @@ func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
 	out := make([]table.Action, 0, actions+1) // + a pass
 	at := 0
 	for _, k := range keep {
-		end := at + h.choices(&k.p)*k.n
+		end := at + k.plays*k.n
 		for ; at < end; at += k.n {
 			a := table.Action{Type: ActionPlay, Cards: backing[at : at+k.n : at+k.n]}
 			if bits.OnesCount32(k.types) == 1 {
@@ -153,10 +152,11 @@ func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
 	return out
 }
 
-// patternSet collects rank patterns. Only the airplane family can yield the
-// same pattern twice (333444555666 is an airplane and two airplanes with
-// kickers; an airplane's kickers may form another chain), since every other
-// pattern has readings of one type only; those are de-duplicated.
+// patternSet collects rank patterns. Each generator yields a pattern once;
+// only the airplane generators can yield the same pattern twice between them
+// (333444555666 is an airplane and two airplanes with kickers, as an
+// airplane's kickers may form another chain), since no other pattern reads
+// as two types. Those patterns are de-duplicated.
 type patternSet struct {
 	seen map[uint64]struct{}
 	pats []counts
@@ -317,7 +317,7 @@ func (h *holding) choices(p *counts) int {
 	n := 1
 	for r, k := range p {
 		if k > 0 {
-			n *= binomial(len(h.byRnk[r]), int(k))
+			n *= binomial(int(h.c[r]), int(k))
 		}
 	}
 	return n
@@ -332,39 +332,50 @@ func binomial(n, k int) int {
 }
 
 // expand appends to out every choice of the hand's cards that has pattern
-// p's rank counts, one play after the other, each in display order.
+// p's rank counts, one play after the other, each in display order. It
+// counts through the choices like an odometer, the last rank fastest; each
+// rank's choice is a bit mask over its cards, stepped through the masks with
+// the same number of bits in increasing order.
 func (h *holding) expand(p *counts, out []cards.Card) []cards.Card {
-	var ranks [numRanks]uint8
+	var (
+		ranks       [numRanks]uint8
+		mask, first [numRanks]uint
+	)
 	nr := 0
 	for r, k := range p {
 		if k > 0 {
-			ranks[nr] = uint8(r)
+			ranks[nr], first[nr] = uint8(r), 1<<k-1
+			mask[nr] = first[nr]
 			nr++
 		}
 	}
-	var cur [2 * cards.DeckSize]cards.Card
-	return h.expandFrom(p, ranks[:nr], cur[:0], out)
-}
-
-func (h *holding) expandFrom(p *counts, ranks []uint8, cur, out []cards.Card) []cards.Card {
-	if len(ranks) == 0 {
-		return append(out, cur...)
-	}
-	have := h.byRnk[ranks[0]]
-	k := int(p[ranks[0]])
-	for mask := uint(0); mask < 1<<len(have); mask++ {
-		if bits.OnesCount(mask) != k {
-			continue
-		}
-		next := cur
-		for j, c := range have {
-			if mask&(1<<j) != 0 {
-				next = append(next, c)
+	for {
+		for i := range nr {
+			for j, c := range h.of(int(ranks[i])) {
+				if mask[i]&(1<<j) != 0 {
+					out = append(out, c)
+				}
 			}
 		}
-		out = h.expandFrom(p, ranks[1:], next, out)
+		i := nr - 1
+		for ; i >= 0; i-- {
+			if next := nextMask(mask[i]); next < 1<<h.c[ranks[i]] {
+				mask[i] = next
+				break
+			}
+			mask[i] = first[i]
+		}
+		if i < 0 {
+			return out
+		}
 	}
-	return out
+}
+
+// nextMask is the next larger integer with as many one bits as m (m > 0).
+func nextMask(m uint) uint {
+	low := m & -m
+	up := m + low
+	return up | ((up^m)>>2)/low
 }
 
 func patternLen(p *counts) int {

@@ -150,10 +150,15 @@ func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 		s.phase = phasePlaying
 		s.turn, s.last, s.passes = e.Seat, nil, 0
 	case CardsPlayed:
-		if !s.hands[e.Seat].Remove(e.Cards) {
-			panic(fmt.Sprintf("doudizhu: corrupt stream: seat %d plays %s it does not hold", e.Seat, cards.Format(e.Cards)))
+		hand := &s.hands[e.Seat]
+		for _, c := range e.Cards {
+			i := c.Index()
+			if i < 0 || hand[i] == 0 {
+				panic(fmt.Sprintf("doudizhu: corrupt stream: seat %d plays %s it does not hold", e.Seat, cards.Format(e.Cards)))
+			}
+			hand[i]--
+			s.played[i]++
 		}
-		s.played.Add(e.Cards...)
 		s.plays[e.Seat]++
 		s.last = &play{seat: e.Seat, cards: slices.Clone(e.Cards), reading: e.Reading}
 		s.passes = 0

@@ -1,0 +1,248 @@
+package doudizhu
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden hands under testdata/TestGolden")
+
+// goldenFile is one golden hand: the commands of a table from its opening,
+// each with the events it produced, and the totals at the end.
+type goldenFile struct {
+	Stake  int          `json:"stake"`
+	Seeds  uint64       `json:"seeds"` // the seedSeq id the deals are drawn from
+	Steps  []goldenStep `json:"steps"`
+	Totals []int        `json:"totals"`
+}
+
+type goldenStep struct {
+	Join   string        `json:"join,omitempty"` // a player joining (lowest free seat)
+	Seat   *int          `json:"seat,omitempty"` // or a seat acting
+	Action *table.Action `json:"action,omitempty"`
+	Events []goldenEvent `json:"events"`
+}
+
+type goldenEvent struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// strategy picks the next command at a table: the seat to act and its action.
+type strategy func(g *State, step int, legal []table.Action) (seat int, a table.Action)
+
+// lowest plays the first legal action: the lowest bid, the lowest play.
+func lowest(g *State, _ int, legal []table.Action) (int, table.Action) { return g.turn, legal[0] }
+
+// topBid bids 3 at once, then plays as lowest.
+func topBid(g *State, step int, legal []table.Action) (int, table.Action) {
+	if g.phase == phaseBidding {
+		return g.turn, legal[len(legal)-2]
+	}
+	return lowest(g, step, legal)
+}
+
+// passIf passes whenever seat may and should pass, else plays as topBid.
+func passIf(should func(g *State) bool) strategy {
+	return func(g *State, step int, legal []table.Action) (int, table.Action) {
+		if g.phase == phasePlaying && g.last != nil && should(g) {
+			return g.turn, passA()
+		}
+		return topBid(g, step, legal)
+	}
+}
+
+type goldenCase struct {
+	name  string
+	stake int
+	seeds uint64
+	play  strategy
+}
+
+// goldenCases are the recorded hands and how they were played.
+func goldenCases() []goldenCase {
+	return []goldenCase{
+		{"bids_1_2_3_farmers_win", 1, 1, lowest},
+		{"spring", 2, 2, passIf(func(g *State) bool { return g.turn != g.landlord })},
+		{"anti_spring", 3, 3, passIf(func(g *State) bool { return g.turn == g.landlord })},
+		{"all_pass_redeal", 1, 4, func(g *State, step int, legal []table.Action) (int, table.Action) {
+			if g.phase == phaseBidding && g.deal == 1 {
+				return g.turn, passA()
+			}
+			return lowest(g, step, legal)
+		}},
+		{"landlord_escapes", 5, 5, func(g *State, step int, legal []table.Action) (int, table.Action) {
+			if step == 12 {
+				return g.landlord, table.Action{Type: table.ActionEscape}
+			}
+			return topBid(g, step, legal)
+		}},
+		{"escape_during_bidding", 2, 6, func(g *State, step int, legal []table.Action) (int, table.Action) {
+			if step == 1 {
+				return (g.turn + 1) % 3, table.Action{Type: table.ActionEscape}
+			}
+			return lowest(g, step, legal)
+		}},
+	}
+}
+
+// TestGolden replays whole hands recorded under testdata/TestGolden through
+// table.Join, table.Act (the game's Decide) and table.Apply: every command
+// must produce exactly the recorded events, every recorded event must decode,
+// and every deal must be what its revealed seed deals. -update re-records
+// them by playing each case's strategy.
+func TestGolden(t *testing.T) {
+	r := classic(t)
+	for _, tc := range goldenCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join("testdata", "TestGolden", tc.name, "hand.json")
+			if *update {
+				writeGolden(t, path, recordGolden(t, r, tc.stake, tc.seeds, tc.play))
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to record it)", err)
+			}
+			var f goldenFile
+			if err := json.Unmarshal(b, &f); err != nil {
+				t.Fatal(err)
+			}
+			replayGolden(t, r, &f)
+		})
+	}
+}
+
+func recordGolden(t *testing.T, r *Rules, stake int, seedID uint64, play strategy) *goldenFile {
+	f := &goldenFile{Stake: stake, Seeds: seedID}
+	seeds := &seedSeq{id: seedID}
+	st := table.New(r)
+	record := func(s goldenStep, evs []table.Payload) {
+		for _, e := range evs {
+			data, err := json.Marshal(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Events = append(s.Events, goldenEvent{Type: e.EventType(), Data: data})
+			table.Apply(st, e)
+		}
+		f.Steps = append(f.Steps, s)
+	}
+	evs, err := table.Open(r, "golden", "doudizhu", "classic", stake, "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	record(goldenStep{}, evs)
+	for _, p := range []string{"p0", "p1", "p2"} {
+		evs, err := table.Join(st, p, p, -1, seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		record(goldenStep{Join: p}, evs)
+	}
+	for step := 0; st.Last == nil; step++ {
+		g := game(st)
+		seat, a := play(g, step, r.Legal(g, g.turn))
+		evs, err := table.Act(st, seat, a, seeds)
+		if err != nil {
+			t.Fatalf("step %d: seat %d %s: %v", step, seat, describeAction(a), err)
+		}
+		record(goldenStep{Seat: table.Seat(seat), Action: &a}, evs)
+	}
+	f.Totals = st.Totals
+	return f
+}
+
+func writeGolden(t *testing.T, path string, f *goldenFile) {
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func replayGolden(t *testing.T, r *Rules, f *goldenFile) {
+	seeds := &seedSeq{id: f.Seeds}
+	st := table.New(r)
+	var deals []table.HandDealt
+	for i, s := range f.Steps {
+		var evs []table.Payload
+		var err error
+		switch {
+		case i == 0:
+			evs, err = table.Open(r, "golden", "doudizhu", "classic", f.Stake, "p0")
+		case s.Join != "":
+			evs, err = table.Join(st, s.Join, s.Join, -1, seeds)
+		default:
+			evs, err = table.Act(st, *s.Seat, *s.Action, seeds)
+		}
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if len(evs) != len(s.Events) {
+			t.Fatalf("step %d makes %v, the golden hand records %d events", i, eventTypes(evs), len(s.Events))
+		}
+		for j, e := range evs {
+			want := s.Events[j]
+			got, err := json.Marshal(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, want.Data); err != nil {
+				t.Fatal(err)
+			}
+			if e.EventType() != want.Type || !bytes.Equal(got, compact.Bytes()) {
+				t.Fatalf("step %d event %d: rules make %s %s, the golden hand records %s %s",
+					i, j, e.EventType(), got, want.Type, compact.Bytes())
+			}
+			decoded, err := table.Decode(r, want.Type, want.Data)
+			if err != nil {
+				t.Fatalf("step %d: decode %s: %v", i, want.Type, err)
+			}
+			table.Apply(st, decoded)
+			switch d := decoded.(type) {
+			case table.HandDealt:
+				deals = append(deals, d)
+			case table.DealVoided:
+				auditDeal(t, deals[len(deals)-1], d.Seed)
+			case table.HandSettled:
+				auditDeal(t, deals[len(deals)-1], d.Seed)
+			}
+		}
+	}
+	if !slices.Equal(st.Totals, f.Totals) {
+		t.Fatalf("totals %v, the golden hand records %v", st.Totals, f.Totals)
+	}
+}
+
+// auditDeal re-deals from the revealed seed as doc.go describes and compares.
+func auditDeal(t *testing.T, d table.HandDealt, hexSeed string) {
+	seed, err := cards.ParseSeed(hexSeed)
+	if err != nil || seed.Commitment() != d.Commitment {
+		t.Fatalf("hand %d deal %d: revealed seed %q does not open the commitment %s (rules/README.md, Shuffling)", d.Hand, d.Deal, hexSeed, d.Commitment)
+	}
+	deck, _ := cards.Shuffled(seed, 1)
+	for seat := range 3 {
+		var want []cards.Card
+		for i := seat; i < 51; i += 3 {
+			want = append(want, deck[i])
+		}
+		Sort(want)
+		if !slices.Equal(d.Hands[seat], want) {
+			t.Fatalf("hand %d deal %d seat %d: dealt %s, the seed deals %s (doc.go, Dealing)", d.Hand, d.Deal, seat, cards.Format(d.Hands[seat]), cards.Format(want))
+		}
+	}
+}
