@@ -15,13 +15,6 @@ import (
 	"paiju/eventstore"
 )
 
-// Commander is implemented by a game's rules: it names the command (seat and
-// action) whose batch of events begins with p. ok is false for an event that
-// only ever follows another one in a batch.
-type Commander interface {
-	Command(p table.Payload) (seat int, a table.Action, ok bool)
-}
-
 // Fault is the first place a stream departs from the rules.
 type Fault struct {
 	Stream  string
@@ -76,10 +69,6 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 	if err != nil {
 		return rep, fault(0, "%v", err)
 	}
-	cmdr, ok := rules.(Commander)
-	if !ok {
-		return rep, fault(0, "rules %s cannot name the commands of their events", opened.RulesVersion)
-	}
 	want, err := table.Open(rules, opened.TableID, opened.Game, opened.Variant, opened.Stake, opened.OpenedBy)
 	if err != nil {
 		return rep, fault(0, "table could not have been opened: %v", err)
@@ -108,7 +97,7 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 	st := table.New(rules)
 	table.Apply(st, payloads[0])
 	for i := 1; i < len(payloads); {
-		produced, err := reexecute(st, cmdr, payloads[i], seeds)
+		produced, err := reexecute(st, payloads[i], seeds)
 		if err != nil {
 			return rep, fault(i, "%v", err)
 		}
@@ -153,7 +142,7 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 
 // reexecute runs the command that p opens against st and returns the events
 // the rules produce for it.
-func reexecute(st *table.State, cmdr Commander, p table.Payload, seeds *seedBook) ([]table.Payload, error) {
+func reexecute(st *table.State, p table.Payload, seeds *seedBook) ([]table.Payload, error) {
 	var (
 		out []table.Payload
 		err error
@@ -165,10 +154,10 @@ func reexecute(st *table.State, cmdr Commander, p table.Payload, seeds *seedBook
 		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionLeave}, seeds)
 	case table.PlayerEscaped:
 		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionEscape}, seeds)
-	case table.TableOpened, table.HandDealt, table.HandSettled, table.DealVoided, table.TableClosed:
+	case table.TableOpened, table.HandDealt, table.DealSecret, table.HandSettled, table.DealVoided, table.TableClosed:
 		return nil, fmt.Errorf("%s does not follow from the command before it", p.EventType())
 	default:
-		seat, a, ok := cmdr.Command(p)
+		seat, a, ok := st.Rules.Command(p)
 		if !ok {
 			return nil, fmt.Errorf("%s does not follow from the command before it", p.EventType())
 		}

@@ -43,6 +43,6 @@ func (r *Rules) Deal(gs table.GameState, d table.DealNumber, seed cards.Seed) ([
 			Hand: d.Hand, Deal: d.Deal, Commitment: seed.Commitment(),
 			Hands: hands, Kitty: kitty, FirstSeat: first,
 		},
-		DealSecret{Hand: d.Hand, Deal: d.Deal, Seed: seed.String()},
+		table.DealSecret{Hand: d.Hand, Deal: d.Deal, Seed: seed.String()},
 	}, nil
 }

@@ -28,7 +28,7 @@
 // PlayerEscaped) the game emits these, JSON as shown; cards use the card
 // notation, ranks and card types are written by name:
 //
-//	DealSecret     {"hand":1,"deal":1,"seed":"<64 hex>"}   follows HandDealt; hidden (Redact → nil) from all but the auditor until the deal ends
+//	DealSecret     {"hand":1,"deal":1,"seed":"<64 hex>"}   follows HandDealt; (the table's event) hidden from all but the auditor until the deal ends
 //	BidMade        {"seat":0,"bid":2}
 //	BidPassed      {"seat":1}
 //	LandlordChosen {"seat":0,"bid":2,"kitty":["S3","HQ","RJ"]}   the kitty, shown to all, joins the landlord's hand

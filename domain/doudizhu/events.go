@@ -10,16 +10,6 @@ import (
 // The game's own events. Their type names and JSON shapes are persisted and
 // never change meaning; see doc.go for the shapes.
 
-// DealSecret carries the seed of the deal it follows, so that the game can
-// reveal it in the DealVoided or HandSettled that ends the deal. It is the
-// only event with hidden content: Redact hides it entirely from every viewer
-// but the auditor until the deal has ended.
-type DealSecret struct {
-	Hand int    `json:"hand"`
-	Deal int    `json:"deal"`
-	Seed string `json:"seed"` // 64 hex digits
-}
-
 // BidMade: a seat bid 1, 2 or 3 (叫分).
 type BidMade struct {
 	Seat int `json:"seat"`
@@ -51,7 +41,6 @@ type PlayPassed struct {
 	Seat int `json:"seat"`
 }
 
-func (DealSecret) EventType() string     { return "DealSecret" }
 func (BidMade) EventType() string        { return "BidMade" }
 func (BidPassed) EventType() string      { return "BidPassed" }
 func (LandlordChosen) EventType() string { return "LandlordChosen" }
@@ -85,8 +74,6 @@ type Result struct {
 // decode decodes the game's own event types.
 func decode(typ string, data []byte) (table.Payload, error) {
 	switch typ {
-	case "DealSecret":
-		return table.DecodeAs[DealSecret](data)
 	case "BidMade":
 		return table.DecodeAs[BidMade](data)
 	case "BidPassed":

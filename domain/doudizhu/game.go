@@ -113,12 +113,9 @@ func (r *Rules) NewState() table.GameState { return newState(r.v) }
 // Decode decodes the game's own events.
 func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return decode(typ, data) }
 
-// Redact hides DealSecret from everyone but the auditor until its deal has
-// ended: it returns nil, meaning the viewer must not see the event at all.
-// Every other game event is public.
+// Redact shows every game event of 斗地主 to everyone: the game's only
+// hidden cards are in HandDealt and its seed in DealSecret, both of which the
+// table redacts.
 func (r *Rules) Redact(p table.Payload, seat int, handOver bool) table.Payload {
-	if _, ok := p.(DealSecret); ok && seat != table.Auditor && !handOver {
-		return nil
-	}
 	return p
 }

@@ -86,7 +86,7 @@ func (p position) build(t testing.TB, r *Rules) *table.State {
 		d.Hands = append(d.Hands, cs)
 	}
 	table.Apply(st, d)
-	table.Apply(st, DealSecret{Hand: 1, Deal: 1, Seed: seed.String()})
+	table.Apply(st, table.DealSecret{Hand: 1, Deal: 1, Seed: seed.String()})
 	return st
 }
 

@@ -78,7 +78,7 @@ func TestDealOrder(t *testing.T) {
 	if d.Commitment != seed.Commitment() || d.Hand != 1 || d.Deal != 1 {
 		t.Errorf("HandDealt %d/%d commitment %s", d.Hand, d.Deal, d.Commitment)
 	}
-	if s := evs[1].(DealSecret); s.Seed != seed.String() || s.Hand != 1 || s.Deal != 1 {
+	if s := evs[1].(table.DealSecret); s.Seed != seed.String() || s.Hand != 1 || s.Deal != 1 {
 		t.Errorf("DealSecret %+v, want the seed of deal 1/1", s)
 	}
 }
@@ -478,7 +478,7 @@ func TestViewAndRedact(t *testing.T) {
 		t.Errorf("the auditor sees %d hands and kitty %v, want everything", len(av.Hands), av.Kitty)
 	}
 
-	secret := DealSecret{Hand: 1, Deal: 1, Seed: g.seed}
+	secret := table.DealSecret{Hand: 1, Deal: 1, Seed: g.seed}
 	for _, seat := range []int{0, 1, 2, table.Spectator} {
 		if p := table.Redact(r, secret, seat, false); p != nil {
 			t.Errorf("seat %d sees DealSecret %v during the deal, want nil (not visible at all)", seat, p)
@@ -499,7 +499,7 @@ func TestViewAndRedact(t *testing.T) {
 func TestDecodeEvents(t *testing.T) {
 	r := classic(t)
 	evs := []table.Payload{
-		DealSecret{Hand: 1, Deal: 2, Seed: strings.Repeat("ab", 32)},
+		table.DealSecret{Hand: 1, Deal: 2, Seed: strings.Repeat("ab", 32)},
 		BidMade{Seat: 1, Bid: 2},
 		BidPassed{Seat: 2},
 		LandlordChosen{Seat: 1, Bid: 2, Kitty: cards.MustParse("S3 HQ RJ")},

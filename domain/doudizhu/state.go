@@ -134,7 +134,7 @@ func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 		s.players[e.Seat] = ""
 	case table.HandDealt:
 		s.startDeal(e)
-	case DealSecret:
+	case table.DealSecret:
 		s.seed = e.Seed
 	case BidMade:
 		s.bids = append(s.bids, bidRecord{seat: e.Seat, bid: e.Bid})

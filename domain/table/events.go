@@ -50,6 +50,16 @@ type HandDealt struct {
 	FirstSeat  int            `json:"first_seat"`
 }
 
+// DealSecret carries the seed of the deal it follows, so that the game can
+// reveal it in the DealVoided or HandSettled that ends the deal. A game's Deal
+// emits it right after HandDealt. Redact hides it entirely from every viewer
+// but the auditor until its deal has ended.
+type DealSecret struct {
+	Hand int    `json:"hand"`
+	Deal int    `json:"deal"`
+	Seed string `json:"seed"` // 64 hex digits
+}
+
 // DealVoided ends a deal that the rules throw in (for example, everyone passed
 // the bidding). It reveals the deal's seed; a new HandDealt for the same hand
 // follows.
@@ -93,6 +103,7 @@ func (TableOpened) EventType() string   { return "TableOpened" }
 func (PlayerSeated) EventType() string  { return "PlayerSeated" }
 func (HandDealt) EventType() string     { return "HandDealt" }
 func (DealVoided) EventType() string    { return "DealVoided" }
+func (DealSecret) EventType() string    { return "DealSecret" }
 func (HandSettled) EventType() string   { return "HandSettled" }
 func (PlayerEscaped) EventType() string { return "PlayerEscaped" }
 func (PlayerLeft) EventType() string    { return "PlayerLeft" }
@@ -109,6 +120,8 @@ func decodeCommon(typ string, data []byte) (p Payload, ok bool, err error) {
 		p, err = decodeAs[HandDealt](data)
 	case "DealVoided":
 		p, err = decodeAs[DealVoided](data)
+	case "DealSecret":
+		p, err = decodeAs[DealSecret](data)
 	case "HandSettled":
 		p, err = decodeAs[HandSettled](data)
 	case "PlayerEscaped":

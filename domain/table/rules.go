@@ -35,8 +35,9 @@ type Rules interface {
 	NewState() GameState
 	// Decode decodes the game's own event types; unknown types are an error.
 	Decode(typ string, data []byte) (Payload, error)
-	// Deal starts the next deal from seed: a HandDealt and any game events that
-	// go with it. It is called when every seat is filled and the state
+	// Deal starts the next deal from seed: a HandDealt, then a DealSecret with
+	// the seed (so that the event ending the deal can reveal it), then any game
+	// events that go with them. It is called when every seat is filled and the state
 	// NeedsDeal. d numbers the hand and the deal.
 	Deal(s GameState, d DealNumber, seed cards.Seed) ([]Payload, error)
 	// Decide validates an action of seat and returns the events it causes, or an
@@ -51,10 +52,15 @@ type Rules interface {
 	// Legal lists every action seat may take now, each postable as it is
 	// (escape excluded: the table adds it). Nil when seat may not act.
 	Legal(s GameState, seat int) []Action
-	// Redact returns p as seat may see it. handOver reports that the deal p
-	// belongs to has ended (settled or voided), when hidden cards may be shown.
-	// HandDealt is redacted by the table before Redact is called.
+	// Redact returns p as seat may see it, or nil when seat may not see it at
+	// all. handOver reports that the deal p belongs to has ended (settled or
+	// voided), when hidden cards may be shown. HandDealt and DealSecret are
+	// redacted by the table and never reach Redact.
 	Redact(p Payload, seat int, handOver bool) Payload
+	// Command names the action (and its seat) whose batch of events begins
+	// with p, so that an auditor can re-decide a stored stream action by
+	// action; ok is false for events that only follow others in a batch.
+	Command(p Payload) (seat int, a Action, ok bool)
 }
 
 // GameState is a game's own state of one table. The game owns its concrete type.

@@ -206,11 +206,18 @@ func Decode(r Rules, typ string, data []byte) (Payload, error) {
 	return r.Decode(typ, data)
 }
 
-// Redact returns p as seat may see it. handOver reports that the deal the event
-// belongs to has ended (settled or voided). The auditor sees everything.
+// Redact returns p as seat may see it, or nil when seat may not see the event
+// at all. handOver reports that the deal the event belongs to has ended
+// (settled or voided). The auditor sees everything.
 func Redact(r Rules, p Payload, seat int, handOver bool) Payload {
 	if seat == Auditor {
 		return p
+	}
+	if _, ok := p.(DealSecret); ok {
+		if handOver {
+			return p
+		}
+		return nil
 	}
 	if d, ok := p.(HandDealt); ok {
 		if handOver {
