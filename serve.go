@@ -16,25 +16,12 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"paiju/api"
-	"paiju/domain/doudizhu"
-	"paiju/domain/table"
 	"paiju/eventstore"
 	"paiju/eventstore/sqlite"
+	"paiju/games"
 	"paiju/natsbus"
 	"paiju/tables"
 )
-
-// games is the registry of every game this build serves. Adding a game is one
-// package and one line here.
-func games() tables.Registry {
-	reg := tables.Registry{}
-	for _, g := range []table.Game{
-		doudizhu.New(),
-	} {
-		reg[g.Name()] = g
-	}
-	return reg
-}
 
 // openStore opens the SQLite store in the data directory, creating it.
 func openStore(ctx context.Context, c commonConfig, log *slog.Logger) (*sqlite.Store, error) {
@@ -82,7 +69,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	relay := natsbus.NewRelay(store, js, store, log.With("component", "relay"), natsbus.RelayOptions{})
 	svc := tables.New(tables.Config{
 		Store:     store,
-		Games:     games(),
+		Games:     games.All(),
 		Logger:    log,
 		Committed: relay.Notify,
 	})

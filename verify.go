@@ -12,6 +12,7 @@ import (
 	"paiju/audit"
 	"paiju/eventstore"
 	"paiju/eventstore/sqlite"
+	"paiju/games"
 )
 
 // verify checks the data directory: the hash chain against the recorded head,
@@ -46,7 +47,7 @@ func verify(ctx context.Context, c commonConfig, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reg := games()
+	reg := games.All()
 	var faults int
 	for _, s := range streams {
 		if !strings.HasPrefix(s, "table-") {

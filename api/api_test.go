@@ -9,7 +9,7 @@ import (
 
 	"paiju/api/apitest"
 	"paiju/audit"
-	"paiju/domain/doudizhu"
+	"paiju/games"
 	"paiju/tables"
 )
 
@@ -48,7 +48,7 @@ func TestFullHandOverREST(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := audit.VerifyTable(tables.Registry{"doudizhu": doudizhu.New()}.Rules, evs)
+	rep, err := audit.VerifyTable(games.All().Rules, evs)
 	if err != nil {
 		t.Fatalf("the stream of a table played over REST does not verify: %v", err)
 	}

@@ -15,8 +15,8 @@ import (
 
 	"paiju/api"
 	"paiju/api/apitest"
-	"paiju/domain/doudizhu"
 	"paiju/eventstore/sqlite"
+	"paiju/games"
 	"paiju/tables"
 )
 
@@ -32,7 +32,7 @@ func BenchmarkMoveHTTP(b *testing.B) {
 	}
 	defer store.Close()
 	var pids atomic.Int64
-	svc := tables.New(tables.Config{Store: store, Games: tables.Registry{"doudizhu": doudizhu.New()}})
+	svc := tables.New(tables.Config{Store: store, Games: games.All()})
 	srv := httptest.NewServer(api.NewServer(api.Deps{
 		Tables: svc, Players: players{store},
 		NewPlayerID: func() string { return fmt.Sprintf("P%d", pids.Add(1)) },

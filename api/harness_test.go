@@ -15,10 +15,10 @@ import (
 	"paiju/api"
 	"paiju/api/apitest"
 	"paiju/domain/cards"
-	"paiju/domain/doudizhu"
 	"paiju/domain/table"
 	"paiju/eventstore"
 	"paiju/eventstore/sqlite"
+	"paiju/games"
 	"paiju/tables"
 )
 
@@ -74,7 +74,7 @@ func newEnv(t *testing.T, seed uint64) *env {
 	var ids atomic.Int64
 	svc := tables.New(tables.Config{
 		Store: store,
-		Games: tables.Registry{"doudizhu": doudizhu.New()},
+		Games: games.All(),
 		Seeds: &seqSeeds{base: seed},
 		IDs:   idFunc(func() string { return fmt.Sprintf("T%04d", ids.Add(1)) }),
 	})
@@ -138,12 +138,22 @@ type eventView struct {
 	Data    map[string]any `json:"data"`
 }
 
-// openFull opens a classic table and seats three new players; the first hand
-// is dealt by the last join.
+// openFull opens a 斗地主 classic table at stake 2 and seats three new
+// players; the first hand is dealt by the last join.
 func (e *env) openFull() (string, []player) {
 	e.t.Helper()
-	ps := []player{e.newPlayer("alice"), e.newPlayer("bob"), e.newPlayer("carol")}
-	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 2}})
+	return e.openTable(map[string]any{"game": "doudizhu", "variant": "classic", "stake": 2}, 3)
+}
+
+// openTable opens a table with the given request body and seats n new
+// players in seats 0..n-1.
+func (e *env) openTable(body map[string]any, n int) (string, []player) {
+	e.t.Helper()
+	var ps []player
+	for i := range n {
+		ps = append(ps, e.newPlayer(fmt.Sprintf("player%d", i)))
+	}
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token, Body: body})
 	if r.Status != http.StatusCreated {
 		e.t.Fatalf("open table: %d %s", r.Status, r.Body)
 	}
@@ -208,6 +218,37 @@ func (e *env) step(id string, ps []player) commandResp {
 	var cr commandResp
 	r.Decode(e.t, &cr)
 	return cr
+}
+
+// stepAny makes a random seat among those with a legal action (escape and
+// leave excluded) take a random one of them, for games where several seats may
+// act at once (or any seat may, like a 升级 draw). It returns the acting seat
+// and the command's response.
+func (e *env) stepAny(id string, ps []player) (int, commandResp) {
+	e.t.Helper()
+	type choice struct {
+		seat int
+		a    map[string]any
+	}
+	var choices []choice
+	for seat, p := range ps {
+		for _, a := range e.legal(id, p.Token) {
+			if a["type"] != "escape" && a["type"] != "leave" {
+				choices = append(choices, choice{seat, a})
+			}
+		}
+	}
+	if len(choices) == 0 {
+		e.t.Fatalf("no seat has a legal action in phase %s", e.view(id, ps[0].Token).Phase)
+	}
+	c := choices[e.rng.IntN(len(choices))]
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: ps[c.seat].Token, Body: c.a})
+	if r.Status != http.StatusOK {
+		e.t.Fatalf("seat %d posting its legal action %v: %d %s", c.seat, c.a, r.Status, r.Body)
+	}
+	var cr commandResp
+	r.Decode(e.t, &cr)
+	return c.seat, cr
 }
 
 // playHand plays until the hand in progress settles; it returns the settlement.

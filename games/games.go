@@ -1,0 +1,20 @@
+// Package games is the registry of every game this build serves. It is built
+// explicitly: adding a game is one package and one line here.
+package games
+
+import (
+	"paiju/domain/doudizhu"
+	"paiju/domain/table"
+	"paiju/tables"
+)
+
+// All returns the registry of every game.
+func All() tables.Registry {
+	reg := tables.Registry{}
+	for _, g := range []table.Game{
+		doudizhu.New(),
+	} {
+		reg[g.Name()] = g
+	}
+	return reg
+}
