@@ -1,0 +1,76 @@
+package tables
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"paiju/domain/table"
+	"paiju/eventstore"
+)
+
+// Raw is a table with its stored events as the store holds them (hash chain
+// fields included), for exports.
+type Raw struct {
+	*Loaded
+	Stored []eventstore.Event
+	// Head is the store's chain head read after the events, so it is at or
+	// past the table's last event.
+	HeadPosition int64
+	HeadHash     string
+}
+
+// ErrNoHead: the store does not expose its chain head.
+var ErrNoHead = errors.New("tables: the event store has no chain head")
+
+// LoadRaw loads a table's stored events and folds them.
+func (s *Service) LoadRaw(ctx context.Context, tableID string) (*Raw, error) {
+	if !validID(tableID) {
+		return nil, ErrTableNotFound
+	}
+	evs, err := s.cfg.Store.Load(ctx, StreamID(tableID), 0)
+	if err != nil {
+		return nil, fmt.Errorf("load table %s: %w", tableID, err)
+	}
+	if len(evs) == 0 {
+		return nil, ErrTableNotFound
+	}
+	l, err := s.fold(tableID, evs)
+	if err != nil {
+		return nil, err
+	}
+	h, ok := s.cfg.Store.(interface {
+		Head(ctx context.Context) (int64, string, error)
+	})
+	if !ok {
+		return nil, ErrNoHead
+	}
+	pos, hash, err := h.Head(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("chain head: %w", err)
+	}
+	return &Raw{Loaded: l, Stored: evs, HeadPosition: pos, HeadHash: hash}, nil
+}
+
+// EverSeated reports whether player ever took a seat at the table.
+func (l *Loaded) EverSeated(player string) bool {
+	if player == "" {
+		return false
+	}
+	for _, e := range l.Events {
+		if ps, ok := e.Payload.(table.PlayerSeated); ok && ps.PlayerID == player {
+			return true
+		}
+	}
+	return false
+}
+
+// At returns the table as it was after its first n events (1 ≤ n ≤ its
+// version), folded again from the stream.
+func (l *Loaded) At(n int) *Loaded {
+	st := table.New(l.State.Rules)
+	for _, e := range l.Events[:n] {
+		table.Apply(st, e.Payload)
+	}
+	return &Loaded{State: st, Events: l.Events[:n:n]}
+}

@@ -1,0 +1,121 @@
+package tables_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"paiju/domain/table"
+	"paiju/eventstore/sqlite"
+	"paiju/games"
+	"paiju/tables"
+)
+
+func newService(t *testing.T) (*tables.Service, *sqlite.Store) {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return tables.New(tables.Config{Store: store, Games: games.All()}), store
+}
+
+// TestConcurrentJoins: many players race for three seats; exactly three sit,
+// each in a different seat, and the rest are told the table is full.
+func TestConcurrentJoins(t *testing.T) {
+	svc, _ := newService(t)
+	ctx := context.Background()
+	res, err := svc.Open(ctx, tables.Player{ID: "host"}, tables.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, tables.NoCond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Table.State.ID
+	var (
+		wg            sync.WaitGroup
+		mu            sync.Mutex
+		seated, fulls int
+	)
+	for i := range 12 {
+		wg.Go(func() {
+			p := tables.Player{ID: fmt.Sprintf("p%d", i), Name: "p"}
+			_, err := svc.Join(ctx, p, id, -1, tables.NoCond)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				seated++
+			case errors.Is(err, table.ErrTableFull):
+				fulls++
+			default:
+				t.Errorf("join: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if seated != 3 || fulls != 9 {
+		t.Fatalf("%d seated and %d refused as full, want 3 and 9", seated, fulls)
+	}
+	l, err := svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.State.Full() || !l.State.InDeal {
+		t.Fatalf("after three joins: full %v, dealt %v", l.State.Full(), l.State.InDeal)
+	}
+}
+
+// TestConcurrentActionsOneWins: the seat to act sends the same bid twice at
+// once; one is applied, the other is re-decided on the new state and refused.
+func TestConcurrentActionsOneWins(t *testing.T) {
+	svc, _ := newService(t)
+	ctx := context.Background()
+	res, err := svc.Open(ctx, tables.Player{ID: "p0"}, tables.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, tables.NoCond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Table.State.ID
+	for i := range 3 {
+		if _, err := svc.Join(ctx, tables.Player{ID: fmt.Sprintf("p%d", i)}, id, i, tables.NoCond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, _ := svc.Load(ctx, id)
+	turn := *l.State.Rules.View(l.State.G, table.Auditor).Turn
+	p := tables.Player{ID: fmt.Sprintf("p%d", turn)}
+	bid := 1
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range errs {
+		wg.Go(func() { _, errs[i] = svc.Act(ctx, p, id, table.Action{Type: "bid", Bid: &bid}, tables.NoCond) })
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		} else if !errors.Is(err, table.ErrNotYourTurn) {
+			t.Fatalf("the losing bid: %v, want not_your_turn", err)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d of two identical bids were applied, want exactly one", ok)
+	}
+	after, _ := svc.Load(ctx, id)
+	if after.State.Version != l.State.Version+1 {
+		t.Fatalf("version %d after one bid on version %d", after.State.Version, l.State.Version)
+	}
+}
+
+func TestUnknownTable(t *testing.T) {
+	svc, _ := newService(t)
+	for _, id := range []string{"NOPE", "../etc", "a.b", "", "T*"} {
+		if _, err := svc.Load(context.Background(), id); !errors.Is(err, tables.ErrTableNotFound) {
+			t.Errorf("load %q: %v, want table_not_found", id, err)
+		}
+	}
+}
