@@ -53,8 +53,9 @@ type Store interface {
 
 // AppendResult is what an Append committed.
 type AppendResult struct {
-	Version   int     // the stream's version after the append
-	Positions []int64 // global position of each appended event
+	Version    int       // the stream's version after the append
+	Positions  []int64   // global position of each appended event
+	RecordedAt time.Time // the events' recorded_at, as stored
 }
 
 // ConflictError reports an Append whose expected version was not the stream's.

@@ -74,3 +74,17 @@ func (l *Loaded) At(n int) *Loaded {
 	}
 	return &Loaded{State: st, Events: l.Events[:n:n]}
 }
+
+// EndedPrefix is how many of the table's first events hold only ended deals:
+// all of them between deals, else those before the running deal's HandDealt.
+func (l *Loaded) EndedPrefix() int {
+	if !l.State.InDeal {
+		return len(l.Events)
+	}
+	for i := len(l.Events) - 1; i >= 0; i-- {
+		if _, ok := l.Events[i].Payload.(table.HandDealt); ok {
+			return i
+		}
+	}
+	return len(l.Events)
+}

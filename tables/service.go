@@ -67,12 +67,20 @@ type Config struct {
 	// Committed, if set, is called after every successful append (to wake the
 	// NATS relay).
 	Committed func()
+	// CacheSize bounds how many tables are kept folded in memory
+	// (DefaultCacheSize when 0).
+	CacheSize int
 }
 
-// Service handles table commands and queries.
+// Service handles table commands and queries. It keeps recently used tables
+// folded in memory (see cached); the store stays the only source of truth.
 type Service struct {
-	cfg Config
+	cfg   Config
+	cache *tableCache
 }
+
+// eventstoreEvent is a stored event, named for brevity in this package.
+type eventstoreEvent = eventstore.Event
 
 // New returns a Service.
 func New(cfg Config) *Service {
@@ -88,7 +96,7 @@ func New(cfg Config) *Service {
 	if cfg.Committed == nil {
 		cfg.Committed = func() {}
 	}
-	return &Service{cfg: cfg}
+	return &Service{cfg: cfg, cache: newTableCache(cfg.CacheSize)}
 }
 
 // StreamID is the event stream of a table.
@@ -147,19 +155,13 @@ type Result struct {
 	Replayed bool
 }
 
-// Load folds a table's stream.
+// Load returns the table as its stream now stands. The result is shared and
+// must not be modified.
 func (s *Service) Load(ctx context.Context, tableID string) (*Loaded, error) {
 	if !validID(tableID) {
 		return nil, ErrTableNotFound
 	}
-	evs, err := s.cfg.Store.Load(ctx, StreamID(tableID), 0)
-	if err != nil {
-		return nil, fmt.Errorf("load table %s: %w", tableID, err)
-	}
-	if len(evs) == 0 {
-		return nil, ErrTableNotFound
-	}
-	return s.fold(tableID, evs)
+	return s.current(ctx, tableID, s.cache.entry(tableID), false)
 }
 
 func (s *Service) fold(tableID string, evs []eventstore.Event) (*Loaded, error) {
@@ -234,8 +236,11 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 	if err != nil {
 		return nil, err
 	}
-	state := table.New(rules)
-	return s.commit(ctx, p, id, &Loaded{State: state}, evs, cond)
+	res, err := s.commit(ctx, p, id, &Loaded{State: table.New(rules)}, evs, cond)
+	if err == nil && !res.Replayed {
+		s.cache.entry(id).snap.Store(res.Table)
+	}
+	return res, err
 }
 
 // Join seats the caller; seat < 0 takes the lowest free seat.
@@ -259,8 +264,14 @@ func (s *Service) command(ctx context.Context, p Player, tableID string, cond Co
 	if replay, err := s.replay(ctx, p, cond); replay != nil || err != nil {
 		return replay, err
 	}
+	if !validID(tableID) {
+		return nil, ErrTableNotFound
+	}
+	e := s.cache.entry(tableID)
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	for attempt := 1; ; attempt++ {
-		l, err := s.Load(ctx, tableID)
+		l, err := s.current(ctx, tableID, e, true)
 		if err != nil {
 			return nil, err
 		}
@@ -272,7 +283,11 @@ func (s *Service) command(ctx context.Context, p Player, tableID string, cond Co
 			return nil, err
 		}
 		res, err := s.commit(ctx, p, tableID, l, evs, cond)
+		if err == nil && !res.Replayed {
+			e.snap.Store(res.Table)
+		}
 		if errors.Is(err, eventstore.ErrConflict) && cond.IfMatch < 0 && attempt < maxAttempts {
+			// Another process appended first: catch up and decide again.
 			continue
 		}
 		if errors.Is(err, eventstore.ErrConflict) && cond.IfMatch >= 0 {
@@ -282,7 +297,8 @@ func (s *Service) command(ctx context.Context, p Player, tableID string, cond Co
 	}
 }
 
-// commit appends evs to the table l and applies them to l.State.
+// commit appends evs to the table l and returns the table after them; l itself
+// is left as it was.
 func (s *Service) commit(ctx context.Context, p Player, tableID string, l *Loaded, evs []table.Payload, cond Cond) (*Result, error) {
 	if len(evs) == 0 {
 		return nil, errors.New("tables: a command decided no events")
@@ -314,15 +330,12 @@ func (s *Service) commit(ctx context.Context, p Player, tableID string, l *Loade
 		return nil, fmt.Errorf("append to table %s: %w", tableID, err)
 	}
 	s.cfg.Committed()
-	now := time.Now().UTC()
-	out := &Result{Table: l}
+	next := l.next()
 	for i, e := range evs {
-		table.Apply(l.State, e)
-		r := Recorded{Version: expected + i + 1, Position: res.Positions[i], Type: e.EventType(), RecordedAt: now, Payload: e}
-		l.Events = append(l.Events, r)
-		out.Appended = append(out.Appended, r)
+		table.Apply(next.State, e)
+		next.Events = append(next.Events, Recorded{Version: expected + i + 1, Position: res.Positions[i], Type: e.EventType(), RecordedAt: res.RecordedAt, Payload: e})
 	}
-	return out, nil
+	return &Result{Table: next, Appended: next.Events[len(l.Events):]}, nil
 }
 
 // replay answers a retried idempotent command from what its first call

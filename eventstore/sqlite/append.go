@@ -295,6 +295,7 @@ func (st txStmts) appendOne(ctx context.Context, r *appendRequest, head chainHea
 		head = chainHead{pos: pos, hash: hash}
 	}
 	res.Version = current + len(r.events)
+	res.RecordedAt = time.Unix(0, now).UTC()
 	if r.key != nil {
 		_, err := st.insertKey.ExecContext(ctx, r.key.Scope, r.key.Key, r.key.RequestHash, r.stream, current+1, res.Version, now)
 		if err != nil {
