@@ -15,7 +15,9 @@ import (
 	"paiju/tables"
 )
 
-func newService(t *testing.T) (*tables.Service, *sqlite.Store) {
+func newService(t *testing.T) (*tables.Service, *sqlite.Store) { return newServiceB(t) }
+
+func newServiceB(t testing.TB) (*tables.Service, *sqlite.Store) {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {

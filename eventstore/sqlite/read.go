@@ -12,11 +12,31 @@ import (
 
 const eventColumns = `position, stream, version, type, data, recorded_at, prev_hash, hash`
 
+// readStmts are the prepared read queries (database/sql prepares them again
+// on each pooled connection as needed).
+type readStmts struct {
+	load, readAll *sql.Stmt
+}
+
+func (r *readStmts) prepare(ctx context.Context, db *sql.DB) error {
+	var err error
+	if r.load, err = db.PrepareContext(ctx, `SELECT `+eventColumns+` FROM events WHERE stream = ? AND version > ? ORDER BY version`); err != nil {
+		return fmt.Errorf("prepare load: %w", err)
+	}
+	if r.readAll, err = db.PrepareContext(ctx, `SELECT `+eventColumns+` FROM events WHERE position > ? ORDER BY position LIMIT ?`); err != nil {
+		r.load.Close()
+		return fmt.Errorf("prepare read all: %w", err)
+	}
+	return nil
+}
+
+func (r *readStmts) close() error {
+	return errors.Join(r.load.Close(), r.readAll.Close())
+}
+
 // Load implements eventstore.Store.
 func (s *Store) Load(ctx context.Context, stream string, fromVersion int) ([]eventstore.Event, error) {
-	rows, err := s.rdb.QueryContext(ctx,
-		`SELECT `+eventColumns+` FROM events WHERE stream = ? AND version > ? ORDER BY version`,
-		stream, fromVersion)
+	rows, err := s.reads.load.QueryContext(ctx, stream, fromVersion)
 	if err != nil {
 		return nil, fmt.Errorf("load %s from version %d: %w", stream, fromVersion, err)
 	}
@@ -32,9 +52,7 @@ func (s *Store) ReadAll(ctx context.Context, fromPosition int64, limit int) ([]e
 	if limit <= 0 {
 		return nil, fmt.Errorf("read all from position %d: limit %d is not positive", fromPosition, limit)
 	}
-	rows, err := s.rdb.QueryContext(ctx,
-		`SELECT `+eventColumns+` FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-		fromPosition, limit)
+	rows, err := s.reads.readAll.QueryContext(ctx, fromPosition, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read all from position %d: %w", fromPosition, err)
 	}

@@ -119,6 +119,9 @@ type Store struct {
 	opts Options
 	wdb  *sql.DB // one connection, used only by the writer goroutine and the small writes below
 	rdb  *sql.DB // read-only pool
+	// reads are the hot read queries, prepared once: parsing the SQL again
+	// on every command cost more than running it.
+	reads readStmts
 
 	stmts writeStmts // prepared on wdb
 
@@ -199,6 +202,11 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		rdb.Close()
 		return nil, fmt.Errorf("open event store %s: %w", path, err)
 	}
+	if err := s.reads.prepare(ctx, rdb); err != nil {
+		wdb.Close()
+		rdb.Close()
+		return nil, fmt.Errorf("open event store %s: %w", path, err)
+	}
 	go s.writer()
 	go s.headWriter()
 	return s, nil
@@ -247,7 +255,7 @@ func (s *Store) Close() error {
 		<-s.writerDone
 		close(s.heads)
 		<-s.headDone
-		s.closeErr = errors.Join(s.rdb.Close(), s.wdb.Close())
+		s.closeErr = errors.Join(s.reads.close(), s.rdb.Close(), s.wdb.Close())
 	})
 	return s.closeErr
 }
