@@ -4,6 +4,7 @@ package games
 
 import (
 	"paiju/domain/doudizhu"
+	"paiju/domain/niuniu"
 	"paiju/domain/table"
 	"paiju/tables"
 )
@@ -13,6 +14,7 @@ func All() tables.Registry {
 	reg := tables.Registry{}
 	for _, g := range []table.Game{
 		doudizhu.New(),
+		niuniu.New(),
 	} {
 		reg[g.Name()] = g
 	}

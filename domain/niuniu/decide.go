@@ -1,0 +1,188 @@
+package niuniu
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// Action types of the game, besides the table's escape.
+const (
+	ActionArrange = "arrange" // {"type":"arrange","cards":[three cards]}: name the bull
+	ActionNoBull  = "no_bull" // {"type":"no_bull"}: declare 没牛
+)
+
+// ErrNotABull: the three cards named do not sum to a multiple of 10.
+var ErrNotABull = &table.Error{Kind: table.KindRule, Code: "not_a_bull"}
+
+// Decide validates an action of seat and returns the events it causes.
+// Errors are *table.Error; their messages name only the caller's own cards.
+func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Payload, error) {
+	s, err := r.state(gs)
+	if err != nil {
+		return nil, err
+	}
+	if seat < 0 || seat >= s.seats {
+		return nil, table.ErrNoSuchSeat.With("seat %d does not exist: this table has seats 0..%d", seat, s.seats-1)
+	}
+	switch a.Type {
+	case table.ActionEscape:
+		if s.phase != phaseArranging {
+			return nil, table.ErrWrongPhase.With("no hand is running: there is nothing to escape")
+		}
+		return s.escape(seat)
+	case ActionArrange:
+		if a.Bid != nil || a.As != "" || len(a.Cards) != 3 {
+			return nil, table.ErrBadAction.With(`arrange takes exactly three "cards", the bull (no "bid" or "as"); to declare no bull post {"type":"no_bull"}`)
+		}
+		for i, c := range a.Cards {
+			if !c.Valid() {
+				return nil, table.ErrBadAction.With("card %d of the arrangement is not a card", i+1)
+			}
+			if slices.Contains(a.Cards[:i], c) {
+				return nil, table.ErrBadAction.With("the arrangement names %s twice", c)
+			}
+		}
+		if err := s.arranging(); err != nil {
+			return nil, err
+		}
+		held := cards.Of(s.hands[seat])
+		if missing := held.Missing(a.Cards); len(missing) > 0 {
+			return nil, table.ErrCardNotInHand.With("you do not hold %s", cards.Format(missing))
+		}
+		bull, ok := Arrange(s.hands[seat], a.Cards)
+		if !ok {
+			sum := 0
+			for _, c := range a.Cards {
+				sum += Value(c)
+			}
+			return nil, ErrNotABull.With("%s sum to %d, not a multiple of 10 (niuniu.md, Arranging)", cards.Format(a.Cards), sum)
+		}
+		named := slices.Clone(a.Cards)
+		Sort(named)
+		return s.arranged(HandArranged{Seat: seat, Cards: named, Reading: &bull})
+	case ActionNoBull:
+		if a.Bid != nil || a.As != "" || len(a.Cards) > 0 {
+			return nil, table.ErrBadAction.With(`no_bull takes no fields besides "type"`)
+		}
+		if err := s.arranging(); err != nil {
+			return nil, err
+		}
+		none := NoBull
+		return s.arranged(HandArranged{Seat: seat, Reading: &none})
+	}
+	return nil, table.ErrUnknownAction.With("niuniu has no action %q (actions: arrange, no_bull, escape)", a.Type)
+}
+
+func (s *State) arranging() error {
+	if s.phase != phaseArranging {
+		return table.ErrWrongPhase.With("no hand is running")
+	}
+	return nil
+}
+
+// arranged records an arrangement and, when it is the last seat's first,
+// the reveal and the settlement (niuniu.md, Arranging: the reveal happens
+// when every seat has arranged or declared no bull).
+func (s *State) arranged(e HandArranged) ([]table.Payload, error) {
+	evs := []table.Payload{e}
+	done := s.arr
+	done[e.Seat] = arrangement{done: true, bull: *e.Reading, cards: e.Cards}
+	for _, a := range done[:s.seats] {
+		if !a.done {
+			return evs, nil
+		}
+	}
+	rev := HandsRevealed{Hand: s.hand}
+	res := Result{End: "revealed", Banker: s.banker}
+	for seat := range s.seats {
+		rh := RevealedHand{
+			Seat: seat, Cards: slices.Clone(s.hands[seat]), BullCards: slices.Clone(done[seat].cards),
+			Reading: Reading{Bull: done[seat].bull, High: Highest(s.hands[seat])},
+		}
+		rev.Hands = append(rev.Hands, rh)
+		res.Readings = append(res.Readings, rh.Reading.Bull)
+		res.High = append(res.High, rh.High)
+	}
+	deltas := make([]int, s.seats)
+	banker := rev.Hands[s.banker].Reading
+	for seat := range s.seats {
+		if seat == s.banker {
+			continue
+		}
+		player := rev.Hands[seat].Reading
+		bankerWins, by := Compare(banker, player)
+		b := Bout{Seat: seat, Winner: "player", By: by, Multiplier: player.Bull.Multiplier()}
+		if bankerWins {
+			b.Winner, b.Multiplier = "banker", banker.Bull.Multiplier()
+		}
+		b.Delta = s.stake * b.Multiplier
+		if bankerWins {
+			b.Delta = -b.Delta
+		}
+		deltas[seat] = b.Delta
+		deltas[s.banker] -= b.Delta
+		res.Bouts = append(res.Bouts, b)
+	}
+	settled, err := s.settled(deltas, res)
+	if err != nil {
+		return nil, err
+	}
+	return append(evs, rev, settled), nil
+}
+
+// escape settles the hand seat leaves (niuniu.md, Escape Decision): a player
+// who leaves is 没牛 and loses to the banker at the banker's multiplier, the
+// other players' bouts are not played (delta 0); a banker who leaves loses
+// to every player at that player's multiplier. The side that stays is valued
+// at its arrangement, or at its best bull when it had not arranged yet (doc.go).
+func (s *State) escape(seat int) ([]table.Payload, error) {
+	res := Result{End: "escape", Banker: s.banker, Escaper: &seat}
+	for i := range s.seats {
+		b := s.arr[i].bull
+		switch {
+		case i == seat:
+			b = NoBull
+		case !s.arr[i].done:
+			b = Best(s.hands[i])
+		}
+		res.Readings = append(res.Readings, b)
+		res.High = append(res.High, Highest(s.hands[i]))
+	}
+	deltas := make([]int, s.seats)
+	for p := range s.seats {
+		if p == s.banker || (seat != s.banker && p != seat) {
+			continue
+		}
+		b := Bout{Seat: p, Winner: "player", By: ByEscape, Multiplier: res.Readings[p].Multiplier()}
+		if p == seat {
+			b.Winner, b.Multiplier = "banker", res.Readings[s.banker].Multiplier()
+		}
+		b.Delta = s.stake * b.Multiplier
+		if p == seat {
+			b.Delta = -b.Delta
+		}
+		deltas[p] = b.Delta
+		deltas[s.banker] -= b.Delta
+		res.Bouts = append(res.Bouts, b)
+	}
+	settled, err := s.settled(deltas, res)
+	if err != nil {
+		return nil, err
+	}
+	return []table.Payload{
+		table.PlayerEscaped{Seat: seat, PlayerID: s.players[seat], Hand: s.hand},
+		settled,
+	}, nil
+}
+
+func (s *State) settled(deltas []int, res Result) (table.HandSettled, error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return table.HandSettled{}, fmt.Errorf("encode niuniu result: %w", err)
+	}
+	return table.HandSettled{Hand: s.hand, Deltas: deltas, Result: b, Seed: s.seed}, nil
+}

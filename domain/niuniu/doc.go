@@ -1,0 +1,95 @@
+// Package niuniu is 牛牛 (Niuniu, "bull") as a table.Game: the rules of
+// rules/niuniu.md in the design documents (seed 004). This version plays the
+// variant "classic".
+//
+// # Table options
+//
+//	{"seats": 2..4, "banker": 0..seats-1}   defaults {"seats":4,"banker":0}
+//
+// The banker (庄家) is the seat the table names when it is opened (seed:
+// "庄位由房间指定位置") and stays the banker for every hand of the table; the
+// other seats are players (闲家), each playing against the banker only.
+// Unknown keys and values out of range are rejected (invalid_option).
+//
+// # Dealing (auditors re-implement this)
+//
+// A hand h from the 32-byte seed, at a table of n seats:
+//
+//  1. deck, _ := cards.Shuffled(seed, 1): the 54 cards in canonical order
+//     (♠2..♠A, ♥2..♥A, ♣2..♣A, ♦2..♦A, BJ, RJ) shuffled by Fisher–Yates driven
+//     by the seed's SHA-256 counter stream (see package cards).
+//  2. Card i of the shuffled deck, for i = 0..5n-1, goes to seat i mod n;
+//     the other 54-5n cards are not used and not recorded (the kitty is
+//     empty). Nothing else is drawn from the stream.
+//  3. HandDealt records the commitment SHA-256(seed) and each seat's five
+//     cards in display order (Sort: A, 2, …, 10, J, Q, K, BJ, RJ; within a
+//     rank ♠ ♥ ♣ ♦), and the banker as FirstSeat. Hands are never re-dealt,
+//     so Deal is always 1.
+//
+// # Actions
+//
+//	{"type":"arrange","cards":["S3","H7","DK"]}   name the bull: three of your cards summing to a multiple of 10
+//	{"type":"no_bull"}                            declare 没牛
+//	{"type":"escape"}                             handled by the table, settled by the game
+//
+// Every seat, the banker included, arranges at once (View.Turn is null) and
+// may arrange again, replacing its arrangement, until the reveal. An
+// arrangement that is not three distinct cards of the hand summing to a
+// multiple of 10 is rejected (not_a_bull, card_not_in_hand, invalid_action)
+// and changes nothing. Declaring no bull is always allowed, even with a bull
+// in hand. Every bull of a hand makes the same class (the other two cards
+// sum, mod 10, to the whole hand's sum mod 10), so the only choice that
+// matters is bull or no bull; Legal lists every bull nonetheless.
+//
+// # Reveal
+//
+// The reveal (摊牌) happens in the batch of the arrangement that leaves no
+// seat unarranged. The rules file also reveals "when the table's clock runs
+// out"; there is no reveal action: a late seat is 没牛 by the rules, which
+// is exactly what the table's clock does when it posts no_bull for each seat
+// that has not arranged (Legal always offers it). So the clock needs nothing
+// of the game but its legal actions.
+//
+// # Hidden information
+//
+// Until the hand ends each seat sees only its own five cards (the table
+// redacts HandDealt) and its own arrangement: Redact shows another seat's
+// HandArranged as {"seat":n,"hidden":true}. The reveal ends the hand, so from
+// then on every event, HandDealt and the arrangements included, is shown.
+//
+// # Events
+//
+// Besides the table's events (HandDealt, DealSecret, HandSettled,
+// PlayerEscaped) the game emits these, JSON as shown; cards use the card
+// notation, classes are written by name ("no_bull", "bull_1".."bull_9",
+// "bull_bull"):
+//
+//	HandArranged  {"seat":1,"cards":["S3","H7","DK"],"reading":"bull_6"}
+//	HandArranged  {"seat":2,"reading":"no_bull"}
+//	HandsRevealed {"hand":1,"hands":[{"seat":0,"cards":["S3","H7","C9","DK","RJ"],"bull":["S3","H7","DK"],"reading":"bull_9","high":"RJ"}, …]}
+//
+// HandsRevealed is always followed by the HandSettled of the hand, whose
+// result is a Result: {"end":"revealed"|"escape","banker","readings","high",
+// "bouts":[{"seat","winner":"banker"|"player","by":"class"|"high_card"|
+// "banker_edge"|"escape","multiplier","delta"}], and for an escape
+// "escaper"}. It reveals the seed.
+//
+// # Comparing and settling
+//
+// Values: A = 1, 2–10 face value, J/Q/K and both jokers 10 (Decision). Each
+// player's bout against the banker: the higher class wins (牛牛 > 牛9 > … >
+// 牛1 > 没牛); within a class, if both highest cards are Q or lower the
+// banker wins (the banker's edge, for bulls by the seed and for two no-bull
+// hands by the file's Decision), else the higher highest card wins, ranks RJ
+// > BJ > K > Q > … > A, then ♠ > ♥ > ♣ > ♦. The loser pays stake × the
+// winner's multiplier (牛牛 ×5, 牛9 ×4, 牛8 ×3, 牛7 ×2, else ×1) to the
+// winner; the banker's delta is minus the sum of the players'.
+//
+// Escape (niuniu.md, Escape Decision): the hand ends at once. A player who
+// escapes is 没牛 and pays the banker stake × the banker's multiplier; the
+// other players' bouts are not played (delta 0). A banker who escapes pays
+// every player stake × that player's multiplier. Our Decision for the side
+// that stays: a seat is valued at its arrangement if it made one, else at
+// the best bull of its hand, since the escape took away its time to arrange
+// (and an escape must not pay less because the other side was slow).
+package niuniu

@@ -1,0 +1,84 @@
+package niuniu
+
+import (
+	"fmt"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// The game's own events. Their type names and JSON shapes are persisted and
+// never change meaning; see doc.go for the shapes.
+
+// HandArranged: a seat arranged its hand (拼牌), naming the three cards of
+// its bull (in display order) read as Reading, or declared no bull (Cards
+// empty, Reading no_bull). A later HandArranged of the same seat in the same
+// deal replaces it. Seats other than Seat see it, until the deal ends, as
+// {"seat":n,"hidden":true}: the bull's cards and its class are part of the hand.
+type HandArranged struct {
+	Seat    int          `json:"seat"`
+	Cards   []cards.Card `json:"cards,omitempty"`
+	Reading *Bull        `json:"reading,omitempty"`
+	// Hidden marks the redacted copy another seat sees; never stored.
+	Hidden bool `json:"hidden,omitempty"`
+}
+
+// HandsRevealed: every seat's hand, arrangement and reading, shown to all
+// (摊牌). It is always followed by the HandSettled of the same hand.
+type HandsRevealed struct {
+	Hand  int            `json:"hand"`
+	Hands []RevealedHand `json:"hands"`
+}
+
+// RevealedHand is one seat's hand at the reveal.
+type RevealedHand struct {
+	Seat      int          `json:"seat"`
+	Cards     []cards.Card `json:"cards"`          // the five cards, in display order
+	BullCards []cards.Card `json:"bull,omitempty"` // the arranged bull; none for no bull
+	Reading
+}
+
+func (HandArranged) EventType() string  { return "HandArranged" }
+func (HandsRevealed) EventType() string { return "HandsRevealed" }
+
+// Result is the game's detail of a HandSettled, as its JSON result.
+type Result struct {
+	// End is "revealed" (every seat arranged or declared) or "escape".
+	End    string `json:"end"`
+	Banker int    `json:"banker"`
+	// Readings and High are per seat: the class each seat was settled at and
+	// its highest card. For an escape they are what the escape settlement
+	// used (see doc.go, Settling).
+	Readings []Bull       `json:"readings"`
+	High     []cards.Card `json:"high"`
+	// Bouts are the players' bouts against the banker that were settled, in
+	// seat order.
+	Bouts []Bout `json:"bouts"`
+	// Escaper is the seat that escaped, for an escape.
+	Escaper *int `json:"escaper,omitempty"`
+}
+
+// Bout is one player's result against the banker.
+type Bout struct {
+	Seat int `json:"seat"`
+	// Winner is "banker" or "player".
+	Winner string `json:"winner"`
+	// By is why: "class", "high_card", "banker_edge" or "escape".
+	By string `json:"by"`
+	// Multiplier is the winning hand's (niuniu.md, Settlement).
+	Multiplier int `json:"multiplier"`
+	// Delta is the player's delta in stake units multiplied out; the
+	// banker's is its negation.
+	Delta int `json:"delta"`
+}
+
+// decode decodes the game's own event types.
+func decode(typ string, data []byte) (table.Payload, error) {
+	switch typ {
+	case "HandArranged":
+		return table.DecodeAs[HandArranged](data)
+	case "HandsRevealed":
+		return table.DecodeAs[HandsRevealed](data)
+	}
+	return nil, fmt.Errorf("niuniu: unknown event type %q", typ)
+}

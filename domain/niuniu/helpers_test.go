@@ -1,0 +1,151 @@
+package niuniu
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// seedSeq is a deterministic table.SeedSource: the k-th seed of stream id is
+// SHA-256(id ‖ k), both 8 bytes big-endian.
+type seedSeq struct {
+	id, n uint64
+}
+
+func (q *seedSeq) NewSeed() (cards.Seed, error) {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], q.id)
+	binary.BigEndian.PutUint64(b[8:], q.n)
+	q.n++
+	return cards.Seed(sha256.Sum256(b[:])), nil
+}
+
+func rulesWith(t testing.TB, options string) *Rules {
+	t.Helper()
+	r, err := New().Rules("classic", json.RawMessage(options))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.(*Rules)
+}
+
+func applyAll(st *table.State, evs []table.Payload) {
+	for _, e := range evs {
+		table.Apply(st, e)
+	}
+}
+
+// openTable opens a table at stake and seats players p0.. in order; the
+// first deal follows the last join.
+func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
+	t.Helper()
+	st := table.New(r)
+	evs, err := table.Open(r, "t", "niuniu", "classic", stake, "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyAll(st, evs)
+	for i := range r.Seats() {
+		evs, err := table.Join(st, fmt.Sprintf("p%d", i), fmt.Sprintf("Player %d", i), -1, seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		applyAll(st, evs)
+	}
+	return st
+}
+
+// position builds a table dealt the given hands (one per seat, in notation),
+// at stake; the seats arrange next.
+func position(t testing.TB, r *Rules, stake int, hands ...string) *table.State {
+	t.Helper()
+	if len(hands) != r.Seats() {
+		t.Fatalf("position of %d hands for %d seats", len(hands), r.Seats())
+	}
+	st := table.New(r)
+	table.Apply(st, table.TableOpened{TableID: "pos", Game: "niuniu", Variant: "classic",
+		Options: r.Options(), Stake: stake, Seats: r.Seats(), RulesVersion: r.Version()})
+	for i := range r.Seats() {
+		table.Apply(st, table.PlayerSeated{Seat: i, PlayerID: fmt.Sprintf("p%d", i)})
+	}
+	seed := cards.Seed{1, 2, 3}
+	d := table.HandDealt{Hand: 1, Deal: 1, Commitment: seed.Commitment(), FirstSeat: r.Banker()}
+	for _, h := range hands {
+		cs := cards.MustParse(h)
+		if len(cs) != HandSize {
+			t.Fatalf("hand %q has %d cards", h, len(cs))
+		}
+		Sort(cs)
+		d.Hands = append(d.Hands, cs)
+	}
+	table.Apply(st, d)
+	table.Apply(st, table.DealSecret{Hand: 1, Deal: 1, Seed: seed.String()})
+	return st
+}
+
+func game(st *table.State) *State { return st.G.(*State) }
+
+func arrangeA(cs string) table.Action {
+	return table.Action{Type: ActionArrange, Cards: cards.MustParse(cs)}
+}
+func noBullA() table.Action { return table.Action{Type: ActionNoBull} }
+
+// mustAct decides and applies an action that the rules must accept.
+func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Payload {
+	t.Helper()
+	evs, err := table.Act(st, seat, a, &seedSeq{id: 99})
+	if err != nil {
+		t.Fatalf("seat %d %s: %v", seat, describeAction(a), err)
+	}
+	applyAll(st, evs)
+	return evs
+}
+
+// arrangeBest has seat arrange its first bull, or declare no bull.
+func arrangeBest(t testing.TB, st *table.State, seat int) []table.Payload {
+	t.Helper()
+	legal := st.Rules.Legal(st.G, seat)
+	return mustAct(t, st, seat, legal[0])
+}
+
+func describeAction(a table.Action) string {
+	s := a.Type
+	if a.Bid != nil {
+		s += fmt.Sprintf(" bid %d", *a.Bid)
+	}
+	if len(a.Cards) > 0 {
+		s += " " + cards.Format(a.Cards)
+	}
+	if a.As != "" {
+		s += " as " + a.As
+	}
+	return s
+}
+
+func eventTypes(evs []table.Payload) []string {
+	out := make([]string, len(evs))
+	for i, e := range evs {
+		out[i] = e.EventType()
+	}
+	return out
+}
+
+func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
+	t.Helper()
+	for _, e := range evs {
+		if hs, ok := e.(table.HandSettled); ok {
+			var res Result
+			if err := json.Unmarshal(hs.Result, &res); err != nil {
+				t.Fatal(err)
+			}
+			return hs, res
+		}
+	}
+	t.Fatalf("no HandSettled in %v", eventTypes(evs))
+	return table.HandSettled{}, Result{}
+}

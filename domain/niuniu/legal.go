@@ -1,0 +1,37 @@
+package niuniu
+
+import (
+	"slices"
+
+	"paiju/domain/table"
+)
+
+// Legal lists every action seat may take now (escape excluded): while the
+// hand is being arranged, every bull of the seat's hand (Bulls' order), then
+// no_bull. Every seat may act at once, and again until the reveal: an
+// arrangement may be replaced. Nil when seat may not act.
+func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
+	s, err := r.state(gs)
+	if err != nil || s.phase != phaseArranging || seat < 0 || seat >= s.seats {
+		return nil
+	}
+	bulls := Bulls(s.hands[seat])
+	out := make([]table.Action, 0, len(bulls)+1)
+	for _, b := range bulls {
+		out = append(out, table.Action{Type: ActionArrange, Cards: b})
+	}
+	return append(out, table.Action{Type: ActionNoBull})
+}
+
+// Command names the action whose events begin with p, so that an auditor can
+// re-decide a recorded stream action by action.
+func (r *Rules) Command(p table.Payload) (seat int, a table.Action, ok bool) {
+	e, ok := p.(HandArranged)
+	if !ok {
+		return 0, table.Action{}, false
+	}
+	if len(e.Cards) == 0 {
+		return e.Seat, table.Action{Type: ActionNoBull}, true
+	}
+	return e.Seat, table.Action{Type: ActionArrange, Cards: slices.Clone(e.Cards)}, true
+}

@@ -1,0 +1,438 @@
+package niuniu
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"paiju/audit"
+	"paiju/domain/cards"
+	"paiju/domain/table"
+	"paiju/eventstore"
+)
+
+var tableSeedFlag = flag.Uint64("niuniu.table", 0, "run TestRandomGames for this one table seed only")
+
+// randomTableSeeds are the tables TestRandomGames plays; a failure names its
+// seed, and -niuniu.table=<seed> replays that table alone.
+var randomTableSeeds = []uint64{
+	1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597, 2584, 4181, 6765, 10946,
+	17711, 28657, 46368, 75025, 121393, 196418, 317811, 514229, 832040, 1346269,
+	2178309, 3524578, 5702887, 9227465, 14930352, 24157817, 39088169, 63245986, 102334155, 165580141,
+}
+
+const handsPerTable = 150 // × 40 tables = 6,000 settled hands
+
+// TestRandomGames plays 6,000 hands of random legal actions at tables of 2, 3
+// and 4 seats with every banker seat (an escape in about one hand in 30),
+// through table.Join, table.Act and table.Apply, checks every event and
+// settlement against the rules, and has audit.VerifyTable prove the
+// recorded stream of every other table (3,000 hands: re-executing a stream
+// costs more than playing it).
+func TestRandomGames(t *testing.T) {
+	t.Parallel()
+	seeds := randomTableSeeds
+	if *tableSeedFlag != 0 {
+		seeds = []uint64{*tableSeedFlag}
+	}
+	for i, seed := range seeds {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
+			rt := newRandomTable(t, seed, i%2 == 0 || len(seeds) == 1)
+			for rt.settled < handsPerTable {
+				rt.step()
+			}
+			if rt.stream == nil {
+				return
+			}
+			rep, err := audit.VerifyTable(func(o table.TableOpened) (table.Rules, error) {
+				return New().Rules(o.Variant, o.Options)
+			}, rt.stream)
+			if err != nil {
+				t.Fatalf("table seed %d: the recorded stream does not verify: %v", seed, err)
+			}
+			if rep.Deals < handsPerTable {
+				t.Fatalf("table seed %d: %d deals verified, want ≥ %d", seed, rep.Deals, handsPerTable)
+			}
+		})
+	}
+}
+
+// randomTable drives one table with random legal actions.
+type randomTable struct {
+	t       testing.TB
+	r       *Rules
+	seed    uint64
+	rng     *rand.Rand
+	seeds   *seedSeq
+	st      *table.State
+	record  bool
+	stream  []eventstore.Event // as the store would hold it, when recording
+	dealt   table.HandDealt    // the running deal, as dealt
+	settled int
+	steps   int // actions in the running deal
+	joins   int
+	// arranged is each seat's last arrangement in the running deal, as the
+	// test saw it made.
+	arranged [maxSeats]*table.Action
+	// escapeAt is the step of the running hand at which escaper escapes; -1: none.
+	escapeAt, escaper int
+}
+
+// newRandomTable opens a table of random size, banker and stake; record
+// keeps its stream for the audit.
+func newRandomTable(t testing.TB, seed uint64, record bool) *randomTable {
+	rt := &randomTable{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x6e6975)), seeds: &seedSeq{id: seed}, record: record}
+	seats := 2 + rt.rng.IntN(3)
+	r, err := New().Rules("classic", json.RawMessage(fmt.Sprintf(`{"seats":%d,"banker":%d}`, seats, rt.rng.IntN(seats))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.r = r.(*Rules)
+	rt.st = table.New(r)
+	evs, err := table.Open(r, fmt.Sprint("t", seed), "niuniu", "classic", 1+rt.rng.IntN(5), "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.apply(evs)
+	for range seats {
+		rt.join()
+	}
+	return rt
+}
+
+func (rt *randomTable) fatalf(format string, args ...any) {
+	rt.t.Helper()
+	rt.t.Fatalf("table seed %d (%d seats, banker %d), hand %d, step %d: %s", rt.seed, rt.r.Seats(), rt.r.Banker(), rt.st.Hand, rt.steps, fmt.Sprintf(format, args...))
+}
+
+func (rt *randomTable) join() {
+	rt.joins++
+	evs, err := table.Join(rt.st, fmt.Sprintf("r%d", rt.joins), "", -1, rt.seeds)
+	if err != nil {
+		rt.fatalf("join: %v", err)
+	}
+	rt.apply(evs)
+}
+
+func (rt *randomTable) apply(evs []table.Payload) {
+	for _, e := range evs {
+		table.Apply(rt.st, e)
+		if rt.record {
+			data, err := json.Marshal(e)
+			if err != nil {
+				rt.fatalf("encode %s: %v", e.EventType(), err)
+			}
+			rt.stream = append(rt.stream, eventstore.Event{Stream: "table-" + rt.st.ID, Version: rt.st.Version, Type: e.EventType(), Data: data})
+		}
+		if d, ok := e.(table.HandDealt); ok {
+			rt.dealt = d
+			rt.steps = 0
+			rt.arranged = [maxSeats]*table.Action{}
+			rt.escapeAt = -1
+			if rt.rng.IntN(30) == 0 {
+				rt.escapeAt, rt.escaper = rt.rng.IntN(6), rt.rng.IntN(rt.r.Seats())
+			}
+			rt.checkDeal(d)
+		}
+	}
+}
+
+// step makes one action of a random seat and checks it.
+func (rt *randomTable) step() {
+	n := rt.r.Seats()
+	for seat := range n {
+		if rt.r.Legal(rt.st.G, seat) == nil {
+			rt.fatalf("seat %d may not act while the hand is arranged (niuniu.md, Arranging: every seat arranges)", seat)
+		}
+	}
+	seat := rt.rng.IntN(n)
+	legal := rt.r.Legal(rt.st.G, seat)
+	a := legal[rt.rng.IntN(len(legal))]
+	if rt.steps == rt.escapeAt {
+		seat, a = rt.escaper, table.Action{Type: table.ActionEscape}
+	}
+	pre := game(rt.st).Clone().(*State)
+	evs, err := table.Act(rt.st, seat, a, rt.seeds)
+	if err != nil { // Decide must accept what Legal offers
+		rt.fatalf("seat %d %s: %v", seat, describeAction(a), err)
+	}
+	rt.steps++
+	if rt.steps > 500 {
+		rt.fatalf("the hand does not end")
+	}
+	rt.checkEvents(pre, seat, a, evs)
+	rt.apply(evs)
+	if a.Type == table.ActionEscape {
+		rt.join()
+	}
+	if g := game(rt.st); g.phase == phaseArranging && g.hand == pre.hand {
+		for i := range n {
+			if !slices.Equal(g.hands[i], rt.dealt.Hands[i]) {
+				rt.fatalf("seat %d holds %s, was dealt %s: cards lost or invented", i, cards.Format(g.hands[i]), cards.Format(rt.dealt.Hands[i]))
+			}
+		}
+	}
+}
+
+func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []table.Payload) {
+	switch e := evs[0].(type) {
+	case HandArranged:
+		hand := rt.dealt.Hands[seat]
+		want, _, _ := bruteBull(hand)
+		if a.Type == ActionNoBull {
+			want = NoBull
+			if len(e.Cards) != 0 {
+				rt.fatalf("no_bull recorded with cards %s", cards.Format(e.Cards))
+			}
+		} else {
+			held := cards.Of(hand)
+			sum := 0
+			for _, c := range e.Cards {
+				sum += Value(c)
+			}
+			if len(e.Cards) != 3 || sum%10 != 0 || cards.Of(e.Cards) != cards.Of(a.Cards) || !held.Contains(e.Cards) {
+				rt.fatalf("seat %d %s recorded as %s (niuniu.md, Arranging)", seat, describeAction(a), cards.Format(e.Cards))
+			}
+		}
+		if e.Seat != seat || e.Reading == nil || *e.Reading != want || e.Hidden {
+			rt.fatalf("seat %d %s of %s recorded as %+v, want %v (niuniu.md, Arranging)", seat, describeAction(a), cards.Format(hand), e, want)
+		}
+		rt.arranged[seat] = &a
+	case table.PlayerEscaped:
+		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.players[seat] {
+			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
+		}
+	default:
+		rt.fatalf("seat %d %s emits %T first", seat, describeAction(a), e)
+	}
+	all := true
+	for i := range rt.r.Seats() {
+		all = all && (rt.arranged[i] != nil || i == seat && a.Type != table.ActionEscape)
+	}
+	wantTypes := []string{"HandArranged"}
+	switch {
+	case a.Type == table.ActionEscape:
+		wantTypes = []string{"PlayerEscaped", "HandSettled"}
+	case all:
+		wantTypes = []string{"HandArranged", "HandsRevealed", "HandSettled", "HandDealt", "DealSecret"}
+	}
+	if got := eventTypes(evs); !slices.Equal(got, wantTypes) {
+		rt.fatalf("seat %d %s emits %v, want %v (niuniu.md, Arranging: the reveal comes when every seat has arranged or declared)", seat, describeAction(a), got, wantTypes)
+	}
+	if a.Type == table.ActionEscape {
+		rt.checkEscape(pre, seat, evs[1].(table.HandSettled))
+	} else if all {
+		rt.checkReveal(pre, evs[1].(HandsRevealed), evs[2].(table.HandSettled))
+	}
+}
+
+// reading is what the test expects of seat at the reveal: its last
+// arrangement's class, or no bull when it last declared none.
+func (rt *randomTable) reading(seat int) Reading {
+	hand := rt.dealt.Hands[seat]
+	r := Reading{High: rt.highest(hand)}
+	if a := rt.arranged[seat]; a.Type == ActionArrange {
+		r.Bull, _, _ = bruteBull(hand)
+	}
+	return r
+}
+
+// highest is the highest card of hand by niuniu.md's order, spelled out.
+func (rt *randomTable) highest(hand []cards.Card) cards.Card {
+	key := func(c cards.Card) int {
+		switch {
+		case c == cards.RJ:
+			return 100
+		case c == cards.BJ:
+			return 99
+		case c.Rank == cards.Ace:
+			return 4 - int(c.Suit)
+		}
+		return int(c.Rank)*4 + 3 - int(c.Suit)
+	}
+	best := hand[0]
+	for _, c := range hand {
+		if key(c) > key(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// bout is a player's delta against the banker (niuniu.md, Comparing and
+// Settlement), restated.
+func bout(stake int, banker, player Reading) int {
+	mult := []int{1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5}
+	bankerWins := banker.Bull > player.Bull
+	if banker.Bull == player.Bull {
+		edge := rankOrder(banker.High) <= 12 && rankOrder(player.High) <= 12
+		bankerWins = edge || Higher(banker.High, player.High)
+	}
+	if bankerWins {
+		return -stake * mult[banker.Bull]
+	}
+	return stake * mult[player.Bull]
+}
+
+func (rt *randomTable) checkReveal(pre *State, rev HandsRevealed, hs table.HandSettled) {
+	n, b, stake := rt.r.Seats(), rt.r.Banker(), rt.st.Stake
+	if rev.Hand != pre.hand || len(rev.Hands) != n {
+		rt.fatalf("reveal %+v", rev)
+	}
+	want := make([]int, n)
+	for i, h := range rev.Hands {
+		exp := rt.reading(i)
+		if h.Seat != i || !slices.Equal(h.Cards, rt.dealt.Hands[i]) || h.Reading != exp {
+			rt.fatalf("seat %d revealed as %+v, want its dealt %s as %+v (niuniu.md, Arranging)", i, h, cards.Format(rt.dealt.Hands[i]), exp)
+		}
+		if i != b {
+			want[i] = bout(stake, rt.reading(b), exp)
+			want[b] -= want[i]
+		}
+	}
+	rt.checkSettled(pre, hs, want, "niuniu.md, Comparing and Settlement")
+}
+
+func (rt *randomTable) checkEscape(pre *State, seat int, hs table.HandSettled) {
+	n, b, stake := rt.r.Seats(), rt.r.Banker(), rt.st.Stake
+	mult := []int{1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5}
+	value := func(i int) Bull {
+		if rt.arranged[i] == nil {
+			best, _, _ := bruteBull(rt.dealt.Hands[i])
+			return best
+		}
+		return rt.reading(i).Bull
+	}
+	want := make([]int, n)
+	for i := range n {
+		switch {
+		case i == b:
+			continue
+		case seat == b:
+			want[i] = stake * mult[value(i)]
+		case i == seat:
+			want[i] = -stake * mult[value(b)]
+		}
+		want[b] -= want[i]
+	}
+	rt.checkSettled(pre, hs, want, "niuniu.md, Escape")
+}
+
+func (rt *randomTable) checkSettled(pre *State, hs table.HandSettled, want []int, rule string) {
+	rt.t.Helper()
+	sum := 0
+	for _, d := range hs.Deltas {
+		sum += d
+	}
+	if !slices.Equal(hs.Deltas, want) || sum != 0 || hs.Hand != pre.hand {
+		rt.fatalf("hand %d settles %v, want %v, summing to 0 (%s)", pre.hand, hs.Deltas, want, rule)
+	}
+	var res Result
+	if err := json.Unmarshal(hs.Result, &res); err != nil {
+		rt.fatalf("result %s: %v", hs.Result, err)
+	}
+	for _, bt := range res.Bouts {
+		if bt.Delta != hs.Deltas[bt.Seat] {
+			rt.fatalf("bout %+v disagrees with deltas %v", bt, hs.Deltas)
+		}
+	}
+	rt.settled++
+	// The revealed seed opens the commitment and deals exactly the dealt hands.
+	seed, err := cards.ParseSeed(hs.Seed)
+	if err != nil || seed.Commitment() != rt.dealt.Commitment {
+		rt.fatalf("revealed seed %q does not open the commitment %s (rules/README.md, Shuffling)", hs.Seed, rt.dealt.Commitment)
+	}
+	deck, _ := cards.Shuffled(seed, 1)
+	n := rt.r.Seats()
+	for i, c := range deck[:n*HandSize] {
+		if !slices.Contains(rt.dealt.Hands[i%n], c) {
+			rt.fatalf("the seed deals %s to seat %d, the deal has it elsewhere (doc.go, Dealing)", c, i%n)
+		}
+	}
+}
+
+func (rt *randomTable) checkDeal(d table.HandDealt) {
+	rt.t.Helper()
+	var all cards.Multiset
+	for _, h := range d.Hands {
+		if len(h) != HandSize {
+			rt.fatalf("a hand of %d cards, want 5 (niuniu.md)", len(h))
+		}
+		all.Add(h...)
+	}
+	for _, k := range all {
+		if k > 1 {
+			rt.fatalf("a card dealt twice from one deck (niuniu.md)")
+		}
+	}
+	if len(d.Hands) != rt.r.Seats() || d.FirstSeat != rt.r.Banker() || d.Deal != 1 {
+		rt.fatalf("deal %+v", d)
+	}
+}
+
+// TestTamperingIsFound: the audit re-execution catches a recorded
+// arrangement, reveal or settlement that the rules would not have produced.
+func TestTamperingIsFound(t *testing.T) {
+	rt := newRandomTable(t, 4242, true)
+	for rt.settled < 5 {
+		rt.step()
+	}
+	rulesOf := func(o table.TableOpened) (table.Rules, error) { return New().Rules(o.Variant, o.Options) }
+	if _, err := audit.VerifyTable(rulesOf, rt.stream); err != nil {
+		t.Fatalf("the clean stream does not verify: %v", err)
+	}
+	first := func(typ string) int {
+		for i, e := range rt.stream {
+			if e.Type == typ {
+				return i
+			}
+		}
+		t.Fatalf("no %s in the stream", typ)
+		return -1
+	}
+	for _, tc := range []struct {
+		name   string
+		typ    string
+		tamper func(data []byte) []byte
+	}{
+		{"an arrangement's class changed", "HandArranged", func(data []byte) []byte {
+			var e HandArranged
+			json.Unmarshal(data, &e)
+			b := (*e.Reading + 1) % (BullBull + 1)
+			e.Reading = &b
+			out, _ := json.Marshal(e)
+			return out
+		}},
+		{"a revealed class changed", "HandsRevealed", func(data []byte) []byte {
+			var e HandsRevealed
+			json.Unmarshal(data, &e)
+			e.Hands[0].Bull = (e.Hands[0].Bull + 1) % (BullBull + 1)
+			out, _ := json.Marshal(e)
+			return out
+		}},
+		{"a bout's winner swapped", "HandSettled", func(data []byte) []byte {
+			var e table.HandSettled
+			json.Unmarshal(data, &e)
+			e.Deltas[0], e.Deltas[1] = e.Deltas[1], e.Deltas[0]
+			out, _ := json.Marshal(e)
+			return out
+		}},
+	} {
+		evs := slices.Clone(rt.stream)
+		i := first(tc.typ)
+		evs[i].Data = tc.tamper(evs[i].Data)
+		if string(evs[i].Data) == string(rt.stream[i].Data) {
+			continue // the change happened to be none (equal deltas)
+		}
+		_, err := audit.VerifyTable(rulesOf, evs)
+		var f *audit.Fault
+		if !errors.As(err, &f) || f.Version != evs[i].Version {
+			t.Errorf("%s at version %d: got %v, want a fault there", tc.name, evs[i].Version, err)
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package niuniu
+
+import (
+	"slices"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+type phase uint8
+
+const (
+	phaseBetween   phase = iota // no deal running
+	phaseArranging              // every seat arranges at once
+)
+
+func (p phase) String() string {
+	if p == phaseArranging {
+		return "arranging"
+	}
+	return "between_hands"
+}
+
+// arrangement is a seat's standing arrangement in the running deal.
+type arrangement struct {
+	done  bool         // the seat arranged or declared no bull
+	bull  Bull         // its class
+	cards []cards.Card // the bull's three cards; nil for no bull
+}
+
+// State is the game state of one table, folded from its events. Only Evolve
+// changes it. It holds the running deal's seed (from DealSecret), which no
+// View ever shows.
+//
+// Evolve never writes into a slice it has stored (it replaces them), so
+// Clone shares those and copies the rest.
+type State struct {
+	seats, banker int
+	stake         int
+	players       [maxSeats]string // player id per seat, "" when empty
+
+	hand, deal int
+	phase      phase
+	seed       string // the running deal's seed, hex
+
+	hands [maxSeats][]cards.Card // in display order
+	arr   [maxSeats]arrangement
+
+	// last is the reveal of the last hand settled by a reveal, public.
+	last *HandsRevealed
+}
+
+// Clone returns a copy that evolves independently of s.
+func (s *State) Clone() table.GameState {
+	c := *s
+	return &c
+}
+
+// NeedsDeal reports that no deal is running: hands follow one another
+// without end.
+func (s *State) NeedsDeal() bool { return s.phase == phaseBetween }
+
+// arrangedAll reports whether every seat has arranged or declared.
+func (s *State) arrangedAll() bool {
+	for _, a := range s.arr[:s.seats] {
+		if !a.done {
+			return false
+		}
+	}
+	return true
+}
+
+// Evolve applies an event to the state, in place. It never validates: a
+// HandArranged replaces the seat's arrangement as recorded.
+func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
+	s := gs.(*State)
+	switch e := p.(type) {
+	case table.TableOpened:
+		s.stake = e.Stake
+	case table.PlayerSeated:
+		s.players[e.Seat] = e.PlayerID
+	case table.PlayerLeft:
+		s.players[e.Seat] = ""
+	case table.PlayerEscaped:
+		s.players[e.Seat] = ""
+	case table.HandDealt:
+		s.hand, s.deal = e.Hand, e.Deal
+		s.phase = phaseArranging
+		s.seed = ""
+		s.hands = [maxSeats][]cards.Card{}
+		for i, h := range e.Hands {
+			s.hands[i] = slices.Clone(h)
+		}
+		s.arr = [maxSeats]arrangement{}
+	case table.DealSecret:
+		s.seed = e.Seed
+	case HandArranged:
+		a := arrangement{done: true, cards: slices.Clone(e.Cards)}
+		if e.Reading != nil {
+			a.bull = *e.Reading
+		}
+		s.arr[e.Seat] = a
+	case HandsRevealed:
+		rev := e
+		s.last = &rev
+	case table.DealVoided, table.HandSettled:
+		s.phase = phaseBetween
+	}
+	return s
+}
