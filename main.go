@@ -3,6 +3,8 @@
 //	paiju serve    run the HTTP API (the default command)
 //	paiju migrate  create or upgrade the database schema
 //	paiju verify   check the hash chain and replay every table through its rules
+//	paiju verify FILE  check an exported table log offline
+//	paiju export   write a table's event log as JSON Lines
 package main
 
 import (
@@ -34,7 +36,9 @@ const usage = `usage: paiju [command] [flags]
 commands:
   serve     run the HTTP API (default)
   migrate   create or upgrade the database schema in the data directory
-  verify    check the event hash chain and replay every table through its rules
+  verify    check the event hash chain and replay every table through its rules;
+            "paiju verify FILE" checks an exported table log (- for stdin) offline
+  export    write a table's full event log as JSON Lines: paiju export --table ID
   loadtest  play random legal moves against a running server and report moves/s
 
 Run "paiju COMMAND -h" for the flags of a command. Every flag can also be set
@@ -62,11 +66,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return migrate(ctx, cfg, stdout)
 	case "verify":
-		cfg, err := parseCommon("verify", args, getenv, stderr)
+		cfg, file, err := parseVerify(args, getenv, stderr)
 		if err != nil {
 			return err
 		}
+		if file != "" {
+			return verifyFile(file, stdout)
+		}
 		return verify(ctx, cfg, stdout)
+	case "export":
+		cfg, err := parseExport(args, getenv, stderr)
+		if err != nil {
+			return err
+		}
+		return export(ctx, cfg, stdout)
 	case "loadtest":
 		cfg, err := parseLoadtest(args, getenv, stderr)
 		if err != nil {

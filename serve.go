@@ -73,6 +73,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Logger:    log,
 		Committed: relay.Notify,
 	})
+	stopStreams := make(chan struct{})
 	handler := api.NewServer(api.Deps{
 		Tables:       svc,
 		Players:      playerStore{store},
@@ -80,6 +81,8 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		NewPlayerID:  func() string { return ulid.Make().String() },
 		Ready:        readiness(store, nc),
 		Logger:       log,
+		Live:         api.NATSLive{Conn: nc},
+		Stop:         stopStreams,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -87,6 +90,9 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	// Shutdown waits for responses to finish, and an event stream never
+	// does: end the streams as soon as shutdown begins.
+	srv.RegisterOnShutdown(func() { close(stopStreams) })
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

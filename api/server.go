@@ -22,6 +22,7 @@ type Tables interface {
 	Join(ctx context.Context, p tables.Player, tableID string, seat int, cond tables.Cond) (*tables.Result, error)
 	Act(ctx context.Context, p tables.Player, tableID string, a table.Action, cond tables.Cond) (*tables.Result, error)
 	Load(ctx context.Context, tableID string) (*tables.Loaded, error)
+	LoadRaw(ctx context.Context, tableID string) (*tables.Raw, error)
 }
 
 var _ Tables = (*tables.Service)(nil)
@@ -54,11 +55,21 @@ type Deps struct {
 	Ready  func(ctx context.Context) error
 	Logger *slog.Logger
 	Now    func() time.Time
+	// Live feeds /stream; without it /stream answers 503.
+	Live Live
+	// Heartbeat is how often an idle /stream sends a comment line (15s).
+	Heartbeat time.Duration
+	// Stop, when closed, ends every /stream response: http.Server.Shutdown
+	// waits for streaming responses instead of closing them, so the caller
+	// closes Stop when shutdown begins (http.Server.RegisterOnShutdown).
+	Stop <-chan struct{}
 }
 
 type server struct {
 	Deps
-	log *slog.Logger
+	log       *slog.Logger
+	heartbeat time.Duration
+	stopped   <-chan struct{}
 }
 
 // NewServer returns the HTTP handler of API v1.
@@ -72,7 +83,10 @@ func NewServer(d Deps) http.Handler {
 	if d.Ready == nil {
 		d.Ready = func(context.Context) error { return nil }
 	}
-	s := &server{Deps: d, log: d.Logger}
+	s := &server{Deps: d, log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop)}
+	if s.heartbeat <= 0 {
+		s.heartbeat = defaultHeartbeat
+	}
 
 	r := chi.NewRouter()
 	r.Use(middleware.RequestID)
@@ -97,6 +111,9 @@ func NewServer(d Deps) http.Handler {
 			r.Get("/tables/{id}/legal", s.legalActions)
 			r.Post("/tables/{id}/actions", s.postAction)
 			r.Get("/tables/{id}/events", s.listEvents)
+			r.Get("/tables/{id}/export", s.exportTable)
+			r.Get("/tables/{id}/state", s.tableAt)
+			r.Get("/tables/{id}/stream", s.streamEvents)
 		})
 	})
 	return r

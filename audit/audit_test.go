@@ -24,11 +24,13 @@ func (p pcgSeeds) NewSeed() (cards.Seed, error) {
 	return s, nil
 }
 
-func rulesOf(o table.TableOpened) (table.Rules, error) { return doudizhu.New().Rules(o.Variant, o.Options) }
+func rulesOf(o table.TableOpened) (table.Rules, error) {
+	return doudizhu.New().Rules(o.Variant, o.Options)
+}
 
 // recordGame plays hands of random legal actions (with an occasional escape)
 // and returns the stream as the store would hold it.
-func recordGame(t *testing.T, seed uint64, hands int) []eventstore.Event {
+func recordGame(t testing.TB, seed uint64, hands int) []eventstore.Event {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 99))
 	seeds := pcgSeeds{rand.New(rand.NewPCG(seed, 100))}

@@ -139,34 +139,32 @@ func ReadExport(r io.Reader) (*Export, error) {
 		if x.Head != nil {
 			return nil, &ExportFault{Line: n, Reason: "a line follows the chain head line, which must be last"}
 		}
-		var probe map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &probe); err != nil {
-			return nil, &ExportFault{Line: n, Reason: fmt.Sprintf("not a JSON object: %v", err)}
+		var l wireLine
+		if err := strictUnmarshal(raw, &l); err != nil {
+			return nil, &ExportFault{Line: n, Reason: fmt.Sprintf("not a JSON export line: %v", err)}
 		}
-		if _, ok := probe["chain_head"]; ok {
-			var h Head
-			if err := strictUnmarshal(raw, &h); err != nil {
-				return nil, &ExportFault{Line: n, Reason: fmt.Sprintf("chain head line: %v", err)}
+		if l.ChainHead != nil {
+			h, err := l.head()
+			if err == nil {
+				err = checkHead(h, x.Events)
 			}
-			if err := checkHead(h, x.Events); err != nil {
-				return nil, &ExportFault{Line: n, Reason: err.Error()}
+			if err != nil {
+				return nil, &ExportFault{Line: n, Reason: "chain head line: " + err.Error()}
 			}
 			x.Head = &h
 			continue
 		}
-		var l Line
-		if err := strictUnmarshal(raw, &l); err != nil {
-			return nil, &ExportFault{Line: n, Reason: fmt.Sprintf("event line: %v", err)}
-		}
-		for _, f := range []string{"position", "stream", "version", "type", "recorded_at", "data", "prev_hash", "hash"} {
-			if _, ok := probe[f]; !ok {
-				return nil, &ExportFault{Line: n, Version: l.Version, Reason: fmt.Sprintf("missing field %q", f)}
-			}
-		}
-		e := eventstore.Event{Position: l.Position, Stream: l.Stream, Version: l.Version, Type: l.Type,
-			Data: []byte(l.Data), RecordedAt: l.RecordedAt, PrevHash: l.PrevHash, Hash: l.Hash}
-		if err := checkLine(e, prev); err != nil {
+		e, err := l.event()
+		if err != nil {
 			return nil, &ExportFault{Line: n, Version: e.Version, Reason: err.Error()}
+		}
+		if err := checkLine(e, prev); err != nil {
+			f := &ExportFault{Line: n, Version: e.Version, Reason: err.Error()}
+			var gap missing
+			if errors.As(err, &gap) {
+				f.Version = int(gap)
+			}
+			return nil, f
 		}
 		x.Events = append(x.Events, e)
 		prev = &x.Events[len(x.Events)-1]
@@ -178,6 +176,49 @@ func ReadExport(r io.Reader) (*Export, error) {
 		return nil, &ExportFault{Line: n, Reason: "the export holds no event"}
 	}
 	return &x, nil
+}
+
+// wireLine is either kind of line, decoded in one pass; the fields present
+// say which it is.
+type wireLine struct {
+	Position   *int64          `json:"position"`
+	Stream     *string         `json:"stream"`
+	Version    *int            `json:"version"`
+	Type       *string         `json:"type"`
+	RecordedAt *time.Time      `json:"recorded_at"`
+	Data       json.RawMessage `json:"data"`
+	PrevHash   *string         `json:"prev_hash"`
+	Hash       *string         `json:"hash"`
+	ChainHead  *ChainHead      `json:"chain_head"`
+	Events     *int            `json:"events"`
+	ExportedAt *time.Time      `json:"exported_at"`
+}
+
+func (l wireLine) event() (eventstore.Event, error) {
+	var e eventstore.Event
+	if l.Version != nil {
+		e.Version = *l.Version
+	}
+	if l.Position == nil || l.Stream == nil || l.Version == nil || l.Type == nil || l.RecordedAt == nil ||
+		l.Data == nil || l.PrevHash == nil || l.Hash == nil {
+		return e, errors.New("an event line needs position, stream, version, type, recorded_at, data, prev_hash and hash")
+	}
+	if l.Events != nil || l.ExportedAt != nil {
+		return e, errors.New("an event line with fields of the chain head line")
+	}
+	e = eventstore.Event{Position: *l.Position, Stream: *l.Stream, Version: *l.Version, Type: *l.Type,
+		Data: []byte(l.Data), RecordedAt: *l.RecordedAt, PrevHash: *l.PrevHash, Hash: *l.Hash}
+	return e, nil
+}
+
+func (l wireLine) head() (Head, error) {
+	if l.Stream == nil || l.Events == nil || l.ExportedAt == nil {
+		return Head{}, errors.New("needs chain_head, stream, events and exported_at")
+	}
+	if l.Position != nil || l.Version != nil || l.Type != nil || l.RecordedAt != nil || l.Data != nil || l.PrevHash != nil || l.Hash != nil {
+		return Head{}, errors.New("fields of an event line in the chain head line")
+	}
+	return Head{ChainHead: *l.ChainHead, Stream: *l.Stream, Events: *l.Events, ExportedAt: *l.ExportedAt}, nil
 }
 
 func strictUnmarshal(raw []byte, v any) error {
@@ -199,15 +240,18 @@ func checkLine(e eventstore.Event, prev *eventstore.Event) error {
 	}
 	if prev == nil {
 		if e.Version != 1 {
-			return fmt.Errorf("the export starts at version %d, not 1: events are missing", e.Version)
+			return missing(1)
 		}
 		return nil
 	}
 	if e.Stream != prev.Stream {
 		return fmt.Errorf("stream %s in an export of %s", e.Stream, prev.Stream)
 	}
+	if e.Version > prev.Version+1 {
+		return missing(prev.Version + 1)
+	}
 	if e.Version != prev.Version+1 {
-		return fmt.Errorf("version %d follows version %d: the events between are missing or out of place", e.Version, prev.Version)
+		return fmt.Errorf("version %d follows version %d: the event is out of place", e.Version, prev.Version)
 	}
 	if e.Position <= prev.Position {
 		return fmt.Errorf("position %d does not follow position %d", e.Position, prev.Position)
@@ -218,6 +262,13 @@ func checkLine(e eventstore.Event, prev *eventstore.Event) error {
 		return fmt.Errorf("previous hash %s, but the event at position %d (the line before) has hash %s", e.PrevHash, prev.Position, prev.Hash)
 	}
 	return nil
+}
+
+// missing is the version of an event missing from an export.
+type missing int
+
+func (m missing) Error() string {
+	return fmt.Sprintf("event %d is missing: the line holding it is not there (the next line holds a later event)", int(m))
 }
 
 func checkHead(h Head, evs []eventstore.Event) error {

@@ -1,7 +1,9 @@
 package tables
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -87,4 +89,22 @@ func (l *Loaded) EndedPrefix() int {
 		}
 	}
 	return len(l.Events)
+}
+
+// PublicPrefix reports whether the first n events, all of ended deals, show a
+// spectator everything: the rules reveal a deal when it ends, but a game may
+// keep something hidden for good, and then only the auditor may export.
+func (l *Loaded) PublicPrefix(n int) bool {
+	for _, e := range l.Events[:n] {
+		shown := table.Redact(l.State.Rules, e.Payload, table.Spectator, true)
+		if shown == nil {
+			return false
+		}
+		a, errA := json.Marshal(shown)
+		b, errB := json.Marshal(e.Payload)
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			return false
+		}
+	}
+	return true
 }

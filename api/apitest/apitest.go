@@ -47,6 +47,7 @@ func (c *Client) Unchecked() *Client {
 // server at base (e.g. an httptest.Server's URL).
 func New(t testing.TB, base string) *Client {
 	t.Helper()
+	registerDecoders()
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromFile(SpecPath())
 	if err != nil {

@@ -54,8 +54,10 @@ type Rules interface {
 	Legal(s GameState, seat int) []Action
 	// Redact returns p as seat may see it, or nil when seat may not see it at
 	// all. handOver reports that the deal p belongs to has ended (settled or
-	// voided), when hidden cards may be shown. HandDealt and DealSecret are
-	// redacted by the table and never reach Redact.
+	// voided), when hidden cards may be shown. DealSecret is redacted by the
+	// table and never reaches Redact; a running deal's HandDealt reaches it
+	// after the table's redaction (the seat's own cards only), so that a game
+	// may hide more, never less.
 	Redact(p Payload, seat int, handOver bool) Payload
 	// Command names the action (and its seat) whose batch of events begins
 	// with p, so that an auditor can re-decide a stored stream action by

@@ -229,7 +229,9 @@ func Redact(r Rules, p Payload, seat int, handOver bool) Payload {
 			hidden.Hands[seat] = d.Hands[seat]
 		}
 		hidden.Kitty = nil
-		return hidden
+		// The game may hide more: in a progressive deal (升级) a seat sees
+		// only the cards it has drawn, none of them at the deal itself.
+		return r.Redact(hidden, seat, handOver)
 	}
 	return r.Redact(p, seat, handOver)
 }

@@ -1,0 +1,216 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"paiju/audit"
+	"paiju/tables"
+)
+
+// --- export ---
+
+// exportTable answers GET /v1/tables/{id}/export: the table's stored log as
+// JSON Lines (docs/AUDIT.md). The auditor gets the whole log. A player who
+// was ever seated at the table gets the log up to the running deal, if any:
+// every deal in it has ended, so the rules have revealed all of it to them.
+// Anyone else gets 403 export_not_seated.
+func (s *server) exportTable(w http.ResponseWriter, r *http.Request) {
+	raw, err := s.Tables.LoadRaw(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c := callerOf(r.Context())
+	stored := raw.Stored
+	if !c.auditor {
+		if !raw.EverSeated(c.playerID) {
+			s.writeError(w, r, problem(http.StatusForbidden, "export_not_seated", "only the auditor and players who sat at this table may export it"))
+			return
+		}
+		n := raw.EndedPrefix()
+		if !raw.PublicPrefix(n) {
+			s.writeError(w, r, problem(http.StatusForbidden, "export_hidden_information", "this game keeps some of the table's events hidden after their deal; only the auditor may export it"))
+			return
+		}
+		stored = stored[:n]
+	}
+	var buf bytes.Buffer
+	head := audit.ChainHead{Position: raw.HeadPosition, Hash: raw.HeadHash}
+	if err := audit.WriteExport(&buf, stored, head, s.Now()); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", audit.ContentType)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+tables.StreamID(raw.State.ID)+`.jsonl"`)
+	setETag(w, len(stored))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// --- time travel ---
+
+// tableAt answers GET /v1/tables/{id}/state?at=N: the table as the caller
+// could see it right after event N. The caller's seat is the one they held
+// then, and the view is exactly what that seat was shown then: cards that
+// were hidden at N stay hidden even if their deal has ended since (the
+// export, or /events, shows an ended deal in full). The auditor sees
+// everything. Without at, it is the table now.
+func (s *server) tableAt(w http.ResponseWriter, r *http.Request) {
+	at := -1
+	if q := r.URL.Query().Get("at"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil {
+			s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", "at must be an integer"))
+			return
+		}
+		if n < 1 {
+			s.writeError(w, r, problem(http.StatusUnprocessableEntity, "at_out_of_range", "at must be ≥ 1: event 1 opens the table"))
+			return
+		}
+		at = n
+	}
+	l, err := s.load(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if at > l.State.Version {
+		s.writeError(w, r, problem(http.StatusNotFound, "version_not_found", fmt.Sprintf("the table has %d events; there is no event %d yet", l.State.Version, at)))
+		return
+	}
+	if at > 0 {
+		l = l.At(at)
+	}
+	writeJSON(w, http.StatusOK, viewOf(l, callerOf(r.Context())))
+}
+
+// --- live stream ---
+
+// defaultHeartbeat is how often an idle stream sends a comment line, which
+// keeps proxies from closing it and lets the server notice a gone client.
+const defaultHeartbeat = 15 * time.Second
+
+// streamEvents answers GET /v1/tables/{id}/stream with Server-Sent Events:
+// every event of the table the caller may see, redacted for the caller's
+// seat exactly as /events redacts it at the moment it is sent, with the event
+// version as the SSE id. It resumes after Last-Event-ID (or ?after=).
+//
+// It subscribes to the table's live notices first, then catches up from the
+// store; each notice (and each heartbeat, in case a notice was lost) loads
+// the table again and sends the events past the last one sent. Sending only
+// versions past the last keeps the stream free of gaps and duplicates
+// whatever order or number of notices arrives.
+func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
+	after := 0
+	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		last = r.URL.Query().Get("after")
+	}
+	if last != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(last))
+		if err != nil || n < 0 {
+			s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", "Last-Event-ID and after must be an integer ≥ 0 (an event version)"))
+			return
+		}
+		after = n
+	}
+	if s.Live == nil {
+		s.writeError(w, r, problem(http.StatusServiceUnavailable, "live_unavailable", "this server has no live event feed"))
+		return
+	}
+	id := chi.URLParam(r, "id")
+	if _, err := s.load(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	wake := make(chan struct{}, 1)
+	stop, err := s.Live.Watch(id, func(int) {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	})
+	if err != nil {
+		s.writeError(w, r, fmt.Errorf("watch table %s: %w", id, err))
+		return
+	}
+	defer stop()
+
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+
+	c := callerOf(r.Context())
+	sent := after
+	send := func() error {
+		l, err := s.Tables.Load(r.Context(), id)
+		if err != nil {
+			return err
+		}
+		seat := tables.ViewerSeat(l.State, c.playerID, c.auditor)
+		for _, ev := range eventsOut(tables.VisibleEvents(l, seat, sent)) {
+			data, err := json.Marshal(ev)
+			if err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.Version, ev.Type, data); err != nil {
+				return err
+			}
+		}
+		sent = max(sent, l.State.Version)
+		return rc.Flush()
+	}
+	if _, err := fmt.Fprint(w, ": paiju table stream\n\n"); err != nil {
+		return
+	}
+	if err := send(); err != nil {
+		s.endStream(r, err)
+		return
+	}
+	beat := time.NewTicker(s.heartbeat)
+	defer beat.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.stopped:
+			return
+		case <-wake:
+		case <-beat.C:
+			if _, err := fmt.Fprint(w, ": heartbeat\n\n"); err != nil {
+				return
+			}
+		}
+		if err := send(); err != nil {
+			s.endStream(r, err)
+			return
+		}
+	}
+}
+
+func (s *server) endStream(r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		return // the client went away
+	}
+	s.log.WarnContext(r.Context(), "event stream ended", slog.String("path", r.URL.Path), slog.Any("err", err))
+}
+
+// stopSignal closes when the server shuts down, ending every stream.
+func stopSignal(ch <-chan struct{}) <-chan struct{} {
+	if ch != nil {
+		return ch
+	}
+	return make(chan struct{})
+}
