@@ -5,6 +5,7 @@ package games
 import (
 	"paiju/domain/doudizhu"
 	"paiju/domain/niuniu"
+	"paiju/domain/shuangkou"
 	"paiju/domain/table"
 	"paiju/tables"
 )
@@ -15,6 +16,7 @@ func All() tables.Registry {
 	for _, g := range []table.Game{
 		doudizhu.New(),
 		niuniu.New(),
+		shuangkou.New(),
 	} {
 		reg[g.Name()] = g
 	}

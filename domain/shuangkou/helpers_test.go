@@ -1,0 +1,149 @@
+package shuangkou
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// seedSeq is a deterministic table.SeedSource: the k-th seed of stream id is
+// SHA-256(id ‖ k), both 8 bytes big-endian.
+type seedSeq struct {
+	id, n uint64
+}
+
+func (q *seedSeq) NewSeed() (cards.Seed, error) {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], q.id)
+	binary.BigEndian.PutUint64(b[8:], q.n)
+	q.n++
+	return cards.Seed(sha256.Sum256(b[:])), nil
+}
+
+func rulesFor(t testing.TB, variant string) *Rules {
+	t.Helper()
+	r, err := New().Rules(variant, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.(*Rules)
+}
+
+func applyAll(st *table.State, evs []table.Payload) {
+	for _, e := range evs {
+		table.Apply(st, e)
+	}
+}
+
+// openTable opens a table of variant at stake and seats p0 … p3; the first
+// deal follows the fourth join.
+func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
+	t.Helper()
+	st := table.New(r)
+	evs, err := table.Open(r, "t", "shuangkou", r.v.name, stake, "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyAll(st, evs)
+	for i := range seats {
+		evs, err := table.Join(st, fmt.Sprintf("p%d", i), fmt.Sprintf("Player %d", i), -1, seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		applyAll(st, evs)
+	}
+	return st
+}
+
+// position is a deal with chosen cards, for tests that need given hands.
+// Hands need not hold 27 cards.
+type position struct {
+	hands [seats]string
+	first int
+	stake int
+}
+
+// build folds the table events of a position's deal; first leads.
+func (p position) build(t testing.TB, r *Rules) *table.State {
+	t.Helper()
+	stake := max(p.stake, 1)
+	st := table.New(r)
+	table.Apply(st, table.TableOpened{TableID: "pos", Game: "shuangkou", Variant: r.v.name,
+		Options: r.Options(), Stake: stake, Seats: seats, RulesVersion: r.Version()})
+	for i := range seats {
+		table.Apply(st, table.PlayerSeated{Seat: i, PlayerID: fmt.Sprintf("p%d", i)})
+	}
+	seed := cards.Seed{1, 2, 3}
+	d := table.HandDealt{Hand: 1, Deal: 1, Commitment: seed.Commitment(), Kitty: []cards.Card{}, FirstSeat: p.first}
+	for _, h := range p.hands {
+		cs := cards.MustParse(h)
+		Sort(cs)
+		d.Hands = append(d.Hands, cs)
+	}
+	table.Apply(st, d)
+	table.Apply(st, table.DealSecret{Hand: 1, Deal: 1, Seed: seed.String()})
+	return st
+}
+
+func game(st *table.State) *State { return st.G.(*State) }
+
+func passA() table.Action { return table.Action{Type: ActionPass} }
+func playA(cs string) table.Action {
+	return table.Action{Type: ActionPlay, Cards: cards.MustParse(cs)}
+}
+func playAs(cs, as string) table.Action {
+	a := playA(cs)
+	a.As = as
+	return a
+}
+
+// mustAct decides and applies an action that the rules must accept.
+func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Payload {
+	t.Helper()
+	evs, err := table.Act(st, seat, a, &seedSeq{id: 99})
+	if err != nil {
+		t.Fatalf("seat %d %s: %v", seat, describeAction(a), err)
+	}
+	applyAll(st, evs)
+	return evs
+}
+
+func describeAction(a table.Action) string {
+	s := a.Type
+	if len(a.Cards) > 0 {
+		s += " " + cards.Format(a.Cards)
+	}
+	if a.As != "" {
+		s += " as " + a.As
+	}
+	return s
+}
+
+func eventTypes(evs []table.Payload) string {
+	out := make([]string, len(evs))
+	for i, e := range evs {
+		out[i] = e.EventType()
+	}
+	return strings.Join(out, ",")
+}
+
+func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
+	t.Helper()
+	for _, e := range evs {
+		if hs, ok := e.(table.HandSettled); ok {
+			var res Result
+			if err := json.Unmarshal(hs.Result, &res); err != nil {
+				t.Fatal(err)
+			}
+			return hs, res
+		}
+	}
+	t.Fatalf("no HandSettled in %v", eventTypes(evs))
+	return table.HandSettled{}, Result{}
+}

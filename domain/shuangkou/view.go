@@ -1,0 +1,80 @@
+package shuangkou
+
+import (
+	"slices"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// GameView is the public state of the current (or last) deal, View's Game.
+// Plays older than the current trick are not repeated here: the event feed
+// has them.
+type GameView struct {
+	Hand int `json:"hand"`
+	Deal int `json:"deal"`
+	// Wild reports jokers wild in combinations (百变).
+	Wild bool `json:"wild"`
+	// FirstLeader is the seat that led the deal's first trick.
+	FirstLeader *int `json:"first_leader"`
+	// Leader is the seat that led the current trick.
+	Leader *int `json:"leader"`
+	// LastPlay is the play to beat; null when the player on turn leads.
+	LastPlay  *PlayView `json:"last_play"`
+	Passes    int       `json:"passes"`     // passes in a row since LastPlay
+	CardsLeft []int     `json:"cards_left"` // per seat
+	Finish    []int     `json:"finish"`     // seats out, in order (头游 first)
+	Plays     []int     `json:"plays"`      // plays made per seat this deal
+	// Hands holds every seat's cards, for the auditor only.
+	Hands [][]cards.Card `json:"hands,omitempty"`
+}
+
+// PlayView is a play on the table.
+type PlayView struct {
+	Seat    int          `json:"seat"`
+	Cards   []cards.Card `json:"cards"`
+	Reading Reading      `json:"reading"`
+}
+
+// View is what seat sees: phase "waiting" (no deal running) or "playing";
+// the seat's own cards (none for spectators); the public details of the
+// deal; and, for the auditor, every hand.
+func (r *Rules) View(gs table.GameState, seat int) table.View {
+	s, err := r.state(gs)
+	if err != nil {
+		return table.View{Phase: phaseWaiting.String()}
+	}
+	v := table.View{Phase: s.phase.String()}
+	if s.phase != phaseWaiting {
+		v.Turn = table.Seat(s.turn)
+	}
+	if seat >= 0 && seat < seats && s.hand > 0 {
+		v.Hand = s.handCards(seat)
+	}
+	g := GameView{Hand: s.hand, Deal: s.deal, Wild: r.v.wild, Passes: s.passes, Finish: slices.Clone(s.finish)}
+	if g.Finish == nil {
+		g.Finish = []int{}
+	}
+	if s.hand > 0 {
+		g.FirstLeader = table.Seat(s.firstSeat)
+		g.Leader = table.Seat(s.lastLead)
+		g.CardsLeft = s.cardsLeft()
+		g.Plays = slices.Clone(s.plays[:])
+	}
+	if s.last != nil {
+		g.LastPlay = &PlayView{Seat: s.last.seat, Cards: slices.Clone(s.last.cards), Reading: s.last.reading}
+	}
+	if seat == table.Auditor {
+		for i := range seats {
+			g.Hands = append(g.Hands, s.handCards(i))
+		}
+	}
+	v.Game = g
+	return v
+}
+
+func (s *State) handCards(seat int) []cards.Card {
+	cs := s.hands[seat].Cards()
+	Sort(cs)
+	return cs
+}
