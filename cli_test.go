@@ -33,13 +33,14 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		"PAIJU_AUDITOR_TOKEN": "tok",
 		"PAIJU_LOG_LEVEL":     "debug",
 		"PAIJU_SYNC":          "NORMAL",
+		"PAIJU_RATE_LIMIT":    "7",
 	}
 	var stderr bytes.Buffer
 	c, err := parseServe([]string{"--addr", "127.0.0.1:7777"}, func(k string) string { return env[k] }, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := serveConfig{commonConfig: commonConfig{Data: "/srv/paiju", LogLevel: "debug", Sync: "NORMAL"}, Addr: "127.0.0.1:7777", NATSURL: "nats://127.0.0.1:4222", AuditorToken: "tok"}
+	want := serveConfig{commonConfig: commonConfig{Data: "/srv/paiju", LogLevel: "debug", Sync: "NORMAL"}, Addr: "127.0.0.1:7777", NATSURL: "nats://127.0.0.1:4222", AuditorToken: "tok", RateLimit: 7}
 	if c != want {
 		t.Fatalf("config %+v, want %+v", c, want)
 	}
@@ -47,7 +48,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATSURL != "" || d.Sync != "FULL" || d.LogLevel != "info" {
+	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATSURL != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 50 {
 		t.Fatalf("defaults %+v", d)
 	}
 }

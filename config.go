@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -21,6 +22,7 @@ type serveConfig struct {
 	Addr         string
 	NATSURL      string
 	AuditorToken string
+	RateLimit    int
 }
 
 func (c commonConfig) dbPath() string   { return filepath.Join(c.Data, "paiju.db") }
@@ -72,11 +74,18 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	str(fs, getenv, &c.Addr, "addr", "127.0.0.1:8080", "HTTP listen address")
 	str(fs, getenv, &c.NATSURL, "nats-url", "", "external NATS server URL; empty starts an embedded server")
 	str(fs, getenv, &c.AuditorToken, "auditor-token", "", "bearer token that reads every table in full; empty disables it")
+	rate := "50"
+	str(fs, getenv, &rate, "rate-limit", rate, "requests per second one token (or one IP registering players) may make; 0 disables the limit")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("serve: unexpected arguments %q", fs.Args())
 	}
+	n, err := strconv.Atoi(rate)
+	if err != nil || n < 0 {
+		return c, fmt.Errorf("serve: --rate-limit %q: want an integer ≥ 0", rate)
+	}
+	c.RateLimit = n
 	return c, nil
 }

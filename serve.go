@@ -78,6 +78,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Tables:       svc,
 		Players:      playerStore{store},
 		AuditorToken: cfg.AuditorToken,
+		RateLimit:    cfg.RateLimit,
 		NewPlayerID:  func() string { return ulid.Make().String() },
 		Ready:        readiness(store, nc),
 		Logger:       log,

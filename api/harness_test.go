@@ -65,6 +65,12 @@ func (p players) PlayerByTokenHash(ctx context.Context, h string) (api.PlayerRec
 
 func newEnv(t *testing.T, seed uint64) *env {
 	t.Helper()
+	return newEnvWith(t, seed, func(*api.Deps) {})
+}
+
+// newEnvWith is newEnv with the server's dependencies adjusted by opt.
+func newEnvWith(t *testing.T, seed uint64, opt func(*api.Deps)) *env {
+	t.Helper()
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "paiju.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -79,13 +85,14 @@ func newEnv(t *testing.T, seed uint64) *env {
 		IDs:   idFunc(func() string { return fmt.Sprintf("T%04d", ids.Add(1)) }),
 	})
 	var pids atomic.Int64
-	h := api.NewServer(api.Deps{
+	deps := api.Deps{
 		Tables:       svc,
 		Players:      players{store},
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
-	})
-	srv := httptest.NewServer(h)
+	}
+	opt(&deps)
+	srv := httptest.NewServer(api.NewServer(deps))
 	t.Cleanup(srv.Close)
 	return &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7))}
 }

@@ -5,12 +5,14 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+	"github.com/go-chi/httprate"
 
 	"paiju/domain/table"
 	"paiju/tables"
@@ -55,6 +57,11 @@ type Deps struct {
 	Ready  func(ctx context.Context) error
 	Logger *slog.Logger
 	Now    func() time.Time
+	// RateLimit bounds the requests one caller may make per RateWindow (a
+	// player or the auditor by token; registration by IP address); 0 means no
+	// limit.
+	RateLimit  int
+	RateWindow time.Duration
 	// Live feeds /stream; without it /stream answers 503.
 	Live Live
 	// Heartbeat is how often an idle /stream sends a comment line (15s).
@@ -80,6 +87,9 @@ func NewServer(d Deps) http.Handler {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	if d.RateWindow <= 0 {
+		d.RateWindow = time.Second
+	}
 	if d.Ready == nil {
 		d.Ready = func(context.Context) error { return nil }
 	}
@@ -102,9 +112,10 @@ func NewServer(d Deps) http.Handler {
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	r.Route("/v1", func(r chi.Router) {
-		r.Post("/players", s.createPlayer)
+		r.With(s.limitBy(httprate.KeyByIP)).Post("/players", s.createPlayer)
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate)
+			r.Use(s.limitBy(keyByCaller))
 			r.Post("/tables", s.openTable)
 			r.Get("/tables/{id}", s.getTable)
 			r.Post("/tables/{id}/join", s.joinTable)
@@ -117,6 +128,30 @@ func NewServer(d Deps) http.Handler {
 		})
 	})
 	return r
+}
+
+// limitBy limits requests per key to RateLimit per RateWindow; a caller over
+// the limit gets 429 rate_limited with Retry-After.
+func (s *server) limitBy(key httprate.KeyFunc) func(http.Handler) http.Handler {
+	if s.RateLimit <= 0 {
+		return func(next http.Handler) http.Handler { return next }
+	}
+	return httprate.Limit(s.RateLimit, s.RateWindow,
+		httprate.WithKeyFuncs(key),
+		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
+			s.writeError(w, r, problem(http.StatusTooManyRequests, "rate_limited",
+				fmt.Sprintf("more than %d requests in %s from this caller; retry after the time in Retry-After", s.RateLimit, s.RateWindow)))
+		}))
+}
+
+// keyByCaller keys the rate limit by the authenticated player (or the
+// auditor), so that one token's burst does not slow the others.
+func keyByCaller(r *http.Request) (string, error) {
+	c := callerOf(r.Context())
+	if c.auditor {
+		return "auditor", nil
+	}
+	return "player:" + c.playerID, nil
 }
 
 func (s *server) logRequests(next http.Handler) http.Handler {
