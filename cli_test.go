@@ -48,7 +48,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATSURL != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 50 {
+	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATSURL != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 {
 		t.Fatalf("defaults %+v", d)
 	}
 }
