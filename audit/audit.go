@@ -136,8 +136,8 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 				return rep, fault(j, "%s differs from what the rules produce: %v", evs[j].Type, err)
 			}
 			if s, ok := p.(table.HandSettled); ok {
-				if sum := sumInts(s.Deltas); sum != 0 {
-					return rep, fault(j, "settlement of hand %d sums to %d, not 0", s.Hand, sum)
+				if sum := sumInts(s.Deltas) + s.House; sum != 0 {
+					return rep, fault(j, "settlement of hand %d: deltas and house share sum to %d, not 0", s.Hand, sum)
 				}
 			}
 			table.Apply(st, payloads[j])

@@ -5,6 +5,7 @@ package games
 import (
 	"paiju/domain/doudizhu"
 	"paiju/domain/niuniu"
+	"paiju/domain/shengji"
 	"paiju/domain/shuangkou"
 	"paiju/domain/table"
 	"paiju/tables"
@@ -17,6 +18,7 @@ func All() tables.Registry {
 		doudizhu.New(),
 		niuniu.New(),
 		shuangkou.New(),
+		shengji.New(),
 	} {
 		reg[g.Name()] = g
 	}

@@ -70,11 +70,15 @@ type DealVoided struct {
 	Seed   string `json:"seed"`
 }
 
-// HandSettled ends a hand: per-seat deltas in stake units multiplied out (they
-// sum to zero), the game's result details, and the revealed seed.
+// HandSettled ends a hand: per-seat deltas in stake units multiplied out, the
+// game's result details, and the revealed seed. The deltas and House sum to
+// zero: House is what the house takes (positive) or pays, nonzero only where a
+// rules Decision says a settlement does not balance between the players
+// (升级 escape, shengji.md).
 type HandSettled struct {
 	Hand   int             `json:"hand"`
 	Deltas []int           `json:"deltas"`
+	House  int             `json:"house,omitempty"`
 	Result json.RawMessage `json:"result"`
 	Seed   string          `json:"seed"`
 }

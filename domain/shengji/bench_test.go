@@ -1,0 +1,38 @@
+package shengji
+
+import (
+	"testing"
+
+	"paiju/domain/cards"
+)
+
+// BenchmarkRandomHand plays whole hands of random legal actions (draws,
+// declarations, passes, a random burial, plays from Legal) through
+// table.Act and table.Apply, as a server would: one op is one settled hand.
+func BenchmarkRandomHand(b *testing.B) {
+	r := ningyang(b)
+	rt := newRandomTable(b, r, 1, false)
+	rt.keep = false
+	b.ReportAllocs()
+	for b.Loop() {
+		for n := rt.settled; rt.settled == n; {
+			if rt.st.Closed {
+				rt.open()
+			}
+			rt.step()
+		}
+	}
+}
+
+// BenchmarkFollows lists the follows of a void 26-card hand to a pair lead.
+func BenchmarkFollows(b *testing.B) {
+	o := Order{Level: 7, Trump: cards.Spades}
+	hand := cards.Of(cards.MustParse("S2 S3 S4 S5 S6 S8 S9 S10 SJ SQ SK SA H2 H3 H4 H5 H6 H8 H9 H10 HJ HQ HK HA BJ RJ"))
+	lead := cards.MustParse("D9 D9")
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		n = len(o.follows(hand, lead))
+	}
+	b.ReportMetric(float64(n), "plays")
+}

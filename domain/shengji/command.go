@@ -1,0 +1,25 @@
+package shengji
+
+import (
+	"slices"
+
+	"paiju/domain/table"
+)
+
+// Command names the action whose events begin with p, so that an auditor can
+// re-decide a recorded stream action by action.
+func (r *Rules) Command(p table.Payload) (seat int, a table.Action, ok bool) {
+	switch e := p.(type) {
+	case CardsDrawn:
+		return e.Seat, table.Action{Type: ActionDraw}, true
+	case TrumpDeclared:
+		return e.Seat, table.Action{Type: ActionDeclare, Cards: slices.Clone(e.Cards)}, true
+	case DeclarePassed:
+		return e.Seat, table.Action{Type: ActionPass}, true
+	case KittyBuried:
+		return e.Seat, table.Action{Type: ActionBury, Cards: slices.Clone(e.Cards)}, true
+	case CardsPlayed:
+		return e.Seat, table.Action{Type: ActionPlay, Cards: slices.Clone(e.Cards)}, true
+	}
+	return 0, table.Action{}, false
+}

@@ -1,0 +1,118 @@
+// Package shengji is the 升级 family as a table.Game: the rules of
+// rules/shengji.md in the design documents (seeds 000 and 003). This version
+// plays the variant "ningyang" (宁阳刮风, seed 000); the variant config in
+// game.go and the Order type are where "guafeng" (seed 003) will differ —
+// fixed trumps, its declarations, kitty values and scoring — on top of the
+// same deal, trick and settlement machinery.
+//
+// # Dealing (auditors re-implement this)
+//
+// A deal of hand h, deal d (d > 1 after a re-deal) from the 32-byte seed:
+//
+//  1. deck, stream := cards.Shuffled(seed, 2): the 108 cards of two decks in
+//     canonical order shuffled by Fisher–Yates driven by the seed's SHA-256
+//     counter stream (see package cards).
+//  2. Draw order: card i of the shuffled deck, for i = 0..103, is the
+//     (i/4 + 1)-th card drawn by seat i mod 4, in draw round i/4 + 1. Cards
+//     104..107 are the kitty (底牌), in that order, which is also the order
+//     the kitty is turned over when nobody declares.
+//  3. HandDealt records the commitment SHA-256(seed), each seat's 26 cards in
+//     draw order (so a seat's cards after r rounds are the first r of its
+//     list) and the kitty in deck order. FirstSeat is the hand's dealer when
+//     the match has fixed it; in a first hand (no hand played out yet) it is
+//     stream.Below(4), the next draw after the shuffle, and it deals only if
+//     nobody declares (see Decisions). Nothing else is drawn from the stream.
+//
+// # The hand
+//
+// Phases, as View's phase: "drawing" (26 rounds: any seat posts draw; any
+// seat may declare with the cards it has drawn), "declaring" (the final
+// window: each seat passes once, or declares before it passes; the window
+// closes when all four have passed), "burying" (the dealer holds 30 cards
+// and buries 4), "playing" (tricks until the hands are empty, at most 26; the dealer leads the first), and
+// "waiting" between hands.
+//
+// Declarations (亮主): one joker and a pair of one suit, or one joker and a
+// tractor of that suit (its pairs consecutive with the level rank left out;
+// a tractor takes no level card). Strength is the number of pairs; another
+// seat overrides only with strictly more. When the window closes the
+// standing declaration's suit is trump; with none, the kitty is flipped
+// (KittyFlipped) and, if all four kitty cards are jokers, the deal is voided
+// (DealVoided reason "kitty_all_jokers") and dealt again.
+//
+// # Events
+//
+// Besides the table's events the game emits these; cards use the card
+// notation. "hidden" fields are cut by Redact for the seats named, until the
+// deal ends:
+//
+//	CardsDrawn    {"seat":2,"round":7,"cards":[["S3"],["HK"],["BJ"],["D10"]]}   each seat sees only its own entry
+//	TrumpDeclared {"seat":1,"cards":["BJ","H9","H9"],"suit":"H","jokers":1,"pairs":1}   cards, suit hidden from other seats
+//	DeclarePassed {"seat":3}
+//	KittyFlipped  {"cards":["RJ","C8"],"suit":"C"}
+//	KittyTaken    {"seat":3,"declarer":1,"level":"A","cards":[…4]}   cards only to the dealer
+//	KittyBuried   {"seat":3,"cards":[…4]}                            cards only to the dealer
+//	TrumpRevealed {"seat":1,"cards":["BJ","H9","H9"],"suit":"H"}   follows KittyBuried when declared
+//	CardsPlayed   {"seat":0,"cards":["S9","S9","S8","S8"],"shape":"tractor2"}   shape: single, pair, tractorN, or mixed (a follow of no shape)
+//	TrickWon      {"trick":1,"seat":2,"points":25,"defenders":25}
+//
+// HandDealt, after the table's redaction to the seat's own hand, loses that
+// hand too (table.Redact passes it on to Rules.Redact): a seat never sees a
+// card it has not drawn; CardsDrawn shows it each card as it is drawn. A deal ends with
+// HandSettled whose result is a Result (see events.go), and, when the match
+// is over (a side passed K) or the table plays a single hand, TableClosed.
+//
+// # Actions
+//
+//	{"type":"draw"}                          drawing: any seat
+//	{"type":"declare","cards":["BJ","H9","H9"]}   drawing or the final window
+//	{"type":"pass"}                          the final window, once per seat
+//	{"type":"bury","cards":[…4]}             the dealer
+//	{"type":"play","cards":[…]}              in turn
+//	{"type":"escape"}                        handled by the table, settled here
+//
+// # Trump order and plays
+//
+// Order: RJ > BJ > the trump suit's level card > the other level cards
+// (equal) > the trump suit A … 2 without the level rank. Side suits A … 2
+// without the level rank. A lead is a single, a pair of identical cards, or a
+// tractor: 2+ pairs at consecutive positions of one suit-class (so with
+// level 7, trump ♠: ♠6 6 ♠8 8; ♠A A with ♥7 7; ♥7 7 with ♠7 7; BJ BJ RJ RJ).
+// Following: see Order.checkFollow. The trick goes to the first of the
+// highest plays that has the lead's shape and is of the led class or trumps.
+//
+// # Settling
+//
+// X = the defenders' trick points, plus the kitty's points × the kitty
+// multiplier when a defender won the last trick. The scoring table of
+// shengji.md gives the winning side and the multiple k; each seat of the
+// winning side gets k × stake and each seat of the other side pays it
+// (deltas sum to zero; an escape's do not, see Decisions). Dealer side wins: its level +k, the dealer's partner
+// deals next. Defenders win: they go on stage at their own level + (k − 1),
+// the dealer's next seat deals. A side passing K wins the match.
+//
+// # Options
+//
+//	{"match": true, "kitty_multiplier": "by_shape"}   the defaults
+//
+// match false plays one hand and closes the table. kitty_multiplier
+// "double" multiplies the kitty by 2 whatever the shape.
+//
+// # Decisions (beyond shengji.md's own)
+//
+//   - Nobody declares in a first hand: the seed-drawn FirstSeat deals (the
+//     rules file names no dealer for this case).
+//   - The standing declarer may not override their own declaration (seed
+//     000: "其他玩家可以…反主"); their partner may.
+//   - A seat passes once in the final window and may not declare after
+//     passing, so the window always closes.
+//   - Following a trump pair or tractor with fewer pairs than the lead:
+//     every pair held, then the highest trumps left; on a side lead the rest
+//     is free. No obligation to follow a tractor with a tractor.
+//   - The buried cards may be any 4 (扣底无限制), declared cards included.
+//   - The final declaration (cards and suit) is revealed with the bury; the
+//     overridden ones stay hidden until the deal ends.
+//   - Escape: cards left count the escaper's dealt cards not yet played,
+//     drawn or not (the dealer's kitty while held); levels and the next
+//     dealer stay as they were.
+package shengji

@@ -1,0 +1,172 @@
+package shengji
+
+import (
+	"fmt"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// The game's own events. Their type names and JSON shapes are persisted and
+// never change meaning; doc.go shows them and who may see which fields.
+
+// CardsDrawn: Seat advanced the deal by one round; Cards[s] is the card seat s
+// drew (one each, in the draw order of doc.go). Each seat sees only its own.
+type CardsDrawn struct {
+	Seat  int            `json:"seat"`
+	Round int            `json:"round"` // 1..26
+	Cards [][]cards.Card `json:"cards"`
+}
+
+// TrumpDeclared: Seat declared (亮主) with Cards, one joker and Pairs pairs
+// of Suit. Declarations are hidden (暗亮): other seats see the seat, Jokers
+// and Pairs, never Suit or Cards, until the kitty is buried (TrumpRevealed).
+type TrumpDeclared struct {
+	Seat   int          `json:"seat"`
+	Cards  []cards.Card `json:"cards,omitempty"`
+	Suit   string       `json:"suit,omitempty"`
+	Jokers int          `json:"jokers"`
+	Pairs  int          `json:"pairs"`
+}
+
+// DeclarePassed: Seat passed in the final declaration window; a seat passes
+// once and may not declare after it.
+type DeclarePassed struct {
+	Seat int `json:"seat"`
+}
+
+// KittyFlipped: nobody declared, so the kitty was turned over in order up to
+// its first card that is not a joker, whose suit is trump (public).
+type KittyFlipped struct {
+	Cards []cards.Card `json:"cards"`
+	Suit  string       `json:"suit"`
+}
+
+// KittyTaken: the deal is over; Seat is the hand's dealer, Level its level
+// rank, and Cards the kitty joining the dealer's hand (only the dealer sees
+// them). Declarer is the final declarer, null when the kitty was flipped.
+type KittyTaken struct {
+	Seat     int          `json:"seat"`
+	Declarer *int         `json:"declarer"`
+	Level    string       `json:"level"`
+	Cards    []cards.Card `json:"cards,omitempty"`
+}
+
+// KittyBuried: the dealer buried Cards face down (扣底); only the burier sees
+// them until the hand ends.
+type KittyBuried struct {
+	Seat  int          `json:"seat"`
+	Cards []cards.Card `json:"cards,omitempty"`
+}
+
+// TrumpRevealed follows KittyBuried when the trump was declared: the final
+// declaration (seat, cards) and its suit become public.
+type TrumpRevealed struct {
+	Seat  int          `json:"seat"`
+	Cards []cards.Card `json:"cards"`
+	Suit  string       `json:"suit"`
+}
+
+// CardsPlayed: Seat played Cards (display order). Shape is the play read as
+// a combination ("single", "pair", "tractor2", …), or "mixed" for a follow
+// that is none of them.
+type CardsPlayed struct {
+	Seat  int          `json:"seat"`
+	Cards []cards.Card `json:"cards"`
+	Shape string       `json:"shape"`
+}
+
+// TrickWon: trick Trick (from 1) went to Seat with Points in it; Defenders is
+// the defenders' running total from tricks (the kitty is counted in the
+// settlement).
+type TrickWon struct {
+	Trick     int `json:"trick"`
+	Seat      int `json:"seat"`
+	Points    int `json:"points"`
+	Defenders int `json:"defenders"`
+}
+
+func (CardsDrawn) EventType() string    { return "CardsDrawn" }
+func (TrumpDeclared) EventType() string { return "TrumpDeclared" }
+func (DeclarePassed) EventType() string { return "DeclarePassed" }
+func (KittyFlipped) EventType() string  { return "KittyFlipped" }
+func (KittyTaken) EventType() string    { return "KittyTaken" }
+func (KittyBuried) EventType() string   { return "KittyBuried" }
+func (TrumpRevealed) EventType() string { return "TrumpRevealed" }
+func (CardsPlayed) EventType() string   { return "CardsPlayed" }
+func (TrickWon) EventType() string      { return "TrickWon" }
+
+// Result is the game's detail of a HandSettled, as its JSON result.
+type Result struct {
+	// End is "played_out" or "escape".
+	End      string `json:"end"`
+	Dealer   *int   `json:"dealer"`
+	Declarer *int   `json:"declarer"`
+	Level    string `json:"level,omitempty"`
+	Trump    string `json:"trump,omitempty"`
+	// Kitty is the buried kitty, revealed.
+	Kitty []cards.Card `json:"kitty"`
+	// TrickPoints: the defenders' points from tricks. KittyPoints ×
+	// KittyMultiplier is added when the defenders won the last trick
+	// (KittyMultiplier is 0 otherwise). DefenderPoints is the total X the
+	// scoring table reads.
+	TrickPoints     int `json:"trick_points"`
+	KittyPoints     int `json:"kitty_points"`
+	KittyMultiplier int `json:"kitty_multiplier"`
+	DefenderPoints  int `json:"defender_points"`
+	LastTrick       int `json:"last_trick"` // seat that won the last trick
+	// Winner is "dealer" or "defenders"; Multiple the stakes each seat of
+	// the winning side gets from each seat of the other; LevelSteps the
+	// levels the next dealer side goes up.
+	Winner     string `json:"winner,omitempty"`
+	Multiple   int    `json:"multiple"`
+	LevelSteps int    `json:"level_steps"`
+	NextDealer *int   `json:"next_dealer"`
+	// Levels: each side's level after the hand (side 0 = seats 0 and 2),
+	// "won" past K. MatchWinner is the side that passed K.
+	Levels      []string `json:"levels"`
+	MatchWinner *int     `json:"match_winner,omitempty"`
+	// Escape: the escaper, their cards left, the penalty they paid, the
+	// bonus each other seat got, and the house's share (the rest).
+	Escaper   *int  `json:"escaper,omitempty"`
+	CardsLeft []int `json:"cards_left,omitempty"`
+	Penalty   int   `json:"penalty,omitempty"`
+	Bonus     int   `json:"bonus,omitempty"`
+	House     int   `json:"house,omitempty"`
+}
+
+func decode(typ string, data []byte) (table.Payload, error) {
+	switch typ {
+	case "CardsDrawn":
+		return table.DecodeAs[CardsDrawn](data)
+	case "TrumpDeclared":
+		return table.DecodeAs[TrumpDeclared](data)
+	case "DeclarePassed":
+		return table.DecodeAs[DeclarePassed](data)
+	case "KittyFlipped":
+		return table.DecodeAs[KittyFlipped](data)
+	case "KittyTaken":
+		return table.DecodeAs[KittyTaken](data)
+	case "KittyBuried":
+		return table.DecodeAs[KittyBuried](data)
+	case "TrumpRevealed":
+		return table.DecodeAs[TrumpRevealed](data)
+	case "CardsPlayed":
+		return table.DecodeAs[CardsPlayed](data)
+	case "TrickWon":
+		return table.DecodeAs[TrickWon](data)
+	}
+	return nil, fmt.Errorf("shengji: unknown event type %q", typ)
+}
+
+// suitName and suitNamed persist a suit by its notation letter.
+func suitName(s cards.Suit) string { return s.Letter() }
+
+func suitNamed(name string) cards.Suit {
+	for s := cards.Spades; s < cards.Joker; s++ {
+		if s.Letter() == name {
+			return s
+		}
+	}
+	return cards.Joker
+}

@@ -1,0 +1,170 @@
+package shengji
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// Game is the 升级 family in the game registry.
+type Game struct{}
+
+// New returns the game; the registry lists it explicitly.
+func New() *Game { return &Game{} }
+
+var (
+	_ table.Game      = (*Game)(nil)
+	_ table.Rules     = (*Rules)(nil)
+	_ table.GameState = (*State)(nil)
+)
+
+// Name is the game's API name.
+func (*Game) Name() string { return "shengji" }
+
+// Variants lists the variants this version plays.
+func (*Game) Variants() []string { return []string{"ningyang"} }
+
+// Rules returns a variant's rules with its options (see doc.go, Options).
+func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
+	v, ok := variantNamed(variant)
+	if !ok {
+		return nil, table.ErrUnknownVariant.With("shengji has no variant %q (variants: ningyang)", variant)
+	}
+	o, err := parseOptions(v, options)
+	if err != nil {
+		return nil, err
+	}
+	return &Rules{v: v, o: o}, nil
+}
+
+// variant is what one variant of the family fixes. guafeng (shengji.md) is
+// meant to be a second value of this struct plus the code its fields switch
+// on: fixed trump ranks (2, 3, 5), 沖主/續牌/粘牌 declarations, the burier and
+// jokers-must-be-buried rule, kitty values, the kitty multiplier, its scoring
+// table and 悶牌. Only the fields ningyang needs exist yet; each names the
+// rule it stands for.
+type variant struct {
+	name    string
+	version string
+	// declarerDeals: the first hand's dealer is the final declarer (guafeng)
+	// rather than the declarer's partner (ningyang, "亮牌和莊家不能為同一家").
+	declarerDeals bool
+	// escapePenalty is what an escaper pays, in stakes (shengji.md, Escape).
+	escapePenalty int
+}
+
+func variantNamed(name string) (*variant, bool) {
+	switch name {
+	case "ningyang":
+		return &variant{name: "ningyang", version: "shengji/ningyang/1", escapePenalty: 16}, true
+	}
+	return nil, false
+}
+
+// Kitty multiplier modes (shengji.md, Kitty, ningyang Decision).
+const (
+	// KittyByShape: ×2 for a single, ×4 for a pair, ×2^(pairs+1) for a tractor.
+	KittyByShape = "by_shape"
+	// KittyDouble: ×2 whatever the shape of the last trick's winning play.
+	KittyDouble = "double"
+)
+
+// options are a table's options, recorded normalized in TableOpened.
+type options struct {
+	// Match: play hands until a side passes K (true, the default), or one
+	// hand only (shengji.md, Levels: "a table may be opened as a single hand
+	// or as a match").
+	Match bool `json:"match"`
+	// KittyMultiplier is KittyByShape (default) or KittyDouble.
+	KittyMultiplier string `json:"kitty_multiplier"`
+}
+
+func parseOptions(v *variant, raw json.RawMessage) (options, error) {
+	o := options{Match: true, KittyMultiplier: KittyByShape}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return o, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return o, table.ErrBadOption.With("shengji/%s options must be a JSON object: %v", v.name, err)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		switch k {
+		case "match":
+			if err := json.Unmarshal(m[k], &o.Match); err != nil {
+				return o, table.ErrBadOption.With(`option "match" must be true or false`)
+			}
+		case "kitty_multiplier":
+			if err := json.Unmarshal(m[k], &o.KittyMultiplier); err != nil || (o.KittyMultiplier != KittyByShape && o.KittyMultiplier != KittyDouble) {
+				return o, table.ErrBadOption.With(`option "kitty_multiplier" must be %q or %q`, KittyByShape, KittyDouble)
+			}
+		default:
+			return o, table.ErrBadOption.With("unknown option %q: shengji/%s takes match, kitty_multiplier (got %s)", k, v.name, strings.Join(keys, ", "))
+		}
+	}
+	return o, nil
+}
+
+// Rules are one variant's rules with a table's options; see doc.go.
+type Rules struct {
+	v *variant
+	o options
+}
+
+// Version names the rules engine version recorded in TableOpened.
+func (r *Rules) Version() string { return r.v.version }
+
+// Options is the normalized options.
+func (r *Rules) Options() json.RawMessage {
+	b, _ := json.Marshal(r.o) // two plain fields: cannot fail
+	return b
+}
+
+// Seats is the number of players: two partnerships, 0&2 and 1&3.
+func (r *Rules) Seats() int { return seats }
+
+// NewState is the state of a table that has dealt nothing.
+func (r *Rules) NewState() table.GameState { return newState(r.v, r.o) }
+
+// Decode decodes the game's own events.
+func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return decode(typ, data) }
+
+const (
+	seats    = 4
+	decks    = 2
+	handSize = 26 // cards per seat, drawn one per round
+	kittyLen = 4
+	// totalPoints is the point cards' sum in two decks (5 = 5, 10 = 10, K = 10).
+	totalPoints = 200
+)
+
+func partner(seat int) int { return (seat + 2) % seats }
+func sideOf(seat int) int  { return seat % 2 }
+
+// levelRank is the card rank of a level: level 1 is A (every side starts
+// there, shengji.md, Levels), 2..13 are 2..K.
+func levelRank(level int) cards.Rank {
+	if level <= 1 {
+		return cards.Ace
+	}
+	return cards.Rank(level)
+}
+
+// levelName writes a side's level for events and views: "A", "2" … "K", and
+// "won" past K.
+func levelName(level int) string {
+	if level > 13 {
+		return "won"
+	}
+	return levelRank(level).String()
+}

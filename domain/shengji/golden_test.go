@@ -1,0 +1,163 @@
+package shengji
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"paiju/domain/table"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden hands under testdata/TestGolden")
+
+// goldenFile is a recorded table: its commands from the opening, each with
+// the events it produced (as the auditor sees them).
+type goldenFile struct {
+	Stake   int             `json:"stake"`
+	Seeds   uint64          `json:"seeds"` // the seedSeq id the deals are drawn from
+	Options json.RawMessage `json:"options"`
+	Steps   []goldenStep    `json:"steps"`
+	Totals  []int           `json:"totals"`
+}
+
+type goldenStep struct {
+	Join   string        `json:"join,omitempty"`
+	Seat   int           `json:"seat"`
+	Action *table.Action `json:"action,omitempty"`
+	Events []goldenEvent `json:"events"`
+}
+
+type goldenEvent struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// goldenCases: how each recorded table was played (with -update): random
+// legal actions from a fixed seed, until hands are settled.
+var goldenCases = []struct {
+	name      string
+	id        uint64
+	options   string
+	hands     int
+	noDeclare bool
+	// shows: the counts of event types the recording must hold.
+	shows map[string]int
+}{
+	{name: "override_then_flip_two_hands", id: 30, hands: 2, shows: map[string]int{"TrumpDeclared": 2, "TrumpRevealed": 1, "KittyFlipped": 1, "HandSettled": 2}},
+	{name: "override", id: 4, hands: 1, shows: map[string]int{"TrumpDeclared": 2, "TrumpRevealed": 1, "HandSettled": 1}},
+	{name: "kitty_flip", id: 5, hands: 1, noDeclare: true, shows: map[string]int{"KittyFlipped": 1, "TrumpDeclared": 0, "HandSettled": 1}},
+	{name: "single_hand_double_kitty", id: 9, options: `{"match":false,"kitty_multiplier":"double"}`, hands: 1, shows: map[string]int{"TableClosed": 1, "HandSettled": 1}},
+}
+
+// TestGolden replays each recorded table command by command through
+// table.Join and table.Act and requires the very events recorded: deal,
+// draws, declarations, kitty, tricks and settlement (DESIGN.md, Testing:
+// golden hands replayed end to end). -update records them anew.
+func TestGolden(t *testing.T) {
+	for _, c := range goldenCases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join("testdata", "TestGolden", c.name, "hand.json")
+			if *update {
+				writeGolden(t, path, c.id, c.options, c.hands, c.noDeclare)
+			}
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to record)", err)
+			}
+			var gf goldenFile
+			if err := json.Unmarshal(raw, &gf); err != nil {
+				t.Fatal(err)
+			}
+			n := map[string]int{}
+			for _, step := range gf.Steps {
+				for _, e := range step.Events {
+					n[e.Type]++
+				}
+			}
+			for typ, want := range c.shows {
+				if n[typ] != want {
+					t.Fatalf("the recording holds %d %s, the case is about %d", n[typ], typ, want)
+				}
+			}
+			r := rulesOf(t, string(gf.Options))
+			st := table.New(r)
+			seeds := &seedSeq{id: gf.Seeds}
+			evs, err := table.Open(r, "t", "shengji", "ningyang", gf.Stake, "p0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			applyAll(st, evs)
+			for i, step := range gf.Steps {
+				var evs []table.Payload
+				var err error
+				if step.Join != "" {
+					evs, err = table.Join(st, step.Join, "", -1, seeds)
+				} else {
+					evs, err = table.Act(st, step.Seat, *step.Action, seeds)
+				}
+				if err != nil {
+					t.Fatalf("step %d (seat %d %v): %v", i, step.Seat, step.Action, err)
+				}
+				got := goldenEvents(t, evs)
+				if len(got) != len(step.Events) {
+					t.Fatalf("step %d: %d events, recorded %d", i, len(got), len(step.Events))
+				}
+				for k := range got {
+					var rec bytes.Buffer
+					if err := json.Compact(&rec, step.Events[k].Data); err != nil {
+						t.Fatal(err)
+					}
+					if got[k].Type != step.Events[k].Type || !bytes.Equal(got[k].Data, rec.Bytes()) {
+						t.Fatalf("step %d event %d: %s %s, recorded %s %s", i, k, got[k].Type, got[k].Data, step.Events[k].Type, rec.Bytes())
+					}
+				}
+				applyAll(st, evs)
+			}
+			if gs := game(st); gs.totals[0] != gf.Totals[0] || gs.totals[1] != gf.Totals[1] || gs.totals[2] != gf.Totals[2] || gs.totals[3] != gf.Totals[3] {
+				t.Fatalf("totals %v, recorded %v", gs.totals, gf.Totals)
+			}
+		})
+	}
+}
+
+func goldenEvents(t *testing.T, evs []table.Payload) []goldenEvent {
+	t.Helper()
+	var out []goldenEvent
+	for _, e := range evs {
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, goldenEvent{Type: e.EventType(), Data: b})
+	}
+	return out
+}
+
+func writeGolden(t *testing.T, path string, id uint64, options string, hands int, noDeclare bool) {
+	t.Helper()
+	r := rulesOf(t, options)
+	gf := goldenFile{Seeds: id, Options: r.Options()}
+	rt := &randomTable{t: t, r: r, rng: newRandGolden(id), seeds: &seedSeq{id: id}, escapeAt: -1, noDeclare: noDeclare}
+	rt.record = func(join string, seat int, a *table.Action, evs []table.Payload) {
+		gf.Steps = append(gf.Steps, goldenStep{Join: join, Seat: seat, Action: a, Events: goldenEvents(t, evs)})
+	}
+	rt.open()
+	gf.Stake = rt.st.Stake
+	for rt.settled < hands && !rt.st.Closed {
+		rt.step()
+	}
+	gf.Totals = rt.st.Totals
+	b, err := json.MarshalIndent(gf, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

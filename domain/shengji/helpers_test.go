@@ -1,0 +1,223 @@
+package shengji
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// seedSeq is a deterministic table.SeedSource: the k-th seed of stream id is
+// SHA-256(id ‖ k), both 8 bytes big-endian.
+type seedSeq struct {
+	id, n uint64
+}
+
+func (q *seedSeq) NewSeed() (cards.Seed, error) {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], q.id)
+	binary.BigEndian.PutUint64(b[8:], q.n)
+	q.n++
+	return cards.Seed(sha256.Sum256(b[:])), nil
+}
+
+func ningyang(t testing.TB) *Rules { return rulesOf(t, "") }
+
+func rulesOf(t testing.TB, options string) *Rules {
+	t.Helper()
+	r, err := New().Rules("ningyang", json.RawMessage(options))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.(*Rules)
+}
+
+func applyAll(st *table.State, evs []table.Payload) {
+	for _, e := range evs {
+		table.Apply(st, e)
+	}
+}
+
+// openTable opens a table at stake and seats p0..p3; the first deal follows
+// the last join.
+func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
+	t.Helper()
+	st := table.New(r)
+	evs, err := table.Open(r, "t", "shengji", "ningyang", stake, "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyAll(st, evs)
+	for i := range seats {
+		evs, err := table.Join(st, fmt.Sprintf("p%d", i), fmt.Sprintf("Player %d", i), -1, seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		applyAll(st, evs)
+	}
+	return st
+}
+
+// deal is a chosen deal: each seat's first cards in draw order (the rest of
+// the 108 cards fill the hands in canonical order, skipping the kitty).
+type deal struct {
+	first [seats]string
+	kitty string
+	// fallback is HandDealt.FirstSeat.
+	fallback int
+	stake    int
+}
+
+// hands completes the chosen cards to four 26-card hands and a kitty.
+func (d deal) hands(t testing.TB) ([][]cards.Card, []cards.Card) {
+	t.Helper()
+	left := cards.Of(cards.Deck(decks))
+	kitty := cards.MustParse(d.kitty)
+	if !left.Remove(kitty) {
+		t.Fatalf("kitty %s: more copies than two decks hold", d.kitty)
+	}
+	hands := make([][]cards.Card, seats)
+	for i, h := range d.first {
+		cs := cards.MustParse(h)
+		if !left.Remove(cs) {
+			t.Fatalf("seat %d: %s: more copies than two decks hold", i, h)
+		}
+		hands[i] = cs
+	}
+	rest := left.Cards()
+	for i := range hands {
+		need := handSize - len(hands[i])
+		hands[i] = append(hands[i], rest[:need]...)
+		rest = rest[need:]
+	}
+	if len(kitty) != kittyLen {
+		// Fill the kitty from what is left.
+		kitty = append(kitty, rest[:kittyLen-len(kitty)]...)
+	}
+	return hands, kitty
+}
+
+// build folds a table whose hand 1 is the chosen deal; drawing is next.
+func (d deal) build(t testing.TB, r *Rules) *table.State {
+	t.Helper()
+	st := table.New(r)
+	table.Apply(st, table.TableOpened{TableID: "pos", Game: "shengji", Variant: "ningyang",
+		Options: r.Options(), Stake: max(d.stake, 1), Seats: seats, RulesVersion: r.Version()})
+	for i := range seats {
+		table.Apply(st, table.PlayerSeated{Seat: i, PlayerID: fmt.Sprintf("p%d", i)})
+	}
+	hands, kitty := d.hands(t)
+	seed := cards.Seed{1, 2, 3}
+	table.Apply(st, table.HandDealt{Hand: 1, Deal: 1, Commitment: seed.Commitment(), Hands: hands, Kitty: kitty, FirstSeat: d.fallback})
+	table.Apply(st, table.DealSecret{Hand: 1, Deal: 1, Seed: seed.String()})
+	return st
+}
+
+func game(st *table.State) *State { return st.G.(*State) }
+
+func drawA() table.Action { return table.Action{Type: ActionDraw} }
+func passA() table.Action { return table.Action{Type: ActionPass} }
+func declareA(cs string) table.Action {
+	return table.Action{Type: ActionDeclare, Cards: cards.MustParse(cs)}
+}
+func buryA(cs string) table.Action { return table.Action{Type: ActionBury, Cards: cards.MustParse(cs)} }
+func playA(cs string) table.Action { return table.Action{Type: ActionPlay, Cards: cards.MustParse(cs)} }
+
+// mustAct decides and applies an action that the rules must accept.
+func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Payload {
+	t.Helper()
+	evs, err := table.Act(st, seat, a, &seedSeq{id: 99})
+	if err != nil {
+		t.Fatalf("seat %d %s: %v", seat, describe(a), err)
+	}
+	applyAll(st, evs)
+	return evs
+}
+
+// act decides and applies an action, returning the rules' error.
+func act(st *table.State, seat int, a table.Action) ([]table.Payload, error) {
+	evs, err := table.Act(st, seat, a, &seedSeq{id: 99})
+	if err == nil {
+		applyAll(st, evs)
+	}
+	return evs, err
+}
+
+func describe(a table.Action) string {
+	s := a.Type
+	if len(a.Cards) > 0 {
+		s += " " + cards.Format(a.Cards)
+	}
+	return s
+}
+
+func eventTypes(evs []table.Payload) []string {
+	out := make([]string, len(evs))
+	for i, e := range evs {
+		out[i] = e.EventType()
+	}
+	return out
+}
+
+// drawRounds has seat 0 draw n rounds.
+func drawRounds(t testing.TB, st *table.State, n int) {
+	t.Helper()
+	for range n {
+		mustAct(t, st, 0, drawA())
+	}
+}
+
+// closeWindow draws every remaining round and has every seat that has not
+// passed pass, in seat order.
+func closeWindow(t testing.TB, st *table.State) []table.Payload {
+	t.Helper()
+	drawRounds(t, st, handSize-game(st).round)
+	var last []table.Payload
+	for i := range seats {
+		if !game(st).passed[i] {
+			last = mustAct(t, st, i, passA())
+		}
+	}
+	return last
+}
+
+func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
+	t.Helper()
+	for _, e := range evs {
+		if s, ok := e.(table.HandSettled); ok {
+			var res Result
+			if err := json.Unmarshal(s.Result, &res); err != nil {
+				t.Fatal(err)
+			}
+			return s, res
+		}
+	}
+	t.Fatalf("no HandSettled in %v", eventTypes(evs))
+	return table.HandSettled{}, Result{}
+}
+
+func hasCode(err error, code string) bool {
+	var te *table.Error
+	if e, ok := err.(*table.Error); ok {
+		te = e
+	}
+	return te != nil && te.Code == code
+}
+
+// ms builds a multiset from notation.
+func ms(s string) cards.Multiset { return cards.Of(cards.MustParse(s)) }
+
+// canon is a multiset's key for set comparisons.
+func canon(cs []cards.Card) string {
+	c := slices.Clone(cs)
+	cards.SortCanonical(c)
+	return cards.Format(c)
+}
+
+func newRandGolden(id uint64) *rand.Rand { return rand.New(rand.NewPCG(id, 0x676f)) }

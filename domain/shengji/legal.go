@@ -1,0 +1,120 @@
+package shengji
+
+import (
+	"slices"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// Legal lists every action seat may take now (escape excluded: the table adds
+// it). Each play, bury and declaration is listed once per multiset of cards.
+func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
+	s, err := r.state(gs)
+	if err != nil || seat < 0 || seat >= seats {
+		return nil
+	}
+	var out []table.Action
+	withCards := func(typ string, css [][]cards.Card) {
+		out = slices.Grow(out, len(css))
+		for _, cs := range css {
+			cs = slices.Clone(cs)
+			s.order.Sort(cs)
+			out = append(out, table.Action{Type: typ, Cards: cs})
+		}
+	}
+	switch s.phase {
+	case phaseDrawing:
+		out = append(out, table.Action{Type: ActionDraw})
+		withCards(ActionDeclare, s.declarations(seat))
+	case phaseWindow:
+		if !s.passed[seat] {
+			out = append(out, table.Action{Type: ActionPass})
+			withCards(ActionDeclare, s.declarations(seat))
+		}
+	case phaseBurying:
+		if seat == s.dealer {
+			var buries [][]cards.Card
+			subMultisets(s.held[seat], kittyLen, func(pick []cards.Card) {
+				buries = append(buries, slices.Clone(pick))
+			})
+			withCards(ActionBury, buries)
+		}
+	case phasePlaying:
+		if seat == s.turn {
+			if len(s.trick) == 0 {
+				withCards(ActionPlay, s.order.leads(s.held[seat]))
+			} else {
+				withCards(ActionPlay, s.order.follows(s.held[seat], s.trick[0].cards))
+			}
+		}
+	}
+	return out
+}
+
+// declarations lists every declaration seat may make now with the cards it
+// has drawn: one joker (each kind held) with a pair, or with a tractor of
+// its suit, stronger than the standing declaration and not the seat's own.
+func (s *State) declarations(seat int) [][]cards.Card {
+	need := 1
+	if s.declarer >= 0 {
+		cur := s.decls[s.declarer]
+		if cur.seat == seat {
+			return nil
+		}
+		need = cur.pairs + 1
+	}
+	h := &s.held[seat]
+	var jokers []cards.Card
+	for _, j := range []cards.Card{cards.BJ, cards.RJ} {
+		if h.Count(j) > 0 {
+			jokers = append(jokers, j)
+		}
+	}
+	if len(jokers) == 0 {
+		return nil
+	}
+	var sets [][]cards.Card
+	for suit := cards.Spades; suit < cards.Joker; suit++ {
+		// byPos[p]: the pair at plain position p, if held (level rank left
+		// out: it joins no tractor, and pairs alone below).
+		var byPos [12]bool
+		for r := cards.Rank(2); r <= cards.Ace; r++ {
+			c := cards.Card{Suit: suit, Rank: r}
+			if h.Count(c) < 2 {
+				continue
+			}
+			if need <= 1 {
+				sets = append(sets, []cards.Card{c, c})
+			}
+			if r != s.order.Level {
+				byPos[s.order.plainPos(r)] = true
+			}
+		}
+		for lo := range byPos {
+			for hi := lo; hi < len(byPos) && byPos[hi]; hi++ {
+				n := hi - lo + 1
+				if n < 2 || n < need {
+					continue
+				}
+				var cs []cards.Card
+				for r := cards.Rank(2); r <= cards.Ace; r++ {
+					if r != s.order.Level {
+						if p := s.order.plainPos(r); p >= lo && p <= hi {
+							c := cards.Card{Suit: suit, Rank: r}
+							cs = append(cs, c, c)
+						}
+					}
+				}
+				sets = append(sets, cs)
+			}
+		}
+	}
+	var out [][]cards.Card
+	for _, j := range jokers {
+		for _, cs := range sets {
+			out = append(out, append([]cards.Card{j}, cs...))
+		}
+	}
+	return out
+}

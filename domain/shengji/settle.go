@@ -1,0 +1,175 @@
+package shengji
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"paiju/domain/table"
+)
+
+const (
+	endPlayedOut = "played_out"
+	endEscape    = "escape"
+)
+
+// scoreTable reads the defenders' points X (shengji.md, Scoring and levels,
+// ningyang): the winning side and the stake multiple, which is also the
+// number of level steps (Decision). X = 0: dealer +3; 5–40: +2; 45–75: +1;
+// 80–115: defenders +1; then +1 more every further 40.
+func scoreTable(x int) (dealerWins bool, multiple int) {
+	switch {
+	case x <= 0:
+		return true, 3
+	case x < 45:
+		return true, 2
+	case x < 80:
+		return true, 1
+	}
+	return false, (x-80)/40 + 1
+}
+
+// kittyMultiplier is what the kitty's points are multiplied by when the
+// defenders win the last trick with a play of the given shape (shengji.md,
+// Kitty, ningyang Decision; the table option).
+func (s *State) kittyMultiplier(sh Shape) int {
+	if s.o.KittyMultiplier == KittyDouble {
+		return 2
+	}
+	return 1 << (sh.Pairs + 1)
+}
+
+// settlePlayedOut settles the hand after its last trick, won by last with a
+// play of shape sh; def is the defenders' points from tricks.
+func (s *State) settlePlayedOut(last int, sh Shape, def int) []table.Payload {
+	dealer := s.dealer
+	res := Result{
+		End: endPlayedOut, Dealer: &dealer, Level: s.order.Level.String(), Trump: suitName(s.order.Trump),
+		Kitty: slices.Clone(s.buried), TrickPoints: def, KittyPoints: points(s.buried), LastTrick: last,
+	}
+	if s.declarer >= 0 {
+		d := s.decls[s.declarer].seat
+		res.Declarer = &d
+	}
+	x := def
+	if s.isDefender(last) {
+		res.KittyMultiplier = s.kittyMultiplier(sh)
+		x += res.KittyPoints * res.KittyMultiplier
+	}
+	res.DefenderPoints = x
+	dealerWins, k := scoreTable(x)
+	res.Multiple = k
+	levels := s.levels
+	dside := sideOf(dealer)
+	var next int
+	if dealerWins {
+		res.Winner = "dealer"
+		res.LevelSteps = k
+		levels[dside] += k
+		next = partner(dealer)
+	} else {
+		// 上台: the defenders deal next at their own level, raised by
+		// (multiple − 1); the first step is the change of dealer.
+		res.Winner = "defenders"
+		res.LevelSteps = k - 1
+		levels[1-dside] += k - 1
+		next = (dealer + 1) % seats
+	}
+	res.NextDealer = &next
+	for side, l := range levels {
+		res.Levels = append(res.Levels, levelName(l))
+		if l > 13 {
+			w := side
+			res.MatchWinner = &w
+		}
+	}
+	deltas := make([]int, seats)
+	for seat := range deltas {
+		won := (sideOf(seat) == dside) == dealerWins
+		if won {
+			deltas[seat] = k * s.stake
+		} else {
+			deltas[seat] = -k * s.stake
+		}
+	}
+	return s.ending(deltas, res, res.MatchWinner != nil)
+}
+
+// escape settles the hand seat leaves (shengji.md, Escape, seed 000): the
+// escaper pays 16 × stake; each other seat gets a bonus by the escaper's
+// cards left X (X < 5: 2 × stake, X < 10: 1 × stake, else 0); the house
+// keeps the rest (Decision: the deltas do not sum to zero; HandSettled.House
+// and Result.House record the difference). Cards left count the escaper's dealt cards not
+// yet played, drawn or not. Levels and the next dealer do not change.
+func (s *State) escape(seat int) ([]table.Payload, error) {
+	left := s.cardsLeft()
+	x := left[seat]
+	bonus := 0
+	switch {
+	case x < 5:
+		bonus = 2
+	case x < 10:
+		bonus = 1
+	}
+	res := Result{End: endEscape, Escaper: &seat, CardsLeft: left, Level: s.order.Level.String()}
+	if s.dealer >= 0 && s.phase >= phaseBurying {
+		d := s.dealer
+		res.Dealer = &d
+	}
+	if s.declarer >= 0 {
+		d := s.decls[s.declarer].seat
+		res.Declarer = &d
+	}
+	res.Penalty = s.v.escapePenalty * s.stake
+	res.Bonus = bonus * s.stake
+	res.House = res.Penalty - (seats-1)*res.Bonus
+	res.Kitty = slices.Clone(s.buried)
+	for _, l := range s.levels {
+		res.Levels = append(res.Levels, levelName(l))
+	}
+	deltas := make([]int, seats)
+	for i := range deltas {
+		if i == seat {
+			deltas[i] = -res.Penalty
+		} else {
+			deltas[i] = res.Bonus
+		}
+	}
+	evs := []table.Payload{table.PlayerEscaped{Seat: seat, PlayerID: s.players[seat], Hand: s.hand}}
+	return append(evs, s.ending(deltas, res, false)...), nil
+}
+
+// cardsLeft counts, per seat, the dealt cards not yet played (undrawn ones
+// included; the dealer's kitty while it is held).
+func (s *State) cardsLeft() []int {
+	left := make([]int, seats)
+	for i := range left {
+		left[i] = s.held[i].Len()
+		if s.phase == phaseDrawing {
+			left[i] += handSize - s.round
+		}
+	}
+	return left
+}
+
+// ending is the HandSettled of the hand and, when the table is done (a side
+// passed K, or a single-hand table), the TableClosed after it.
+func (s *State) ending(deltas []int, res Result, matchOver bool) []table.Payload {
+	b, err := json.Marshal(res)
+	if err != nil {
+		panic(fmt.Sprintf("shengji: encode result: %v", err)) // plain data: cannot fail
+	}
+	evs := []table.Payload{table.HandSettled{Hand: s.hand, Deltas: deltas, House: res.House, Result: b, Seed: s.seed}}
+	if matchOver || !s.o.Match {
+		totals := slices.Clone(s.totals[:])
+		for i, d := range deltas {
+			totals[i] += d
+		}
+		reason := "match_over"
+		if !s.o.Match {
+			reason = "hand_over"
+		}
+		evs = append(evs, table.TableClosed{Reason: reason, Totals: totals})
+	}
+	return evs
+}

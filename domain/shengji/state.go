@@ -1,0 +1,270 @@
+package shengji
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+type phase uint8
+
+const (
+	phaseWaiting phase = iota // no deal running
+	phaseDrawing              // 26 draw rounds; declarations open
+	phaseWindow               // after the last card, until every seat passed once
+	phaseBurying              // the dealer holds 30 cards and buries 4
+	phasePlaying              // tricks until the hands are empty
+)
+
+func (p phase) String() string {
+	switch p {
+	case phaseDrawing:
+		return "drawing"
+	case phaseWindow:
+		return "declaring"
+	case phaseBurying:
+		return "burying"
+	case phasePlaying:
+		return "playing"
+	}
+	return "waiting"
+}
+
+// declaration is one TrumpDeclared.
+type declaration struct {
+	seat  int
+	cards []cards.Card
+	suit  cards.Suit
+	pairs int
+}
+
+type trickPlay struct {
+	seat  int
+	cards []cards.Card
+}
+
+// State is the game state of one table, folded from its events: the match
+// (levels, dealer, totals) and the running deal. It holds the running deal's
+// seed and every dealt card, which View shows only as the rules allow.
+//
+// Evolve never writes into a slice it has stored (it replaces them), so
+// Clone shares those and copies the rest.
+type State struct {
+	v     *variant
+	o     options
+	stake int
+
+	players [seats]string
+
+	// The match. levels[side] is 1 (A) … 13 (K), 14 once past K.
+	// matchDealer is the dealer of the next (or running) hand, -1 while the
+	// first-hand rule still chooses it (no hand played out yet).
+	levels      [2]int
+	matchDealer int
+	handsDone   int
+	over        bool
+	totals      [seats]int
+
+	// The running (or last) deal.
+	hand, deal int
+	phase      phase
+	seed       string
+	dealt      [seats][]cards.Card // each seat's cards in draw order
+	kitty      []cards.Card        // in deck order, the flip order
+	fallback   int                 // HandDealt.FirstSeat
+	round      int                 // rounds drawn
+	held       [seats]cards.Multiset
+	decls      []declaration
+	passed     [seats]bool
+	order      Order
+	dealer     int // this hand's dealer, -1 until known
+	declarer   int // index into decls of the standing declaration, -1 if none
+	trumpShown bool
+	buried     []cards.Card
+
+	turn      int
+	trick     []trickPlay
+	lastTrick []trickPlay
+	tricks    int
+	defPts    int // defenders' points from tricks
+	dealPts   int // dealer side's points from tricks
+	lastWin   int // winner of the last trick so far
+}
+
+func newState(v *variant, o options) *State {
+	return &State{v: v, o: o, levels: [2]int{1, 1}, matchDealer: -1, dealer: -1, declarer: -1, lastWin: -1}
+}
+
+// Clone returns a copy that evolves independently of s.
+func (s *State) Clone() table.GameState {
+	c := *s
+	c.decls = s.decls[:len(s.decls):len(s.decls)]
+	c.trick = s.trick[:len(s.trick):len(s.trick)]
+	return &c
+}
+
+// NeedsDeal reports that no deal is running and the match wants another
+// hand: false once a side has passed K, or after the one hand of a
+// single-hand table.
+func (s *State) NeedsDeal() bool { return s.phase == phaseWaiting && !s.over }
+
+func (r *Rules) state(gs table.GameState) (*State, error) {
+	s, ok := gs.(*State)
+	if !ok || s == nil {
+		return nil, fmt.Errorf("shengji: game state is %T, not *shengji.State", gs)
+	}
+	return s, nil
+}
+
+// handLevel is the level of the hand about to be dealt: the dealer side's,
+// or A in a first hand (both sides start at A; an escape changes no level).
+func (s *State) handLevel() int {
+	if s.matchDealer >= 0 {
+		return s.levels[sideOf(s.matchDealer)]
+	}
+	return s.levels[0]
+}
+
+// isDefender reports whether seat is on the defenders' side this hand.
+func (s *State) isDefender(seat int) bool { return sideOf(seat) != sideOf(s.dealer) }
+
+// Evolve applies an event to the state, in place. It panics only on a stream
+// that contradicts itself (a seat playing cards it does not hold).
+func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
+	s := gs.(*State)
+	switch e := p.(type) {
+	case table.TableOpened:
+		s.stake = e.Stake
+	case table.PlayerSeated:
+		s.players[e.Seat] = e.PlayerID
+	case table.PlayerLeft:
+		s.players[e.Seat] = ""
+	case table.PlayerEscaped:
+		s.players[e.Seat] = ""
+	case table.HandDealt:
+		s.startDeal(e)
+	case table.DealSecret:
+		s.seed = e.Seed
+	case CardsDrawn:
+		s.round = e.Round
+		for seat := range seats {
+			s.held[seat].Add(s.dealt[seat][e.Round-1])
+		}
+		if s.round == handSize {
+			s.phase = phaseWindow
+		}
+	case TrumpDeclared:
+		s.decls = append(s.decls, declaration{seat: e.Seat, cards: slices.Clone(e.Cards), suit: suitNamed(e.Suit), pairs: e.Pairs})
+		s.declarer = len(s.decls) - 1
+	case DeclarePassed:
+		s.passed[e.Seat] = true
+	case KittyFlipped:
+		s.order.Trump = suitNamed(e.Suit)
+		s.trumpShown = true
+	case KittyTaken:
+		s.dealer = e.Seat
+		if s.declarer >= 0 {
+			s.order.Trump = s.decls[s.declarer].suit
+		}
+		s.held[e.Seat].Add(s.kitty...)
+		s.phase, s.turn = phaseBurying, e.Seat
+	case KittyBuried:
+		s.remove(e.Seat, e.Cards)
+		s.buried = slices.Clone(e.Cards)
+		s.phase, s.turn = phasePlaying, e.Seat
+	case TrumpRevealed:
+		s.trumpShown = true
+	case CardsPlayed:
+		s.remove(e.Seat, e.Cards)
+		s.trick = append(s.trick, trickPlay{seat: e.Seat, cards: slices.Clone(e.Cards)})
+		s.turn = (e.Seat + 1) % seats
+	case TrickWon:
+		s.tricks = e.Trick
+		if s.isDefender(e.Seat) {
+			s.defPts += e.Points
+		} else {
+			s.dealPts += e.Points
+		}
+		s.lastTrick, s.trick = s.trick, nil
+		s.turn, s.lastWin = e.Seat, e.Seat
+	case table.DealVoided:
+		s.phase = phaseWaiting
+	case table.HandSettled:
+		s.phase = phaseWaiting
+		s.handsDone++
+		for i, d := range e.Deltas {
+			s.totals[i] += d
+		}
+		s.applyResult(e.Result)
+	}
+	return s
+}
+
+func (s *State) remove(seat int, cs []cards.Card) {
+	if !s.held[seat].Remove(cs) {
+		panic(fmt.Sprintf("shengji: corrupt stream: seat %d gives up %s it does not hold", seat, cards.Format(cs)))
+	}
+}
+
+func (s *State) startDeal(e table.HandDealt) {
+	s.hand, s.deal = e.Hand, e.Deal
+	s.phase = phaseDrawing
+	s.seed = ""
+	for i := range seats {
+		s.dealt[i] = slices.Clone(e.Hands[i])
+	}
+	s.kitty = slices.Clone(e.Kitty)
+	s.fallback = e.FirstSeat
+	s.round = 0
+	s.held = [seats]cards.Multiset{}
+	s.decls = nil
+	s.passed = [seats]bool{}
+	s.order = Order{Level: levelRank(s.handLevel()), Trump: cards.Joker}
+	s.dealer = s.matchDealer
+	s.declarer = -1
+	s.trumpShown = false
+	s.buried = nil
+	s.trick, s.lastTrick = nil, nil
+	s.tricks, s.defPts, s.dealPts, s.lastWin = 0, 0, 0, -1
+}
+
+// applyResult carries a played-out hand's outcome into the match: the next
+// dealer and the levels are read from the settlement, never re-derived. An
+// escape changes neither (the hand is replayed as it would have been).
+func (s *State) applyResult(raw json.RawMessage) {
+	var res Result
+	if err := json.Unmarshal(raw, &res); err != nil {
+		panic(fmt.Sprintf("shengji: corrupt stream: settlement result: %v", err))
+	}
+	if !s.o.Match {
+		s.over = true
+	}
+	if res.End != endPlayedOut {
+		return
+	}
+	if res.NextDealer != nil {
+		s.matchDealer = *res.NextDealer
+	}
+	for side, name := range res.Levels {
+		s.levels[side] = levelNumber(name)
+	}
+	if res.MatchWinner != nil {
+		s.over = true
+	}
+}
+
+// levelNumber reads levelName back.
+func levelNumber(name string) int {
+	if name == "won" {
+		return 14
+	}
+	for l := 1; l <= 13; l++ {
+		if levelRank(l).String() == name {
+			return l
+		}
+	}
+	panic(fmt.Sprintf("shengji: corrupt stream: level %q", name))
+}

@@ -1,0 +1,176 @@
+package shengji
+
+import (
+	"slices"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// GameView is the public state of the current (or last) deal as one seat may
+// see it, View's Game.
+type GameView struct {
+	Hand  int  `json:"hand"`
+	Deal  int  `json:"deal"`
+	Match bool `json:"match"`
+	// Levels: each side's level (side 0 = seats 0 and 2); Level the hand's
+	// level rank; Dealer null until the first hand's dealer is known.
+	Levels []string `json:"levels"`
+	Level  string   `json:"level"`
+	Dealer *int     `json:"dealer"`
+	// Round: draw rounds done (0..26). Passed: who passed in the final window.
+	Round  int    `json:"round"`
+	Passed []bool `json:"passed"`
+	// Declarations in order; Declarer is the standing one's seat.
+	Declarations []DeclarationView `json:"declarations"`
+	Declarer     *int              `json:"declarer"`
+	// Trump is the trump suit once the viewer may know it ("" before).
+	Trump   string       `json:"trump"`
+	Flipped []cards.Card `json:"flipped"`
+	// Kitty: the kitty the dealer took, then the buried cards: shown to the
+	// dealer only, and to all once the hand is over.
+	Kitty     []cards.Card `json:"kitty"`
+	Turn      *int         `json:"turn"`
+	Trick     []PlayView   `json:"trick"`
+	LastTrick []PlayView   `json:"last_trick"`
+	Tricks    int          `json:"tricks"`
+	// DefenderPoints: the defenders' points from tricks so far.
+	DefenderPoints int   `json:"defender_points"`
+	CardsLeft      []int `json:"cards_left"`
+	Totals         []int `json:"totals"`
+	// Hands holds every seat's cards, for the auditor only.
+	Hands [][]cards.Card `json:"hands,omitempty"`
+}
+
+// DeclarationView is one declaration: the suit and cards only for the
+// declarer (and everyone once revealed).
+type DeclarationView struct {
+	Seat   int          `json:"seat"`
+	Jokers int          `json:"jokers"`
+	Pairs  int          `json:"pairs"`
+	Suit   string       `json:"suit,omitempty"`
+	Cards  []cards.Card `json:"cards,omitempty"`
+}
+
+// PlayView is a play in a trick.
+type PlayView struct {
+	Seat  int          `json:"seat"`
+	Cards []cards.Card `json:"cards"`
+}
+
+// View is what seat sees: its cards drawn so far (never the undrawn ones),
+// declarations without their suit until the kitty is buried, the kitty only
+// as the dealer, and the public course of the hand.
+func (r *Rules) View(gs table.GameState, seat int) table.View {
+	s, err := r.state(gs)
+	if err != nil {
+		return table.View{Phase: phaseWaiting.String()}
+	}
+	v := table.View{Phase: s.phase.String()}
+	if s.phase == phaseBurying || s.phase == phasePlaying {
+		v.Turn = table.Seat(s.turn)
+	}
+	own := seat >= 0 && seat < seats
+	if own && s.hand > 0 {
+		v.Hand = s.handCards(seat)
+	}
+	all := seat == table.Auditor
+	over := s.phase == phaseWaiting
+	g := GameView{
+		Hand: s.hand, Deal: s.deal, Match: s.o.Match, Level: s.order.Level.String(),
+		Round: s.round, Passed: slices.Clone(s.passed[:]), Tricks: s.tricks,
+		DefenderPoints: s.defPts, Totals: slices.Clone(s.totals[:]), Turn: v.Turn,
+		CardsLeft: s.cardsLeft(),
+	}
+	for _, l := range s.levels {
+		g.Levels = append(g.Levels, levelName(l))
+	}
+	if s.dealer >= 0 {
+		g.Dealer = table.Seat(s.dealer)
+	}
+	for i, d := range s.decls {
+		dv := DeclarationView{Seat: d.seat, Jokers: 1, Pairs: d.pairs}
+		if all || d.seat == seat || over || (s.trumpShown && i == s.declarer) {
+			dv.Suit, dv.Cards = suitName(d.suit), slices.Clone(d.cards)
+		}
+		g.Declarations = append(g.Declarations, dv)
+	}
+	if s.declarer >= 0 {
+		g.Declarer = table.Seat(s.decls[s.declarer].seat)
+	}
+	switch {
+	case s.order.Trump == cards.Joker:
+	case all || over || s.trumpShown:
+		g.Trump = suitName(s.order.Trump)
+	}
+	if s.declarer < 0 && s.trumpShown {
+		i := slices.IndexFunc(s.kitty, func(c cards.Card) bool { return !c.IsJoker() })
+		g.Flipped = slices.Clone(s.kitty[:i+1])
+	}
+	switch {
+	case s.buried != nil && (all || over || seat == s.dealer):
+		g.Kitty = slices.Clone(s.buried)
+	case s.phase == phaseBurying && (all || seat == s.dealer):
+		g.Kitty = slices.Clone(s.kitty)
+	}
+	for _, p := range s.trick {
+		g.Trick = append(g.Trick, PlayView{Seat: p.seat, Cards: slices.Clone(p.cards)})
+	}
+	for _, p := range s.lastTrick {
+		g.LastTrick = append(g.LastTrick, PlayView{Seat: p.seat, Cards: slices.Clone(p.cards)})
+	}
+	if all {
+		for i := range seats {
+			g.Hands = append(g.Hands, s.handCards(i))
+		}
+	}
+	v.Game = g
+	return v
+}
+
+// handCards is what seat holds: the cards drawn so far, less those played or
+// buried, in display order.
+func (s *State) handCards(seat int) []cards.Card {
+	cs := s.held[seat].Cards()
+	s.order.Sort(cs)
+	return cs
+}
+
+// Redact returns p as seat may see it (shengji.md; doc.go, Hidden
+// information). The table has already cut HandDealt down to the seat's own
+// cards; here even those go, because a seat sees a card only once it has
+// drawn it (CardsDrawn). Until the deal ends: a declaration's suit and cards
+// only to the declarer, the kitty taken and buried only to the dealer.
+func (r *Rules) Redact(p table.Payload, seat int, handOver bool) table.Payload {
+	if seat == table.Auditor || handOver {
+		return p
+	}
+	switch e := p.(type) {
+	case table.HandDealt:
+		e.Hands = make([][]cards.Card, len(e.Hands))
+		return e
+	case CardsDrawn:
+		mine := make([][]cards.Card, len(e.Cards))
+		if seat >= 0 && seat < len(e.Cards) {
+			mine[seat] = e.Cards[seat]
+		}
+		e.Cards = mine
+		return e
+	case TrumpDeclared:
+		if e.Seat != seat {
+			e.Cards, e.Suit = nil, ""
+		}
+		return e
+	case KittyTaken:
+		if e.Seat != seat {
+			e.Cards = nil
+		}
+		return e
+	case KittyBuried:
+		if e.Seat != seat {
+			e.Cards = nil
+		}
+		return e
+	}
+	return p
+}
