@@ -23,6 +23,7 @@ type serveConfig struct {
 	NATSURL      string
 	AuditorToken string
 	RateLimit    int
+	DebugAddr    string
 }
 
 func (c commonConfig) dbPath() string   { return filepath.Join(c.Data, "paiju.db") }
@@ -74,6 +75,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	str(fs, getenv, &c.Addr, "addr", "127.0.0.1:8080", "HTTP listen address")
 	str(fs, getenv, &c.NATSURL, "nats-url", "", "external NATS server URL; empty starts an embedded server")
 	str(fs, getenv, &c.AuditorToken, "auditor-token", "", "bearer token that reads every table in full; empty disables it")
+	str(fs, getenv, &c.DebugAddr, "debug-addr", "", "if set, serve Go's profiler (net/http/pprof) on this address; keep it on loopback")
 	rate := "100"
 	str(fs, getenv, &rate, "rate-limit", rate, "requests per second one token (or one IP registering players) may make; 0 disables the limit")
 	if err := fs.Parse(args); err != nil {

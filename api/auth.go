@@ -58,7 +58,15 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, caller{auditor: true})))
 			return
 		}
-		p, err := s.Players.PlayerByTokenHash(r.Context(), HashToken(token))
+		hash := HashToken(token)
+		p, ok := s.tokens.Get(hash)
+		var err error
+		if !ok {
+			p, err = s.Players.PlayerByTokenHash(r.Context(), hash)
+			if err == nil {
+				s.tokens.Add(hash, p)
+			}
+		}
 		if errors.Is(err, ErrNoPlayer) {
 			s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", "unknown token"))
 			return

@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/go-chi/httprate"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"paiju/domain/table"
 	"paiju/tables"
@@ -77,7 +78,13 @@ type server struct {
 	log       *slog.Logger
 	heartbeat time.Duration
 	stopped   <-chan struct{}
+	// tokens remembers who a token hash belongs to: players never change, and
+	// a store query per request cost more than the rest of authentication.
+	tokens *lru.Cache[string, PlayerRecord]
 }
+
+// tokenCacheSize bounds the remembered tokens.
+const tokenCacheSize = 1 << 16
 
 // NewServer returns the HTTP handler of API v1.
 func NewServer(d Deps) http.Handler {
@@ -93,7 +100,11 @@ func NewServer(d Deps) http.Handler {
 	if d.Ready == nil {
 		d.Ready = func(context.Context) error { return nil }
 	}
-	s := &server{Deps: d, log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop)}
+	tokens, err := lru.New[string, PlayerRecord](tokenCacheSize)
+	if err != nil {
+		panic(fmt.Sprintf("api: token cache: %v", err))
+	}
+	s := &server{Deps: d, log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokens: tokens}
 	if s.heartbeat <= 0 {
 		s.heartbeat = defaultHeartbeat
 	}
