@@ -62,6 +62,12 @@ type RelayOptions struct {
 	MinBackoff, MaxBackoff time.Duration
 	// AckTimeout is how long to wait for an ack before starting over (10s).
 	AckTimeout time.Duration
+	// CheckpointEvery is the least time between two checkpoint saves while
+	// running (1s); the checkpoint is saved on stop too. The relay resumes
+	// from JetStream's last event, so the checkpoint only reports progress,
+	// and saving it after every page cost a durable transaction competing
+	// with the appends it relays.
+	CheckpointEvery time.Duration
 	// GameCacheSize bounds how many tables' games are remembered (4096);
 	// up to twice as many are held while the older half ages out.
 	GameCacheSize int
@@ -91,6 +97,9 @@ func (o RelayOptions) withDefaults() RelayOptions {
 	}
 	if o.GameCacheSize <= 0 {
 		o.GameCacheSize = 4096
+	}
+	if o.CheckpointEvery <= 0 {
+		o.CheckpointEvery = time.Second
 	}
 	return o
 }
@@ -231,6 +240,7 @@ func (r *Relay) Run(ctx context.Context) error {
 		}
 	}()
 
+	var savedAt time.Time
 	for ctx.Err() == nil {
 		if !loaded {
 			p, err := r.cp.Checkpoint(ctx, r.opts.Name)
@@ -258,7 +268,8 @@ func (r *Relay) Run(ctx context.Context) error {
 			pos, next, anchored, fresh = p, c, true, true
 			r.pos.Store(p)
 		}
-		if saved != pos {
+		if saved != pos && time.Since(savedAt) >= r.opts.CheckpointEvery {
+			savedAt = time.Now()
 			if err := r.cp.SetCheckpoint(ctx, r.opts.Name, pos); err != nil {
 				if !fail("save checkpoint", err) {
 					break

@@ -22,6 +22,10 @@ const DefaultCacheSize = 4096
 type cached struct {
 	mu   sync.Mutex
 	snap atomic.Pointer[Loaded]
+	// stale is set when an append found the stream moved on without us (a
+	// conflict): the next read catches up from the store even when the
+	// store is not shared.
+	stale atomic.Bool
 }
 
 type tableCache struct {
@@ -51,12 +55,18 @@ func (c *tableCache) entry(id string) *cached {
 	return e
 }
 
-// current returns the table's newest snapshot, reading from the store only
-// the events appended since the cached one (by this process or any other), so
-// a read costs the same however long the table's history is. With locked set
-// the caller holds e.mu.
+// current returns the table's newest snapshot. With a shared store it reads
+// the events appended since the cached snapshot (by any process), so a read
+// costs the same however long the table's history is; with a store only this
+// process writes, the snapshot is current by construction and no query is
+// made. With locked set the caller holds e.mu.
 func (s *Service) current(ctx context.Context, tableID string, e *cached, locked bool) (*Loaded, error) {
 	snap := e.snap.Load()
+	if snap != nil && !s.cfg.SharedStore && !e.stale.Load() {
+		// This process is the store's only writer: every append went
+		// through this cache, so the snapshot is the stream.
+		return snap, nil
+	}
 	from := 0
 	if snap != nil {
 		from = snap.State.Version
@@ -89,6 +99,7 @@ func (s *Service) current(ctx context.Context, tableID string, e *cached, locked
 		return nil, err
 	}
 	e.snap.Store(next)
+	e.stale.Store(false)
 	return next, nil
 }
 

@@ -70,6 +70,10 @@ type Config struct {
 	// CacheSize bounds how many tables are kept folded in memory
 	// (DefaultCacheSize when 0).
 	CacheSize int
+	// SharedStore says other processes append to the store too (several API
+	// nodes on one database): every read then catches up from the store.
+	// The embedded SQLite store has one writer, so it is false there.
+	SharedStore bool
 }
 
 // Service handles table commands and queries. It keeps recently used tables
@@ -285,6 +289,9 @@ func (s *Service) command(ctx context.Context, p Player, tableID string, cond Co
 		res, err := s.commit(ctx, p, tableID, l, evs, cond)
 		if err == nil && !res.Replayed {
 			e.snap.Store(res.Table)
+		}
+		if errors.Is(err, eventstore.ErrConflict) {
+			e.stale.Store(true)
 		}
 		if errors.Is(err, eventstore.ErrConflict) && cond.IfMatch < 0 && attempt < maxAttempts {
 			// Another process appended first: catch up and decide again.

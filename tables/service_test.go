@@ -121,3 +121,60 @@ func TestUnknownTable(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoNodesOneStore: two services (two API nodes) share a store. Commands
+// stay correct either way (a stale cache meets a version conflict, catches up
+// and decides again); reads see the other node's moves only with SharedStore.
+func TestTwoNodesOneStore(t *testing.T) {
+	ctx := context.Background()
+	_, store := newService(t)
+	a := tables.New(tables.Config{Store: store, Games: games.All(), SharedStore: true})
+	b := tables.New(tables.Config{Store: store, Games: games.All(), SharedStore: true})
+	res, err := a.Open(ctx, tables.Player{ID: "p0"}, tables.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, tables.NoCond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Table.State.ID
+	for i := range 3 {
+		node := []*tables.Service{a, b}[i%2]
+		if _, err := node.Join(ctx, tables.Player{ID: fmt.Sprintf("p%d", i)}, id, i, tables.NoCond); err != nil {
+			t.Fatalf("join %d on node %d: %v", i, i%2, err)
+		}
+	}
+	la, err := a.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, err := b.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if la.State.Version != lb.State.Version || !lb.State.InDeal {
+		t.Fatalf("node A at version %d, node B at %d (dealt %v): shared-store reads must agree", la.State.Version, lb.State.Version, lb.State.InDeal)
+	}
+
+	// An exclusive node (SharedStore false) assumes it is the only writer.
+	// Misused beside another writer, it still never appends a wrong event:
+	// a command decided on its stale cache meets a version conflict, catches
+	// up and is decided again.
+	c := tables.New(tables.Config{Store: store, Games: games.All()})
+	if _, err := c.Load(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	turn := *la.State.Rules.View(la.State.G, table.Auditor).Turn
+	p := tables.Player{ID: fmt.Sprintf("p%d", turn)}
+	if _, err := a.Act(ctx, p, id, table.Action{Type: "pass"}, tables.NoCond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Act(ctx, p, id, table.Action{Type: "pass"}, tables.NoCond); !errors.Is(err, table.ErrNotYourTurn) {
+		t.Fatalf("the same seat passing again through a stale node: %v, want not_your_turn after catching up", err)
+	}
+	next := tables.Player{ID: fmt.Sprintf("p%d", (turn+1)%3)}
+	if _, err := c.Act(ctx, next, id, table.Action{Type: "pass"}, tables.NoCond); err != nil {
+		t.Fatalf("the next seat through the caught-up node: %v", err)
+	}
+	lc, _ := c.Load(ctx, id)
+	if lc.State.Version != la.State.Version+2 {
+		t.Fatalf("after two passes the node is at version %d, want %d", lc.State.Version, la.State.Version+2)
+	}
+}

@@ -67,8 +67,12 @@ type Options struct {
 	// BusyTimeout is how long a connection waits for a lock held by another
 	// process (a backup, the sqlite3 shell) before failing. Default 5s.
 	BusyTimeout time.Duration
-	// HeadFile, if set, is where the chain head is written after each commit.
+	// HeadFile, if set, is where the chain head is written after commits.
 	HeadFile string
+	// HeadInterval is the least time between two writes of the head file
+	// (default 20ms); the file may lag the log by that much, and is current
+	// once Close returns.
+	HeadInterval time.Duration
 	// MaxBatch bounds how many appends share one transaction. Default 128.
 	MaxBatch int
 	// MaxBatchWait is how long the writer waits for more appends once it has
@@ -98,6 +102,9 @@ func (o *Options) setDefaults() error {
 	}
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = 128
+	}
+	if o.HeadInterval <= 0 {
+		o.HeadInterval = 20 * time.Millisecond
 	}
 	if o.MaxBatchWait < 0 {
 		o.MaxBatchWait = 0
