@@ -72,14 +72,20 @@ func (t *Type) UnmarshalText(b []byte) error {
 // Reading is how a play is read: its type, its main rank (the single, pair,
 // trio or four, or the highest rank of a chain; kickers never count) and its
 // length (the number of ranks in the chain; 1 for a type that is not a chain).
-// Type and length fix the number of cards.
+// Type and length fix the number of cards, but for the bombs and the rocket
+// of two decks (fourplayer), whose number of cards is Count; Count is 0 (and
+// absent from the JSON) in the one-deck variants.
 type Reading struct {
 	Type   Type `json:"type"`
 	Main   Rank `json:"main"`
 	Length int  `json:"length"`
+	Count  int  `json:"count,omitempty"`
 }
 
 func (r Reading) String() string {
+	if r.Count > 0 {
+		return fmt.Sprintf("%s of %d × %s", r.Type, r.Count, r.Main)
+	}
 	if r.Length > 1 {
 		return fmt.Sprintf("%s of %d up to %s", r.Type, r.Length, r.Main)
 	}
@@ -88,6 +94,9 @@ func (r Reading) String() string {
 
 // Size is the number of cards a play of this reading holds.
 func (r Reading) Size() int {
+	if r.Count > 0 {
+		return r.Count
+	}
 	switch r.Type {
 	case Single:
 		return 1
@@ -120,7 +129,9 @@ func (r Reading) Size() int {
 // Beats reports whether a play read as r may be played on the play lead
 // (doudizhu.md, Beating): the rocket beats everything, a bomb beats every
 // non-bomb and a lower bomb, and otherwise the type and the number of cards
-// must match and the main rank must be higher.
+// must match and the main rank must be higher. Bombs compare by their number
+// of cards first, then by rank (doudizhu.md, fourplayer Decision; one deck
+// has only bombs of four).
 func (r Reading) Beats(lead Reading) bool {
 	switch {
 	case r.Type == Rocket:
@@ -128,11 +139,19 @@ func (r Reading) Beats(lead Reading) bool {
 	case lead.Type == Rocket:
 		return false
 	case r.Type == Bomb:
-		return lead.Type != Bomb || r.Main > lead.Main
+		return lead.Type != Bomb || r.bombAbove(lead)
 	case lead.Type == Bomb:
 		return false
 	}
 	return r.Type == lead.Type && r.Length == lead.Length && r.Main > lead.Main
+}
+
+// bombAbove orders two bombs: by their number of cards, then by rank.
+func (r Reading) bombAbove(o Reading) bool {
+	if a, b := r.Size(), o.Size(); a != b {
+		return a > b
+	}
+	return r.Main > o.Main
 }
 
 // class orders the three tiers of play strength.
@@ -155,6 +174,9 @@ func (r Reading) Outranks(o Reading) bool {
 	if a, b := r.class(), o.class(); a != b {
 		return a > b
 	}
+	if r.Type == Bomb && o.Type == Bomb && r.Size() != o.Size() {
+		return r.Size() > o.Size()
+	}
 	if r.Main != o.Main {
 		return r.Main > o.Main
 	}
@@ -167,15 +189,21 @@ func (r Reading) Outranks(o Reading) bool {
 // Classify returns every reading of the cards cs as one play (doudizhu.md,
 // Card types and the Kicker Decision), in a fixed order; none when cs is not
 // a play. Every card must be valid. The order of cs does not matter.
+//
+// Classify reads the one-deck card types (classic, hubei); Rules.Classify
+// reads a variant's own.
 func Classify(cs []cards.Card) []Reading {
 	c := countsOf(cs)
-	return classifyCounts(&c, len(cs), nil)
+	return classifyCounts(&c, len(cs), false, nil)
 }
 
 // classifyCounts appends the readings of the multiset with rank counts c and
 // n cards in all. It accepts any counts (fuzzed input may hold five of a
-// rank) and reads only one-deck shapes.
-func classifyCounts(c *counts, n int, out []Reading) []Reading {
+// rank). With two false it reads only one-deck shapes; with two it reads
+// the two-deck types of doudizhu.md (fourplayer Decision): bombs of 4 to 8
+// cards, the four jokers as the rocket, two jokers of a colour as a pair and
+// BJ + RJ as nothing.
+func classifyCounts(c *counts, n int, two bool, out []Reading) []Reading {
 	if n == 0 {
 		return out
 	}
@@ -192,11 +220,22 @@ func classifyCounts(c *counts, n int, out []Reading) []Reading {
 		maxc = max(maxc, k)
 	}
 	one := func(t Type, main int) []Reading { return append(out, Reading{Type: t, Main: Rank(main), Length: 1}) }
+	if two {
+		switch {
+		case n >= 4 && n <= 8 && distinct == 1 && lo <= int(Rank2):
+			return append(out, Reading{Type: Bomb, Main: Rank(lo), Length: 1, Count: n})
+		case n == 4 && c[RankBJ] == 2 && c[RankRJ] == 2:
+			return append(out, Reading{Type: Rocket, Main: RankRJ, Length: 1, Count: 4})
+		}
+	}
 	switch n {
 	case 1:
 		return one(Single, lo)
 	case 2:
 		if c[RankBJ] == 1 && c[RankRJ] == 1 {
+			if two {
+				return out // BJ + RJ: neither a pair nor the rocket with two decks
+			}
 			return one(Rocket, int(RankRJ))
 		}
 		if distinct == 1 {
@@ -222,12 +261,12 @@ func classifyCounts(c *counts, n int, out []Reading) []Reading {
 		}
 	case 6:
 		// 4 + 2 singles; the singles may pair but may not be the rocket.
-		if f := levelWith(c, 4); f >= 0 && f <= int(Rank2) && maxc == 4 && !(c[RankBJ] > 0 && c[RankRJ] > 0) {
+		if f := levelWith(c, 4); f >= 0 && f <= int(Rank2) && maxc == 4 && !hasRocket(c, two) {
 			out = one(FourTwoSingles, f)
 		}
 	case 8:
 		// 4 + two real pairs of two other ranks: 44445555 is two bombs, not this.
-		if f := levelWith(c, 4); f >= 0 && f <= int(Rank2) && distinct == 3 && maxc == 4 && pairsBesides(c, f) {
+		if f := levelWith(c, 4); f >= 0 && f <= int(Rank2) && distinct == 3 && maxc == 4 && pairsBesides(c, f) && !(two && hasRocket(c, two)) {
 			out = one(FourTwoPairs, f)
 		}
 	}
@@ -242,14 +281,14 @@ func classifyCounts(c *counts, n int, out []Reading) []Reading {
 	}
 	if k := n / 4; n%4 == 0 && k >= 2 {
 		for s := 0; s+k-1 <= int(RankA); s++ {
-			if allEqual(c, s, s+k-1, 3) && singleKickersOK(c, s, s+k-1) {
+			if allEqual(c, s, s+k-1, 3) && singleKickersOK(c, s, s+k-1, two) {
 				out = append(out, Reading{Type: AirplaneSingles, Main: Rank(s + k - 1), Length: k})
 			}
 		}
 	}
 	if k := n / 5; n%5 == 0 && k >= 2 {
 		for s := 0; s+k-1 <= int(RankA); s++ {
-			if allEqual(c, s, s+k-1, 3) && pairKickersOK(c, s, s+k-1) {
+			if allEqual(c, s, s+k-1, 3) && pairKickersOK(c, s, s+k-1, two) {
 				out = append(out, Reading{Type: AirplanePairs, Main: Rank(s + k - 1), Length: k})
 			}
 		}
@@ -288,10 +327,20 @@ func pairsBesides(c *counts, f int) bool {
 	return true
 }
 
+// hasRocket reports whether c holds the rocket: BJ + RJ with one deck, all
+// four jokers with two (kickers may never be the rocket: doudizhu.md,
+// Kickers Decision; 004 带牌中不能有火箭).
+func hasRocket(c *counts, two bool) bool {
+	if two {
+		return c[RankBJ] >= 2 && c[RankRJ] >= 2
+	}
+	return c[RankBJ] > 0 && c[RankRJ] > 0
+}
+
 // singleKickersOK checks the single kickers of an airplane with body lo..hi:
-// never four of a rank, never both jokers (doudizhu.md, Kickers Decision).
-func singleKickersOK(c *counts, lo, hi int) bool {
-	if c[RankBJ] > 0 && c[RankRJ] > 0 {
+// never four of a rank, never the rocket (doudizhu.md, Kickers Decision).
+func singleKickersOK(c *counts, lo, hi int, two bool) bool {
+	if hasRocket(c, two) {
 		return false
 	}
 	for r, n := range c {
@@ -303,8 +352,12 @@ func singleKickersOK(c *counts, lo, hi int) bool {
 }
 
 // pairKickersOK checks the pair kickers of an airplane with body lo..hi: each
-// kicker rank holds exactly one pair.
-func pairKickersOK(c *counts, lo, hi int) bool {
+// kicker rank holds exactly one pair; with two decks the pairs BJ BJ and
+// RJ RJ together would be the rocket.
+func pairKickersOK(c *counts, lo, hi int, two bool) bool {
+	if two && hasRocket(c, two) {
+		return false
+	}
 	for r, n := range c {
 		if (r < lo || r > hi) && n != 0 && n != 2 {
 			return false

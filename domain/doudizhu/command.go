@@ -18,6 +18,12 @@ func (r *Rules) Command(p table.Payload) (seat int, a table.Action, ok bool) {
 		return e.Seat, table.Action{Type: ActionPass}, true
 	case PlayPassed:
 		return e.Seat, table.Action{Type: ActionPass}, true
+	case GrabMade:
+		return e.Seat, table.Action{Type: ActionGrab}, true
+	case GrabDeclined:
+		return e.Seat, table.Action{Type: ActionPass}, true
+	case HandOpened:
+		return e.Seat, table.Action{Type: ActionOpen}, true
 	case CardsPlayed:
 		return e.Seat, table.Action{Type: ActionPlay, Cards: slices.Clone(e.Cards), As: e.Reading.Type.String()}, true
 	}

@@ -14,7 +14,13 @@ const (
 	ActionBid  = "bid"
 	ActionPass = "pass"
 	ActionPlay = "play"
+	ActionGrab = "grab" // hubei, fourplayer: 抢地主
+	ActionOpen = "open" // hubei, fourplayer: 明牌
 )
+
+// ErrCannotOpen: open play (明牌) is only for the landlord, before their
+// first play.
+var ErrCannotOpen = &table.Error{Kind: table.KindRule, Code: "cannot_open"}
 
 // Decide validates an action of seat and returns the events it causes.
 // Errors are *table.Error; their messages name only the caller's own cards.
@@ -47,11 +53,17 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 		if a.Bid != nil || len(a.Cards) > 0 || a.As != "" {
 			return nil, table.ErrBadAction.With(`a pass takes no fields besides "type"`)
 		}
-		if s.phase == phaseBidding {
+		switch s.phase {
+		case phaseBidding:
 			if err := s.onTurn(seat, phaseBidding); err != nil {
 				return nil, err
 			}
 			return s.decideBid(seat, 0)
+		case phaseGrabbing:
+			if err := s.onTurn(seat, phaseGrabbing); err != nil {
+				return nil, err
+			}
+			return s.decideGrab(seat, false), nil
 		}
 		if err := s.onTurn(seat, phasePlaying); err != nil {
 			return nil, err
@@ -73,6 +85,26 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 			return nil, err
 		}
 		return s.decidePlay(seat, a)
+	case ActionGrab, ActionOpen:
+		if !r.v.grab {
+			break
+		}
+		if a.Bid != nil || len(a.Cards) > 0 || a.As != "" {
+			return nil, table.ErrBadAction.With(`%s takes no fields besides "type"`, a.Type)
+		}
+		if a.Type == ActionGrab {
+			if err := s.onTurn(seat, phaseGrabbing); err != nil {
+				return nil, err
+			}
+			return s.decideGrab(seat, true), nil
+		}
+		if err := s.onTurn(seat, phasePlaying); err != nil {
+			return nil, err
+		}
+		return s.decideOpen(seat)
+	}
+	if r.v.grab {
+		return nil, table.ErrUnknownAction.With("doudizhu/%s has no action %q (actions: bid, grab, pass, open, play, escape)", r.v.name, a.Type)
 	}
 	return nil, table.ErrUnknownAction.With("doudizhu has no action %q (actions: bid, pass, play, escape)", a.Type)
 }
@@ -93,7 +125,8 @@ func (s *State) onTurn(seat int, want phase) error {
 // decideBid records a bid (0 = pass) and, when the bidding is over, its
 // outcome (doudizhu.md, Bidding, classic): a top bid ends it at once; after
 // every seat has spoken the highest bidder is landlord, or the deal is thrown
-// in when all passed.
+// in when all passed. In hubei and fourplayer this is the call phase: its
+// winner is announced by CallWon and the grab phase follows.
 func (s *State) decideBid(seat, bid int) ([]table.Payload, error) {
 	var evs []table.Payload
 	high, highSeat := s.highBid, s.highSeat
@@ -108,12 +141,49 @@ func (s *State) decideBid(seat, bid int) ([]table.Payload, error) {
 	}
 	lastToSpeak := len(s.bids)+1 == s.v.seats
 	switch {
+	case (high == s.v.maxBid || (lastToSpeak && high > 0)) && s.v.grab:
+		evs = append(evs, CallWon{Seat: highSeat, Bid: high})
 	case high == s.v.maxBid || (lastToSpeak && high > 0):
 		evs = append(evs, LandlordChosen{Seat: highSeat, Bid: high, Kitty: slices.Clone(s.kitty)})
 	case lastToSpeak:
 		evs = append(evs, table.DealVoided{Hand: s.hand, Deal: s.deal, Reason: "all_passed", Seed: s.seed})
 	}
 	return evs, nil
+}
+
+// decideGrab records a word of the grab phase (doudizhu.md, Bidding, hubei):
+// each seat after the caller grabs or declines once, every grab doubling the
+// multiplier (at most the ceiling) and making the grabber the provisional
+// landlord; then, if anyone grabbed, the caller may grab back. When the last
+// word is spoken the provisional landlord becomes the landlord.
+func (s *State) decideGrab(seat int, grab bool) []table.Payload {
+	spoken := len(s.grabRecords) + 1
+	grabs, landlord := s.grabs, s.provisional
+	var evs []table.Payload
+	if grab {
+		grabs++
+		landlord = seat
+		evs = append(evs, GrabMade{Seat: seat, Back: seat == s.caller, Multiplier: s.grabMultiplier(grabs)})
+	} else {
+		evs = append(evs, GrabDeclined{Seat: seat})
+	}
+	othersDone := spoken >= s.v.seats-1
+	if seat == s.caller || (othersDone && grabs == 0) {
+		evs = append(evs, LandlordChosen{Seat: landlord, Bid: s.highBid, Kitty: slices.Clone(s.kitty), Multiplier: s.grabMultiplier(grabs)})
+	}
+	return evs
+}
+
+// decideOpen lets the landlord play open (明牌): the whole hand is shown to
+// everyone from now on, ×2 (doudizhu.md, Bidding, hubei; 004 翻倍 4).
+func (s *State) decideOpen(seat int) ([]table.Payload, error) {
+	if !s.mayOpen(seat) {
+		if seat != s.landlord {
+			return nil, ErrCannotOpen.With("only the landlord may play open (doudizhu.md, hubei 明牌)")
+		}
+		return nil, ErrCannotOpen.With("the landlord may play open once, before their first play (doudizhu.md, hubei 明牌)")
+	}
+	return []table.Payload{HandOpened{Seat: seat, Cards: s.handCards(seat), Multiplier: s.multiplier() * 2}}, nil
 }
 
 func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
@@ -123,7 +193,8 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	}
 	played := slices.Clone(a.Cards)
 	Sort(played)
-	readings := Classify(played)
+	c := countsOf(played)
+	readings := classifyCounts(&c, len(played), s.v.twoDecks(), nil)
 	if len(readings) == 0 {
 		return nil, table.ErrInvalidCombo.With("%s is not a play of any card type (doudizhu.md, Card types)", cards.Format(played))
 	}
@@ -149,11 +220,12 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	}
 	evs := []table.Payload{CardsPlayed{Seat: seat, Cards: played, Reading: reading}}
 	if hand.Len() == len(played) {
-		settled, err := s.settlePlayedOut(seat)
+		settled, err := s.settlePlayedOut(seat, reading)
 		if err != nil {
 			return nil, err
 		}
 		evs = append(evs, settled)
+		evs = append(evs, s.matchEnd(settled.Deltas)...)
 	}
 	return evs, nil
 }
@@ -185,10 +257,13 @@ func describe(rs []Reading) string {
 	return out
 }
 
-// settlePlayedOut settles the hand that winner has just played out of
-// (doudizhu.md, Scoring, classic): each farmer pays or receives stake × bid,
-// doubled for a spring or an anti-spring; the landlord's delta balances.
-func (s *State) settlePlayedOut(winner int) (table.HandSettled, error) {
+// settlePlayedOut settles the hand that winner has just played out of with a
+// play read as last (doudizhu.md, Scoring): each farmer pays or receives
+// stake × the multiplier; the landlord's delta balances. classic: the bid,
+// doubled for a spring or an anti-spring. hubei, fourplayer: the current
+// multiplier (last counted if a bomb or the rocket), ×4 for a spring, ×2 for
+// an anti-spring (the landlord played once and a farmer went out).
+func (s *State) settlePlayedOut(winner int, last Reading) (table.HandSettled, error) {
 	plays := s.plays
 	plays[winner]++
 	landlordWins := winner == s.landlord
@@ -204,9 +279,27 @@ func (s *State) settlePlayedOut(winner int) (table.HandSettled, error) {
 	}
 	res.Spring = landlordWins && farmersPlayed == 0
 	res.AntiSpring = !landlordWins && plays[s.landlord] == 1
-	res.Multiplier = s.bid
-	if res.Spring || res.AntiSpring {
-		res.Multiplier *= 2
+	if s.v.grab {
+		after := *s
+		switch last.Type {
+		case Bomb:
+			after.bombs++
+		case Rocket:
+			after.rockets++
+		}
+		after.fillGrabResult(&res)
+		res.Multiplier = after.multiplier()
+		switch {
+		case res.Spring:
+			res.Multiplier *= 4
+		case res.AntiSpring:
+			res.Multiplier *= 2
+		}
+	} else {
+		res.Multiplier = s.bid
+		if res.Spring || res.AntiSpring {
+			res.Multiplier *= 2
+		}
 	}
 	res.CardsLeft = s.cardsLeft()
 	res.CardsLeft[winner] = 0
@@ -229,24 +322,94 @@ func (s *State) settlePlayedOut(winner int) (table.HandSettled, error) {
 // stake × current multiplier × 16 as landlord or × 8 as farmer; before the
 // landlord is known every escaper counts as a farmer. The penalty is shared
 // equally by the seats that stayed, the remainder going to the lowest of them.
+//
+// In hubei and fourplayer the current multiplier is State.multiplier, and
+// during the grab phase the provisional landlord counts as the landlord
+// (and Result.Landlord names them).
 func (s *State) escape(seat int) ([]table.Payload, error) {
 	res := Result{End: "escape", Bid: s.bid, Multiplier: s.multiplier(), CardsLeft: s.cardsLeft(), Escaper: &seat}
 	units := s.v.escapeFarmer
-	if s.landlord >= 0 {
-		res.Landlord = &s.landlord
-		if seat == s.landlord {
+	if l := s.landlordNow(); l >= 0 {
+		res.Landlord = &l
+		if seat == l {
 			units = s.v.escapeLandlord
 		}
+	}
+	if s.v.grab {
+		if s.phase == phaseGrabbing {
+			res.Bid = s.highBid
+		}
+		s.fillGrabResult(&res)
 	}
 	res.Penalty = s.stake * res.Multiplier * units
 	settled, err := s.settled(splitPenalty(res.Penalty, seat, s.v.seats), res)
 	if err != nil {
 		return nil, err
 	}
-	return []table.Payload{
+	evs := []table.Payload{
 		table.PlayerEscaped{Seat: seat, PlayerID: s.players[seat], Hand: s.hand},
 		settled,
-	}, nil
+	}
+	return append(evs, s.matchEnd(settled.Deltas)...), nil
+}
+
+// fillGrabResult records the hubei multipliers in res: the bidding's
+// multiplier and grabs, open play, bombs and rockets.
+func (s *State) fillGrabResult(res *Result) {
+	switch {
+	case s.phase == phaseGrabbing:
+		res.BidMultiplier = s.grabMultiplier(s.grabs)
+	case s.landlord >= 0:
+		res.BidMultiplier = s.bidMult
+	}
+	res.Grabs, res.GrabBack, res.Open = s.grabs, s.grabBack, s.open
+	res.Bombs, res.Rockets = s.bombs, s.rockets
+}
+
+// matchEnd returns, after a hand that settles with deltas, the end of a match
+// of the option "hands" when it is over (doudizhu.md, Tournament): the
+// match has played its hands and exactly one seat leads; a tie for first
+// plays another hand. MatchEnded, then TableClosed with the totals.
+func (s *State) matchEnd(deltas []int) []table.Payload {
+	if s.v.matchHands == 0 || s.handsDone+1 < s.v.matchHands {
+		return nil
+	}
+	totals := make([]int, s.v.seats)
+	for i := range totals {
+		totals[i] = s.match.totals[i] + deltas[i]
+	}
+	st := standings(totals, &s.match.seatPlayers)
+	if len(st) > 1 && st[1].Place == 1 {
+		return nil // a tie for first: extra hands
+	}
+	return []table.Payload{
+		MatchEnded{Hands: s.handsDone + 1, Standings: st},
+		table.TableClosed{Reason: "match_over", Totals: totals},
+	}
+}
+
+// standings ranks the seats by total, highest first (equal totals share a
+// place, in seat order).
+func standings(totals []int, players *[maxSeats][]string) []Standing {
+	out := make([]Standing, len(totals))
+	for seat, t := range totals {
+		ps := slices.Clone(players[seat])
+		if ps == nil {
+			ps = []string{}
+		}
+		id := ""
+		if len(ps) > 0 {
+			id = ps[len(ps)-1]
+		}
+		out[seat] = Standing{Seat: seat, PlayerID: id, Players: ps, Total: t, Place: 1}
+		for _, o := range totals {
+			if o > t {
+				out[seat].Place++
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Standing) int { return a.Place - b.Place })
+	return out
 }
 
 func (s *State) settled(deltas []int, res Result) (table.HandSettled, error) {

@@ -1,24 +1,38 @@
 // Package doudizhu is 斗地主 (Dou Dizhu) as a table.Game: the rules of
-// rules/doudizhu.md in the design documents (seeds 002 and 004). This version
-// plays the variant "classic" (three players, one deck, 叫分 bidding); the
-// variant config in game.go is where "hubei" and "fourplayer" will differ.
+// rules/doudizhu.md in the design documents (seeds 002 and 004), in three
+// variants, each with its own rules version:
+//
+//	classic     doudizhu/classic/1     3 players, one deck, 叫分 bidding (002)
+//	hubei       doudizhu/hubei/1       3 players, one deck, 叫分 then 抢地主, 明牌, multipliers (004)
+//	fourplayer  doudizhu/fourplayer/1  4 players, two decks, bidding and scoring as hubei (004)
+//
+// # Options
+//
+// Every variant takes one option: {"hands": N}, an integer from 1 to
+// 1,000,000, for a match of N hands (002's tournament plays 5); without it
+// the table plays hands without end. Any other key, and any other value of
+// "hands" (a string, a fraction, 0), is invalid_option. The normalized
+// options are {} or {"hands":N}.
 //
 // # Dealing (auditors re-implement this)
 //
 // A deal of hand h, deal d (d > 1 after a thrown-in deal) from the 32-byte
-// seed:
+// seed, with n seats (3, or 4 in fourplayer), k decks (1, or 2) and a kitty
+// of K cards (3, or 8):
 //
-//  1. deck, stream := cards.Shuffled(seed, 1): the 54 cards in canonical order
-//     (♠2..♠A, ♥2..♥A, ♣2..♣A, ♦2..♦A, BJ, RJ) shuffled by Fisher–Yates driven
-//     by the seed's SHA-256 counter stream (see package cards).
-//  2. Card i of the shuffled deck, for i = 0..50, goes to seat i mod 3. Cards
-//     51, 52 and 53 are the kitty (底牌).
+//  1. deck, stream := cards.Shuffled(seed, k): the k×54 cards in canonical
+//     order (♠2..♠A, ♥2..♥A, ♣2..♣A, ♦2..♦A, BJ, RJ, then the second deck
+//     likewise) shuffled by Fisher–Yates driven by the seed's SHA-256
+//     counter stream (see package cards).
+//  2. Card i of the shuffled deck, for i below k×54 − K, goes to seat i mod n
+//     (17 cards each with one deck, 25 with two). The last K cards are the
+//     kitty (底牌).
 //  3. The first bidder: for the first deal of the table (hand 1, deal 1) it is
-//     stream.Below(3), the next draw from the same stream after the shuffle.
+//     stream.Below(n), the next draw from the same stream after the shuffle.
 //     A re-deal keeps the first bidder of the deal it replaces; the first deal
-//     of every later hand moves it to the next seat, (previous + 1) mod 3.
+//     of every later hand moves it to the next seat, (previous + 1) mod n.
 //     Nothing else is ever drawn from the stream.
-//  4. HandDealt records the commitment SHA-256(seed), each seat's 17 cards
+//  4. HandDealt records the commitment SHA-256(seed), each seat's cards
 //     and the kitty, each sorted in display order (Sort: 斗地主 rank from 3
 //     up to RJ, then ♠ ♥ ♣ ♦), and the first bidder as FirstSeat.
 //
@@ -35,18 +49,61 @@
 //	CardsPlayed    {"seat":0,"cards":["S3","H3","C3","D9"],"reading":{"type":"trio_single","main":"3","length":1}}
 //	PlayPassed     {"seat":1}
 //
-// A deal ends with DealVoided{reason "all_passed"} when all three pass the
+// hubei and fourplayer add (and their LandlordChosen carries "multiplier",
+// the bidding's multiplier; classic's never does):
+//
+//	CallWon        {"seat":2,"bid":3}                          the call phase's winner; the grab phase follows
+//	GrabMade       {"seat":0,"multiplier":6}                   抢地主; {"seat":2,"back":true,"multiplier":24} is the caller's grab-back
+//	GrabDeclined   {"seat":1}                                  不抢
+//	HandOpened     {"seat":2,"cards":["S3",…],"multiplier":48} 明牌: the landlord's whole hand, shown to everyone
+//
+// A fourplayer bomb or rocket reading carries its number of cards:
+// {"type":"bomb","main":"7","length":1,"count":6}. A match adds, in the batch
+// of the HandSettled that ends it:
+//
+//	MatchEnded     {"hands":5,"standings":[{"place":1,"seat":2,"player_id":"P3","players":["P3"],"total":12},…]}
+//	TableClosed    {"reason":"match_over","totals":[-4,-8,12]}   (the table's event)
+//
+// A deal ends with DealVoided{reason "all_passed"} when every seat passes the
 // bidding, or with HandSettled whose result is a Result: {"end":
 // "played_out"|"escape", "landlord", "winner": "landlord"|"farmers",
 // "bid", "multiplier", "spring", "anti_spring", "cards_left", and for an
-// escape "escaper" and "penalty"}. Both reveal the seed.
+// escape "escaper" and "penalty"; hubei and fourplayer add
+// "bid_multiplier", "grabs", "grab_back", "open", "bombs", "rockets" (each
+// omitted when zero or false)}. Both reveal the seed.
 //
 // # Actions
 //
-//	{"type":"bid","bid":1|2|3}   bidding, in turn from the first bidder; each seat speaks once
-//	{"type":"pass"}              不叫 in the bidding, 不出 in the play (not when leading)
+//	{"type":"bid","bid":1|2|3}   bidding (the call phase), in turn from the first bidder; each seat speaks once
+//	{"type":"grab"}              hubei, fourplayer: 抢地主 in the grab phase
+//	{"type":"pass"}              不叫 in the bidding, 不抢 in the grab phase, 不出 in the play (not when leading)
+//	{"type":"open"}              hubei, fourplayer: 明牌, the landlord before their first play
 //	{"type":"play","cards":["S3","H3"],"as":"pair"}   "as" optional
 //	{"type":"escape"}            handled by the table, settled by the game
+//
+// # The grab phase and 明牌 (hubei, fourplayer)
+//
+// The call phase is classic's bidding; when it has a winner (CallWon) each
+// other seat in turn from the caller's left may grab once or decline; every
+// grab doubles the multiplier and makes the grabber the provisional landlord.
+// Then, if anyone grabbed, the caller may grab back once. The bidding's
+// multiplier, bid × 2 per grab, never exceeds 24 (004: 该轮最大基础分为
+// 本次对局分的24倍): in hubei 3 × 2 × 2 × 2 reaches it exactly; in
+// fourplayer, with three others to grab, a fourth doubling stops at 24
+// (our reading of "bidding as hubei"). Grabbing is allowed after any winning
+// call (doudizhu.md Decision). The landlord leads and, before their first
+// play, may play open: HandOpened shows their hand, and every view shows the
+// landlord's current hand (GameView.open_hand) from then on.
+//
+// # Matches
+//
+// With {"hands": N}, after the N-th settled hand (escapes count) the match
+// ends when exactly one seat has the highest total; otherwise extra hands are
+// dealt until one does. Standings are per seat, as the table's totals are: a
+// seat an escaper left and another player took keeps one total, and its
+// standing names every player who held it in a dealt hand ("players") and
+// the last of them ("player_id"). The game view shows the match (hands,
+// played, over, standings) throughout; after MatchEnded no deal follows.
 //
 // # Reading a play
 //
@@ -62,10 +119,19 @@
 // recorded in CardsPlayed, so replays never re-derive it.
 //
 // Legal lists each legal play once per multiset of cards (suits matter: S3
-// and H3 are two plays). When a multiset may be played now under readings of
-// more than one type (only the airplane family can be: 333444555666 leads as
-// an airplane or as an airplane with kickers), it is listed once per type
-// with "as" set; Decide also accepts it without "as", read as above.
+// and H3 are two plays; with two decks the two copies of S3 are one card
+// twice, so S3 is one play). When a multiset may be played now under
+// readings of more than one type (only the airplane family can be:
+// 333444555666 leads as an airplane or as an airplane with kickers), it is
+// listed once per type with "as" set; Decide also accepts it without "as",
+// read as above.
+//
+// fourplayer reads two decks (doudizhu.md, fourplayer Decision): bombs are 4
+// to 8 cards of a rank and beat each other by their number of cards, then by
+// rank; the four jokers are the rocket; BJ BJ and RJ RJ are pairs and BJ + RJ
+// is nothing. Kickers may not be the rocket (the four jokers there), so
+// 4444 + BJ + RJ is a four + two singles in fourplayer but not in the
+// one-deck variants.
 //
 // # Settling
 //
@@ -76,4 +142,14 @@
 // landlord is known) × 16 as landlord or × 8 as farmer; an escape before the
 // landlord is known is a farmer's. The penalty is split equally among the
 // other seats, any remainder to the lowest of them.
+//
+// hubei and fourplayer: the multiplier is the bidding's (bid × 2 per grab,
+// at most 24), × 2 if open, × 2 per bomb and × 4 per rocket played by
+// anyone, × 4 for a spring, × 2 when a farmer went out and the landlord had
+// played only once (004; the result's "anti_spring"). Each farmer pays or
+// receives stake × multiplier; the landlord the opposite sum. An escape is
+// charged at the current multiplier: 1 in the call phase, the bidding's in
+// the grab phase (where the provisional landlord counts as landlord), and
+// in the play the bidding's × open × bombs × rockets so far. The current
+// multiplier is public in every view (GameView.multiplier).
 package doudizhu

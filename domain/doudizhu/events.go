@@ -23,10 +23,63 @@ type BidPassed struct {
 
 // LandlordChosen ends the bidding: Seat is the landlord (地主) at Bid, and
 // Kitty, shown to everyone, joins the landlord's hand. The landlord leads.
+// Multiplier (hubei, fourplayer only; absent in classic) is the bidding's
+// multiplier: Bid × 2 per grab, at most the ceiling of 24.
 type LandlordChosen struct {
-	Seat  int          `json:"seat"`
-	Bid   int          `json:"bid"`
-	Kitty []cards.Card `json:"kitty"`
+	Seat       int          `json:"seat"`
+	Bid        int          `json:"bid"`
+	Kitty      []cards.Card `json:"kitty"`
+	Multiplier int          `json:"multiplier,omitempty"`
+}
+
+// CallWon (hubei, fourplayer) ends the call phase: Seat called the highest,
+// Bid, and is the provisional landlord; the grab phase (抢地主) follows.
+type CallWon struct {
+	Seat int `json:"seat"`
+	Bid  int `json:"bid"`
+}
+
+// GrabMade (hubei, fourplayer): Seat grabbed (抢地主) and is the provisional
+// landlord. Back marks the caller's last grab-back. Multiplier is the
+// bidding's multiplier after the grab (bid × 2 per grab, at most 24).
+type GrabMade struct {
+	Seat       int  `json:"seat"`
+	Back       bool `json:"back,omitempty"`
+	Multiplier int  `json:"multiplier"`
+}
+
+// GrabDeclined (hubei, fourplayer): Seat declined to grab (不抢).
+type GrabDeclined struct {
+	Seat int `json:"seat"`
+}
+
+// HandOpened (hubei, fourplayer): the landlord plays open (明牌). Cards is
+// the landlord's whole hand at that moment, shown to everyone; Multiplier is
+// the current multiplier after the ×2.
+type HandOpened struct {
+	Seat       int          `json:"seat"`
+	Cards      []cards.Card `json:"cards"`
+	Multiplier int          `json:"multiplier"`
+}
+
+// MatchEnded ends a match of the option "hands": Hands is the number of
+// hands played (more than the option when a tie for first needed extra
+// hands) and Standings the final ranking. A table.TableClosed follows.
+type MatchEnded struct {
+	Hands     int        `json:"hands"`
+	Standings []Standing `json:"standings"`
+}
+
+// Standing is one seat's place in a match. Standings are per seat, as the
+// table's totals are: a seat left by an escape and taken by another player
+// keeps its total. PlayerID is who held the seat in the match's last hand;
+// Players lists everyone who held it in a dealt hand, in order.
+type Standing struct {
+	Place    int      `json:"place"` // 1 = first; equal totals share a place
+	Seat     int      `json:"seat"`
+	PlayerID string   `json:"player_id"`
+	Players  []string `json:"players"`
+	Total    int      `json:"total"`
 }
 
 // CardsPlayed: a seat played Cards (in display order), read as Reading.
@@ -46,6 +99,11 @@ func (BidPassed) EventType() string      { return "BidPassed" }
 func (LandlordChosen) EventType() string { return "LandlordChosen" }
 func (CardsPlayed) EventType() string    { return "CardsPlayed" }
 func (PlayPassed) EventType() string     { return "PlayPassed" }
+func (CallWon) EventType() string        { return "CallWon" }
+func (GrabMade) EventType() string       { return "GrabMade" }
+func (GrabDeclined) EventType() string   { return "GrabDeclined" }
+func (HandOpened) EventType() string     { return "HandOpened" }
+func (MatchEnded) EventType() string     { return "MatchEnded" }
 
 // Result is the game's detail of a HandSettled, as its JSON result.
 type Result struct {
@@ -57,12 +115,27 @@ type Result struct {
 	Winner string `json:"winner,omitempty"`
 	// Bid is the landlord's bid (0 before bidding ended).
 	Bid int `json:"bid"`
-	// Multiplier is what each farmer's stake was multiplied by: the bid, ×2
-	// for a spring or an anti-spring. For an escape it is the current
-	// multiplier the penalty was computed from (the bid, 1 before bidding ended).
-	Multiplier int  `json:"multiplier"`
-	Spring     bool `json:"spring"`
+	// Multiplier is what each farmer's stake was multiplied by. classic: the
+	// bid, ×2 for a spring or an anti-spring. hubei, fourplayer: BidMultiplier,
+	// ×2 if Open, ×2 per bomb, ×4 per rocket, ×4 for a spring, ×2 for an
+	// anti-spring. For an escape it is the current multiplier the penalty
+	// was computed from (see State.multiplier).
+	Multiplier int `json:"multiplier"`
+	// Spring: the landlord went out and the farmers never played (春天).
+	Spring bool `json:"spring"`
+	// AntiSpring: a farmer went out and the landlord played only once: 002's
+	// 反春 and 004's "地主只出了一手牌，而闲家先走".
 	AntiSpring bool `json:"anti_spring"`
+	// hubei, fourplayer only (absent in classic): the bidding's multiplier
+	// (bid × 2 per grab, at most 24), the grabs (grab-back included) and
+	// whether the caller grabbed back, open play, and the bombs and rockets
+	// played.
+	BidMultiplier int  `json:"bid_multiplier,omitempty"`
+	Grabs         int  `json:"grabs,omitempty"`
+	GrabBack      bool `json:"grab_back,omitempty"`
+	Open          bool `json:"open,omitempty"`
+	Bombs         int  `json:"bombs,omitempty"`
+	Rockets       int  `json:"rockets,omitempty"`
 	// CardsLeft counts the cards each seat still held.
 	CardsLeft []int `json:"cards_left"`
 	// Escaper, Penalty: who escaped and the penalty they paid in stake units
@@ -84,6 +157,16 @@ func decode(typ string, data []byte) (table.Payload, error) {
 		return table.DecodeAs[CardsPlayed](data)
 	case "PlayPassed":
 		return table.DecodeAs[PlayPassed](data)
+	case "CallWon":
+		return table.DecodeAs[CallWon](data)
+	case "GrabMade":
+		return table.DecodeAs[GrabMade](data)
+	case "GrabDeclined":
+		return table.DecodeAs[GrabDeclined](data)
+	case "HandOpened":
+		return table.DecodeAs[HandOpened](data)
+	case "MatchEnded":
+		return table.DecodeAs[MatchEnded](data)
 	}
 	return nil, fmt.Errorf("doudizhu: unknown event type %q", typ)
 }

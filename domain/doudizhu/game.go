@@ -3,7 +3,9 @@ package doudizhu
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"paiju/domain/cards"
@@ -25,25 +27,24 @@ var (
 func (*Game) Name() string { return "doudizhu" }
 
 // Variants lists the variants this version plays.
-func (*Game) Variants() []string { return []string{"classic"} }
+func (*Game) Variants() []string { return []string{"classic", "hubei", "fourplayer"} }
 
-// Rules returns a variant's rules. classic takes no options: the options must
-// be empty, null or {}; any key is rejected by name.
+// Rules returns a variant's rules. Every variant takes one option, "hands"
+// (an integer ≥ 1: the table plays a match of that many hands, see doc.go);
+// empty, null or {} options play hands without end. Any other key is
+// rejected by name.
 func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
 	v, ok := variantNamed(variant)
 	if !ok {
-		return nil, table.ErrUnknownVariant.With("doudizhu has no variant %q (variants: classic)", variant)
+		return nil, table.ErrUnknownVariant.With("doudizhu has no variant %q (variants: classic, hubei, fourplayer)", variant)
 	}
-	if err := checkOptions(v, options); err != nil {
+	if err := parseOptions(v, options); err != nil {
 		return nil, err
 	}
 	return &Rules{v: v}, nil
 }
 
-// variant is what one variant of the family fixes. The later variants of
-// doudizhu.md differ from classic in these values (hubei: grab bidding,
-// multipliers; fourplayer: two decks, four seats, an 8-card kitty), so that
-// adding them is a new config plus the code its new fields switch on.
+// variant is what one variant of the family fixes, as doudizhu.md has it.
 type variant struct {
 	name    string
 	version string
@@ -51,16 +52,26 @@ type variant struct {
 	seats   int
 	kitty   int // cards left over after dealing, which go to the landlord
 	maxBid  int // 叫分 bids are 1..maxBid; maxBid ends the bidding at once
+	// grab plays the hubei bidding and scoring (doudizhu.md, Bidding, hubei
+	// and Scoring, hubei): the grab phase (抢地主), 明牌, and multipliers for
+	// grabs, open play, bombs, rockets, spring and the landlord played once.
+	grab bool
+	// ceiling caps bid × 2 per grab (004: 该轮最大基础分为本次对局分的24倍).
+	ceiling int
 	// escape penalties in units of stake × current multiplier (doudizhu.md, Escape).
 	escapeLandlord int
 	escapeFarmer   int
-	// matchHands is the number of hands of a match (002's tournament plays 5);
-	// 0 plays hands without end.
+	// matchHands is the number of hands of a match (002's tournament plays 5),
+	// from the option "hands"; 0 plays hands without end.
 	matchHands int
 }
 
 func (v *variant) handSize() int { return (v.decks*cards.DeckSize - v.kitty) / v.seats }
 
+// twoDecks reports the fourplayer card types (doudizhu.md, fourplayer).
+func (v *variant) twoDecks() bool { return v.decks == 2 }
+
+// variantNamed returns a fresh config, which the caller may fill with options.
 func variantNamed(name string) (*variant, bool) {
 	switch name {
 	case "classic":
@@ -69,26 +80,53 @@ func variantNamed(name string) (*variant, bool) {
 			decks: 1, seats: 3, kitty: 3, maxBid: 3,
 			escapeLandlord: 16, escapeFarmer: 8,
 		}, true
+	case "hubei":
+		return &variant{
+			name: "hubei", version: "doudizhu/hubei/1",
+			decks: 1, seats: 3, kitty: 3, maxBid: 3, grab: true, ceiling: 24,
+			escapeLandlord: 16, escapeFarmer: 8,
+		}, true
+	case "fourplayer":
+		return &variant{
+			name: "fourplayer", version: "doudizhu/fourplayer/1",
+			decks: 2, seats: 4, kitty: 8, maxBid: 3, grab: true, ceiling: 24,
+			escapeLandlord: 16, escapeFarmer: 8,
+		}, true
 	}
 	return nil, false
 }
 
-func checkOptions(v *variant, raw json.RawMessage) error {
+// maxMatchHands bounds the option "hands", so that it always fits an int.
+const maxMatchHands = 1_000_000
+
+// parseOptions reads the options of a table into v: only "hands", an integer
+// from 1 to maxMatchHands.
+func parseOptions(v *variant, raw json.RawMessage) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
 	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return table.ErrBadOption.With("doudizhu/%s options must be a JSON object: %v", v.name, err)
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return table.ErrBadOption.With("doudizhu/%s options must be a JSON object", v.name)
 	}
-	if len(m) > 0 {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
+	var unknown []string
+	for k := range m {
+		if k != "hands" {
+			unknown = append(unknown, k)
 		}
-		slices.Sort(keys)
-		return table.ErrBadOption.With("unknown option %q: doudizhu/%s takes no options (got %s)", keys[0], v.name, strings.Join(keys, ", "))
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return table.ErrBadOption.With("unknown option %q: doudizhu/%s takes only \"hands\" (got %s)", unknown[0], v.name, strings.Join(unknown, ", "))
+	}
+	if h, ok := m["hands"]; ok {
+		// A JSON integer literal only: not a string, a fraction or an exponent.
+		k, err := strconv.ParseInt(string(bytes.TrimSpace(h)), 10, 64)
+		if err != nil || k < 1 || k > maxMatchHands {
+			return table.ErrBadOption.With("option \"hands\" must be an integer from 1 to %d, got %s", maxMatchHands, h)
+		}
+		v.matchHands = int(k)
 	}
 	return nil
 }
@@ -101,8 +139,13 @@ type Rules struct {
 // Version names the rules engine version recorded in TableOpened.
 func (r *Rules) Version() string { return r.v.version }
 
-// Options is the normalized options: {} for classic.
-func (r *Rules) Options() json.RawMessage { return json.RawMessage(`{}`) }
+// Options is the normalized options: {} or {"hands":N}.
+func (r *Rules) Options() json.RawMessage {
+	if r.v.matchHands > 0 {
+		return json.RawMessage(fmt.Sprintf(`{"hands":%d}`, r.v.matchHands))
+	}
+	return json.RawMessage(`{}`)
+}
 
 // Seats is the number of players.
 func (r *Rules) Seats() int { return r.v.seats }
@@ -113,9 +156,17 @@ func (r *Rules) NewState() table.GameState { return newState(r.v) }
 // Decode decodes the game's own events.
 func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return decode(typ, data) }
 
+// Classify returns every reading of cs as one play under this variant's card
+// types: Classify for the one-deck variants, the two-deck types of
+// doudizhu.md (fourplayer) for fourplayer.
+func (r *Rules) Classify(cs []cards.Card) []Reading {
+	c := countsOf(cs)
+	return classifyCounts(&c, len(cs), r.v.twoDecks(), nil)
+}
+
 // Redact shows every game event of 斗地主 to everyone: the game's only
 // hidden cards are in HandDealt and its seed in DealSecret, both of which the
-// table redacts.
+// table redacts. HandOpened shows the landlord's hand to all, as 明牌 means.
 func (r *Rules) Redact(p table.Payload, seat int, handOver bool) table.Payload {
 	return p
 }

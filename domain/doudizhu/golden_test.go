@@ -2,6 +2,7 @@ package doudizhu
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"os"
@@ -67,6 +68,15 @@ type goldenCase struct {
 	play  strategy
 }
 
+// variantCase is a golden hand of another variant than classic, with the
+// multiplier its settlement must show (doudizhu.md, Scoring, hubei; seed 004
+// 翻倍 and 抢地主).
+type variantCase struct {
+	goldenCase
+	variant string
+	shows   func(Result) bool
+}
+
 // goldenCases are the recorded hands and how they were played.
 func goldenCases() []goldenCase {
 	return []goldenCase{
@@ -100,9 +110,13 @@ func goldenCases() []goldenCase {
 // and every deal must be what its revealed seed deals. -update re-records
 // them by playing each case's strategy.
 func TestGolden(t *testing.T) {
-	r := classic(t)
-	for _, tc := range goldenCases() {
+	var cases []variantCase
+	for _, c := range goldenCases() {
+		cases = append(cases, variantCase{goldenCase: c})
+	}
+	for _, tc := range append(cases, hubeiGoldenCases()...) {
 		t.Run(tc.name, func(t *testing.T) {
+			r := rulesOf(t, cmp.Or(tc.variant, "classic"), "")
 			path := filepath.Join("testdata", "TestGolden", tc.name, "hand.json")
 			if *update {
 				writeGolden(t, path, recordGolden(t, r, tc.stake, tc.seeds, tc.play))
@@ -116,6 +130,25 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			replayGolden(t, r, &f)
+			if tc.shows != nil {
+				var last Result
+				for _, s := range f.Steps {
+					for _, e := range s.Events {
+						if e.Type == "HandSettled" {
+							var hs table.HandSettled
+							if err := json.Unmarshal(e.Data, &hs); err != nil {
+								t.Fatal(err)
+							}
+							if err := json.Unmarshal(hs.Result, &last); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+				}
+				if !tc.shows(last) {
+					t.Fatalf("the golden hand settles with %+v, which does not show the multiplier the case is named for (doudizhu.md, Scoring, hubei)", last)
+				}
+			}
 		})
 	}
 }
@@ -135,12 +168,12 @@ func recordGolden(t *testing.T, r *Rules, stake int, seedID uint64, play strateg
 		}
 		f.Steps = append(f.Steps, s)
 	}
-	evs, err := table.Open(r, "golden", "doudizhu", "classic", stake, "p0")
+	evs, err := table.Open(r, "golden", "doudizhu", r.v.name, stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	record(goldenStep{}, evs)
-	for _, p := range []string{"p0", "p1", "p2"} {
+	for _, p := range []string{"p0", "p1", "p2", "p3"}[:r.v.seats] {
 		evs, err := table.Join(st, p, p, -1, seeds)
 		if err != nil {
 			t.Fatal(err)
@@ -182,7 +215,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) {
 		var err error
 		switch {
 		case i == 0:
-			evs, err = table.Open(r, "golden", "doudizhu", "classic", f.Stake, "p0")
+			evs, err = table.Open(r, "golden", "doudizhu", r.v.name, f.Stake, "p0")
 		case s.Join != "":
 			evs, err = table.Join(st, s.Join, s.Join, -1, seeds)
 		default:
@@ -217,9 +250,9 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) {
 			case table.HandDealt:
 				deals = append(deals, d)
 			case table.DealVoided:
-				auditDeal(t, deals[len(deals)-1], d.Seed)
+				auditDeal(t, r, deals[len(deals)-1], d.Seed)
 			case table.HandSettled:
-				auditDeal(t, deals[len(deals)-1], d.Seed)
+				auditDeal(t, r, deals[len(deals)-1], d.Seed)
 			}
 		}
 	}
@@ -229,15 +262,16 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) {
 }
 
 // auditDeal re-deals from the revealed seed as doc.go describes and compares.
-func auditDeal(t *testing.T, d table.HandDealt, hexSeed string) {
+func auditDeal(t *testing.T, r *Rules, d table.HandDealt, hexSeed string) {
 	seed, err := cards.ParseSeed(hexSeed)
 	if err != nil || seed.Commitment() != d.Commitment {
 		t.Fatalf("hand %d deal %d: revealed seed %q does not open the commitment %s (rules/README.md, Shuffling)", d.Hand, d.Deal, hexSeed, d.Commitment)
 	}
-	deck, _ := cards.Shuffled(seed, 1)
-	for seat := range 3 {
+	n := r.v.seats
+	deck, _ := cards.Shuffled(seed, r.v.decks)
+	for seat := range n {
 		var want []cards.Card
-		for i := seat; i < 51; i += 3 {
+		for i := seat; i < n*r.v.handSize(); i += n {
 			want = append(want, deck[i])
 		}
 		Sort(want)

@@ -25,9 +25,12 @@ func (q *seedSeq) NewSeed() (cards.Seed, error) {
 	return cards.Seed(sha256.Sum256(b[:])), nil
 }
 
-func classic(t testing.TB) *Rules {
+func classic(t testing.TB) *Rules { return rulesOf(t, "classic", "") }
+
+// rulesOf returns a variant's rules with the given options JSON.
+func rulesOf(t testing.TB, variant, options string) *Rules {
 	t.Helper()
-	r, err := New().Rules("classic", nil)
+	r, err := New().Rules(variant, json.RawMessage(options))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,17 +43,17 @@ func applyAll(st *table.State, evs []table.Payload) {
 	}
 }
 
-// openTable opens a classic table at stake and seats players p0, p1, p2; the
-// first deal follows the third join.
+// openTable opens a table of r's variant at stake and seats players p0, p1,
+// …; the first deal follows the last join.
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
 	t.Helper()
 	st := table.New(r)
-	evs, err := table.Open(r, "t", "doudizhu", "classic", stake, "p0")
+	evs, err := table.Open(r, "t", "doudizhu", r.v.name, stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	applyAll(st, evs)
-	for i := range 3 {
+	for i := range r.v.seats {
 		evs, err := table.Join(st, fmt.Sprintf("p%d", i), fmt.Sprintf("Player %d", i), -1, seeds)
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +65,7 @@ func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table
 
 // position is a deal with chosen cards, for tests that need a given hand.
 type position struct {
-	hands [3]string
+	hands []string
 	kitty string
 	first int
 	stake int
@@ -73,9 +76,9 @@ func (p position) build(t testing.TB, r *Rules) *table.State {
 	t.Helper()
 	stake := max(p.stake, 1)
 	st := table.New(r)
-	table.Apply(st, table.TableOpened{TableID: "pos", Game: "doudizhu", Variant: "classic",
-		Options: r.Options(), Stake: stake, Seats: 3, RulesVersion: r.Version()})
-	for i := range 3 {
+	table.Apply(st, table.TableOpened{TableID: "pos", Game: "doudizhu", Variant: r.v.name,
+		Options: r.Options(), Stake: stake, Seats: r.v.seats, RulesVersion: r.Version()})
+	for i := range r.v.seats {
 		table.Apply(st, table.PlayerSeated{Seat: i, PlayerID: fmt.Sprintf("p%d", i)})
 	}
 	seed := cards.Seed{1, 2, 3}
@@ -92,15 +95,23 @@ func (p position) build(t testing.TB, r *Rules) *table.State {
 
 // playing builds the position and has landlord bid `bid` at once: the
 // first bidder is the landlord, and bidding 3 ends the bidding; lower bids
-// are followed by two passes.
+// are followed by the others' passes. In the grab variants every other seat
+// then declines to grab.
 func (p position) playing(t testing.TB, r *Rules, landlord, bid int) *table.State {
 	t.Helper()
+	n := r.v.seats
 	p.first = landlord
 	st := p.build(t, r)
 	mustAct(t, st, landlord, bidA(bid))
 	if bid < 3 {
-		mustAct(t, st, (landlord+1)%3, passA())
-		mustAct(t, st, (landlord+2)%3, passA())
+		for i := 1; i < n; i++ {
+			mustAct(t, st, (landlord+i)%n, passA())
+		}
+	}
+	if r.v.grab {
+		for i := 1; i < n; i++ {
+			mustAct(t, st, (landlord+i)%n, passA())
+		}
 	}
 	return st
 }
@@ -109,6 +120,8 @@ func game(st *table.State) *State { return st.G.(*State) }
 
 func bidA(n int) table.Action { return table.Action{Type: ActionBid, Bid: table.Seat(n)} }
 func passA() table.Action     { return table.Action{Type: ActionPass} }
+func grabA() table.Action     { return table.Action{Type: ActionGrab} }
+func openA() table.Action     { return table.Action{Type: ActionOpen} }
 func playA(cs string) table.Action {
 	return table.Action{Type: ActionPlay, Cards: cards.MustParse(cs)}
 }
@@ -164,4 +177,18 @@ func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
 	}
 	t.Fatalf("no HandSettled in %v", eventTypes(evs))
 	return table.HandSettled{}, Result{}
+}
+
+// resultOf decodes the result of a HandSettled's JSON.
+func resultOf(t testing.TB, data []byte) Result {
+	t.Helper()
+	var hs table.HandSettled
+	if err := json.Unmarshal(data, &hs); err != nil {
+		t.Fatal(err)
+	}
+	var res Result
+	if err := json.Unmarshal(hs.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

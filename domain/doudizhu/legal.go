@@ -8,28 +8,37 @@ import (
 )
 
 // Legal lists every action seat may take now (escape excluded): during the
-// bidding the bids above the highest so far, then pass; during the play every
-// distinct play the seat may make (distinct as multisets of cards, so S3 and
-// H3 are two plays), then pass when the seat does not lead. A multiset that
-// is legal under readings of more than one type is listed once per type, with
-// "as" naming it; every other play leaves "as" empty. Nil when seat may not act.
+// bidding the bids above the highest so far, then pass; during the grab phase
+// (hubei, fourplayer) grab, then pass; during the play every distinct play
+// the seat may make (distinct as multisets of cards, so S3 and H3 are two
+// plays, and with two decks the two S3 are one), then open (明牌) for a
+// landlord who may still open, then pass when the seat does not lead. A
+// multiset that is legal under readings of more than one type is listed once
+// per type, with "as" naming it; every other play leaves "as" empty. Nil when
+// seat may not act.
 func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 	s, err := r.state(gs)
 	if err != nil || s.phase == phaseWaiting || seat != s.turn {
 		return nil
 	}
-	if s.phase == phaseBidding {
+	switch s.phase {
+	case phaseBidding:
 		var out []table.Action
 		for b := s.highBid + 1; b <= r.v.maxBid; b++ {
 			out = append(out, table.Action{Type: ActionBid, Bid: table.Seat(b)})
 		}
 		return append(out, table.Action{Type: ActionPass})
+	case phaseGrabbing:
+		return []table.Action{{Type: ActionGrab}, {Type: ActionPass}}
 	}
 	var lead *Reading
 	if s.last != nil {
 		lead = &s.last.reading
 	}
-	out := legalPlays(&s.hands[seat], lead)
+	out := legalPlays(&s.hands[seat], lead, r.v.twoDecks())
+	if s.mayOpen(seat) {
+		out = append(out, table.Action{Type: ActionOpen})
+	}
 	if lead != nil {
 		out = append(out, table.Action{Type: ActionPass})
 	}
@@ -37,10 +46,15 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 }
 
 // holding is a hand arranged for generating plays: its rank counts, and its
-// cards of each rank in suit order (S H C D).
+// cards of each rank in suit order (S H C D), the two copies of a card of
+// two decks next to each other.
 type holding struct {
 	c     counts
 	cards [numRanks][2 * 4]cards.Card // up to two decks
+	// twin has bit j set when cards[r][j] is the same card as cards[r][j-1]:
+	// choosing the second copy without the first would repeat a play.
+	twin [numRanks]uint
+	two  bool // the two-deck card types
 }
 
 // fill arranges hand m; h must be zero.
@@ -50,7 +64,10 @@ func (h *holding) fill(m *cards.Multiset) {
 			continue
 		}
 		r, c := rankOfIndex(i), cards.FromIndex(i)
-		for range k {
+		for j := range k {
+			if j > 0 {
+				h.twin[r] |= 1 << h.c[r]
+			}
 			h.cards[r][h.c[r]] = c
 			h.c[r]++
 		}
@@ -78,62 +95,101 @@ func rankOfIndex(i int) Rank {
 // distinct pattern is then read by the same classifier Decide uses and kept
 // with the readings that may be played. Second it expands each kept pattern
 // into every choice of suits the hand allows.
-func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
-	var h holding
-	h.fill(hand)
-	var patBuf [32]counts // most calls need no more: no allocation
-	g := patternSet{pats: patBuf[:0]}
-	if lead == nil {
-		for t := Single; t <= Rocket; t++ {
-			h.generate(t, 0, &g)
-		}
-	} else {
-		switch lead.Type {
-		case Rocket:
-		case Bomb:
-			h.generate(Bomb, 0, &g)
-			h.generate(Rocket, 0, &g)
-		default:
-			h.generate(lead.Type, lead.Length, &g)
-			h.generate(Bomb, 0, &g)
-			h.generate(Rocket, 0, &g)
-		}
-	}
+func legalPlays(hand *cards.Multiset, lead *Reading, two bool) []table.Action {
+	var pl plan
+	pl.make(hand, lead, two)
+	return pl.all()
+}
 
+// plan is the first step of legalPlays: the playable rank patterns, each with
+// its number of suit choices and its playable types.
+type plan struct {
+	h       holding
+	keep    []kept
+	keepBuf [32]kept // most calls need no more: no allocation
+	total   int      // cards in all the plays
+	actions int      // plays, one per playable type of a multiset
+	g       patternSet
+	patBuf  [32]counts
+}
+
+type kept struct {
+	p     counts
+	n     int    // cards in a play
+	plays int    // choices of suits
+	types uint32 // bit t set: playable as type t
+}
+
+func (pl *plan) make(hand *cards.Multiset, lead *Reading, two bool) {
+	var gens []Type
+	switch {
+	case lead == nil:
+		gens = allTypes[:]
+	case lead.Type == Rocket:
+	case lead.Type == Bomb:
+		gens = []Type{Bomb, Rocket}
+	default:
+		gens = []Type{lead.Type, Bomb, Rocket}
+	}
+	pl.makeOf(hand, lead, two, gens)
+}
+
+var allTypes = [...]Type{Single, Pair, Trio, TrioSingle, TrioPair, Straight, PairStraight, Airplane,
+	AirplaneSingles, AirplanePairs, FourTwoSingles, FourTwoPairs, Bomb, Rocket}
+
+// makeOf plans the plays of the generators' types only (chains of lead's
+// length when following).
+func (pl *plan) makeOf(hand *cards.Multiset, lead *Reading, two bool, gens []Type) {
+	pl.h, pl.total, pl.actions = holding{}, 0, 0 // a plan may be reused
+	h := &pl.h
+	h.two = two
+	h.fill(hand)
+	g := &pl.g
+	if g.pats == nil {
+		g.pats = pl.patBuf[:0]
+	}
+	g.pats = g.pats[:0]
+	clear(g.seen)
+	for _, t := range gens {
+		length := 0
+		if lead != nil && t == lead.Type {
+			length = lead.Length
+		}
+		h.generate(t, length, g)
+	}
 	// Keep the patterns with their playable types, and count the cards they
 	// expand to, so that one backing array holds every play.
-	type kept struct {
-		p     counts
-		n     int    // cards in a play
-		plays int    // choices of suits
-		types uint32 // bit t set: playable as type t
-	}
-	var keepBuf [32]kept
-	keep := keepBuf[:0]
+	pl.keep = pl.keepBuf[:0]
 	var readings [8]Reading
-	total, actions := 0, 0
 	for _, p := range g.pats {
 		n := patternLen(&p)
 		var types uint32
-		for _, rd := range classifyCounts(&p, n, readings[:0]) {
+		for _, rd := range classifyCounts(&p, n, two, readings[:0]) {
 			if lead == nil || rd.Beats(*lead) {
 				types |= 1 << rd.Type
 			}
 		}
 		if types != 0 {
 			c := h.choices(&p)
-			keep = append(keep, kept{p, n, c, types})
-			total += c * n
-			actions += c * bits.OnesCount32(types)
+			pl.keep = append(pl.keep, kept{p, n, c, types})
+			pl.total += c * n
+			pl.actions += c * bits.OnesCount32(types)
 		}
 	}
-	backing := make([]cards.Card, 0, total)
-	for _, k := range keep {
+}
+
+// all expands the plan into every play: the patterns in order, each pattern's
+// choices of suits in expand's order, and each choice once per playable type
+// (with "as" only when there are several).
+func (pl *plan) all() []table.Action {
+	h := &pl.h
+	backing := make([]cards.Card, 0, pl.total)
+	for _, k := range pl.keep {
 		backing = h.expand(&k.p, backing)
 	}
-	out := make([]table.Action, 0, actions+1) // + a pass
+	out := make([]table.Action, 0, pl.actions+1) // + a pass
 	at := 0
-	for _, k := range keep {
+	for _, k := range pl.keep {
 		end := at + k.plays*k.n
 		for ; at < end; at += k.n {
 			a := table.Action{Type: ActionPlay, Cards: backing[at : at+k.n : at+k.n]}
@@ -146,6 +202,67 @@ func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
 					a.As = t.String()
 					out = append(out, a)
 				}
+			}
+		}
+	}
+	return out
+}
+
+// at is all()[i] without expanding the others (0 ≤ i < pl.actions), for
+// drivers that pick one play of thousands (random games, bots).
+func (pl *plan) at(i int) table.Action {
+	h := &pl.h
+	for _, k := range pl.keep {
+		nt := bits.OnesCount32(k.types)
+		if i >= k.plays*nt {
+			i -= k.plays * nt
+			continue
+		}
+		choice, ti := i/nt, i%nt
+		a := table.Action{Type: ActionPlay, Cards: h.choice(&k.p, choice)}
+		if nt > 1 {
+			for t := Single; t <= Rocket; t++ {
+				if k.types&(1<<t) != 0 {
+					if ti == 0 {
+						a.As = t.String()
+						break
+					}
+					ti--
+				}
+			}
+		}
+		return a
+	}
+	panic("doudizhu: plan.at out of range")
+}
+
+// choice is the choice-th play expand lists for pattern p: a mixed-radix
+// number over the pattern's ranks, the last rank fastest, each digit the
+// index of a distinct mask in increasing order.
+func (h *holding) choice(p *counts, choice int) []cards.Card {
+	var masks [numRanks]uint
+	radix := 1
+	for r := numRanks - 1; r >= 0; r-- {
+		k := p[r]
+		if k == 0 {
+			continue
+		}
+		var list [70]uint // C(8, 4), the most masks of a rank
+		n := 0
+		for mask := uint(1)<<k - 1; mask < 1<<h.c[r]; mask = nextMask(mask) {
+			if h.distinct(r, mask) {
+				list[n] = mask
+				n++
+			}
+		}
+		masks[r] = list[(choice/radix)%n]
+		radix *= n
+	}
+	var out []cards.Card
+	for r := range numRanks {
+		for j, c := range h.of(r) {
+			if masks[r]&(1<<j) != 0 {
+				out = append(out, c)
 			}
 		}
 	}
@@ -182,18 +299,35 @@ func (g *patternSet) add(p *counts, mayRepeat bool) {
 func (h *holding) generate(t Type, length int, g *patternSet) {
 	var p counts
 	switch t {
-	case Single, Pair, Trio, Bomb:
+	case Single, Pair, Trio:
 		k := groupSize(t)
 		for r := range numRanks {
-			if h.c[r] >= k && (t != Bomb || r <= int(Rank2)) {
+			if h.c[r] >= k {
 				p[r] = k
 				g.add(&p, false)
 				p[r] = 0
 			}
 		}
+	case Bomb:
+		// One deck: four of a rank. Two decks: 4 to 8 (doudizhu.md, fourplayer).
+		for r := 0; r <= int(Rank2); r++ {
+			most := uint8(4)
+			if h.two {
+				most = h.c[r]
+			}
+			for k := uint8(4); k <= min(h.c[r], most); k++ {
+				p[r] = k
+				g.add(&p, false)
+			}
+			p[r] = 0
+		}
 	case Rocket:
-		if h.c[RankBJ] > 0 && h.c[RankRJ] > 0 {
-			p[RankBJ], p[RankRJ] = 1, 1
+		k := uint8(1)
+		if h.two {
+			k = 2 // the four jokers
+		}
+		if h.c[RankBJ] >= k && h.c[RankRJ] >= k {
+			p[RankBJ], p[RankRJ] = k, k
 			g.add(&p, false)
 		}
 	case TrioSingle, TrioPair:
@@ -265,7 +399,7 @@ type kickerRule struct {
 // k.pairs) from the ranks ≥ from.
 func (h *holding) kickers(p *counts, from, need int, k *kickerRule, g *patternSet) {
 	if need == 0 {
-		if p[RankBJ] == 0 || p[RankRJ] == 0 {
+		if !hasRocket(p, h.two) {
 			g.add(p, k.repeat)
 		}
 		return
@@ -312,15 +446,35 @@ func minChain(t Type) int {
 	return 2
 }
 
-// choices is the number of ways the hand's suits can make pattern p.
+// choices is the number of ways the hand's suits can make pattern p: the
+// distinct multisets of cards, so a choice between two identical copies of a
+// card counts once.
 func (h *holding) choices(p *counts) int {
 	n := 1
 	for r, k := range p {
-		if k > 0 {
-			n *= binomial(int(h.c[r]), int(k))
+		if k == 0 {
+			continue
 		}
+		if h.twin[r] == 0 {
+			n *= binomial(int(h.c[r]), int(k))
+			continue
+		}
+		m := 0
+		for mask := uint(1)<<k - 1; mask < 1<<h.c[r]; mask = nextMask(mask) {
+			if h.distinct(r, mask) {
+				m++
+			}
+		}
+		n *= m
 	}
 	return n
+}
+
+// distinct reports whether mask is the one choice among the masks choosing
+// the same multiset of rank r: never the second copy of a card without the
+// first.
+func (h *holding) distinct(r int, mask uint) bool {
+	return mask&h.twin[r]&^(mask<<1) == 0
 }
 
 func binomial(n, k int) int {
@@ -359,7 +513,12 @@ func (h *holding) expand(p *counts, out []cards.Card) []cards.Card {
 		}
 		i := nr - 1
 		for ; i >= 0; i-- {
-			if next := nextMask(mask[i]); next < 1<<h.c[ranks[i]] {
+			r := int(ranks[i])
+			next := nextMask(mask[i])
+			for next < 1<<h.c[r] && !h.distinct(r, next) {
+				next = nextMask(next)
+			}
+			if next < 1<<h.c[r] {
 				mask[i] = next
 				break
 			}

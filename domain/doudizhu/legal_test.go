@@ -43,7 +43,7 @@ func TestPerft(t *testing.T) {
 		{"follow a bomb", "S6 H6 C6 D6 BJ RJ S3", "S5 H5 C5 D5", 3},
 	}
 	for _, tc := range tests {
-		pos := position{hands: [3]string{tc.hand, "SA", "HA"}, kitty: "CA DA SK"}
+		pos := position{hands: []string{tc.hand, "SA", "HA"}, kitty: "CA DA SK"}
 		st := pos.build(t, r)
 		g := game(st)
 		g.phase, g.turn, g.landlord = phasePlaying, 0, 1
@@ -66,23 +66,43 @@ func TestPerft(t *testing.T) {
 // and has Decide accept every action Legal lists.
 func TestLegalPatterns(t *testing.T) {
 	t.Parallel()
-	r := classic(t)
-	rt := newRandomTable(t, r, 20260101)
-	rng := rand.New(rand.NewPCG(1, 2))
-	checked := 0
-	for checked < 400 {
-		rt.step()
-		g := game(rt.st)
-		if g.phase != phasePlaying || rng.IntN(3) != 0 {
-			continue
+	for _, variant := range []string{"classic", "hubei", "fourplayer"} {
+		rt := newRandomTable(t, variant, 20260101)
+		rng := rand.New(rand.NewPCG(1, 2))
+		checked := 0
+		for checked < 100 {
+			rt.step()
+			g := game(rt.st)
+			if g.phase != phasePlaying || rng.IntN(3) != 0 {
+				continue
+			}
+			h := newHolding(&g.hands[g.turn])
+			if subPatterns(&h.c) > 40000 {
+				continue
+			}
+			checked++
+			checkPatterns(rt.fatalf, rt.r, g)
 		}
-		h := newHolding(&g.hands[g.turn])
-		if subPatterns(&h.c) > 40000 {
-			continue
-		}
-		checked++
-		checkPatterns(rt.fatalf, r, g)
 	}
+	// Two decks: identical copies, bombs of 4 to 8, joker pairs, the rocket.
+	four := rulesOf(t, "fourplayer", "")
+	for _, tc := range []struct{ hand, lead string }{
+		{"S3 S3 H3 H3 C3 D3 D3 S4 S4 H4 BJ BJ RJ RJ", ""},
+		{"S3 S3 H3 H3 C3 D3 D3 S4 S4 H4 BJ BJ RJ RJ", "S2 H2 C2 D2 S2"},
+		{"S3 S3 H3 C3 S4 S4 H4 C4 S5 S5 H5 S9 S9 BJ RJ", ""},
+		{"S3 S3 H3 C3 S4 S4 H4 C4 S5 S5 H5 S9 S9 BJ RJ", "S7 S7 H7 S8 S8 H8 S10 SJ"},
+		{"S3 S3 H3 C3 S4 S4 H4 C4 S5 S5 H5 S9 S9 BJ BJ", "S7 S7 H7 S8 S8 H8 S10 S10 SJ SJ"},
+	} {
+		pos := position{hands: []string{tc.hand, "SK", "HK", "CK"}, kitty: "DK SQ HQ CQ DQ SJ HJ CJ"}
+		g := game(pos.build(t, four))
+		g.phase, g.turn, g.landlord = phasePlaying, 0, 0
+		if tc.lead != "" {
+			cs := cards.MustParse(tc.lead)
+			g.last = &play{seat: 2, cards: cs, reading: four.Classify(cs)[0]}
+		}
+		checkPatterns(t.Fatalf, four, g)
+	}
+	r := classic(t)
 	// Hands rich in trios and fours, as random deals seldom make them.
 	for _, tc := range []struct{ hand, lead string }{
 		{"S3 H3 C3 S4 H4 C4 S5 H5 C5 S8 H8 C8 S9 BJ RJ", ""},
@@ -93,7 +113,7 @@ func TestLegalPatterns(t *testing.T) {
 		{"S3 H3 C3 D3 S4 H4 C4 S5 H5 C5 D5 S6 H6 C6 S7 H7 C7 S2 H2 C2", "S9 H9 C9 D9 S3 H3 SA HA"},
 		{"S3 H3 C3 D3 S4 H4 S5 H5 C5 D5 S6 H6 S7 H7 S8 H8 S9 H9 BJ RJ", ""},
 	} {
-		pos := position{hands: [3]string{tc.hand, "SK", "HK"}, kitty: "CK DK SQ"}
+		pos := position{hands: []string{tc.hand, "SK", "HK"}, kitty: "CK DK SQ"}
 		g := game(pos.build(t, r))
 		g.phase, g.turn, g.landlord = phasePlaying, 0, 0
 		if tc.lead != "" {
@@ -126,7 +146,7 @@ func checkPatterns(fatalf func(string, ...any), r *Rules, g *State) {
 	walk = func(rk int) {
 		if rk == numRanks {
 			types := map[Type]bool{}
-			for _, rd := range classifyCounts(&p, patternLen(&p), nil) {
+			for _, rd := range classifyCounts(&p, patternLen(&p), r.v.twoDecks(), nil) {
 				if lead == nil || rd.Beats(*lead) {
 					types[rd.Type] = true
 				}
@@ -154,6 +174,9 @@ func checkPatterns(fatalf func(string, ...any), r *Rules, g *State) {
 	for _, a := range r.Legal(g, seat) {
 		if a.Type == ActionPass {
 			passes++
+			continue
+		}
+		if a.Type == ActionOpen {
 			continue
 		}
 		id := cards.Format(a.Cards) + "/" + a.As
@@ -213,27 +236,32 @@ func (h *holding) all() []cards.Card {
 // subset of the hand, with and without "as".
 func TestLegalMatchesDecide(t *testing.T) {
 	t.Parallel()
-	r := classic(t)
-	rt := newRandomTable(t, r, 777)
-	checked := 0
-	for checked < 150 {
-		rt.step()
-		g := game(rt.st)
-		if g.phase != phasePlaying || g.hands[g.turn].Len() > 10 {
-			continue
+	for _, variant := range []string{"classic", "hubei", "fourplayer"} {
+		rt := newRandomTable(t, variant, 777)
+		checked := 0
+		for checked < 40 {
+			rt.step()
+			g := game(rt.st)
+			if g.phase != phasePlaying || g.hands[g.turn].Len() > 10 {
+				continue
+			}
+			checked++
+			checkDecideEqualsLegal(rt, rt.r, g)
 		}
-		checked++
-		checkDecideEqualsLegal(rt, r, g)
 	}
 }
 
 func checkDecideEqualsLegal(rt *randomTable, r *Rules, g *State) {
 	seat := g.turn
 	legal := map[string][]string{} // cards → the "as" values listed
-	canPass := false
+	canPass, canOpen := false, false
 	for _, a := range r.Legal(g, seat) {
 		if a.Type == ActionPass {
 			canPass = true
+			continue
+		}
+		if a.Type == ActionOpen {
+			canOpen = true
 			continue
 		}
 		k := cards.Format(a.Cards)
@@ -241,6 +269,9 @@ func checkDecideEqualsLegal(rt *randomTable, r *Rules, g *State) {
 	}
 	if _, err := r.Decide(g, seat, passA()); (err == nil) != canPass {
 		rt.fatalf("pass: Decide says %v, Legal lists it: %v", err, canPass)
+	}
+	if _, err := r.Decide(g, seat, openA()); (err == nil) != canOpen {
+		rt.fatalf("open: Decide says %v, Legal lists it: %v", err, canOpen)
 	}
 	hand := g.hands[seat].Cards()
 	Sort(hand)
@@ -262,7 +293,7 @@ func checkDecideEqualsLegal(rt *randomTable, r *Rules, g *State) {
 		}
 		// "as" naming each type the cards read as, and one they do not.
 		var types []Type
-		for _, rd := range Classify(cs) {
+		for _, rd := range r.Classify(cs) {
 			types = append(types, rd.Type)
 		}
 		types = append(types, Type(1+mask%int(Rocket)))

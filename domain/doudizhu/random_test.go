@@ -22,28 +22,36 @@ var randomTableSeeds = []uint64{
 	2178309, 3524578, 5702887, 9227465, 14930352, 24157817, 39088169, 63245986, 102334155, 165580141,
 }
 
-const handsPerTable = 250 // × 40 tables = 10,000 settled hands
+const handsPerTable = 250 // × 40 tables = 10,000 settled hands per variant
 
-// TestRandomGames plays 10,000 hands of random legal actions (with an escape
-// in about one hand in 25) through table.Join, table.Act and table.Apply, and
-// checks after every action that no card is lost or invented, turns go round
-// in order, the action chosen from Legal is accepted, every play is read
-// correctly and beats the play before it or leads, and every settlement
-// follows doudizhu.md and sums to zero. (TestLegalPatterns and
-// TestLegalMatchesDecide check every action Legal offers.)
+// TestRandomGames plays, for each variant, 10,000 hands of random legal
+// actions (with an escape in about one hand in 25) through table.Join,
+// table.Act and table.Apply, and checks after every action that no card is
+// lost or invented, turns go round in order, the action chosen from Legal is
+// accepted, every play is read correctly and beats the play before it or
+// leads, every settlement follows doudizhu.md (its multiplier recomputed
+// from the events seen) and sums to zero. A quarter of the tables play
+// matches of 1 to 6 hands (option "hands"), which must end with the right
+// standings and a closed table; a new table then takes over.
+// (TestLegalPatterns and TestLegalMatchesDecide check every action Legal
+// offers.)
 func TestRandomGames(t *testing.T) {
 	t.Parallel()
-	r := classic(t)
 	seeds := randomTableSeeds
 	if *tableSeedFlag != 0 {
 		seeds = []uint64{*tableSeedFlag}
 	}
-	for _, seed := range seeds {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+	for _, variant := range []string{"classic", "hubei", "fourplayer"} {
+		t.Run(variant, func(t *testing.T) {
 			t.Parallel()
-			rt := newRandomTable(t, r, seed)
-			for rt.settled < handsPerTable {
-				rt.step()
+			for _, seed := range seeds {
+				t.Run(fmt.Sprint(seed), func(t *testing.T) {
+					t.Parallel()
+					rt := newRandomTable(t, variant, seed)
+					for rt.settled < handsPerTable {
+						rt.step()
+					}
+				})
 			}
 		})
 	}
@@ -52,38 +60,63 @@ func TestRandomGames(t *testing.T) {
 // randomTable drives one table with random legal actions.
 type randomTable struct {
 	t       testing.TB
+	variant string
 	r       *Rules
+	n       int // seats
 	seed    uint64
 	rng     *rand.Rand
 	seeds   *seedSeq
 	st      *table.State
+	tables  int             // tables opened
 	dealt   table.HandDealt // the running deal, as dealt
-	settled int             // hands settled
+	settled int             // hands settled, over every table
 	steps   int             // actions in the running deal
 	joins   int
 	// escapeAt is the step of the running hand at which escaper escapes; -1: none.
 	escapeAt, escaper int
-	deck              cards.Multiset // one whole deck
+	deck              cards.Multiset // the whole deck(s)
+
+	// What the events of the running deal showed, tallied independently of
+	// State, to recompute multipliers: the winning call, the grabs, open play,
+	// bombs and rockets.
+	bid, grabs     int
+	grabBack, open bool
+	bombs, rockets int
+
+	pl plan // reused by randomPlay
 }
 
-func newRandomTable(t testing.TB, r *Rules, seed uint64) *randomTable {
-	rt := &randomTable{t: t, r: r, seed: seed, deck: cards.Of(cards.Deck(1)), rng: rand.New(rand.NewPCG(seed, 0x646f75)), seeds: &seedSeq{id: seed}}
+func newRandomTable(t testing.TB, variant string, seed uint64) *randomTable {
+	rt := &randomTable{t: t, variant: variant, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x646f75)), seeds: &seedSeq{id: seed}}
+	v, _ := variantNamed(variant)
+	rt.n, rt.deck = v.seats, cards.Of(cards.Deck(v.decks))
+	rt.openTable()
+	return rt
+}
+
+// openTable opens a new table: endless, or (one in four) a match.
+func (rt *randomTable) openTable() {
+	rt.tables++
+	opts := ""
+	if rt.rng.IntN(4) == 0 {
+		opts = fmt.Sprintf(`{"hands":%d}`, 1+rt.rng.IntN(6))
+	}
+	rt.r = rulesOf(rt.t, rt.variant, opts)
 	stake := 1 + rt.rng.IntN(5)
-	rt.st = table.New(r)
-	evs, err := table.Open(r, fmt.Sprint("t", seed), "doudizhu", "classic", stake, "p0")
+	rt.st = table.New(rt.r)
+	evs, err := table.Open(rt.r, fmt.Sprint("t", rt.seed, "-", rt.tables), "doudizhu", rt.variant, stake, "p0")
 	if err != nil {
-		t.Fatal(err)
+		rt.t.Fatal(err)
 	}
 	rt.apply(evs)
-	for range 3 {
+	for range rt.r.v.seats {
 		rt.join()
 	}
-	return rt
 }
 
 func (rt *randomTable) fatalf(format string, args ...any) {
 	rt.t.Helper()
-	rt.t.Fatalf("table seed %d, hand %d deal %d, step %d: %s", rt.seed, rt.st.Hand, rt.st.Deal, rt.steps, fmt.Sprintf(format, args...))
+	rt.t.Fatalf("%s table seed %d (table %d), hand %d deal %d, step %d: %s", rt.variant, rt.seed, rt.tables, rt.st.Hand, rt.st.Deal, rt.steps, fmt.Sprintf(format, args...))
 }
 
 func (rt *randomTable) join() {
@@ -103,8 +136,9 @@ func (rt *randomTable) apply(evs []table.Payload) {
 			rt.steps = 0
 			rt.escapeAt = -1
 			if d.Deal == 1 && rt.rng.IntN(25) == 0 {
-				rt.escapeAt, rt.escaper = rt.rng.IntN(40), rt.rng.IntN(3)
+				rt.escapeAt, rt.escaper = rt.rng.IntN(40), rt.rng.IntN(rt.r.v.seats)
 			}
+			rt.bid, rt.grabs, rt.grabBack, rt.open, rt.bombs, rt.rockets = 0, 0, false, false, 0, 0
 			rt.checkDeal(d)
 		}
 	}
@@ -112,23 +146,22 @@ func (rt *randomTable) apply(evs []table.Payload) {
 
 // step makes one action and checks it.
 func (rt *randomTable) step() {
-	r, g := rt.r, game(rt.st)
-	seat, legal := -1, []table.Action(nil)
-	for i := range 3 {
-		if l := r.Legal(rt.st.G, i); l != nil {
-			if seat >= 0 {
-				rt.fatalf("seats %d and %d may both act", seat, i)
-			}
-			seat, legal = i, l
+	r, g, n := rt.r, game(rt.st), rt.n
+	seat := g.turn
+	for i := range n {
+		if i != seat && r.Legal(rt.st.G, i) != nil {
+			rt.fatalf("seat %d may act, but it is seat %d's turn", i, g.turn)
 		}
 	}
-	if seat < 0 || seat != g.turn {
-		rt.fatalf("seat %d may act, but it is seat %d's turn", seat, g.turn)
-	}
-	if g.phase == phaseBidding && seat != (g.firstSeat+len(g.bids))%3 {
+	switch {
+	case g.phase == phaseBidding && seat != (g.firstSeat+len(g.bids))%n:
 		rt.fatalf("seat %d bids, want the seats in turn from the first bidder %d (doudizhu.md, Bidding)", seat, g.firstSeat)
+	case g.phase == phaseGrabbing && len(g.grabRecords) < n-1 && seat != (g.caller+1+len(g.grabRecords))%n:
+		rt.fatalf("seat %d grabs, want the seats in turn after the caller %d (doudizhu.md, Bidding, hubei)", seat, g.caller)
+	case g.phase == phaseGrabbing && len(g.grabRecords) >= n-1 && (seat != g.caller || g.grabs == 0):
+		rt.fatalf("seat %d speaks after every other seat grabbed or declined; only the caller %d grabs back, and only after a grab (doudizhu.md, Bidding, hubei)", seat, g.caller)
 	}
-	a := legal[rt.rng.IntN(len(legal))]
+	a := rt.randomLegal(g, seat)
 	if rt.steps == rt.escapeAt {
 		seat, a = rt.escaper, table.Action{Type: table.ActionEscape}
 	}
@@ -138,36 +171,124 @@ func (rt *randomTable) step() {
 		rt.fatalf("seat %d %s: %v", seat, describeAction(a), err)
 	}
 	rt.steps++
-	if rt.steps > 1000 {
+	if rt.steps > 2000 {
 		rt.fatalf("the deal does not end")
 	}
-	rt.checkEvents(pre, seat, a, evs)
+	ended, closed := rt.checkEvents(pre, seat, a, evs)
 	escaped := a.Type == table.ActionEscape
 	rt.apply(evs)
+	rt.checkMatch(pre, ended, closed)
 	rt.checkCards()
 	if post := game(rt.st); post.phase != phaseWaiting && post.hand == pre.hand && post.deal == pre.deal {
-		want := (seat + 1) % 3
-		if pre.phase == phaseBidding && post.phase == phasePlaying {
+		want := (seat + 1) % n
+		switch {
+		case post.phase == phasePlaying && pre.phase != phasePlaying:
 			want = post.landlord
+		case post.phase == phaseGrabbing && len(post.grabRecords) == n-1:
+			want = post.caller
+		case post.phase == phaseGrabbing && pre.phase == phaseBidding:
+			want = (post.caller + 1) % n
+		case a.Type == ActionOpen:
+			want = seat
 		}
 		if post.turn != want {
 			rt.fatalf("after seat %d the turn is %d's, want %d's (doudizhu.md, Beating: play goes to the next seat)", seat, post.turn, want)
 		}
+	}
+	if rt.st.Closed {
+		if pre.v.matchHands == 0 {
+			rt.fatalf("an endless table closed")
+		}
+		rt.openTable()
+		return
 	}
 	if escaped {
 		rt.join()
 	}
 }
 
-func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []table.Payload) {
+// randomLegal picks a random legal action of seat, leanly: outside the play
+// one of Legal's; in the play 明牌 one time in three when offered, a pass one
+// time in four when following, else a play of a random type (among those
+// the seat can play) drawn from Legal's own plan for that type only, so
+// that a lead of thousands of plays is never expanded. One step in 128 (512
+// with two decks) it checks that Legal lists the pick.
+func (rt *randomTable) randomLegal(g *State, seat int) table.Action {
+	if g.phase != phasePlaying {
+		legal := rt.r.Legal(g, seat)
+		return legal[rt.rng.IntN(len(legal))]
+	}
+	a := rt.randomPlay(g, seat)
+	if rt.rng.IntN(128<<(2*(rt.r.v.decks-1))) == 0 { // two-deck leads list tens of thousands
+		if !slices.ContainsFunc(rt.r.Legal(g, seat), func(l table.Action) bool {
+			return l.Type == a.Type && l.As == a.As && slices.Equal(l.Cards, a.Cards)
+		}) {
+			rt.fatalf("the random pick %s is not among the legal actions", describeAction(a))
+		}
+	}
+	return a
+}
+
+func (rt *randomTable) randomPlay(g *State, seat int) table.Action {
+	if g.mayOpen(seat) && rt.rng.IntN(3) == 0 {
+		return table.Action{Type: ActionOpen}
+	}
+	var lead *Reading
+	var gens []Type
+	if g.last != nil {
+		if rt.rng.IntN(4) == 0 {
+			return table.Action{Type: ActionPass}
+		}
+		lead = &g.last.reading
+		gens = []Type{lead.Type, Bomb, Rocket}
+	} else {
+		gens = slices.Clone(allTypes[:])
+	}
+	rt.rng.Shuffle(len(gens), func(i, j int) { gens[i], gens[j] = gens[j], gens[i] })
+	pl := &rt.pl
+	for _, t := range gens {
+		pl.makeOf(&g.hands[seat], lead, rt.r.v.twoDecks(), []Type{t})
+		if pl.actions > 0 {
+			return pl.at(rt.rng.IntN(pl.actions))
+		}
+	}
+	if lead == nil {
+		rt.fatalf("a leader has no play")
+	}
+	return table.Action{Type: ActionPass}
+}
+
+// checkEvents checks the events of an action against the state before it;
+// it returns the match's end, if the events hold one.
+func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []table.Payload) (*MatchEnded, *table.TableClosed) {
 	switch e := evs[0].(type) {
 	case BidMade:
 		if a.Type != ActionBid || e.Seat != seat || e.Bid != *a.Bid || e.Bid <= pre.highBid {
 			rt.fatalf("seat %d %s emits %+v (doudizhu.md, Bidding)", seat, describeAction(a), e)
 		}
+		rt.bid = e.Bid
 	case BidPassed:
 		if a.Type != ActionPass || pre.phase != phaseBidding || e.Seat != seat {
 			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
+		}
+	case GrabMade:
+		rt.grabs++
+		want := min(rt.bid<<rt.grabs, 24)
+		if a.Type != ActionGrab || pre.phase != phaseGrabbing || e.Seat != seat || e.Back != (seat == pre.caller) || e.Multiplier != want {
+			rt.fatalf("seat %d %s emits %+v, want multiplier %d (doudizhu.md, Bidding, hubei: each grab ×2, at most 24)", seat, describeAction(a), e, want)
+		}
+		rt.grabBack = e.Back
+	case GrabDeclined:
+		if a.Type != ActionPass || pre.phase != phaseGrabbing || e.Seat != seat {
+			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
+		}
+	case HandOpened:
+		rt.open = true
+		if a.Type != ActionOpen || e.Seat != pre.landlord || pre.plays[seat] != 0 || cards.Of(e.Cards) != pre.hands[seat] {
+			rt.fatalf("seat %d %s emits %+v: only the landlord opens, before the first play, showing the whole hand (doudizhu.md, hubei 明牌)", seat, describeAction(a), e)
+		}
+		if want := rt.currentMult(); e.Multiplier != want {
+			rt.fatalf("open play multiplier %d, want %d", e.Multiplier, want)
 		}
 	case PlayPassed:
 		if a.Type != ActionPass || pre.phase != phasePlaying || pre.last == nil {
@@ -177,12 +298,18 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 		if a.Type != ActionPlay || e.Seat != seat || cards.Of(e.Cards) != cards.Of(a.Cards) {
 			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
 		}
-		if !slices.Contains(Classify(e.Cards), e.Reading) || (a.As != "" && e.Reading.Type.String() != a.As) {
+		if !slices.Contains(rt.r.Classify(e.Cards), e.Reading) || (a.As != "" && e.Reading.Type.String() != a.As) {
 			rt.fatalf("%s recorded as %v, which is not one of its readings %v (as %q) (doudizhu.md, Card types)",
-				cards.Format(e.Cards), e.Reading, Classify(e.Cards), a.As)
+				cards.Format(e.Cards), e.Reading, rt.r.Classify(e.Cards), a.As)
 		}
 		if pre.last != nil && !e.Reading.Beats(pre.last.reading) {
 			rt.fatalf("%v played on %v, which it does not beat (doudizhu.md, Beating)", e.Reading, pre.last.reading)
+		}
+		switch e.Reading.Type {
+		case Bomb:
+			rt.bombs++
+		case Rocket:
+			rt.rockets++
 		}
 	case table.PlayerEscaped:
 		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.players[seat] {
@@ -191,26 +318,115 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 	default:
 		rt.fatalf("seat %d %s emits %T first", seat, describeAction(a), e)
 	}
-	for _, e := range evs[1:] {
+	var closed *table.TableClosed
+	var ended *MatchEnded
+	for i, e := range evs[1:] {
 		switch e := e.(type) {
-		case LandlordChosen:
+		case CallWon:
 			high, highSeat := pre.highBid, pre.highSeat
 			if a.Bid != nil {
 				high, highSeat = *a.Bid, seat
 			}
-			if e.Seat != highSeat || e.Bid != high || cards.Of(e.Kitty) != cards.Of(rt.dealt.Kitty) {
-				rt.fatalf("landlord %+v, want the highest bidder %d at %d with the dealt kitty (doudizhu.md, Bidding)", e, highSeat, high)
+			if !rt.r.v.grab || e.Seat != highSeat || e.Bid != high {
+				rt.fatalf("call won %+v, want the highest caller %d at %d (doudizhu.md, Bidding, hubei)", e, highSeat, high)
+			}
+			rt.bid = high
+		case LandlordChosen:
+			high, landlord := pre.highBid, pre.highSeat
+			if a.Bid != nil {
+				high, landlord = *a.Bid, seat
+			}
+			if pre.phase == phaseGrabbing {
+				landlord = pre.provisional
+				if a.Type == ActionGrab {
+					landlord = seat
+				}
+			}
+			wantMult := 0
+			if rt.r.v.grab {
+				wantMult = min(rt.bid<<rt.grabs, 24)
+			}
+			if e.Seat != landlord || e.Bid != high || cards.Of(e.Kitty) != cards.Of(rt.dealt.Kitty) || e.Multiplier != wantMult {
+				rt.fatalf("landlord %+v, want seat %d at %d (multiplier %d) with the dealt kitty (doudizhu.md, Bidding)", e, landlord, high, wantMult)
 			}
 		case table.DealVoided:
-			if pre.highBid != 0 || len(pre.bids) != 2 || e.Reason != "all_passed" {
+			if pre.highBid != 0 || len(pre.bids) != rt.n-1 || e.Reason != "all_passed" {
 				rt.fatalf("%+v after bids %v", e, pre.bids)
 			}
 			rt.checkSeed(e.Seed)
 		case table.HandSettled:
 			rt.checkSettlement(pre, seat, a, e)
 			rt.settled++
+		case MatchEnded:
+			if i == 0 {
+				rt.fatalf("MatchEnded before the hand settled")
+			}
+			ended = &e
+		case table.TableClosed:
+			closed = &e
 		}
 	}
+	return ended, closed
+}
+
+// checkMatch checks the end of a match (doudizhu.md, Tournament): after the
+// last hand of the option "hands", or a later one, as soon as exactly one
+// seat leads; the standings rank the table's totals; TableClosed follows.
+func (rt *randomTable) checkMatch(pre *State, ended *MatchEnded, closed *table.TableClosed) {
+	totals := rt.st.Totals
+	leaders := 0
+	for _, t := range totals {
+		if t == slices.Max(totals) {
+			leaders++
+		}
+	}
+	played := game(rt.st).handsDone
+	settledNow := played != pre.handsDone
+	wantEnd := pre.v.matchHands > 0 && settledNow && played >= pre.v.matchHands && leaders == 1
+	if (ended != nil) != wantEnd || (closed != nil) != wantEnd {
+		rt.fatalf("after hand %d of a match of %d, totals %v: match ended %v, table closed %v; want %v (doudizhu.md, Tournament: a tie for first plays extra hands)",
+			played, pre.v.matchHands, totals, ended != nil, closed != nil, wantEnd)
+	}
+	if !wantEnd {
+		if settledNow && rt.st.InDeal != rt.st.Full() {
+			rt.fatalf("after a hand of a running match the next is dealt: %v, want %v (every seat filled)", rt.st.InDeal, rt.st.Full())
+		}
+		return
+	}
+	if ended.Hands != played || closed.Reason != "match_over" || !slices.Equal(closed.Totals, totals) || game(rt.st).NeedsDeal() {
+		rt.fatalf("match end %+v / %+v, want %d hands, reason match_over, totals %v, no deal wanted", ended, closed, played, totals)
+	}
+	for i, s := range ended.Standings {
+		place := 1
+		for _, t := range totals {
+			if t > s.Total {
+				place++
+			}
+		}
+		if s.Total != totals[s.Seat] || s.Place != place || (i > 0 && s.Place < ended.Standings[i-1].Place) || s.PlayerID != s.Players[len(s.Players)-1] {
+			rt.fatalf("standing %+v in %+v for totals %v", s, ended.Standings, totals)
+		}
+	}
+	if ended.Standings[0].Place != 1 || ended.Standings[1].Place == 1 {
+		rt.fatalf("standings %+v: want one first", ended.Standings)
+	}
+}
+
+// currentMult is the multiplier so far as the events showed it
+// (doudizhu.md, Scoring, hubei): bid × 2 per grab (at most 24), × 2 if open,
+// × 2 per bomb, × 4 per rocket.
+func (rt *randomTable) currentMult() int {
+	m := min(rt.bid<<rt.grabs, 24)
+	if rt.open {
+		m *= 2
+	}
+	for range rt.bombs {
+		m *= 2
+	}
+	for range rt.rockets {
+		m *= 4
+	}
+	return m
 }
 
 // checkSeed checks that a revealed seed matches the deal's commitment and
@@ -221,14 +437,15 @@ func (rt *randomTable) checkSeed(hex string) {
 	if err != nil || seed.Commitment() != rt.dealt.Commitment {
 		rt.fatalf("revealed seed %q does not match the commitment %s", hex, rt.dealt.Commitment)
 	}
-	deck, _ := cards.Shuffled(seed, 1)
+	deck, _ := cards.Shuffled(seed, rt.r.v.decks)
+	dealt := rt.n * rt.r.v.handSize()
 	for i, c := range deck {
 		in := rt.dealt.Kitty
-		if i < 51 {
-			in = rt.dealt.Hands[i%3]
+		if i < dealt {
+			in = rt.dealt.Hands[i%rt.n]
 		}
 		if !slices.Contains(in, c) {
-			rt.fatalf("the seed deals %s to %d, the deal has it elsewhere (doc.go, Dealing)", c, i%3)
+			rt.fatalf("the seed deals %s to %d, the deal has it elsewhere (doc.go, Dealing)", c, i%rt.n)
 		}
 	}
 }
@@ -237,21 +454,24 @@ func (rt *randomTable) checkDeal(d table.HandDealt) {
 	rt.t.Helper()
 	all := cards.Of(d.Kitty)
 	for _, h := range d.Hands {
-		if len(h) != 17 {
-			rt.fatalf("a hand of %d cards, want 17 (doudizhu.md, Deal)", len(h))
+		if len(h) != rt.r.v.handSize() {
+			rt.fatalf("a hand of %d cards, want %d (doudizhu.md, Deal)", len(h), rt.r.v.handSize())
 		}
 		all.Add(h...)
 	}
-	if all != cards.Of(cards.Deck(1)) || len(d.Kitty) != 3 {
-		rt.fatalf("the deal is not one deck of 54 cards with a kitty of 3 (doudizhu.md, Deal)")
+	if all != rt.deck || len(d.Kitty) != rt.r.v.kitty || len(d.Hands) != rt.n {
+		rt.fatalf("the deal is not the whole deck(s) with a kitty of %d (doudizhu.md, Deal)", rt.r.v.kitty)
 	}
 }
 
-// checkCards: the 54 cards are always in the hands, the unshown kitty, or played.
+// checkCards: every card is always in a hand, the unshown kitty, or played.
 func (rt *randomTable) checkCards() {
 	g := game(rt.st)
+	if g.hand == 0 {
+		return
+	}
 	all := g.played
-	for _, h := range g.hands[:3] {
+	for _, h := range g.hands[:rt.n] {
 		for i, k := range h {
 			all[i] += k
 		}
@@ -270,58 +490,88 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 	if err := json.Unmarshal(hs.Result, &res); err != nil {
 		rt.fatalf("result %s: %v", hs.Result, err)
 	}
-	stake := rt.st.Stake
-	want := make([]int, 3)
+	stake, n, grab := rt.st.Stake, rt.n, rt.r.v.grab
+	want := make([]int, n)
 	if a.Type == table.ActionEscape {
-		// doudizhu.md, Escape: stake × current multiplier × 16 (landlord) or × 8.
-		mult, units := 1, 8
-		if pre.landlord >= 0 {
+		// doudizhu.md, Escape: stake × current multiplier × 16 (landlord) or × 8;
+		// in the grab phase the provisional landlord counts as the landlord.
+		mult, units, landlord := 1, 8, pre.landlord
+		switch {
+		case !grab && pre.landlord >= 0:
 			mult = pre.bid
-			if seat == pre.landlord {
-				units = 16
-			}
+		case grab && pre.phase == phaseGrabbing:
+			mult, landlord = min(rt.bid<<rt.grabs, 24), pre.provisional
+		case grab && pre.landlord >= 0:
+			mult = rt.currentMult()
+		}
+		if landlord >= 0 && seat == landlord {
+			units = 16
 		}
 		p := stake * mult * units
+		share, rem := p/(n-1), p%(n-1)
 		for i := range want {
-			want[i] = p / 2
+			if i != seat {
+				want[i], rem = share+rem, 0
+			}
 		}
 		want[seat] = -p
+		if res.Multiplier != mult || res.Penalty != p {
+			rt.fatalf("escape result %+v, want multiplier %d penalty %d", res, mult, p)
+		}
 	} else {
-		// doudizhu.md, Scoring: bid × stake per farmer, ×2 for (anti-)spring.
+		// doudizhu.md, Scoring.
 		l := pre.landlord
 		plays := pre.plays
 		plays[seat]++
 		farmers := 0
-		for i, n := range plays {
+		for i, k := range plays[:n] {
 			if i != l {
-				farmers += n
+				farmers += k
 			}
 		}
+		spring, anti := seat == l && farmers == 0, seat != l && plays[l] == 1
 		mult := pre.bid
-		if (seat == l && farmers == 0) || (seat != l && plays[l] == 1) {
+		switch {
+		case !grab && (spring || anti):
 			mult *= 2
+		case grab:
+			mult = rt.currentMult()
+			if spring {
+				mult *= 4
+			}
+			if anti {
+				mult *= 2
+			}
 		}
 		for i := range want {
 			switch {
 			case i == l && seat == l:
-				want[i] = 2 * stake * mult
+				want[i] = (n - 1) * stake * mult
 			case i == l:
-				want[i] = -2 * stake * mult
+				want[i] = -(n - 1) * stake * mult
 			case seat == l:
 				want[i] = -stake * mult
 			default:
 				want[i] = stake * mult
 			}
 		}
-		if res.Multiplier != mult || res.Bid != pre.bid || *res.Landlord != l {
-			rt.fatalf("result %+v, want multiplier %d", res, mult)
+		if res.Multiplier != mult || res.Bid != pre.bid || *res.Landlord != l || res.Spring != spring || res.AntiSpring != anti {
+			rt.fatalf("result %+v, want multiplier %d spring %v anti-spring %v", res, mult, spring, anti)
+		}
+		if grab && (res.Grabs != rt.grabs || res.GrabBack != rt.grabBack || res.Open != rt.open || res.Bombs != rt.bombs || res.Rockets != rt.rockets ||
+			res.BidMultiplier != min(rt.bid<<rt.grabs, 24)) {
+			rt.fatalf("result %+v, want grabs %d (back %v) open %v bombs %d rockets %d (doudizhu.md, Scoring, hubei)", res, rt.grabs, rt.grabBack, rt.open, rt.bombs, rt.rockets)
 		}
 		if pre.hands[seat].Len() != len(a.Cards) {
 			rt.fatalf("seat %d settled the hand with cards left", seat)
 		}
 	}
-	if !slices.Equal(hs.Deltas, want) {
-		rt.fatalf("seat %d %s settles %v, want %v (doudizhu.md, Scoring / Escape)", seat, describeAction(a), hs.Deltas, want)
+	sum := 0
+	for _, d := range hs.Deltas {
+		sum += d
+	}
+	if !slices.Equal(hs.Deltas, want) || sum != 0 {
+		rt.fatalf("seat %d %s settles %v, want %v summing to 0 (doudizhu.md, Scoring / Escape)", seat, describeAction(a), hs.Deltas, want)
 	}
 	if hs.Hand != pre.hand {
 		rt.fatalf("settles hand %d, want %d", hs.Hand, pre.hand)

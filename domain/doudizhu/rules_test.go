@@ -13,32 +13,60 @@ import (
 
 func TestGameAndOptions(t *testing.T) {
 	g := New()
-	if g.Name() != "doudizhu" || !slices.Equal(g.Variants(), []string{"classic"}) {
+	if g.Name() != "doudizhu" || !slices.Equal(g.Variants(), []string{"classic", "hubei", "fourplayer"}) {
 		t.Fatalf("game %q variants %v", g.Name(), g.Variants())
 	}
-	for _, opts := range []string{"", " ", "null", "{}", " { } "} {
-		r, err := g.Rules("classic", json.RawMessage(opts))
-		if err != nil {
-			t.Fatalf("classic with options %q: %v, want accepted", opts, err)
-		}
-		if string(r.Options()) != "{}" || r.Version() != "doudizhu/classic/1" || r.Seats() != 3 {
-			t.Fatalf("classic rules: options %s version %s seats %d", r.Options(), r.Version(), r.Seats())
-		}
-	}
-	for _, tc := range []struct{ opts, key string }{
-		{`{"stake":2}`, `"stake"`},
-		{`{"zeta":1,"alpha":true}`, `"alpha"`},
-		{`[1]`, "JSON object"},
-		{`"x"`, "JSON object"},
+	for _, tc := range []struct {
+		variant, version string
+		seats            int
+	}{
+		// classic keeps its version so that old tables replay (DESIGN.md, The aggregate).
+		{"classic", "doudizhu/classic/1", 3},
+		{"hubei", "doudizhu/hubei/1", 3},
+		{"fourplayer", "doudizhu/fourplayer/1", 4},
 	} {
-		_, err := g.Rules("classic", json.RawMessage(tc.opts))
-		if !errors.Is(err, table.ErrBadOption) || !strings.Contains(err.Error(), tc.key) {
-			t.Errorf("classic with options %s: %v, want invalid_option naming %s", tc.opts, err, tc.key)
+		for _, opts := range []string{"", " ", "null", "{}", " { } "} {
+			r, err := g.Rules(tc.variant, json.RawMessage(opts))
+			if err != nil {
+				t.Fatalf("%s with options %q: %v, want accepted", tc.variant, opts, err)
+			}
+			if string(r.Options()) != "{}" || r.Version() != tc.version || r.Seats() != tc.seats {
+				t.Fatalf("%s rules: options %s version %s seats %d", tc.variant, r.Options(), r.Version(), r.Seats())
+			}
+		}
+		for _, tc2 := range []struct{ opts, norm string }{
+			{`{"hands":5}`, `{"hands":5}`},
+			{` {"hands": 1} `, `{"hands":1}`},
+		} {
+			r, err := g.Rules(tc.variant, json.RawMessage(tc2.opts))
+			if err != nil || string(r.Options()) != tc2.norm {
+				t.Errorf("%s with options %s: %v, options %v; want accepted as %s (doudizhu.md, Tournament)", tc.variant, tc2.opts, err, r, tc2.norm)
+			}
+		}
+		for _, tc2 := range []struct{ opts, key string }{
+			{`{"stake":2}`, `"stake"`},
+			{`{"zeta":1,"alpha":true}`, `"alpha"`},
+			{`{"hands":5,"extra":1}`, `"extra"`},
+			{`[1]`, "JSON object"},
+			{`"x"`, "JSON object"},
+			{`{"hands":0}`, "hands"},
+			{`{"hands":-1}`, "hands"},
+			{`{"hands":2.5}`, "hands"},
+			{`{"hands":5.0}`, "hands"},
+			{`{"hands":"5"}`, "hands"},
+			{`{"hands":true}`, "hands"},
+			{`{"hands":null}`, "hands"},
+			{`{"hands":1e12}`, "hands"},
+		} {
+			_, err := g.Rules(tc.variant, json.RawMessage(tc2.opts))
+			if !errors.Is(err, table.ErrBadOption) || !strings.Contains(err.Error(), tc2.key) {
+				t.Errorf("%s with options %s: %v, want invalid_option naming %s (hands is an integer ≥ 1; unknown options are rejected)", tc.variant, tc2.opts, err, tc2.key)
+			}
 		}
 	}
-	for _, v := range []string{"hubei", "fourplayer", "", "Classic"} {
+	for _, v := range []string{"", "Classic", "hubei2"} {
 		if _, err := g.Rules(v, nil); !errors.Is(err, table.ErrUnknownVariant) {
-			t.Errorf("variant %q: %v, want unknown_variant (only classic is played so far)", v, err)
+			t.Errorf("variant %q: %v, want unknown_variant", v, err)
 		}
 	}
 }
@@ -86,7 +114,7 @@ func TestDealOrder(t *testing.T) {
 func TestBidding(t *testing.T) {
 	const rule = "doudizhu.md, Bidding, classic (seed 002 叫牌)"
 	r := classic(t)
-	pos := position{hands: [3]string{"S3 S4", "S5 S6", "S7 S8"}, kitty: "SJ SQ SK", first: 1}
+	pos := position{hands: []string{"S3 S4", "S5 S6", "S7 S8"}, kitty: "SJ SQ SK", first: 1}
 
 	t.Run("higher bids only", func(t *testing.T) {
 		st := pos.build(t, r)
@@ -204,7 +232,7 @@ func mustJoin(t testing.TB, st *table.State, player string, seeds table.SeedSour
 
 func TestPlayErrors(t *testing.T) {
 	r := classic(t)
-	pos := position{hands: [3]string{"S3 H3 S4 S5 BJ", "S6 H6 C7", "S8 H8 D8"}, kitty: "SK HK CK"}
+	pos := position{hands: []string{"S3 H3 S4 S5 BJ", "S6 H6 C7", "S8 H8 D8"}, kitty: "SK HK CK"}
 	st := pos.playing(t, r, 0, 3) // seat 0 holds S3 H3 S4 S5 BJ SK HK CK
 	for _, tc := range []struct {
 		seat int
@@ -264,7 +292,7 @@ func TestPlayErrors(t *testing.T) {
 func TestAmbiguousPlay(t *testing.T) {
 	const rule = "doudizhu.md, Card types: the client may name the type of an ambiguous play"
 	r := classic(t)
-	pos := position{hands: [3]string{"S6 H6 C6 H7 C7 D7 H8 C8 D9", "S3 S4", "S5 S9"}, kitty: "D8 H9 C9"}
+	pos := position{hands: []string{"S6 H6 C6 H7 C7 D7 H8 C8 D9", "S3 S4", "S5 S9"}, kitty: "D8 H9 C9"}
 	st := pos.playing(t, r, 0, 3) // seat 0 holds 666777888999
 	var as []string
 	for _, a := range r.Legal(st.G, 0) {
@@ -304,7 +332,7 @@ func TestScoring(t *testing.T) {
 	}
 	tests := []struct {
 		name       string
-		hands      [3]string
+		hands      []string
 		bid, stake int
 		steps      []step
 		deltas     []int
@@ -314,7 +342,7 @@ func TestScoring(t *testing.T) {
 	}{
 		{
 			name:  "landlord wins",
-			hands: [3]string{"S3 S5", "S4 H7", "C4 C7"}, bid: 2, stake: 3,
+			hands: []string{"S3 S5", "S4 H7", "C4 C7"}, bid: 2, stake: 3,
 			steps: []step{
 				{0, playA("S3")}, {1, playA("S4")}, {2, passA()}, {0, playA("S5")}, {1, passA()}, {2, passA()},
 				{0, playA("SK HK CK")},
@@ -323,7 +351,7 @@ func TestScoring(t *testing.T) {
 		},
 		{
 			name:  "spring: the farmers never played",
-			hands: [3]string{"S3 S5", "S4 H4", "C4 D4"}, bid: 3, stake: 1,
+			hands: []string{"S3 S5", "S4 H4", "C4 D4"}, bid: 3, stake: 1,
 			steps: []step{
 				{0, playA("S3")}, {1, passA()}, {2, passA()}, {0, playA("S5")}, {1, passA()}, {2, passA()},
 				{0, playA("SK HK CK")},
@@ -332,7 +360,7 @@ func TestScoring(t *testing.T) {
 		},
 		{
 			name:  "farmers win",
-			hands: [3]string{"S3 S5 S6", "S4 SA", "C4 C7"}, bid: 1, stake: 2,
+			hands: []string{"S3 S5 S6", "S4 SA", "C4 C7"}, bid: 1, stake: 2,
 			steps: []step{
 				{0, playA("S3")}, {1, playA("S4")}, {2, passA()}, {0, playA("S5")}, {1, playA("SA")},
 			},
@@ -340,7 +368,7 @@ func TestScoring(t *testing.T) {
 		},
 		{
 			name:  "anti-spring: the landlord made only the opening play",
-			hands: [3]string{"S3 S5 S6", "S4 SA", "C4 C7"}, bid: 2, stake: 5,
+			hands: []string{"S3 S5 S6", "S4 SA", "C4 C7"}, bid: 2, stake: 5,
 			steps: []step{
 				{0, playA("S3")}, {1, playA("S4")}, {2, passA()}, {0, passA()}, {1, playA("SA")},
 			},
@@ -348,7 +376,7 @@ func TestScoring(t *testing.T) {
 		},
 		{
 			name:  "the other farmer goes out",
-			hands: [3]string{"S3 S5 S6", "S4 SA", "C4"}, bid: 3, stake: 1,
+			hands: []string{"S3 S5 S6", "S4 SA", "C4"}, bid: 3, stake: 1,
 			steps: []step{
 				{0, playA("S3")}, {1, passA()}, {2, playA("C4")},
 			},
@@ -382,7 +410,7 @@ func TestScoring(t *testing.T) {
 func TestEscape(t *testing.T) {
 	const rule = "doudizhu.md, Escape"
 	r := classic(t)
-	pos := position{hands: [3]string{"S3 S5", "S4 H7", "C4 C7"}, kitty: "SK HK CK", first: 0}
+	pos := position{hands: []string{"S3 S5", "S4 H7", "C4 C7"}, kitty: "SK HK CK", first: 0}
 	tests := []struct {
 		name   string
 		stake  int
@@ -530,7 +558,7 @@ func TestDecodeEvents(t *testing.T) {
 
 func TestCloneIsDeep(t *testing.T) {
 	r := classic(t)
-	st := position{hands: [3]string{"S3 S5", "S4 H7", "C4 C7"}, kitty: "SK HK CK"}.playing(t, r, 0, 1)
+	st := position{hands: []string{"S3 S5", "S4 H7", "C4 C7"}, kitty: "SK HK CK"}.playing(t, r, 0, 1)
 	mustAct(t, st, 0, playA("S3"))
 	before := game(st)
 	c := before.Clone().(*State)

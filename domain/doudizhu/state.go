@@ -14,12 +14,15 @@ const (
 	phaseWaiting phase = iota // no deal running
 	phaseBidding
 	phasePlaying
+	phaseGrabbing // hubei, fourplayer: 抢地主 after the call phase
 )
 
 func (p phase) String() string {
 	switch p {
 	case phaseBidding:
 		return "bidding"
+	case phaseGrabbing:
+		return "grabbing"
 	case phasePlaying:
 		return "playing"
 	}
@@ -58,10 +61,52 @@ type State struct {
 	landlord int // -1 until bidding ends
 	bid      int
 
+	// The grab phase (hubei, fourplayer): the call phase's winner, each word
+	// spoken in order, and the provisional landlord (the last grabber, or
+	// the caller). grabRecords always reallocates on append, like bids.
+	caller      int // -1 outside the grab phase and before it
+	grabRecords []grabRecord
+	grabs       int  // grabs made, the grab-back included
+	grabBack    bool // the caller grabbed back
+	provisional int
+	bidMult     int // the bidding's multiplier, fixed by LandlordChosen
+
+	open           bool // the landlord plays open (明牌)
+	bombs, rockets int  // played this deal
+
 	turn   int
 	last   *play         // the play to beat; nil when the player on turn leads
 	passes int           // passes in a row since last
 	plays  [maxSeats]int // plays made by each seat this deal
+
+	// match is never nil and never modified: Evolve replaces it (copy on
+	// write), so clones share it and a State stays small to copy.
+	match *matchState
+}
+
+// matchState is the match of the option "hands" (and the bookkeeping of an
+// endless table): totals per seat, the players who held each seat in a dealt
+// hand (in order, each once in a row), and whether the match has ended.
+type matchState struct {
+	totals      [maxSeats]int
+	seatPlayers [maxSeats][]string
+	over        bool
+}
+
+// withMatch returns a copy of s.match for Evolve to change; its slices
+// reallocate on append.
+func (s *State) withMatch() *matchState {
+	m := *s.match
+	for i, ps := range m.seatPlayers {
+		m.seatPlayers[i] = ps[:len(ps):len(ps)]
+	}
+	s.match = &m
+	return &m
+}
+
+type grabRecord struct {
+	seat int
+	grab bool
 }
 
 type bidRecord struct {
@@ -76,31 +121,94 @@ type play struct {
 }
 
 func newState(v *variant) *State {
-	return &State{v: v, firstSeat: -1, landlord: -1, highSeat: -1}
+	return &State{v: v, firstSeat: -1, landlord: -1, highSeat: -1, caller: -1, provisional: -1, match: &matchState{}}
 }
 
 // Clone returns a copy that evolves independently of s.
 func (s *State) Clone() table.GameState {
 	c := *s
-	c.bids = s.bids[:len(s.bids):len(s.bids)] // an append reallocates
+	// An append to these reallocates, so the copy never writes into s's arrays.
+	c.bids = s.bids[:len(s.bids):len(s.bids)]
+	c.grabRecords = s.grabRecords[:len(s.grabRecords):len(s.grabRecords)]
 	return &c
 }
 
-// NeedsDeal reports that no deal is running and the match (endless in
-// classic) wants another hand.
+// NeedsDeal reports that no deal is running and the match wants another hand:
+// always without the option "hands"; with it, until MatchEnded.
 func (s *State) NeedsDeal() bool {
-	return s.phase == phaseWaiting && (s.v.matchHands == 0 || s.handsDone < s.v.matchHands)
+	return s.phase == phaseWaiting && !s.match.over
 }
 
 func (s *State) next(seat int) int { return (seat + 1) % s.v.seats }
 
-// multiplier is the current multiplier an escape is charged at: the bid once
-// bidding has ended, 1 before (doudizhu.md, Escape).
+// multiplier is the current multiplier, public in every view and what an
+// escape is charged at (doudizhu.md, Escape). classic: the bid once bidding
+// has ended, 1 before. hubei, fourplayer: 1 in the call phase; then the
+// bid × 2 per grab (at most the ceiling); in the play also × 2 if open, × 2
+// per bomb and × 4 per rocket played so far.
 func (s *State) multiplier() int {
-	if s.landlord < 0 {
+	switch {
+	case !s.v.grab:
+		if s.landlord < 0 {
+			return 1
+		}
+		return s.bid
+	case s.phase == phaseGrabbing:
+		return s.grabMultiplier(s.grabs)
+	case s.landlord < 0:
 		return 1
 	}
-	return s.bid
+	m := s.bidMult
+	if s.open {
+		m *= 2
+	}
+	return m * pow(2, s.bombs) * pow(4, s.rockets)
+}
+
+// grabMultiplier is the bid × 2 per grab, capped at the variant's ceiling
+// (004: 该轮最大基础分为本次对局分的24倍).
+func (s *State) grabMultiplier(grabs int) int {
+	m := s.highBid
+	for range grabs {
+		m *= 2
+		if m >= s.v.ceiling {
+			return s.v.ceiling
+		}
+	}
+	return m
+}
+
+func pow(b, e int) int {
+	n := 1
+	for range e {
+		n *= b
+	}
+	return n
+}
+
+// landlordNow is the landlord, or during the grab phase the provisional
+// landlord; -1 before a call has won.
+func (s *State) landlordNow() int {
+	if s.phase == phaseGrabbing {
+		return s.provisional
+	}
+	return s.landlord
+}
+
+// mayOpen reports whether seat may play open (明牌) now: the landlord of a
+// grab variant, on turn before their first play (doudizhu.md, hubei 明牌).
+func (s *State) mayOpen(seat int) bool {
+	return s.v.grab && s.phase == phasePlaying && seat == s.landlord && s.turn == seat &&
+		!s.open && s.plays[seat] == 0
+}
+
+// grabTurn is the seat to speak after n words of the grab phase: the seats
+// after the caller in turn, then the caller (to grab back).
+func (s *State) grabTurn(n int) int {
+	if n < s.v.seats-1 {
+		return (s.caller + 1 + n) % s.v.seats
+	}
+	return s.caller
 }
 
 func (s *State) cardsLeft() []int {
@@ -143,8 +251,27 @@ func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 	case BidPassed:
 		s.bids = append(s.bids, bidRecord{seat: e.Seat})
 		s.turn = s.next(e.Seat)
+	case CallWon:
+		s.phase = phaseGrabbing
+		s.caller, s.provisional = e.Seat, e.Seat
+		s.turn = s.grabTurn(0)
+	case GrabMade:
+		s.grabRecords = append(s.grabRecords, grabRecord{seat: e.Seat, grab: true})
+		s.grabs++
+		s.provisional = e.Seat
+		s.grabBack = s.grabBack || e.Back
+		s.turn = s.grabTurn(len(s.grabRecords))
+	case GrabDeclined:
+		s.grabRecords = append(s.grabRecords, grabRecord{seat: e.Seat})
+		s.turn = s.grabTurn(len(s.grabRecords))
+	case HandOpened:
+		s.open = true
 	case LandlordChosen:
 		s.landlord, s.bid = e.Seat, e.Bid
+		s.bidMult = e.Bid
+		if e.Multiplier > 0 {
+			s.bidMult = e.Multiplier
+		}
 		s.hands[e.Seat].Add(e.Kitty...)
 		s.kittyShown = true
 		s.phase = phasePlaying
@@ -160,6 +287,12 @@ func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 			s.played[i]++
 		}
 		s.plays[e.Seat]++
+		switch e.Reading.Type {
+		case Bomb:
+			s.bombs++
+		case Rocket:
+			s.rockets++
+		}
 		s.last = &play{seat: e.Seat, cards: slices.Clone(e.Cards), reading: e.Reading}
 		s.passes = 0
 		s.turn = s.next(e.Seat)
@@ -175,6 +308,14 @@ func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 	case table.HandSettled:
 		s.phase = phaseWaiting
 		s.handsDone++
+		m := s.withMatch()
+		for i, d := range e.Deltas {
+			if i < maxSeats {
+				m.totals[i] += d
+			}
+		}
+	case MatchEnded:
+		s.withMatch().over = true
 	}
 	return s
 }
@@ -194,6 +335,15 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.bids = s.bids[:0:0]
 	s.highBid, s.highSeat = 0, -1
 	s.landlord, s.bid = -1, 0
+	s.caller, s.provisional, s.grabs, s.grabBack, s.bidMult = -1, -1, 0, false, 0
+	s.grabRecords = s.grabRecords[:0:0]
+	s.open, s.bombs, s.rockets = false, 0, 0
 	s.last, s.passes = nil, 0
 	s.plays = [maxSeats]int{}
+	for i := range s.v.seats {
+		if ps := s.match.seatPlayers[i]; len(ps) == 0 || ps[len(ps)-1] != s.players[i] {
+			m := s.withMatch()
+			m.seatPlayers[i] = append(m.seatPlayers[i], s.players[i])
+		}
+	}
 }

@@ -17,10 +17,24 @@ type GameView struct {
 	Bids        []BidView `json:"bids"`
 	Landlord    *int      `json:"landlord"`
 	Bid         int       `json:"bid"`
-	// Multiplier is the current multiplier: the bid once the landlord is
-	// known, 1 before (doudizhu.md, Escape).
-	Multiplier int          `json:"multiplier"`
-	Kitty      []cards.Card `json:"kitty"` // null until shown to all
+	// Multiplier is the current multiplier (see State.multiplier): in
+	// classic the bid once the landlord is known, 1 before; in hubei and
+	// fourplayer also the grabs, open play, bombs and rockets so far.
+	Multiplier int `json:"multiplier"`
+	// The grab phase (hubei, fourplayer): the call's winner and each word
+	// spoken; Provisional is the provisional landlord during the phase.
+	Caller      *int       `json:"caller,omitempty"`
+	Grabs       []GrabView `json:"grabs,omitempty"`
+	Provisional *int       `json:"provisional,omitempty"`
+	// Open: the landlord plays open (明牌); OpenHand is then the landlord's
+	// current hand, shown to every viewer.
+	Open     bool         `json:"open,omitempty"`
+	OpenHand []cards.Card `json:"open_hand,omitempty"`
+	Bombs    int          `json:"bombs,omitempty"`
+	Rockets  int          `json:"rockets,omitempty"`
+	// Match is the match of the option "hands"; absent without it.
+	Match *MatchView   `json:"match,omitempty"`
+	Kitty []cards.Card `json:"kitty"` // null until shown to all
 	// LastPlay is the play to beat; null when the player on turn leads.
 	LastPlay  *PlayView `json:"last_play"`
 	Passes    int       `json:"passes"`     // passes in a row since LastPlay
@@ -28,6 +42,21 @@ type GameView struct {
 	Plays     []int     `json:"plays"`      // plays made per seat this deal
 	// Hands holds every seat's cards, for the auditor only.
 	Hands [][]cards.Card `json:"hands,omitempty"`
+}
+
+// GrabView is one seat's word in the grab phase: a grab or a decline.
+type GrabView struct {
+	Seat int  `json:"seat"`
+	Grab bool `json:"grab"`
+}
+
+// MatchView is a match's progress: the hands it plays, the hands settled, and
+// the standings per seat so far (final once Over).
+type MatchView struct {
+	Hands     int        `json:"hands"`
+	Played    int        `json:"played"`
+	Over      bool       `json:"over"`
+	Standings []Standing `json:"standings"`
 }
 
 // BidView is one seat's word in the bidding: a bid of 1..3, or a pass.
@@ -70,6 +99,25 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 	}
 	if s.landlord >= 0 {
 		g.Landlord = table.Seat(s.landlord)
+	}
+	if s.caller >= 0 {
+		g.Caller = table.Seat(s.caller)
+		for _, gr := range s.grabRecords {
+			g.Grabs = append(g.Grabs, GrabView{Seat: gr.seat, Grab: gr.grab})
+		}
+		if s.phase == phaseGrabbing {
+			g.Provisional = table.Seat(s.provisional)
+		}
+	}
+	g.Bombs, g.Rockets = s.bombs, s.rockets
+	if s.open && s.landlord >= 0 {
+		g.Open = true
+		g.OpenHand = s.handCards(s.landlord)
+	}
+	if s.v.matchHands > 0 {
+		totals := make([]int, s.v.seats)
+		copy(totals, s.match.totals[:])
+		g.Match = &MatchView{Hands: s.v.matchHands, Played: s.handsDone, Over: s.match.over, Standings: standings(totals, &s.match.seatPlayers)}
 	}
 	if s.kittyShown || seat == table.Auditor {
 		g.Kitty = slices.Clone(s.kitty)
