@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -133,7 +134,14 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	wake := make(chan struct{}, 1)
-	stop, err := s.Live.Watch(id, func(int) {
+	var notified atomic.Int64 // the highest version NATS announced
+	stop, err := s.Live.Watch(id, func(v int) {
+		for {
+			cur := notified.Load()
+			if int64(v) <= cur || notified.CompareAndSwap(cur, int64(v)) {
+				break
+			}
+		}
 		select {
 		case wake <- struct{}{}:
 		default:
@@ -155,7 +163,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r.Context())
 	sent := after
 	send := func() error {
-		l, err := s.Tables.Load(r.Context(), id)
+		l, err := s.Tables.LoadAtLeast(r.Context(), id, int(notified.Load()))
 		if err != nil {
 			return err
 		}

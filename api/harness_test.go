@@ -227,37 +227,6 @@ func (e *env) step(id string, ps []player) commandResp {
 	return cr
 }
 
-// stepAny makes a random seat among those with a legal action (escape and
-// leave excluded) take a random one of them, for games where several seats may
-// act at once (or any seat may, like a 升级 draw). It returns the acting seat
-// and the command's response.
-func (e *env) stepAny(id string, ps []player) (int, commandResp) {
-	e.t.Helper()
-	type choice struct {
-		seat int
-		a    map[string]any
-	}
-	var choices []choice
-	for seat, p := range ps {
-		for _, a := range e.legal(id, p.Token) {
-			if a["type"] != "escape" && a["type"] != "leave" {
-				choices = append(choices, choice{seat, a})
-			}
-		}
-	}
-	if len(choices) == 0 {
-		e.t.Fatalf("no seat has a legal action in phase %s", e.view(id, ps[0].Token).Phase)
-	}
-	c := choices[e.rng.IntN(len(choices))]
-	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: ps[c.seat].Token, Body: c.a})
-	if r.Status != http.StatusOK {
-		e.t.Fatalf("seat %d posting its legal action %v: %d %s", c.seat, c.a, r.Status, r.Body)
-	}
-	var cr commandResp
-	r.Decode(e.t, &cr)
-	return c.seat, cr
-}
-
 // playHand plays until the hand in progress settles; it returns the settlement.
 func (e *env) playHand(id string, ps []player) table.HandSettled {
 	e.t.Helper()

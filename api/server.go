@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -25,6 +26,7 @@ type Tables interface {
 	Join(ctx context.Context, p tables.Player, tableID string, seat int, cond tables.Cond) (*tables.Result, error)
 	Act(ctx context.Context, p tables.Player, tableID string, a table.Action, cond tables.Cond) (*tables.Result, error)
 	Load(ctx context.Context, tableID string) (*tables.Loaded, error)
+	LoadAtLeast(ctx context.Context, tableID string, version int) (*tables.Loaded, error)
 	LoadRaw(ctx context.Context, tableID string) (*tables.Raw, error)
 }
 
@@ -123,7 +125,7 @@ func NewServer(d Deps) http.Handler {
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	r.Route("/v1", func(r chi.Router) {
-		r.With(s.limitBy(httprate.KeyByIP)).Post("/players", s.createPlayer)
+		r.With(s.limitBy(keyByPeer)).Post("/players", s.createPlayer)
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate)
 			r.Use(s.limitBy(keyByCaller))
@@ -147,12 +149,22 @@ func (s *server) limitBy(key httprate.KeyFunc) func(http.Handler) http.Handler {
 	if s.RateLimit <= 0 {
 		return func(next http.Handler) http.Handler { return next }
 	}
-	return httprate.Limit(s.RateLimit, s.RateWindow,
-		httprate.WithKeyFuncs(key),
+	return httprate.LimitBy(s.RateLimit, s.RateWindow, key,
 		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, problem(http.StatusTooManyRequests, "rate_limited",
 				fmt.Sprintf("more than %d requests in %s from this caller; retry after the time in Retry-After", s.RateLimit, s.RateWindow)))
 		}))
+}
+
+// keyByPeer keys registration by the connection's peer address. Behind a
+// reverse proxy every client shares the proxy's address; a deployment there
+// must key by the proxy's trusted client header instead.
+func keyByPeer(r *http.Request) (string, error) {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	return "peer:" + httprate.CanonicalizeIP(host), nil
 }
 
 // keyByCaller keys the rate limit by the authenticated player (or the

@@ -59,10 +59,12 @@ func (c *tableCache) entry(id string) *cached {
 // the events appended since the cached snapshot (by any process), so a read
 // costs the same however long the table's history is; with a store only this
 // process writes, the snapshot is current by construction and no query is
-// made. With locked set the caller holds e.mu.
-func (s *Service) current(ctx context.Context, tableID string, e *cached, locked bool) (*Loaded, error) {
+// made, unless the caller knows of a version past the snapshot (atLeast): a
+// reader woken by NATS may run before the command that appended has swapped
+// its snapshot in. With locked set the caller holds e.mu.
+func (s *Service) current(ctx context.Context, tableID string, e *cached, locked bool, atLeast int) (*Loaded, error) {
 	snap := e.snap.Load()
-	if snap != nil && !s.cfg.SharedStore && !e.stale.Load() {
+	if snap != nil && !s.cfg.SharedStore && !e.stale.Load() && snap.State.Version >= atLeast {
 		// This process is the store's only writer: every append went
 		// through this cache, so the snapshot is the stream.
 		return snap, nil
@@ -86,7 +88,7 @@ func (s *Service) current(ctx context.Context, tableID string, e *cached, locked
 		defer e.mu.Unlock()
 		if now := e.snap.Load(); now != snap {
 			// Someone moved the snapshot while we read: start again under the lock.
-			return s.current(ctx, tableID, e, true)
+			return s.current(ctx, tableID, e, true, atLeast)
 		}
 	}
 	var next *Loaded

@@ -165,7 +165,16 @@ func (s *Service) Load(ctx context.Context, tableID string) (*Loaded, error) {
 	if !validID(tableID) {
 		return nil, ErrTableNotFound
 	}
-	return s.current(ctx, tableID, s.cache.entry(tableID), false)
+	return s.current(ctx, tableID, s.cache.entry(tableID), false, 0)
+}
+
+// LoadAtLeast is Load for a caller that knows the table has reached version
+// (from the event feed): the result is at that version or later.
+func (s *Service) LoadAtLeast(ctx context.Context, tableID string, version int) (*Loaded, error) {
+	if !validID(tableID) {
+		return nil, ErrTableNotFound
+	}
+	return s.current(ctx, tableID, s.cache.entry(tableID), false, version)
 }
 
 func (s *Service) fold(tableID string, evs []eventstore.Event) (*Loaded, error) {
@@ -243,6 +252,7 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 	res, err := s.commit(ctx, p, id, &Loaded{State: table.New(rules)}, evs, cond)
 	if err == nil && !res.Replayed {
 		s.cache.entry(id).snap.Store(res.Table)
+		s.cfg.Committed()
 	}
 	return res, err
 }
@@ -275,7 +285,7 @@ func (s *Service) command(ctx context.Context, p Player, tableID string, cond Co
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for attempt := 1; ; attempt++ {
-		l, err := s.current(ctx, tableID, e, true)
+		l, err := s.current(ctx, tableID, e, true, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -288,7 +298,10 @@ func (s *Service) command(ctx context.Context, p Player, tableID string, cond Co
 		}
 		res, err := s.commit(ctx, p, tableID, l, evs, cond)
 		if err == nil && !res.Replayed {
+			// The snapshot first, then the wake-up: whoever the relay wakes
+			// must find the new events in the cache.
 			e.snap.Store(res.Table)
+			s.cfg.Committed()
 		}
 		if errors.Is(err, eventstore.ErrConflict) {
 			e.stale.Store(true)
@@ -336,7 +349,6 @@ func (s *Service) commit(ctx context.Context, p Player, tableID string, l *Loade
 	if err != nil {
 		return nil, fmt.Errorf("append to table %s: %w", tableID, err)
 	}
-	s.cfg.Committed()
 	next := l.next()
 	for i, e := range evs {
 		table.Apply(next.State, e)

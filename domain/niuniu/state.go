@@ -60,16 +60,6 @@ func (s *State) Clone() table.GameState {
 // without end.
 func (s *State) NeedsDeal() bool { return s.phase == phaseBetween }
 
-// arrangedAll reports whether every seat has arranged or declared.
-func (s *State) arrangedAll() bool {
-	for _, a := range s.arr[:s.seats] {
-		if !a.done {
-			return false
-		}
-	}
-	return true
-}
-
 // Evolve applies an event to the state, in place. It never validates: a
 // HandArranged replaces the seat's arrangement as recorded.
 func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {

@@ -122,7 +122,6 @@ type randomTable struct {
 	played         cards.Multiset // cards played this deal
 	playedBy       [seats]int
 	follows        int
-	expectTurn     int
 	levelsBefore   [2]int
 	dealerBefore   int
 	// noDeclare: never declare (the kitty is flipped); record: sees every

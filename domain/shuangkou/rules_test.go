@@ -245,8 +245,8 @@ func TestWildReadingRecorded(t *testing.T) {
 		t.Errorf("read as %v, want the straight to 9, the reading that beats", rd)
 	}
 	// ♠7 ♥7 RJ BJ is a 4-card bomb of 7s (shuangkou.md, 百变).
-	evs = mustAct(t, st, 1, passA())
-	evs = mustAct(t, st, 2, passA())
+	mustAct(t, st, 1, passA())
+	mustAct(t, st, 2, passA())
 	evs = mustAct(t, st, 3, playA("S7 H7 RJ BJ"))
 	if rd := evs[0].(CardsPlayed).Reading; rd.Type != Bomb || rd.Main != Rank7 || rd.Length != 4 || !slices.Equal(rd.Wild, []Rank{Rank7, Rank7}) {
 		t.Errorf("S7 H7 RJ BJ read as %v, want a 4-card bomb of 7s (shuangkou.md, 百变)", rd)
