@@ -146,7 +146,7 @@ func (s *State) decideBid(seat, bid int) ([]table.Payload, error) {
 	case high == s.v.maxBid || (lastToSpeak && high > 0):
 		evs = append(evs, LandlordChosen{Seat: highSeat, Bid: high, Kitty: slices.Clone(s.kitty)})
 	case lastToSpeak:
-		evs = append(evs, table.DealVoided{Hand: s.hand, Deal: s.deal, Reason: "all_passed", Seed: s.seed})
+		evs = append(evs, table.DealVoided{Hand: s.hand, Deal: s.deal, Reason: "all_passed", Seed: s.Seed})
 	}
 	return evs, nil
 }
@@ -304,7 +304,7 @@ func (s *State) settlePlayedOut(winner int, last Reading) (table.HandSettled, er
 	res.CardsLeft = s.cardsLeft()
 	res.CardsLeft[winner] = 0
 
-	each := s.stake * res.Multiplier
+	each := s.Stake * res.Multiplier
 	if landlordWins {
 		each = -each
 	}
@@ -341,13 +341,13 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		}
 		s.fillGrabResult(&res)
 	}
-	res.Penalty = s.stake * res.Multiplier * units
+	res.Penalty = s.Stake * res.Multiplier * units
 	settled, err := s.settled(splitPenalty(res.Penalty, seat, s.v.seats), res)
 	if err != nil {
 		return nil, err
 	}
 	evs := []table.Payload{
-		table.PlayerEscaped{Seat: seat, PlayerID: s.players[seat], Hand: s.hand},
+		table.PlayerEscaped{Seat: seat, PlayerID: s.Players[seat], Hand: s.hand},
 		settled,
 	}
 	return append(evs, s.matchEnd(settled.Deltas)...), nil
@@ -417,7 +417,7 @@ func (s *State) settled(deltas []int, res Result) (table.HandSettled, error) {
 	if err != nil {
 		return table.HandSettled{}, fmt.Errorf("encode doudizhu result: %w", err)
 	}
-	return table.HandSettled{Hand: s.hand, Deltas: deltas, Result: b, Seed: s.seed}, nil
+	return table.HandSettled{Hand: s.hand, Deltas: deltas, Result: b, Seed: s.Seed}, nil
 }
 
 // splitPenalty is the deltas of an escape: the escaper pays penalty, shared

@@ -312,7 +312,7 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 			rt.rockets++
 		}
 	case table.PlayerEscaped:
-		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.players[seat] {
+		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
 			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
 		}
 	default:

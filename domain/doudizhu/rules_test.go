@@ -197,7 +197,7 @@ func TestAllPassRedealAndRotation(t *testing.T) {
 	if st.Hand != 1 || st.Deal != 1 {
 		t.Fatalf("first deal is %d/%d", st.Hand, st.Deal)
 	}
-	secret := game(st).seed
+	secret := game(st).Seed
 	var evs []table.Payload
 	for i := range 3 {
 		evs = mustAct(t, st, (first+i)%3, passA())
@@ -494,7 +494,7 @@ func TestViewAndRedact(t *testing.T) {
 			t.Errorf("seat %d sees the kitty %v or hands before the landlord is known (doudizhu.md, Deal: nobody sees the kitty)", seat, gv.Kitty)
 		}
 		b, _ := json.Marshal(v)
-		if strings.Contains(string(b), g.seed) {
+		if strings.Contains(string(b), g.Seed) {
 			t.Errorf("seat %d's view contains the secret seed", seat)
 		}
 	}
@@ -506,7 +506,7 @@ func TestViewAndRedact(t *testing.T) {
 		t.Errorf("the auditor sees %d hands and kitty %v, want everything", len(av.Hands), av.Kitty)
 	}
 
-	secret := table.DealSecret{Hand: 1, Deal: 1, Seed: g.seed}
+	secret := table.DealSecret{Hand: 1, Deal: 1, Seed: g.Seed}
 	for _, seat := range []int{0, 1, 2, table.Spectator} {
 		if p := table.Redact(r, secret, seat, false); p != nil {
 			t.Errorf("seat %d sees DealSecret %v during the deal, want nil (not visible at all)", seat, p)
@@ -565,7 +565,7 @@ func TestCloneIsDeep(t *testing.T) {
 	r.Evolve(c, CardsPlayed{Seat: 1, Cards: cards.MustParse("S4"), Reading: rd(Single, Rank4, 1)})
 	r.Evolve(c, table.PlayerSeated{Seat: 2, PlayerID: "zz"})
 	r.Evolve(c, BidPassed{Seat: 0})
-	if before.hands[1].Len() != 2 || before.last.seat != 0 || before.players[2] != "p2" || before.plays[1] != 0 || len(before.bids) != 3 {
+	if before.hands[1].Len() != 2 || before.last.seat != 0 || before.Players[2] != "p2" || before.plays[1] != 0 || len(before.bids) != 3 {
 		t.Fatal("evolving a clone changed the original")
 	}
 }

@@ -40,15 +40,13 @@ const maxSeats = 4
 // Evolve never writes into a slice or play it has stored (it replaces them),
 // so Clone shares those and copies the rest.
 type State struct {
-	v       *variant
-	stake   int
-	players [maxSeats]string // player id per seat, "" when empty
+	table.Basics
+	v *variant
 
 	hand, deal int
 	phase      phase
-	firstSeat  int    // first bidder of the current or last deal; -1 before the first deal
-	seed       string // the running deal's seed, hex
-	handsDone  int    // hands settled, for a match of v.matchHands
+	firstSeat  int // first bidder of the current or last deal; -1 before the first deal
+	handsDone  int // hands settled, for a match of v.matchHands
 
 	hands      [maxSeats]cards.Multiset
 	kitty      []cards.Card
@@ -231,19 +229,10 @@ func (r *Rules) state(gs table.GameState) (*State, error) {
 // that contradicts itself (cards played that the seat does not hold).
 func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 	s := gs.(*State)
+	s.Basics.Apply(p)
 	switch e := p.(type) {
-	case table.TableOpened:
-		s.stake = e.Stake
-	case table.PlayerSeated:
-		s.players[e.Seat] = e.PlayerID
-	case table.PlayerLeft:
-		s.players[e.Seat] = ""
-	case table.PlayerEscaped:
-		s.players[e.Seat] = ""
 	case table.HandDealt:
 		s.startDeal(e)
-	case table.DealSecret:
-		s.seed = e.Seed
 	case BidMade:
 		s.bids = append(s.bids, bidRecord{seat: e.Seat, bid: e.Bid})
 		s.highBid, s.highSeat = e.Bid, e.Seat
@@ -324,7 +313,7 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.hand, s.deal = e.Hand, e.Deal
 	s.phase = phaseBidding
 	s.firstSeat, s.turn = e.FirstSeat, e.FirstSeat
-	s.seed = ""
+	s.Seed = ""
 	s.hands = [maxSeats]cards.Multiset{}
 	for i, h := range e.Hands {
 		s.hands[i] = cards.Of(h)
@@ -341,9 +330,9 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.last, s.passes = nil, 0
 	s.plays = [maxSeats]int{}
 	for i := range s.v.seats {
-		if ps := s.match.seatPlayers[i]; len(ps) == 0 || ps[len(ps)-1] != s.players[i] {
+		if ps := s.match.seatPlayers[i]; len(ps) == 0 || ps[len(ps)-1] != s.Players[i] {
 			m := s.withMatch()
-			m.seatPlayers[i] = append(m.seatPlayers[i], s.players[i])
+			m.seatPlayers[i] = append(m.seatPlayers[i], s.Players[i])
 		}
 	}
 }

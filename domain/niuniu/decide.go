@@ -119,7 +119,7 @@ func (s *State) arranged(e HandArranged) ([]table.Payload, error) {
 		if bankerWins {
 			b.Winner, b.Multiplier = "banker", banker.Bull.Multiplier()
 		}
-		b.Delta = s.stake * b.Multiplier
+		b.Delta = s.Stake * b.Multiplier
 		if bankerWins {
 			b.Delta = -b.Delta
 		}
@@ -161,7 +161,7 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		if p == seat {
 			b.Winner, b.Multiplier = "banker", res.Readings[s.banker].Multiplier()
 		}
-		b.Delta = s.stake * b.Multiplier
+		b.Delta = s.Stake * b.Multiplier
 		if p == seat {
 			b.Delta = -b.Delta
 		}
@@ -174,7 +174,7 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		return nil, err
 	}
 	return []table.Payload{
-		table.PlayerEscaped{Seat: seat, PlayerID: s.players[seat], Hand: s.hand},
+		table.PlayerEscaped{Seat: seat, PlayerID: s.Players[seat], Hand: s.hand},
 		settled,
 	}, nil
 }
@@ -184,5 +184,5 @@ func (s *State) settled(deltas []int, res Result) (table.HandSettled, error) {
 	if err != nil {
 		return table.HandSettled{}, fmt.Errorf("encode niuniu result: %w", err)
 	}
-	return table.HandSettled{Hand: s.hand, Deltas: deltas, Result: b, Seed: s.seed}, nil
+	return table.HandSettled{Hand: s.hand, Deltas: deltas, Result: b, Seed: s.Seed}, nil
 }

@@ -35,13 +35,11 @@ type arrangement struct {
 // Evolve never writes into a slice it has stored (it replaces them), so
 // Clone shares those and copies the rest.
 type State struct {
+	table.Basics
 	seats, banker int
-	stake         int
-	players       [maxSeats]string // player id per seat, "" when empty
 
 	hand, deal int
 	phase      phase
-	seed       string // the running deal's seed, hex
 
 	hands [maxSeats][]cards.Card // in display order
 	arr   [maxSeats]arrangement
@@ -64,26 +62,17 @@ func (s *State) NeedsDeal() bool { return s.phase == phaseBetween }
 // HandArranged replaces the seat's arrangement as recorded.
 func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 	s := gs.(*State)
+	s.Basics.Apply(p)
 	switch e := p.(type) {
-	case table.TableOpened:
-		s.stake = e.Stake
-	case table.PlayerSeated:
-		s.players[e.Seat] = e.PlayerID
-	case table.PlayerLeft:
-		s.players[e.Seat] = ""
-	case table.PlayerEscaped:
-		s.players[e.Seat] = ""
 	case table.HandDealt:
 		s.hand, s.deal = e.Hand, e.Deal
 		s.phase = phaseArranging
-		s.seed = ""
+		s.Seed = ""
 		s.hands = [maxSeats][]cards.Card{}
 		for i, h := range e.Hands {
 			s.hands[i] = slices.Clone(h)
 		}
 		s.arr = [maxSeats]arrangement{}
-	case table.DealSecret:
-		s.seed = e.Seed
 	case HandArranged:
 		a := arrangement{done: true, cards: slices.Clone(e.Cards)}
 		if e.Reading != nil {

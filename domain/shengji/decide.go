@@ -177,7 +177,7 @@ func (s *State) closeDeal() []table.Payload {
 	} else {
 		i := slices.IndexFunc(s.kitty, func(c cards.Card) bool { return !c.IsJoker() })
 		if i < 0 {
-			return []table.Payload{table.DealVoided{Hand: s.hand, Deal: s.deal, Reason: "kitty_all_jokers", Seed: s.seed}}
+			return []table.Payload{table.DealVoided{Hand: s.hand, Deal: s.deal, Reason: "kitty_all_jokers", Seed: s.Seed}}
 		}
 		evs = append(evs, KittyFlipped{Cards: slices.Clone(s.kitty[:i+1]), Suit: suitName(s.kitty[i].Suit)})
 		if dealer < 0 {

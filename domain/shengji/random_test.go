@@ -333,9 +333,9 @@ func (rt *randomTable) checkSettled(e table.HandSettled) {
 			bonus = 1
 		}
 		for i, d := range e.Deltas {
-			want := bonus * g.stake
+			want := bonus * g.Stake
 			if i == *res.Escaper {
-				want = -16 * g.stake
+				want = -16 * g.Stake
 			}
 			if d != want {
 				rt.t.Fatalf("escape with %d cards left: seat %d gets %d, want %d (shengji.md, Escape)", x, i, d, want)
@@ -382,7 +382,7 @@ func (rt *randomTable) checkSettled(e table.HandSettled) {
 		next = (g.dealer + 1) % seats
 	}
 	for seat, d := range e.Deltas {
-		want := score * g.stake
+		want := score * g.Stake
 		if sideOf(seat) != dside {
 			want = -want
 		}

@@ -383,7 +383,7 @@ func TestScoring(t *testing.T) {
 	}
 	for _, c := range cases {
 		s := newState(r.v, r.o)
-		s.stake, s.dealer, s.levels, s.order = 2, 0, [2]int{1, 3}, Order{Level: cards.Ace, Trump: cards.Hearts}
+		s.Stake, s.dealer, s.levels, s.order = 2, 0, [2]int{1, 3}, Order{Level: cards.Ace, Trump: cards.Hearts}
 		s.buried = kittyWorth(c.kittyPts)
 		evs := s.settlePlayedOut(c.last, c.shape, c.trickPts)
 		hs := evs[0].(table.HandSettled)
@@ -399,14 +399,14 @@ func TestScoring(t *testing.T) {
 	}
 	// The kitty multiplier option "double": ×2 whatever the shape.
 	s := newState(r.v, options{Match: true, KittyMultiplier: KittyDouble})
-	s.stake, s.dealer, s.order = 1, 0, Order{Level: cards.Ace, Trump: cards.Hearts}
+	s.Stake, s.dealer, s.order = 1, 0, Order{Level: cards.Ace, Trump: cards.Hearts}
 	s.buried = kittyWorth(10)
 	if _, res := settledOf(t, s.settlePlayedOut(1, Shape{2}, 40)); res.DefenderPoints != 60 {
 		t.Errorf("kitty_multiplier double: X %d, want 40 + 10×2", res.DefenderPoints)
 	}
 	// Passing K wins the match and closes the table.
 	s = newState(r.v, r.o)
-	s.stake, s.dealer, s.levels, s.order = 1, 1, [2]int{5, 12}, Order{Level: cards.Queen, Trump: cards.Hearts}
+	s.Stake, s.dealer, s.levels, s.order = 1, 1, [2]int{5, 12}, Order{Level: cards.Queen, Trump: cards.Hearts}
 	evs := s.settlePlayedOut(1, Shape{0}, 0)
 	_, res := settledOf(t, evs)
 	if res.MatchWinner == nil || *res.MatchWinner != 1 || res.Levels[1] != "won" || evs[len(evs)-1].EventType() != "TableClosed" {
@@ -414,7 +414,7 @@ func TestScoring(t *testing.T) {
 	}
 	// A single-hand table closes after its hand.
 	s = newState(r.v, options{Match: false, KittyMultiplier: KittyByShape})
-	s.stake, s.dealer, s.order = 1, 1, Order{Level: cards.Ace, Trump: cards.Hearts}
+	s.Stake, s.dealer, s.order = 1, 1, Order{Level: cards.Ace, Trump: cards.Hearts}
 	if evs := s.settlePlayedOut(1, Shape{0}, 50); evs[len(evs)-1].(table.TableClosed).Reason != "hand_over" {
 		t.Errorf("single-hand table: %v", eventTypes(evs))
 	}
@@ -440,7 +440,7 @@ func TestEscape(t *testing.T) {
 	r := ningyang(t)
 	for _, c := range []struct{ left, bonus int }{{0, 2}, {4, 2}, {5, 1}, {9, 1}, {10, 0}, {26, 0}} {
 		s := newState(r.v, r.o)
-		s.stake, s.phase, s.dealer, s.hand = 3, phasePlaying, 0, 1
+		s.Stake, s.phase, s.dealer, s.hand = 3, phasePlaying, 0, 1
 		s.held[2] = cards.Of(cards.Deck(1)[:c.left])
 		evs, err := s.escape(2)
 		if err != nil {

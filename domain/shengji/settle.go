@@ -87,9 +87,9 @@ func (s *State) settlePlayedOut(last int, sh Shape, def int) []table.Payload {
 	for seat := range deltas {
 		won := (sideOf(seat) == dside) == dealerWins
 		if won {
-			deltas[seat] = k * s.stake
+			deltas[seat] = k * s.Stake
 		} else {
-			deltas[seat] = -k * s.stake
+			deltas[seat] = -k * s.Stake
 		}
 	}
 	return s.ending(deltas, res, res.MatchWinner != nil)
@@ -120,8 +120,8 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		d := s.decls[s.declarer].seat
 		res.Declarer = &d
 	}
-	res.Penalty = s.v.escapePenalty * s.stake
-	res.Bonus = bonus * s.stake
+	res.Penalty = s.v.escapePenalty * s.Stake
+	res.Bonus = bonus * s.Stake
 	res.House = res.Penalty - (seats-1)*res.Bonus
 	res.Kitty = slices.Clone(s.buried)
 	for _, l := range s.levels {
@@ -135,7 +135,7 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 			deltas[i] = res.Bonus
 		}
 	}
-	evs := []table.Payload{table.PlayerEscaped{Seat: seat, PlayerID: s.players[seat], Hand: s.hand}}
+	evs := []table.Payload{table.PlayerEscaped{Seat: seat, PlayerID: s.Players[seat], Hand: s.hand}}
 	return append(evs, s.ending(deltas, res, false)...), nil
 }
 
@@ -159,7 +159,7 @@ func (s *State) ending(deltas []int, res Result, matchOver bool) []table.Payload
 	if err != nil {
 		panic(fmt.Sprintf("shengji: encode result: %v", err)) // plain data: cannot fail
 	}
-	evs := []table.Payload{table.HandSettled{Hand: s.hand, Deltas: deltas, House: res.House, Result: b, Seed: s.seed}}
+	evs := []table.Payload{table.HandSettled{Hand: s.hand, Deltas: deltas, House: res.House, Result: b, Seed: s.Seed}}
 	if matchOver || !s.o.Match {
 		totals := slices.Clone(s.totals[:])
 		for i, d := range deltas {

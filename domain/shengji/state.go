@@ -53,11 +53,9 @@ type trickPlay struct {
 // Evolve never writes into a slice it has stored (it replaces them), so
 // Clone shares those and copies the rest.
 type State struct {
-	v     *variant
-	o     options
-	stake int
-
-	players [seats]string
+	table.Basics
+	v *variant
+	o options
 
 	// The match. levels[side] is 1 (A) … 13 (K), 14 once past K.
 	// matchDealer is the dealer of the next (or running) hand, -1 while the
@@ -71,7 +69,6 @@ type State struct {
 	// The running (or last) deal.
 	hand, deal int
 	phase      phase
-	seed       string
 	dealt      [seats][]cards.Card // each seat's cards in draw order
 	kitty      []cards.Card        // in deck order, the flip order
 	fallback   int                 // HandDealt.FirstSeat
@@ -135,19 +132,10 @@ func (s *State) isDefender(seat int) bool { return sideOf(seat) != sideOf(s.deal
 // that contradicts itself (a seat playing cards it does not hold).
 func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 	s := gs.(*State)
+	s.Basics.Apply(p)
 	switch e := p.(type) {
-	case table.TableOpened:
-		s.stake = e.Stake
-	case table.PlayerSeated:
-		s.players[e.Seat] = e.PlayerID
-	case table.PlayerLeft:
-		s.players[e.Seat] = ""
-	case table.PlayerEscaped:
-		s.players[e.Seat] = ""
 	case table.HandDealt:
 		s.startDeal(e)
-	case table.DealSecret:
-		s.seed = e.Seed
 	case CardsDrawn:
 		s.round = e.Round
 		for seat := range seats {
@@ -212,7 +200,7 @@ func (s *State) remove(seat int, cs []cards.Card) {
 func (s *State) startDeal(e table.HandDealt) {
 	s.hand, s.deal = e.Hand, e.Deal
 	s.phase = phaseDrawing
-	s.seed = ""
+	s.Seed = ""
 	for i := range seats {
 		s.dealt[i] = slices.Clone(e.Hands[i])
 	}

@@ -106,7 +106,7 @@ func TestViewHidesSecrets(t *testing.T) {
 			if seat >= 0 && canon(v.Hand) != canon(g.held[seat].Cards()) {
 				t.Fatalf("seat %d sees hand %s, holds %s", seat, cards.Format(v.Hand), cards.Format(g.held[seat].Cards()))
 			}
-			if g.seed != "" && strings.Contains(mustJSON(t, v), g.seed) {
+			if g.Seed != "" && strings.Contains(mustJSON(t, v), g.Seed) {
 				t.Fatalf("seat %d sees the seed", seat)
 			}
 		}

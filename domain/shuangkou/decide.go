@@ -190,7 +190,7 @@ func (s *State) settlePlayedOut(finish []int, last, n int) (table.HandSettled, e
 	res.Winners = []int{win, win + 2}
 	deltas := make([]int, seats)
 	for i := range deltas {
-		deltas[i] = -s.stake * res.Multiplier
+		deltas[i] = -s.Stake * res.Multiplier
 		if sideOf(i) == win {
 			deltas[i] = -deltas[i]
 		}
@@ -208,7 +208,7 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 	if res.Finish == nil {
 		res.Finish = []int{}
 	}
-	each := s.stake * escapeEach
+	each := s.Stake * escapeEach
 	res.Penalty = 2 * each
 	deltas := make([]int, seats)
 	deltas[seat] = -res.Penalty
@@ -218,7 +218,7 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		return nil, err
 	}
 	return []table.Payload{
-		table.PlayerEscaped{Seat: seat, PlayerID: s.players[seat], Hand: s.hand},
+		table.PlayerEscaped{Seat: seat, PlayerID: s.Players[seat], Hand: s.hand},
 		settled,
 	}, nil
 }
@@ -228,5 +228,5 @@ func (s *State) settled(deltas []int, res Result) (table.HandSettled, error) {
 	if err != nil {
 		return table.HandSettled{}, fmt.Errorf("encode shuangkou result: %w", err)
 	}
-	return table.HandSettled{Hand: s.hand, Deltas: deltas, Result: b, Seed: s.seed}, nil
+	return table.HandSettled{Hand: s.hand, Deltas: deltas, Result: b, Seed: s.Seed}, nil
 }

@@ -233,7 +233,7 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 			rt.fatalf("%v played on %v, which it does not beat (shuangkou.md, Combinations)", e.Reading, pre.last.reading)
 		}
 	case table.PlayerEscaped:
-		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.players[seat] {
+		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
 			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
 		}
 	default:

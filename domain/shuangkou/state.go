@@ -29,14 +29,12 @@ func (p phase) String() string {
 // Evolve never writes into a slice or play it has stored (it replaces them),
 // so Clone shares those and copies the rest.
 type State struct {
-	v       *variant
-	stake   int
-	players [seats]string // player id per seat, "" when empty
+	table.Basics
+	v *variant
 
 	hand, deal int
 	phase      phase
-	firstSeat  int    // the first leader of the current or last deal; -1 before the first deal
-	seed       string // the running deal's seed, hex
+	firstSeat  int // the first leader of the current or last deal; -1 before the first deal
 
 	hands  [seats]cards.Multiset
 	played cards.Multiset // every card played this deal
@@ -118,19 +116,10 @@ func (r *Rules) state(gs table.GameState) (*State, error) {
 // that contradicts itself (cards played that the seat does not hold).
 func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 	s := gs.(*State)
+	s.Basics.Apply(p)
 	switch e := p.(type) {
-	case table.TableOpened:
-		s.stake = e.Stake
-	case table.PlayerSeated:
-		s.players[e.Seat] = e.PlayerID
-	case table.PlayerLeft:
-		s.players[e.Seat] = ""
-	case table.PlayerEscaped:
-		s.players[e.Seat] = ""
 	case table.HandDealt:
 		s.startDeal(e)
-	case table.DealSecret:
-		s.seed = e.Seed
 	case CardsPlayed:
 		hand := &s.hands[e.Seat]
 		if !hand.Remove(e.Cards) {
@@ -164,7 +153,7 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.hand, s.deal = e.Hand, e.Deal
 	s.phase = phasePlaying
 	s.firstSeat, s.turn, s.lastLead = e.FirstSeat, e.FirstSeat, e.FirstSeat
-	s.seed = ""
+	s.Seed = ""
 	s.hands = [seats]cards.Multiset{}
 	for i, h := range e.Hands {
 		s.hands[i] = cards.Of(h)
