@@ -5,7 +5,8 @@ BIN := $(CURDIR)/bin
 
 .PHONY: test lint vet staticcheck gotest fuzz openapi-lint serve bench
 
-test: lint gotest fuzz openapi-lint
+# go test runs last, so that its lines close the output.
+test: lint fuzz openapi-lint gotest
 
 lint: vet staticcheck
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -82,23 +82,14 @@ func (s *server) player(r *http.Request) (tables.Player, error) {
 }
 
 func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
-	p, err := s.player(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	cond, body, err := s.conditions(w, r, false)
+	var req openTableRequest
+	p, cond, err := s.commandInput(w, r, false, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if cond.IfMatch >= 0 {
 		s.writeError(w, r, problem(http.StatusBadRequest, "invalid_if_match", "If-Match makes no sense when opening a new table"))
-		return
-	}
-	var req openTableRequest
-	if err := decodeStrict(body, &req); err != nil {
-		s.writeError(w, r, err)
 		return
 	}
 	stake := 1
@@ -139,18 +130,9 @@ type joinRequest struct {
 }
 
 func (s *server) joinTable(w http.ResponseWriter, r *http.Request) {
-	p, err := s.player(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	cond, body, err := s.conditions(w, r, true)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
 	var req joinRequest
-	if err := decodeStrict(body, &req); err != nil {
+	p, cond, err := s.commandInput(w, r, true, &req)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -176,18 +158,9 @@ type actionRequest struct {
 }
 
 func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
-	p, err := s.player(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	cond, body, err := s.conditions(w, r, false)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
 	var req actionRequest
-	if err := decodeStrict(body, &req); err != nil {
+	p, cond, err := s.commandInput(w, r, false, &req)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -292,6 +265,20 @@ func (s *server) listEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // --- conditions ---
+
+// commandInput reads what every command takes: the acting player, the
+// If-Match and Idempotency-Key conditions, and the strictly decoded body.
+func (s *server) commandInput(w http.ResponseWriter, r *http.Request, allowEmpty bool, req any) (tables.Player, tables.Cond, error) {
+	p, err := s.player(r)
+	if err != nil {
+		return p, tables.NoCond, err
+	}
+	cond, body, err := s.conditions(w, r, allowEmpty)
+	if err != nil {
+		return p, cond, err
+	}
+	return p, cond, decodeStrict(body, req)
+}
 
 // conditions reads the body and the If-Match and Idempotency-Key headers.
 func (s *server) conditions(w http.ResponseWriter, r *http.Request, allowEmpty bool) (tables.Cond, []byte, error) {
