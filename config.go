@@ -24,6 +24,8 @@ type serveConfig struct {
 	AuditorToken string
 	RateLimit    int
 	DebugAddr    string
+	TimeZone     string // leaderboard periods; "" is projections.DefaultLocation
+	Projector    string // "" or "in-process", or "external" (paiju project)
 }
 
 func (c commonConfig) dbPath() string   { return filepath.Join(c.Data, "paiju.db") }
@@ -76,6 +78,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	str(fs, getenv, &c.NATSURL, "nats-url", "", "external NATS server URL; empty starts an embedded server")
 	str(fs, getenv, &c.AuditorToken, "auditor-token", "", "bearer token that reads every table in full; empty disables it")
 	str(fs, getenv, &c.DebugAddr, "debug-addr", "", "if set, serve Go's profiler (net/http/pprof) on this address; keep it on loopback")
+	// Empty defaults (resolved in serve) keep the zero config the default.
+	str(fs, getenv, &c.TimeZone, "time-zone", "", "IANA time zone bounding leaderboard days, weeks and months; empty is Asia/Shanghai")
+	str(fs, getenv, &c.Projector, "projector", "", `where projections are built: "in-process" (empty) or "external" (a separate "paiju project")`)
 	rate := "100"
 	str(fs, getenv, &rate, "rate-limit", rate, "requests per second one token (or one IP registering players) may make; 0 disables the limit")
 	if err := fs.Parse(args); err != nil {

@@ -39,6 +39,8 @@ commands:
   verify    check the event hash chain and replay every table through its rules;
             "paiju verify FILE" checks an exported table log (- for stdin) offline
   export    write a table's full event log as JSON Lines: paiju export --table ID
+  replay    rebuild a projection from the event log: paiju replay --projection NAME|all
+  project   build the projections from NATS outside the server: paiju project --nats-url URL
   loadtest  play random legal moves against a running server and report moves/s
 
 Run "paiju COMMAND -h" for the flags of a command. Every flag can also be set
@@ -87,6 +89,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		_, err = loadtest(ctx, cfg, stdout)
 		return err
+	case "replay":
+		cfg, err := parseReplay(args, getenv, stderr)
+		if err != nil {
+			return err
+		}
+		return replay(ctx, cfg, stdout, stderr)
+	case "project":
+		cfg, err := parseProject(args, getenv, stderr)
+		if err != nil {
+			return err
+		}
+		return project(ctx, cfg, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -21,6 +21,7 @@ import (
 	"paiju/eventstore/sqlite"
 	"paiju/games"
 	"paiju/natsbus"
+	"paiju/projections"
 	"paiju/tables"
 )
 
@@ -68,6 +69,20 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	}
 
 	relay := natsbus.NewRelay(store, js, store, log.With("component", "relay"), natsbus.RelayOptions{})
+	if cfg.Projector == "" {
+		cfg.Projector = "in-process"
+	}
+	if cfg.TimeZone == "" {
+		cfg.TimeZone = projections.DefaultLocation
+	}
+	if cfg.Projector != "in-process" && cfg.Projector != "external" {
+		return fmt.Errorf("--projector %q: want in-process or external", cfg.Projector)
+	}
+	pdb, err := openProjections(ctx, cfg.commonConfig, cfg.TimeZone)
+	if err != nil {
+		return err
+	}
+	defer pdb.Close()
 	svc := tables.New(tables.Config{
 		Store:     store,
 		Games:     games.All(),
@@ -85,6 +100,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Logger:       log,
 		Live:         api.NATSLive{Conn: nc},
 		Stop:         stopStreams,
+		Projections:  projections.Reader{DB: pdb, Log: store},
 	})
 
 	if cfg.DebugAddr != "" {
@@ -111,6 +127,10 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 			log.Error("relay stopped", "err", err)
 		}
 	})
+	if cfg.Projector == "in-process" {
+		runner := &projections.Runner{DB: pdb, JS: js, Source: store, Logger: log.With("component", "projections")}
+		wg.Go(func() { runProjections(runCtx, runner, log) })
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	log.Info("paiju serving", "addr", ln.Addr().String(), "data", cfg.Data, "nats", natsURL)

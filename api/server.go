@@ -73,6 +73,9 @@ type Deps struct {
 	// waits for streaming responses instead of closing them, so the caller
 	// closes Stop when shutdown begins (http.Server.RegisterOnShutdown).
 	Stop <-chan struct{}
+	// Projections serves hand history, leaderboards and player totals;
+	// without it those routes answer 503.
+	Projections Projections
 }
 
 type server struct {
@@ -138,6 +141,7 @@ func NewServer(d Deps) http.Handler {
 			r.Get("/tables/{id}/export", s.exportTable)
 			r.Get("/tables/{id}/state", s.tableAt)
 			r.Get("/tables/{id}/stream", s.streamEvents)
+			s.projectionRoutes(r)
 		})
 	})
 	return r

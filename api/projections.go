@@ -1,0 +1,163 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"paiju/projections"
+)
+
+// Projections is what the API reads of the projections (hand history,
+// leaderboards, player totals).
+type Projections interface {
+	Hand(ctx context.Context, handID string) (projections.Hand, error)
+	TableHands(ctx context.Context, tableID, cursor string, limit int) (projections.HandPage, error)
+	PlayerHands(ctx context.Context, playerID, cursor string, limit int) (projections.HandPage, error)
+	Leaderboard(ctx context.Context, q projections.LeaderboardQuery) (projections.Leaderboard, error)
+	Player(ctx context.Context, playerID string) (projections.PlayerStats, error)
+	Status(ctx context.Context) (projections.Status, error)
+	// WaitFor returns once every projection has applied pos, or an error
+	// matching projections.ErrLagging after timeout.
+	WaitFor(ctx context.Context, pos int64, timeout time.Duration) error
+}
+
+var _ Projections = projections.Reader{}
+
+// maxProjectionWait bounds a read's wait for ?min_position.
+const maxProjectionWait = 5 * time.Second
+
+// projectionRoutes adds the read-model routes to the authenticated group.
+// Finished hands are public to every player: a hand's cards are hidden only
+// until it is over, and only finished hands are served.
+func (s *server) projectionRoutes(r chi.Router) {
+	r.Get("/hands/{handID}", s.projected(func(w http.ResponseWriter, r *http.Request) error {
+		h, err := s.Projections.Hand(r.Context(), chi.URLParam(r, "handID"))
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, h)
+		return nil
+	}))
+	r.Get("/tables/{id}/hands", s.projected(func(w http.ResponseWriter, r *http.Request) error {
+		limit, err := limitParam(r)
+		if err != nil {
+			return err
+		}
+		p, err := s.Projections.TableHands(r.Context(), chi.URLParam(r, "id"), r.URL.Query().Get("cursor"), limit)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, p)
+		return nil
+	}))
+	r.Get("/players/{id}/hands", s.projected(func(w http.ResponseWriter, r *http.Request) error {
+		limit, err := limitParam(r)
+		if err != nil {
+			return err
+		}
+		p, err := s.Projections.PlayerHands(r.Context(), chi.URLParam(r, "id"), r.URL.Query().Get("cursor"), limit)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, p)
+		return nil
+	}))
+	r.Get("/players/{id}", s.projected(func(w http.ResponseWriter, r *http.Request) error {
+		p, err := s.Projections.Player(r.Context(), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, p)
+		return nil
+	}))
+	r.Get("/leaderboards/{game}", s.projected(func(w http.ResponseWriter, r *http.Request) error {
+		limit, err := limitParam(r)
+		if err != nil {
+			return err
+		}
+		q := r.URL.Query()
+		lb, err := s.Projections.Leaderboard(r.Context(), projections.LeaderboardQuery{
+			Game:    chi.URLParam(r, "game"),
+			Variant: q.Get("variant"),
+			Period:  q.Get("period"),
+			Cursor:  q.Get("cursor"),
+			Limit:   limit,
+			Around:  q.Get("around"),
+		})
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, lb)
+		return nil
+	}))
+	r.Get("/projections", s.projected(func(w http.ResponseWriter, r *http.Request) error {
+		st, err := s.Projections.Status(r.Context())
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, st)
+		return nil
+	}))
+}
+
+// projected serves h once the projections are there and have applied the
+// request's min_position, mapping the projections' errors to problems.
+func (s *server) projected(h func(http.ResponseWriter, *http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.Projections == nil {
+			s.writeError(w, r, problem(http.StatusServiceUnavailable, "projections_unavailable", "this server does not serve projections"))
+			return
+		}
+		if v := r.URL.Query().Get("min_position"); v != "" {
+			pos, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || pos < 0 {
+				s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", "min_position must be a non-negative integer"))
+				return
+			}
+			if err := s.Projections.WaitFor(r.Context(), pos, maxProjectionWait); err != nil {
+				if errors.Is(err, projections.ErrLagging) {
+					w.Header().Set("Retry-After", "1")
+					s.writeError(w, r, problem(http.StatusServiceUnavailable, "projection_lagging",
+						"the projections have not reached position "+v+" yet; retry later"))
+					return
+				}
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, projectionProblem(err))
+		}
+	}
+}
+
+func projectionProblem(err error) error {
+	switch {
+	case errors.Is(err, projections.ErrNotFound):
+		return problem(http.StatusNotFound, "not_found", "no such resource in the projections")
+	case errors.Is(err, projections.ErrHandInProgress):
+		return problem(http.StatusConflict, "hand_in_progress", "the hand is not over; its record is served once it is settled")
+	case errors.Is(err, projections.ErrBadCursor):
+		return problem(http.StatusBadRequest, "invalid_cursor", "the cursor is not one this server issued")
+	case errors.Is(err, projections.ErrBadQuery):
+		return problem(http.StatusBadRequest, "invalid_query", err.Error())
+	}
+	return err
+}
+
+func limitParam(r *http.Request) (int, error) {
+	v := r.URL.Query().Get("limit")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > projections.MaxLimit {
+		return 0, problem(http.StatusBadRequest, "invalid_query", "limit must be an integer from 1 to "+strconv.Itoa(projections.MaxLimit))
+	}
+	return n, nil
+}

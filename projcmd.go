@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"paiju/eventstore/sqlite"
+	"paiju/natsbus"
+	"paiju/projections"
+)
+
+// projPath is the projections database: a file of its own next to the
+// store's, because the store is the only writer of its file and a
+// projection is rebuilt without touching the log.
+func (c commonConfig) projPath() string { return filepath.Join(c.Data, "projections.db") }
+
+// openProjections opens the projections database with leaderboard periods
+// bounded in the named time zone.
+func openProjections(ctx context.Context, c commonConfig, tz string) (*projections.DB, error) {
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		return nil, fmt.Errorf("time zone %q: %w", tz, err)
+	}
+	db, err := projections.Open(ctx, c.projPath(), projections.Options{Location: loc})
+	if err != nil {
+		return nil, fmt.Errorf("open projections: %w", err)
+	}
+	return db, nil
+}
+
+// openLogReader opens the store for reading the log beside a server that
+// may be running: without the chain head file, which only the server writes.
+func openLogReader(ctx context.Context, c commonConfig, log *slog.Logger) (*sqlite.Store, error) {
+	st, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	return st, nil
+}
+
+// replayConfig configures paiju replay.
+type replayConfig struct {
+	commonConfig
+	Projection string
+}
+
+func parseReplay(args []string, getenv func(string) string, stderr io.Writer) (replayConfig, error) {
+	var c replayConfig
+	fs := flagSet("replay", stderr)
+	addCommon(fs, getenv, &c.commonConfig)
+	fs.StringVar(&c.Projection, "projection", "", "projection to rebuild from position 0: "+strings.Join(projections.Names, ", ")+", or all")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("replay: unexpected arguments %q", fs.Args())
+	}
+	if c.Projection != "all" && !slices.Contains(projections.Names, c.Projection) {
+		return c, fmt.Errorf("replay: --projection %q: want one of %s or all", c.Projection, strings.Join(projections.Names, ", "))
+	}
+	return c, nil
+}
+
+// replay rebuilds projections from the store, read directly. The time zone
+// does not matter here: periods are bounded when read, not when projected.
+func replay(ctx context.Context, c replayConfig, stdout, stderr io.Writer) error {
+	log, err := newLogger(stderr, c.LogLevel)
+	if err != nil {
+		return err
+	}
+	store, err := openLogReader(ctx, c.commonConfig, log)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	db, err := openProjections(ctx, c.commonConfig, projections.DefaultLocation)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	names := projections.Names
+	if c.Projection != "all" {
+		names = []string{c.Projection}
+	}
+	for _, n := range names {
+		start := time.Now()
+		if err := db.Replay(ctx, n, store); err != nil {
+			return err
+		}
+		cp, err := db.Checkpoint(ctx, n)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "projection %s rebuilt to position %d in %s\n", n, cp, time.Since(start).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// projectConfig configures paiju project.
+type projectConfig struct {
+	commonConfig
+	NATSURL  string
+	TimeZone string
+}
+
+func parseProject(args []string, getenv func(string) string, stderr io.Writer) (projectConfig, error) {
+	var c projectConfig
+	fs := flagSet("project", stderr)
+	addCommon(fs, getenv, &c.commonConfig)
+	str(fs, getenv, &c.NATSURL, "nats-url", "", "NATS server URL the events are relayed to (required)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("project: unexpected arguments %q", fs.Args())
+	}
+	if c.NATSURL == "" {
+		return c, errors.New("project: --nats-url is required")
+	}
+	return c, nil
+}
+
+// project runs the projections outside the server, consuming from NATS,
+// until ctx ends. The store is opened read-side to fill gaps.
+func project(ctx context.Context, c projectConfig, stderr io.Writer) error {
+	log, err := newLogger(stderr, c.LogLevel)
+	if err != nil {
+		return err
+	}
+	store, err := openLogReader(ctx, c.commonConfig, log)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	db, err := openProjections(ctx, c.commonConfig, projections.DefaultLocation)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	nc, js, err := natsbus.Connect(ctx, c.NATSURL)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	r := &projections.Runner{DB: db, JS: js, Source: store, Logger: log.With("component", "projections")}
+	log.Info("paiju projecting", "nats", c.NATSURL, "data", c.Data)
+	if err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// runProjections starts the in-process runner; it returns when ctx ends.
+func runProjections(ctx context.Context, r *projections.Runner, log *slog.Logger) {
+	if err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		log.Error("projections stopped", "err", err)
+	}
+}

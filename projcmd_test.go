@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"paiju/api/apitest"
+)
+
+// waitProjected polls /v1/projections until every projection has caught up
+// with the log.
+func waitProjected(t *testing.T, c *apitest.Client, tok string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var st struct {
+			Head        int64 `json:"head"`
+			Projections []struct {
+				Lag int64 `json:"lag"`
+			} `json:"projections"`
+		}
+		c.Do(apitest.Request{Method: "GET", Path: "/v1/projections", Token: tok}).Decode(t, &st)
+		caught := st.Head > 0
+		for _, p := range st.Projections {
+			caught = caught && p.Lag == 0
+		}
+		if caught {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("projections did not catch up: %+v", st)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestServeProjectsAndReplay: the server projects a played hand in process;
+// "paiju replay" rebuilds the projections from the log to the same answers.
+func TestServeProjectsAndReplay(t *testing.T) {
+	dir := t.TempDir()
+	base, _, stop := startServer(t, dir, "--time-zone", "Europe/Paris")
+	c := apitest.New(t, base)
+	type player struct{ ID, Token string }
+	var ps []player
+	for _, name := range []string{"ann", "ben", "cat"} {
+		var p player
+		c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}}).Decode(t, &p)
+		ps = append(ps, p)
+	}
+	var tv struct {
+		ID string `json:"id"`
+	}
+	c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 1}}).Decode(t, &tv)
+	for _, p := range ps {
+		if r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/join", Token: p.Token}); r.Status != http.StatusOK {
+			t.Fatalf("join: %d %s", r.Status, r.Body)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for settled, step := false, 0; !settled; step++ {
+		if step == 500 {
+			t.Fatal("the hand did not settle")
+		}
+		var v struct {
+			Turn *int `json:"turn"`
+		}
+		c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID, Token: ps[0].Token}).Decode(t, &v)
+		p := ps[*v.Turn]
+		var legal struct {
+			Actions []map[string]any `json:"actions"`
+		}
+		c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID + "/legal", Token: p.Token}).Decode(t, &legal)
+		var choices []map[string]any
+		for _, a := range legal.Actions {
+			if a["type"] != "escape" {
+				choices = append(choices, a)
+			}
+		}
+		r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/actions", Token: p.Token, Body: choices[rng.IntN(len(choices))]})
+		if r.Status != http.StatusOK {
+			t.Fatalf("action: %d %s", r.Status, r.Body)
+		}
+		settled = strings.Contains(string(r.Body), `"HandSettled"`)
+	}
+	waitProjected(t, c, ps[0].Token)
+	paths := []string{"/v1/hands/" + tv.ID + "-1", "/v1/leaderboards/doudizhu?period=week", "/v1/players/" + ps[0].ID}
+	read := func(c *apitest.Client) []string {
+		var out []string
+		for _, p := range paths {
+			r := c.Do(apitest.Request{Method: "GET", Path: p, Token: ps[0].Token})
+			if r.Status != http.StatusOK {
+				t.Fatalf("GET %s: %d %s", p, r.Status, r.Body)
+			}
+			out = append(out, string(r.Body))
+		}
+		return out
+	}
+	before := read(c)
+	if !strings.Contains(before[1], `"time_zone":"Europe/Paris"`) {
+		t.Fatalf("leaderboard ignores --time-zone: %s", before[1])
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"replay", "--data", dir, "--projection", "all"}, func(string) string { return "" }, &out, &out); err != nil {
+		t.Fatalf("paiju replay: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "projection hands rebuilt") || !strings.Contains(out.String(), "projection leaderboards rebuilt") {
+		t.Fatalf("replay output:\n%s", out.String())
+	}
+
+	base, _, stop = startServer(t, dir, "--time-zone", "Europe/Paris", "--projector", "external")
+	c = apitest.New(t, base)
+	after := read(c)
+	for i := range paths {
+		if after[i] != before[i] {
+			t.Fatalf("GET %s after replay:\n%s\nwas\n%s", paths[i], after[i], before[i])
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+}
+
+func TestReplayAndProjectFlags(t *testing.T) {
+	env := func(string) string { return "" }
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"replay", "--data", t.TempDir(), "--projection", "nope"}, env, &out, &out); err == nil {
+		t.Fatal("replay of an unknown projection succeeded")
+	}
+	if err := run(context.Background(), []string{"project", "--data", t.TempDir()}, env, &out, &out); err == nil {
+		t.Fatal("project without --nats-url succeeded")
+	}
+}

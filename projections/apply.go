@@ -1,0 +1,265 @@
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"paiju/domain/table"
+	"paiju/eventstore"
+)
+
+// tableID is the table of a table stream ("table-<id>"); other streams are
+// not tables and projections ignore them.
+func tableID(stream string) (string, bool) {
+	id, ok := strings.CutPrefix(stream, "table-")
+	return id, ok && id != ""
+}
+
+// HandID names a hand: <tableID>-<hand>.
+func HandID(tableID string, hand int) string { return tableID + "-" + strconv.Itoa(hand) }
+
+func decode[T any](ev eventstore.Event) (T, error) {
+	var v T
+	if err := json.Unmarshal(ev.Data, &v); err != nil {
+		return v, fmt.Errorf("decode %s: %w", ev.Type, err)
+	}
+	return v, nil
+}
+
+// seatRecord is who held a seat when a hand was dealt.
+type seatRecord struct {
+	Seat     int    `json:"seat"`
+	PlayerID string `json:"player_id"`
+	Name     string `json:"name"`
+}
+
+// applyHands keeps the hand history: every event of a table stream from a
+// hand's first deal to its settlement, and the hand's seats, deltas and
+// settlement time.
+func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
+	tid, ok := tableID(ev.Stream)
+	if !ok {
+		return nil
+	}
+	switch ev.Type {
+	case "TableOpened":
+		o, err := decode[table.TableOpened](ev)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO hh_tables (stream, table_id, game, variant, open_hand) VALUES (?, ?, ?, ?, 0)`,
+			ev.Stream, tid, o.Game, o.Variant)
+		return err
+	case "PlayerSeated":
+		p, err := decode[table.PlayerSeated](ev)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO hh_seats (stream, seat, player_id, name) VALUES (?, ?, ?, ?)`,
+			ev.Stream, p.Seat, p.PlayerID, p.Name)
+		if err != nil {
+			return err
+		}
+	case "PlayerLeft":
+		p, err := decode[table.PlayerLeft](ev)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM hh_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat); err != nil {
+			return err
+		}
+	}
+
+	var game, variant string
+	var open int
+	err := tx.QueryRowContext(ctx, `SELECT game, variant, open_hand FROM hh_tables WHERE stream = ?`, ev.Stream).Scan(&game, &variant, &open)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil // not a table this projection knows: nothing to record
+	}
+	if err != nil {
+		return err
+	}
+	if ev.Type == "HandDealt" {
+		d, err := decode[table.HandDealt](ev)
+		if err != nil {
+			return err
+		}
+		if open != d.Hand {
+			if err := startHand(ctx, tx, ev, tid, game, variant, d.Hand); err != nil {
+				return err
+			}
+			open = d.Hand
+		}
+	}
+	if open == 0 {
+		return nil
+	}
+	hid := HandID(tid, open)
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hand_events (hand_id, position, version, type, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		hid, ev.Position, ev.Version, ev.Type, string(ev.Data), ev.RecordedAt.UTC().UnixNano()); err != nil {
+		return err
+	}
+	if ev.Type != "HandSettled" {
+		return nil
+	}
+	s, err := decode[table.HandSettled](ev)
+	if err != nil {
+		return err
+	}
+	deltas, err := json.Marshal(s.Deltas)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE hh_hands SET settled_at = ?, settled_position = ?, deltas = ? WHERE hand_id = ?`,
+		ev.RecordedAt.UTC().UnixNano(), ev.Position, string(deltas), hid); err != nil {
+		return err
+	}
+	var seatsJSON string
+	if err := tx.QueryRowContext(ctx, `SELECT seats FROM hh_hands WHERE hand_id = ?`, hid).Scan(&seatsJSON); err != nil {
+		return err
+	}
+	var seats []seatRecord
+	if err := json.Unmarshal([]byte(seatsJSON), &seats); err != nil {
+		return err
+	}
+	for _, st := range seats {
+		if st.Seat < 0 || st.Seat >= len(s.Deltas) {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta) VALUES (?, ?, ?, ?, ?)`,
+			st.PlayerID, ev.Position, hid, st.Seat, s.Deltas[st.Seat]); err != nil {
+			return err
+		}
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE hh_tables SET open_hand = 0 WHERE stream = ?`, ev.Stream)
+	return err
+}
+
+// startHand records a new hand with the seats as they are at its first deal.
+func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, variant string, hand int) error {
+	rows, err := tx.QueryContext(ctx, `SELECT seat, player_id, name FROM hh_seats WHERE stream = ? ORDER BY seat`, ev.Stream)
+	if err != nil {
+		return err
+	}
+	seats := []seatRecord{}
+	for rows.Next() {
+		var s seatRecord
+		if err := rows.Scan(&s.Seat, &s.PlayerID, &s.Name); err != nil {
+			rows.Close()
+			return err
+		}
+		seats = append(seats, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	js, err := json.Marshal(seats)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hands (hand_id, table_id, hand, game, variant, seats, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		HandID(tid, hand), tid, hand, game, variant, string(js), ev.RecordedAt.UTC().UnixNano()); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE hh_tables SET open_hand = ? WHERE stream = ?`, hand, ev.Stream)
+	return err
+}
+
+// applyLeaderboards credits each seat's settlement delta to the player who
+// held the seat when the hand was dealt.
+func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error {
+	tid, ok := tableID(ev.Stream)
+	if !ok {
+		return nil
+	}
+	switch ev.Type {
+	case "TableOpened":
+		o, err := decode[table.TableOpened](ev)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO lb_tables (stream, game, variant) VALUES (?, ?, ?)`, ev.Stream, o.Game, o.Variant)
+		return err
+	case "PlayerSeated":
+		p, err := decode[table.PlayerSeated](ev)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lb_seats (stream, seat, player_id) VALUES (?, ?, ?)`, ev.Stream, p.Seat, p.PlayerID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO lb_names (player_id, name) VALUES (?, ?) ON CONFLICT (player_id) DO UPDATE SET name = excluded.name`, p.PlayerID, p.Name)
+		return err
+	case "PlayerLeft":
+		p, err := decode[table.PlayerLeft](ev)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
+		return err
+	case "PlayerEscaped":
+		p, err := decode[table.PlayerEscaped](ev)
+		if err != nil {
+			return err
+		}
+		// The escaper still answers for the hand they left: keep them in
+		// the hand's seats, then empty the seat.
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_hand_seats (stream, hand, seat, player_id) VALUES (?, ?, ?, ?)`,
+			ev.Stream, p.Hand, p.Seat, p.PlayerID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
+		return err
+	case "HandDealt":
+		d, err := decode[table.HandDealt](ev)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_hand_seats (stream, hand, seat, player_id)
+			SELECT stream, ?, seat, player_id FROM lb_seats WHERE stream = ?`, d.Hand, ev.Stream)
+		return err
+	case "HandSettled":
+		s, err := decode[table.HandSettled](ev)
+		if err != nil {
+			return err
+		}
+		var game, variant string
+		err = tx.QueryRowContext(ctx, `SELECT game, variant FROM lb_tables WHERE stream = ?`, ev.Stream).Scan(&game, &variant)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		// A settlement without a deal (none of the games does this) falls
+		// back on the seats as they are.
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_hand_seats (stream, hand, seat, player_id)
+			SELECT stream, ?, seat, player_id FROM lb_seats WHERE stream = ?`, s.Hand, ev.Stream); err != nil {
+			return err
+		}
+		hid := HandID(tid, s.Hand)
+		for seat, delta := range s.Deltas {
+			var pid string
+			err := tx.QueryRowContext(ctx, `SELECT player_id FROM lb_hand_seats WHERE stream = ? AND hand = ? AND seat = ?`, ev.Stream, s.Hand, seat).Scan(&pid)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_results (hand_id, seat, player_id, game, variant, delta, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				hid, seat, pid, game, variant, delta, ev.RecordedAt.UTC().UnixNano()); err != nil {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM lb_hand_seats WHERE stream = ? AND hand = ?`, ev.Stream, s.Hand)
+		return err
+	}
+	return nil
+}

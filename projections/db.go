@@ -1,0 +1,438 @@
+// Package projections builds read models from the event log: hand history
+// and leaderboards. Each projection owns its tables and a checkpoint (the
+// global position of the last event it applied) in projections.db, and
+// applies every event in one SQLite transaction together with its
+// checkpoint, so an event delivered twice, or an event the projection has
+// already passed, changes nothing.
+//
+// Projections never run rules: they read the facts events record (deals,
+// settlements, seats). A projection can be rebuilt from position 0 with
+// Replay and gives the same rows as when it was built live.
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/golang-migrate/migrate/v4"
+	migratesqlite "github.com/golang-migrate/migrate/v4/database/sqlite"
+	"github.com/golang-migrate/migrate/v4/source/iofs"
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+
+	"paiju/eventstore"
+	pmig "paiju/migrations/projections"
+)
+
+// Names of the projections.
+const (
+	Hands        = "hands"
+	Leaderboards = "leaderboards"
+)
+
+// Names lists every projection.
+var Names = []string{Hands, Leaderboards}
+
+// Errors the read side returns; the API maps them to problems.
+var (
+	ErrNotFound       = errors.New("projections: not found")
+	ErrHandInProgress = errors.New("projections: hand in progress")
+	ErrBadCursor      = errors.New("projections: bad cursor")
+	ErrBadQuery       = errors.New("projections: bad query")
+	ErrLagging        = errors.New("projections: position not projected in time")
+	ErrUnknown        = errors.New("projections: unknown projection")
+)
+
+// GapError reports an event whose position is not the one after the
+// projection's checkpoint: events in between are missing.
+type GapError struct {
+	Name       string
+	Checkpoint int64
+	Position   int64
+}
+
+func (e *GapError) Error() string {
+	return fmt.Sprintf("projection %s: at %d, got event %d", e.Name, e.Checkpoint, e.Position)
+}
+
+// Options configure a DB.
+type Options struct {
+	// Location bounds the leaderboard periods (day, week, month). Default
+	// Asia/Shanghai.
+	Location *time.Location
+	// Now is the clock for the current period. Default time.Now.
+	Now func() time.Time
+}
+
+// DB is the projections database. Its methods are safe for concurrent use.
+type DB struct {
+	db    *sql.DB // reads
+	wdb   *sql.DB // one connection: every projection write, with its statements prepared once
+	stmts stmtCache
+	loc   *time.Location
+	now   func() time.Time
+	proj  map[string]applier
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced after every commit
+}
+
+type applier func(ctx context.Context, tx *wtx, ev eventstore.Event) error
+
+// pollInterval is how often WaitFor looks at checkpoints another process
+// may be writing.
+const pollInterval = 25 * time.Millisecond
+
+// DefaultLocation is the time zone of leaderboard periods unless configured.
+const DefaultLocation = "Asia/Shanghai"
+
+// Open opens (creating if needed) the projections database at path and
+// brings its schema up to date.
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+	if path == "" || strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("projections: database path %q", path)
+	}
+	if opts.Location == nil {
+		loc, err := time.LoadLocation(DefaultLocation)
+		if err != nil {
+			return nil, fmt.Errorf("projections: time zone: %w", err)
+		}
+		opts.Location = loc
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if err := migrateUp(ctx, path); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	// NORMAL: a power loss may drop the last commits, never corrupt the
+	// file; the checkpoint is lost with them, and the events are applied
+	// again from the log. Durability is the store's job, not this file's.
+	q.Add("_pragma", "synchronous(NORMAL)")
+	// Every transaction writes: take the write lock at BEGIN, so two
+	// writers queue on busy_timeout instead of failing on upgrade.
+	q.Add("_txlock", "immediate")
+	db, err := sql.Open("sqlite", path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("projections: open: %w", err)
+	}
+	wdb, err := sql.Open("sqlite", path+"?"+q.Encode())
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("projections: open: %w", err)
+	}
+	wdb.SetMaxOpenConns(1)
+	d := &DB{db: db, wdb: wdb, stmts: stmtCache{db: wdb, m: map[string]*sql.Stmt{}}, loc: opts.Location, now: opts.Now, changed: make(chan struct{})}
+	d.proj = map[string]applier{Hands: applyHands, Leaderboards: applyLeaderboards}
+	return d, nil
+}
+
+func migrateUp(ctx context.Context, path string) (err error) {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	db, err := sql.Open("sqlite", path+"?"+q.Encode())
+	if err != nil {
+		return fmt.Errorf("projections: migrate: %w", err)
+	}
+	db.SetMaxOpenConns(1)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return fmt.Errorf("projections: open %s: %w", path, err)
+	}
+	driver, err := migratesqlite.WithInstance(db, &migratesqlite.Config{})
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("projections: migration driver: %w", err)
+	}
+	src, err := iofs.New(pmig.FS, ".")
+	if err != nil {
+		driver.Close()
+		return fmt.Errorf("projections: migration source: %w", err)
+	}
+	m, err := migrate.NewWithInstance("iofs", src, "sqlite", driver)
+	if err != nil {
+		src.Close()
+		driver.Close()
+		return fmt.Errorf("projections: migrate: %w", err)
+	}
+	defer func() {
+		srcErr, dbErr := m.Close()
+		err = errors.Join(err, srcErr, dbErr)
+	}()
+	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return fmt.Errorf("projections: migrate: %w", err)
+	}
+	return nil
+}
+
+// Close closes the database.
+func (d *DB) Close() error {
+	d.stmts.close()
+	return errors.Join(d.wdb.Close(), d.db.Close())
+}
+
+// Checkpoint returns the position projection name has applied up to.
+func (d *DB) Checkpoint(ctx context.Context, name string) (int64, error) {
+	if _, ok := d.proj[name]; !ok {
+		return 0, fmt.Errorf("%w: %q", ErrUnknown, name)
+	}
+	var pos int64
+	err := d.db.QueryRowContext(ctx, `SELECT position FROM projection_checkpoints WHERE name = ?`, name).Scan(&pos)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("projection %s: checkpoint: %w", name, err)
+	}
+	return pos, nil
+}
+
+// Apply applies ev to projection name with its checkpoint in one
+// transaction. An event at or before the checkpoint is skipped (applied is
+// false); an event after the next position is a *GapError.
+func (d *DB) Apply(ctx context.Context, name string, ev eventstore.Event) (applied bool, err error) {
+	n, err := d.ApplyBatch(ctx, name, []eventstore.Event{ev})
+	return n == 1, err
+}
+
+// ApplyBatch applies events, in position order, to projection name in one
+// transaction that also moves the checkpoint: all of them or none. Events at
+// or before the checkpoint are skipped; applied counts the others. At an
+// event after the next position it stops: the events before it are
+// committed and the error is a *GapError.
+func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Event) (applied int, err error) {
+	apply, ok := d.proj[name]
+	if !ok {
+		return 0, fmt.Errorf("%w: %q", ErrUnknown, name)
+	}
+	stx, err := d.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("projection %s: begin: %w", name, err)
+	}
+	defer stx.Rollback()
+	tx := &wtx{tx: stx, c: &d.stmts}
+	var cp int64
+	err = tx.QueryRowContext(ctx, `SELECT position FROM projection_checkpoints WHERE name = ?`, name).Scan(&cp)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("projection %s: checkpoint: %w", name, err)
+	}
+	var gap error
+	start := cp
+	for _, ev := range events {
+		if ev.Position <= cp {
+			continue
+		}
+		if ev.Position != cp+1 {
+			gap = &GapError{Name: name, Checkpoint: cp, Position: ev.Position}
+			break
+		}
+		if err := apply(ctx, tx, ev); err != nil {
+			return 0, fmt.Errorf("projection %s: event %d (%s %s:%d): %w", name, ev.Position, ev.Type, ev.Stream, ev.Version, err)
+		}
+		cp = ev.Position
+		applied++
+	}
+	if cp == start {
+		return 0, gap
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO projection_checkpoints (name, position) VALUES (?, ?)
+		ON CONFLICT (name) DO UPDATE SET position = excluded.position`, name, cp); err != nil {
+		return 0, fmt.Errorf("projection %s: checkpoint: %w", name, err)
+	}
+	if err := stx.Commit(); err != nil {
+		return 0, fmt.Errorf("projection %s: commit: %w", name, err)
+	}
+	d.stmts.prepare(ctx)
+	d.broadcast()
+	return applied, gap
+}
+
+// tablesOf lists the tables each projection owns, for Reset.
+var tablesOf = map[string][]string{
+	Hands:        {"hh_tables", "hh_seats", "hh_hands", "hh_hand_events", "hh_player_hands"},
+	Leaderboards: {"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results"},
+}
+
+// Reset empties projection name and sets its checkpoint to 0.
+func (d *DB) Reset(ctx context.Context, name string) error {
+	if _, ok := d.proj[name]; !ok {
+		return fmt.Errorf("%w: %q", ErrUnknown, name)
+	}
+	tx, err := d.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, t := range tablesOf[name] {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+t); err != nil {
+			return fmt.Errorf("projection %s: reset %s: %w", name, t, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM projection_checkpoints WHERE name = ?`, name); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	d.broadcast()
+	return nil
+}
+
+func (d *DB) broadcast() {
+	d.mu.Lock()
+	close(d.changed)
+	d.changed = make(chan struct{})
+	d.mu.Unlock()
+}
+
+func (d *DB) changes() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.changed
+}
+
+// WaitFor waits until every projection has applied position pos, for at
+// most timeout; then it returns an error matching ErrLagging.
+func (d *DB) WaitFor(ctx context.Context, pos int64, timeout time.Duration) error {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		ch := d.changes()
+		done := true
+		for _, n := range Names {
+			cp, err := d.Checkpoint(ctx, n)
+			if err != nil {
+				return err
+			}
+			if cp < pos {
+				done = false
+				break
+			}
+		}
+		if done {
+			return nil
+		}
+		// Another process may be the one projecting (paiju project): poll
+		// as well as listen.
+		select {
+		case <-ch:
+		case <-time.After(pollInterval):
+		case <-timer.C:
+			return fmt.Errorf("%w: position %d after %s", ErrLagging, pos, timeout)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// stmtCache holds statements prepared once on the write connection: parsing
+// the SQL again for every event cost more than running it. A statement is
+// first prepared inside the transaction that needs it (the one connection
+// is that transaction's) and cached after the commit.
+type stmtCache struct {
+	db      *sql.DB
+	mu      sync.Mutex
+	m       map[string]*sql.Stmt
+	pending map[string]bool
+}
+
+// stmt returns query as a statement of tx.
+func (c *stmtCache) stmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	c.mu.Lock()
+	st, ok := c.m[query]
+	if !ok {
+		if c.pending == nil {
+			c.pending = map[string]bool{}
+		}
+		c.pending[query] = true
+	}
+	c.mu.Unlock()
+	if ok {
+		return tx.StmtContext(ctx, st), nil
+	}
+	return tx.PrepareContext(ctx, query)
+}
+
+// prepare caches the statements transactions asked for; call it outside
+// any transaction of the write connection.
+func (c *stmtCache) prepare(ctx context.Context) {
+	c.mu.Lock()
+	var queries []string
+	for q := range c.pending {
+		if _, ok := c.m[q]; !ok {
+			queries = append(queries, q)
+		}
+	}
+	clear(c.pending)
+	c.mu.Unlock()
+	// Unlocked: preparing waits for the connection, which another
+	// transaction may hold while it asks the cache for a statement.
+	for _, q := range queries {
+		st, err := c.db.PrepareContext(ctx, q)
+		if err != nil {
+			continue // prepared inside a transaction again next time
+		}
+		c.mu.Lock()
+		if _, ok := c.m[q]; ok {
+			st.Close()
+		} else {
+			c.m[q] = st
+		}
+		c.mu.Unlock()
+	}
+}
+
+func (c *stmtCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, st := range c.m {
+		st.Close()
+	}
+}
+
+// wtx is a write transaction running cached statements; its methods are
+// those of *sql.Tx that the projections use.
+type wtx struct {
+	tx *sql.Tx
+	c  *stmtCache
+}
+
+func (t *wtx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, err := t.c.stmt(ctx, t.tx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+func (t *wtx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := t.c.stmt(ctx, t.tx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// QueryRowContext is *sql.Tx's; a failed prepare surfaces from Scan.
+func (t *wtx) QueryRowContext(ctx context.Context, query string, args ...any) rowScanner {
+	st, err := t.c.stmt(ctx, t.tx, query)
+	if err != nil {
+		return errRow{err}
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+type rowScanner interface{ Scan(dest ...any) error }
+
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }

@@ -1,0 +1,220 @@
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+)
+
+// titles are the rank titles of rules/shengji.md (Rank titles), by the least
+// total points that earns each; below 20 (negative totals included) a
+// player is 农民.
+var titles = []struct {
+	min   int
+	title string
+}{
+	{81920, "市委书记"}, {40960, "市长"}, {20480, "副市长"}, {10240, "县委书记"},
+	{5120, "县长"}, {2560, "副县长"}, {1280, "镇委书记"}, {640, "镇长"},
+	{320, "副镇长"}, {160, "乡长"}, {80, "副乡长"}, {40, "村长"}, {20, "副村长"},
+}
+
+// Title is the rank title for a total of points.
+func Title(points int) string {
+	for _, t := range titles {
+		if points >= t.min {
+			return t.title
+		}
+	}
+	return "农民"
+}
+
+// Periods of a leaderboard.
+const (
+	PeriodAll   = "all"
+	PeriodDay   = "day"
+	PeriodWeek  = "week"
+	PeriodMonth = "month"
+)
+
+// bounds returns [from, to) in unix nanoseconds for the period containing
+// now, in loc. Weeks start on Monday.
+func bounds(period string, now time.Time, loc *time.Location) (from, to int64, err error) {
+	t := now.In(loc)
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
+	var start, end time.Time
+	switch period {
+	case "", PeriodAll:
+		return math.MinInt64, math.MaxInt64, nil
+	case PeriodDay:
+		start, end = day, day.AddDate(0, 0, 1)
+	case PeriodWeek:
+		start = day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
+		end = start.AddDate(0, 0, 7)
+	case PeriodMonth:
+		start = time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, loc)
+		end = start.AddDate(0, 1, 0)
+	default:
+		return 0, 0, fmt.Errorf("%w: period must be all, day, week or month", ErrBadQuery)
+	}
+	return start.UnixNano(), end.UnixNano(), nil
+}
+
+// LeaderboardQuery selects a leaderboard page.
+type LeaderboardQuery struct {
+	Game    string
+	Variant string // empty: every variant
+	Period  string // all (default), day, week, month
+	Cursor  string
+	Limit   int
+	// Around, if set, returns the page of Limit rows centred on this player
+	// (ErrNotFound if they have no row); Cursor is then ignored.
+	Around string
+}
+
+// Row is one player's line.
+type Row struct {
+	Rank     int    `json:"rank"`
+	PlayerID string `json:"player_id"`
+	Name     string `json:"name"`
+	Score    int    `json:"score"`
+	Hands    int    `json:"hands"`
+	Wins     int    `json:"wins"`
+	Title    string `json:"title"`
+}
+
+// Leaderboard is a page of a leaderboard.
+type Leaderboard struct {
+	Game     string    `json:"game"`
+	Variant  string    `json:"variant,omitempty"`
+	Period   string    `json:"period"`
+	From     time.Time `json:"from,omitzero"`
+	To       time.Time `json:"to,omitzero"`
+	TimeZone string    `json:"time_zone"`
+	Rows     []Row     `json:"rows"`
+	Next     string    `json:"next_cursor,omitempty"`
+}
+
+// Leaderboard ranks the players of a game by score (the sum of their
+// settlement deltas in the period), ties broken by fewer hands, then player
+// id, so that ranks are deterministic. The title goes by the row's score.
+func (d *DB) Leaderboard(ctx context.Context, q LeaderboardQuery) (Leaderboard, error) {
+	if q.Period == "" {
+		q.Period = PeriodAll
+	}
+	from, to, err := bounds(q.Period, d.now(), d.loc)
+	if err != nil {
+		return Leaderboard{}, err
+	}
+	limit, err := clampLimit(q.Limit)
+	if err != nil {
+		return Leaderboard{}, err
+	}
+	after, err := decodeCursor(q.Cursor)
+	if err != nil {
+		return Leaderboard{}, err
+	}
+	lb := Leaderboard{Game: q.Game, Variant: q.Variant, Period: q.Period, TimeZone: d.loc.String(), Rows: []Row{}}
+	if q.Period != PeriodAll {
+		lb.From, lb.To = time.Unix(0, from).In(d.loc), time.Unix(0, to).In(d.loc)
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT r.player_id, COALESCE(n.name, ''), SUM(r.delta), COUNT(*), SUM(r.delta > 0)
+		FROM lb_results r LEFT JOIN lb_names n ON n.player_id = r.player_id
+		WHERE r.game = ? AND (? = '' OR r.variant = ?) AND r.settled_at >= ? AND r.settled_at < ?
+		GROUP BY r.player_id`, q.Game, q.Variant, q.Variant, from, to)
+	if err != nil {
+		return Leaderboard{}, err
+	}
+	defer rows.Close()
+	var all []Row
+	for rows.Next() {
+		var r Row
+		if err := rows.Scan(&r.PlayerID, &r.Name, &r.Score, &r.Hands, &r.Wins); err != nil {
+			return Leaderboard{}, err
+		}
+		all = append(all, r)
+	}
+	if err := rows.Err(); err != nil {
+		return Leaderboard{}, err
+	}
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Hands != b.Hands {
+			return a.Hands < b.Hands
+		}
+		return a.PlayerID < b.PlayerID
+	})
+	for i := range all {
+		all[i].Rank = i + 1
+		all[i].Title = Title(all[i].Score)
+	}
+	start := int(min(after, int64(len(all))))
+	if q.Around != "" {
+		idx := -1
+		for i, r := range all {
+			if r.PlayerID == q.Around {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			return Leaderboard{}, ErrNotFound
+		}
+		start = max(0, min(idx-limit/2, len(all)-limit))
+	}
+	end := min(start+limit, len(all))
+	lb.Rows = append(lb.Rows, all[start:end]...)
+	if end < len(all) {
+		lb.Next = encodeCursor(int64(end))
+	}
+	return lb, nil
+}
+
+// GameStats are a player's totals in one game, over all time.
+type GameStats struct {
+	Game  string `json:"game"`
+	Score int    `json:"score"`
+	Hands int    `json:"hands"`
+	Wins  int    `json:"wins"`
+	Title string `json:"title"`
+}
+
+// PlayerStats are a player's totals per game.
+type PlayerStats struct {
+	PlayerID string      `json:"player_id"`
+	Name     string      `json:"name"`
+	Games    []GameStats `json:"games"`
+}
+
+// Player returns a player's totals per game; ErrNotFound if the player has
+// never been seated.
+func (d *DB) Player(ctx context.Context, playerID string) (PlayerStats, error) {
+	p := PlayerStats{PlayerID: playerID, Games: []GameStats{}}
+	err := d.db.QueryRowContext(ctx, `SELECT name FROM lb_names WHERE player_id = ?`, playerID).Scan(&p.Name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return PlayerStats{}, ErrNotFound
+	}
+	if err != nil {
+		return PlayerStats{}, err
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT game, SUM(delta), COUNT(*), SUM(delta > 0) FROM lb_results WHERE player_id = ? GROUP BY game ORDER BY game`, playerID)
+	if err != nil {
+		return PlayerStats{}, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var g GameStats
+		if err := rows.Scan(&g.Game, &g.Score, &g.Hands, &g.Wins); err != nil {
+			return PlayerStats{}, err
+		}
+		g.Title = Title(g.Score)
+		p.Games = append(p.Games, g)
+	}
+	return p, rows.Err()
+}
