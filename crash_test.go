@@ -4,12 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"sync"
 	"syscall"
@@ -18,7 +22,8 @@ import (
 )
 
 // crashKills is how many SIGKILLs TestCrashLosesNothing delivers: a few by
-// default (CI), more with PAIJU_CRASH_KILLS=100.
+// default (CI; enough for some hands to settle), more with
+// PAIJU_CRASH_KILLS=100.
 func crashKills(t *testing.T) int {
 	if v := os.Getenv("PAIJU_CRASH_KILLS"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -27,7 +32,7 @@ func crashKills(t *testing.T) int {
 		}
 		return n
 	}
-	return 3
+	return 8
 }
 
 var serveAddrRE = regexp.MustCompile(`msg="paiju serving" addr=(\S+)`)
@@ -145,6 +150,12 @@ func TestCrashLosesNothing(t *testing.T) {
 			}
 		}
 	}
+	// The projections were built in the killed processes too: every hand
+	// the log settled must be in the hand history, none twice.
+	hands := 0
+	for _, tb := range tables {
+		hands += checkProjected(t, c, tb.id)
+	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("graceful stop: %v", err)
@@ -153,6 +164,63 @@ func TestCrashLosesNothing(t *testing.T) {
 	if err := run(ctx, []string{"verify", "--data", data}, func(string) string { return "" }, &out, &out); err != nil {
 		t.Fatalf("verify after %d kills: %v\n%s", kills, err, out.String())
 	}
-	t.Logf("%d SIGKILLs, %d acknowledged moves on %d tables, none lost; verify: ok", kills, moves, len(tables))
+	t.Logf("%d SIGKILLs, %d acknowledged moves on %d tables, none lost; verify: ok; all %d settled hands in the hand history", kills, moves, len(tables), hands)
+}
 
+// checkProjected compares a table's hand history with the hands its log
+// settled, waiting for the projections to reach the log's last position. It
+// returns the number of settled hands.
+func checkProjected(t *testing.T, c *loadClient, tableID string) int {
+	t.Helper()
+	ctx := context.Background()
+	var feed struct {
+		Events []struct {
+			Position int64           `json:"position"`
+			Type     string          `json:"type"`
+			Data     json.RawMessage `json:"data"`
+		} `json:"events"`
+	}
+	if _, err := c.do(ctx, "GET", "/v1/tables/"+tableID+"/events?after=0", "crash-audit", nil, &feed); err != nil {
+		t.Fatal(err)
+	}
+	var settled []int
+	var last int64
+	for _, e := range feed.Events {
+		last = e.Position
+		if e.Type == "HandSettled" {
+			var h struct {
+				Hand int `json:"hand"`
+			}
+			if err := json.Unmarshal(e.Data, &h); err != nil {
+				t.Fatal(err)
+			}
+			settled = append(settled, h.Hand)
+		}
+	}
+	var projected []int
+	for cursor := ""; ; {
+		var page struct {
+			Hands []struct {
+				Hand int `json:"hand"`
+			} `json:"hands"`
+			Next string `json:"next_cursor"`
+		}
+		path := fmt.Sprintf("/v1/tables/%s/hands?limit=200&min_position=%d", tableID, last)
+		if cursor != "" {
+			path += "&cursor=" + url.QueryEscape(cursor)
+		}
+		if _, err := c.do(ctx, "GET", path, "crash-audit", nil, &page); err != nil {
+			t.Fatalf("hand history of %s: %v", tableID, err)
+		}
+		for _, h := range page.Hands {
+			projected = append(projected, h.Hand)
+		}
+		if cursor = page.Next; cursor == "" {
+			break
+		}
+	}
+	if !slices.Equal(projected, settled) {
+		t.Fatalf("table %s: the log settled hands %v, the hand history holds %v", tableID, settled, projected)
+	}
+	return len(settled)
 }
