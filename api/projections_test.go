@@ -338,3 +338,69 @@ func TestProjectionsLagging(t *testing.T) {
 		t.Fatalf("bad period: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestProjectionsTwoGames: hands of 斗地主 and 牛牛 land each in its game's
+// leaderboard, hand history and players' totals.
+func TestProjectionsTwoGames(t *testing.T) {
+	p := newProjEnv(t, 31)
+	tid, ps := p.openFull()
+	d := p.playHand(tid, ps)
+
+	nid, nps := p.openTable(map[string]any{"game": "niuniu", "variant": "classic", "options": map[string]any{"seats": 2}}, 2)
+	var nd []int
+	for step := 0; nd == nil && step < 50; step++ {
+		for seat, pl := range nps {
+			var choice map[string]any
+			for _, a := range p.legal(nid, pl.Token) {
+				if a["type"] != "escape" && a["type"] != "leave" {
+					choice = a
+					break
+				}
+			}
+			if choice == nil {
+				continue
+			}
+			r := p.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + nid + "/actions", Token: pl.Token, Body: choice})
+			if r.Status != http.StatusOK {
+				t.Fatalf("niuniu seat %d %v: %d %s", seat, choice, r.Status, r.Body)
+			}
+			var cr commandResp
+			r.Decode(t, &cr)
+			for _, ev := range cr.Events {
+				if ev.Type == "HandSettled" {
+					nd = cr.Table.LastSettlement.Deltas
+				}
+			}
+			if nd != nil {
+				break
+			}
+		}
+	}
+	if nd == nil {
+		t.Fatal("the 牛牛 hand did not settle")
+	}
+
+	for game, want := range map[string]map[string]int{
+		"doudizhu": {ps[0].ID: d.Deltas[0], ps[1].ID: d.Deltas[1], ps[2].ID: d.Deltas[2]},
+		"niuniu":   {nps[0].ID: nd[0], nps[1].ID: nd[1]},
+	} {
+		var lb projections.Leaderboard
+		p.get("/v1/leaderboards/"+game, ps[0].Token).Decode(t, &lb)
+		if len(lb.Rows) != len(want) {
+			t.Fatalf("%s leaderboard has %d rows, want %d", game, len(lb.Rows), len(want))
+		}
+		for _, row := range lb.Rows {
+			if row.Score != want[row.PlayerID] || row.Hands != 1 {
+				t.Fatalf("%s leaderboard row %+v, want score %d over 1 hand", game, row, want[row.PlayerID])
+			}
+		}
+	}
+	if r := p.get(fmt.Sprintf("/v1/hands/%s-1", nid), nps[0].Token); r.Status != http.StatusOK {
+		t.Fatalf("the 牛牛 hand's history: %d %s", r.Status, r.Body)
+	}
+	var st projections.PlayerStats
+	p.get("/v1/players/"+nps[1].ID, nps[1].Token).Decode(t, &st)
+	if len(st.Games) != 1 || st.Games[0].Game != "niuniu" || st.Games[0].Score != nd[1] {
+		t.Fatalf("player totals %+v, want niuniu with score %d", st, nd[1])
+	}
+}
