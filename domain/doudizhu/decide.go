@@ -1,8 +1,6 @@
 package doudizhu
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 
 	"paiju/domain/cards"
@@ -315,7 +313,7 @@ func (s *State) settlePlayedOut(winner int, last Reading) (table.HandSettled, er
 			deltas[s.landlord] -= each
 		}
 	}
-	return s.settled(deltas, res)
+	return s.Settle(s.hand, deltas, 0, res)
 }
 
 // escape settles the hand seat leaves (doudizhu.md, Escape): the escaper pays
@@ -342,7 +340,7 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		s.fillGrabResult(&res)
 	}
 	res.Penalty = s.Stake * res.Multiplier * units
-	settled, err := s.settled(splitPenalty(res.Penalty, seat, s.v.seats), res)
+	settled, err := s.Settle(s.hand, splitPenalty(res.Penalty, seat, s.v.seats), 0, res)
 	if err != nil {
 		return nil, err
 	}
@@ -410,14 +408,6 @@ func standings(totals []int, players *[maxSeats][]string) []Standing {
 	}
 	slices.SortStableFunc(out, func(a, b Standing) int { return a.Place - b.Place })
 	return out
-}
-
-func (s *State) settled(deltas []int, res Result) (table.HandSettled, error) {
-	b, err := json.Marshal(res)
-	if err != nil {
-		return table.HandSettled{}, fmt.Errorf("encode doudizhu result: %w", err)
-	}
-	return table.HandSettled{Hand: s.hand, Deltas: deltas, Result: b, Seed: s.Seed}, nil
 }
 
 // splitPenalty is the deltas of an escape: the escaper pays penalty, shared

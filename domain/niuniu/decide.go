@@ -1,8 +1,6 @@
 package niuniu
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 
 	"paiju/domain/cards"
@@ -127,7 +125,7 @@ func (s *State) arranged(e HandArranged) ([]table.Payload, error) {
 		deltas[s.banker] -= b.Delta
 		res.Bouts = append(res.Bouts, b)
 	}
-	settled, err := s.settled(deltas, res)
+	settled, err := s.Settle(s.hand, deltas, 0, res)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +167,7 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		deltas[s.banker] -= b.Delta
 		res.Bouts = append(res.Bouts, b)
 	}
-	settled, err := s.settled(deltas, res)
+	settled, err := s.Settle(s.hand, deltas, 0, res)
 	if err != nil {
 		return nil, err
 	}
@@ -177,12 +175,4 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		table.PlayerEscaped{Seat: seat, PlayerID: s.Players[seat], Hand: s.hand},
 		settled,
 	}, nil
-}
-
-func (s *State) settled(deltas []int, res Result) (table.HandSettled, error) {
-	b, err := json.Marshal(res)
-	if err != nil {
-		return table.HandSettled{}, fmt.Errorf("encode niuniu result: %w", err)
-	}
-	return table.HandSettled{Hand: s.hand, Deltas: deltas, Result: b, Seed: s.Seed}, nil
 }

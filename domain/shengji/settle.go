@@ -1,7 +1,6 @@
 package shengji
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -155,11 +154,11 @@ func (s *State) cardsLeft() []int {
 // ending is the HandSettled of the hand and, when the table is done (a side
 // passed K, or a single-hand table), the TableClosed after it.
 func (s *State) ending(deltas []int, res Result, matchOver bool) []table.Payload {
-	b, err := json.Marshal(res)
+	settled, err := s.Settle(s.hand, deltas, res.House, res)
 	if err != nil {
-		panic(fmt.Sprintf("shengji: encode result: %v", err)) // plain data: cannot fail
+		panic(fmt.Sprintf("shengji: %v", err)) // plain data: cannot fail
 	}
-	evs := []table.Payload{table.HandSettled{Hand: s.hand, Deltas: deltas, House: res.House, Result: b, Seed: s.Seed}}
+	evs := []table.Payload{settled}
 	if matchOver || !s.o.Match {
 		totals := slices.Clone(s.totals[:])
 		for i, d := range deltas {

@@ -1,8 +1,6 @@
 package shuangkou
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 
 	"paiju/domain/cards"
@@ -195,7 +193,7 @@ func (s *State) settlePlayedOut(finish []int, last, n int) (table.HandSettled, e
 			deltas[i] = -deltas[i]
 		}
 	}
-	return s.settled(deltas, res)
+	return s.Settle(s.hand, deltas, 0, res)
 }
 
 // escape settles the hand seat leaves (shuangkou.md, Escape Decision): the
@@ -213,7 +211,7 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 	deltas := make([]int, seats)
 	deltas[seat] = -res.Penalty
 	deltas[win], deltas[win+2] = each, each
-	settled, err := s.settled(deltas, res)
+	settled, err := s.Settle(s.hand, deltas, 0, res)
 	if err != nil {
 		return nil, err
 	}
@@ -221,12 +219,4 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		table.PlayerEscaped{Seat: seat, PlayerID: s.Players[seat], Hand: s.hand},
 		settled,
 	}, nil
-}
-
-func (s *State) settled(deltas []int, res Result) (table.HandSettled, error) {
-	b, err := json.Marshal(res)
-	if err != nil {
-		return table.HandSettled{}, fmt.Errorf("encode shuangkou result: %w", err)
-	}
-	return table.HandSettled{Hand: s.hand, Deltas: deltas, Result: b, Seed: s.Seed}, nil
 }

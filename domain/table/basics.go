@@ -1,5 +1,10 @@
 package table
 
+import (
+	"encoding/json"
+	"fmt"
+)
+
 // MaxSeats bounds the seats of any game.
 const MaxSeats = 8
 
@@ -29,4 +34,15 @@ func (b *Basics) Apply(p Payload) {
 	case DealSecret:
 		b.Seed = e.Seed
 	}
+}
+
+// Settle builds the HandSettled that ends hand: the deltas, the house's share,
+// the game's result details encoded as JSON, and the running deal's seed,
+// revealed.
+func (b *Basics) Settle(hand int, deltas []int, house int, result any) (HandSettled, error) {
+	data, err := json.Marshal(result)
+	if err != nil {
+		return HandSettled{}, fmt.Errorf("encode the result of hand %d: %w", hand, err)
+	}
+	return HandSettled{Hand: hand, Deltas: deltas, House: house, Result: data, Seed: b.Seed}, nil
 }
