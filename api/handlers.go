@@ -214,7 +214,7 @@ func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 	}
 	c := callerOf(r.Context())
 	seat := tables.ViewerSeat(l.State, c.playerID, c.auditor)
-	actions := table.Legal(l.State, seat)
+	actions := s.Tables.Legal(l.State, seat)
 	if actions == nil {
 		actions = []table.Action{}
 	}

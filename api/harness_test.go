@@ -9,8 +9,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"paiju/api"
 	"paiju/api/apitest"
@@ -31,6 +33,26 @@ type env struct {
 	store *sqlite.Store
 	c     *apitest.Client
 	rng   *rand.Rand
+	// clock is the service's clock: it stands still unless a test moves it.
+	clock *testClock
+}
+
+// testClock is a clock a test moves by hand (tables.Clock).
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
 }
 
 // seqSeeds derives deal seeds from a test seed, so that a failing game
@@ -78,10 +100,12 @@ func newEnvWith(t *testing.T, seed uint64, opt func(*api.Deps)) *env {
 	}
 	t.Cleanup(func() { store.Close() })
 	var ids atomic.Int64
+	clock := &testClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
 	svc := tables.New(tables.Config{
 		Store: store,
 		Games: games.All(),
 		Seeds: &seqSeeds{base: seed},
+		Clock: clock,
 		IDs:   idFunc(func() string { return fmt.Sprintf("T%04d", ids.Add(1)) }),
 	})
 	var pids atomic.Int64
@@ -94,7 +118,7 @@ func newEnvWith(t *testing.T, seed uint64, opt func(*api.Deps)) *env {
 	opt(&deps)
 	srv := httptest.NewServer(api.NewServer(deps))
 	t.Cleanup(srv.Close)
-	return &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7))}
+	return &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7)), clock: clock}
 }
 
 type idFunc func() string

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"paiju/api/apitest"
 	"paiju/audit"
@@ -350,5 +351,84 @@ func TestNiuniuErrorsOverREST(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNiuniuDeadlineOverREST: at a table with a deadline, the reveal may be
+// called once the table's clock has passed it, and not before (niuniu.md,
+// Arranging: "or when the table's clock runs out"); the seats that had not
+// arranged are 没牛. The time is the server's: a client cannot send one.
+func TestNiuniuDeadlineOverREST(t *testing.T) {
+	e := newEnv(t, 14)
+	dealt := e.clock.Now()
+	id, ps := e.openTable(map[string]any{"game": "niuniu", "variant": "classic", "stake": 2,
+		"options": map[string]any{"seats": 3, "arrange_seconds": 30}}, 3)
+	path := "/v1/tables/" + id + "/actions"
+	var g struct {
+		Game struct {
+			Deadline *time.Time `json:"deadline"`
+		} `json:"game_state"`
+	}
+	e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: ps[1].Token}).Decode(t, &g)
+	due := dealt.Add(30 * time.Second)
+	if g.Game.Deadline == nil || !g.Game.Deadline.Equal(due) {
+		t.Fatalf("view deadline %v, want %s (the deal's time + arrange_seconds)", g.Game.Deadline, due)
+	}
+	hasReveal := func(seat int) bool {
+		return slices.ContainsFunc(e.legal(id, ps[seat].Token), func(a map[string]any) bool { return a["type"] == "reveal" })
+	}
+	first := e.legal(id, ps[0].Token)[0]
+	if r := e.c.Do(apitest.Request{Method: "POST", Path: path, Token: ps[0].Token, Body: first}); r.Status != 200 {
+		t.Fatalf("seat 0 arranges %v: %d %s", first, r.Status, r.Body)
+	}
+
+	e.clock.advance(30*time.Second - time.Millisecond)
+	if hasReveal(1) {
+		t.Fatal("reveal listed before the deadline")
+	}
+	before := e.head()
+	r := e.c.Do(apitest.Request{Method: "POST", Path: path, Token: ps[1].Token, Body: map[string]any{"type": "reveal"}})
+	if r.Status != 409 || r.Problem(t) != "deadline_not_reached" {
+		t.Fatalf("reveal a millisecond early: %d %s, want 409 deadline_not_reached", r.Status, r.Body)
+	}
+	forged := map[string]any{"type": "reveal", "at": due.Add(time.Hour).Format(time.RFC3339)}
+	if r := e.c.Unchecked().Do(apitest.Request{Method: "POST", Path: path, Token: ps[1].Token, Body: forged}); r.Status != 400 {
+		t.Fatalf("a reveal carrying its own time: %d %s, want 400", r.Status, r.Body)
+	}
+	if e.head() != before {
+		t.Fatal("the store moved on a rejected reveal")
+	}
+
+	e.clock.advance(time.Millisecond)
+	if !hasReveal(1) || !hasReveal(2) {
+		t.Fatal("reveal not listed at the deadline")
+	}
+	r = e.c.Do(apitest.Request{Method: "POST", Path: path, Token: ps[2].Token, Body: map[string]any{"type": "reveal"}})
+	if r.Status != 200 {
+		t.Fatalf("reveal at the deadline: %d %s", r.Status, r.Body)
+	}
+	var cr commandResp
+	r.Decode(t, &cr)
+	var types []string
+	for _, ev := range cr.Events {
+		types = append(types, ev.Type)
+	}
+	if len(types) < 3 || !slices.Equal(types[:3], []string{"RevealCalled", "HandsRevealed", "HandSettled"}) {
+		t.Fatalf("the reveal appends %v", types)
+	}
+	var res struct {
+		End      string   `json:"end"`
+		Readings []string `json:"readings"`
+	}
+	mustUnmarshal(t, cr.Table.LastSettlement.Result, &res)
+	if res.End != "deadline" || res.Readings[1] != "no_bull" || res.Readings[2] != "no_bull" {
+		t.Fatalf("result %s: want end deadline, seats 1 and 2 没牛 (niuniu.md: 不拼牌,按无牛处理)", cr.Table.LastSettlement.Result)
+	}
+	evs, err := e.store.Load(context.Background(), tables.StreamID(id), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := audit.VerifyTable(games.All().Rules, evs); err != nil {
+		t.Fatalf("a table with a called reveal does not verify: %v", err)
 	}
 }

@@ -28,6 +28,8 @@ type Tables interface {
 	Load(ctx context.Context, tableID string) (*tables.Loaded, error)
 	LoadAtLeast(ctx context.Context, tableID string, version int) (*tables.Loaded, error)
 	LoadRaw(ctx context.Context, tableID string) (*tables.Raw, error)
+	// Legal lists what seat may do now, by the service's clock.
+	Legal(st *table.State, seat int) []table.Action
 }
 
 var _ Tables = (*tables.Service)(nil)

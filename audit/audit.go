@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -222,9 +223,12 @@ func checkUnrevealed(recorded []table.Payload, produced table.HandDealt) error {
 	return nil
 }
 
-// seedBook hands out, in deal order, the seed each deal revealed when it ended.
+// seedBook hands out, in deal order, the seed each deal revealed when it ended
+// and the time each deal was recorded at, so that re-deciding a command deals
+// exactly what the record holds.
 type seedBook struct {
 	seeds []cards.Seed // by deal index in stream order
+	times []time.Time  // by deal index in stream order, running deals too
 	keys  map[[2]int]bool
 	next  int
 }
@@ -250,6 +254,7 @@ func revealedSeeds(ps []table.Payload) (*seedBook, error) {
 			}
 			d := e
 			open = &d
+			b.times = append(b.times, e.At)
 			continue
 		case table.HandSettled:
 			revealed = e.Seed
@@ -285,6 +290,15 @@ func (b *seedBook) NewSeed() (cards.Seed, error) {
 	s := b.seeds[b.next]
 	b.next++
 	return s, nil
+}
+
+// DealTime dates the deal whose seed NewSeed gave last with its recorded
+// time (table.DealClock).
+func (b *seedBook) DealTime() time.Time {
+	if i := b.next - 1; i >= 0 && i < len(b.times) {
+		return b.times[i]
+	}
+	return time.Time{}
 }
 
 func (b *seedBook) known(hand, deal int) bool { return b.keys[[2]int{hand, deal}] }

@@ -57,11 +57,28 @@ func (CryptoSeeds) NewSeed() (cards.Seed, error) {
 	return s, nil
 }
 
+// Clock tells the time. Commands are stamped with it (table.Action.At) and
+// deals dated by it (table.HandDealt.At), so deadlines are decided by the
+// service's clock and replayed from the record.
+type Clock interface {
+	Now() time.Time
+}
+
+// SystemClock is the machine's clock.
+type SystemClock struct{}
+
+// Now returns the current time in UTC, to the millisecond (what the record
+// keeps; finer readings would not survive a round trip through JSON the same
+// on every platform).
+func (SystemClock) Now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
 // Config holds the service's dependencies.
 type Config struct {
-	Store  Store
-	Games  Registry
-	Seeds  table.SeedSource
+	Store Store
+	Games Registry
+	Seeds table.SeedSource
+	// Clock stamps commands and dates deals (SystemClock when nil).
+	Clock  Clock
 	IDs    IDs
 	Logger *slog.Logger
 	// Committed, if set, is called after every successful append (to wake the
@@ -93,6 +110,9 @@ func New(cfg Config) *Service {
 	}
 	if cfg.IDs == nil {
 		cfg.IDs = ULIDs{}
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock{}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -260,14 +280,32 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 // Join seats the caller; seat < 0 takes the lowest free seat.
 func (s *Service) Join(ctx context.Context, p Player, tableID string, seat int, cond Cond) (*Result, error) {
 	return s.command(ctx, p, tableID, cond, func(st *table.State) ([]table.Payload, error) {
-		return table.Join(st, p.ID, p.Name, seat, s.cfg.Seeds)
+		return table.Join(st, p.ID, p.Name, seat, s.dealInputs())
 	})
+}
+
+// dealInputs is the seed source the domain draws a deal from: the service's
+// seeds, dated by its clock.
+func (s *Service) dealInputs() datedSeeds { return datedSeeds{s.cfg.Seeds, s.cfg.Clock} }
+
+type datedSeeds struct {
+	table.SeedSource
+	clock Clock
+}
+
+// DealTime dates a deal (table.DealClock).
+func (d datedSeeds) DealTime() time.Time { return d.clock.Now() }
+
+// Legal lists the actions seat may take now, by the service's clock.
+func (s *Service) Legal(st *table.State, seat int) []table.Action {
+	return table.LegalAt(st, seat, s.cfg.Clock.Now())
 }
 
 // Act performs an action of the caller's seat.
 func (s *Service) Act(ctx context.Context, p Player, tableID string, a table.Action, cond Cond) (*Result, error) {
 	return s.command(ctx, p, tableID, cond, func(st *table.State) ([]table.Payload, error) {
-		return table.Act(st, st.SeatOf(p.ID), a, s.cfg.Seeds)
+		a.At = s.cfg.Clock.Now()
+		return table.Act(st, st.SeatOf(p.ID), a, s.dealInputs())
 	})
 }
 

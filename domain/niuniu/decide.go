@@ -2,6 +2,7 @@ package niuniu
 
 import (
 	"slices"
+	"time"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -11,10 +12,17 @@ import (
 const (
 	ActionArrange = "arrange" // {"type":"arrange","cards":[three cards]}: name the bull
 	ActionNoBull  = "no_bull" // {"type":"no_bull"}: declare 没牛
+	ActionReveal  = "reveal"  // {"type":"reveal"}: call the reveal once the deadline has passed
 )
 
-// ErrNotABull: the three cards named do not sum to a multiple of 10.
-var ErrNotABull = &table.Error{Kind: table.KindRule, Code: "not_a_bull"}
+// Errors of the game.
+var (
+	// ErrNotABull: the three cards named do not sum to a multiple of 10.
+	ErrNotABull = &table.Error{Kind: table.KindRule, Code: "not_a_bull"}
+	// ErrDeadlineNotReached: a reveal called before the table's deadline,
+	// or at a table (or deal) that has none.
+	ErrDeadlineNotReached = &table.Error{Kind: table.KindConflict, Code: "deadline_not_reached"}
+)
 
 // Decide validates an action of seat and returns the events it causes.
 // Errors are *table.Error; their messages name only the caller's own cards.
@@ -71,8 +79,37 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 		}
 		none := NoBull
 		return s.arranged(HandArranged{Seat: seat, Reading: &none})
+	case ActionReveal:
+		if a.Bid != nil || a.As != "" || len(a.Cards) > 0 {
+			return nil, table.ErrBadAction.With(`reveal takes no fields besides "type"`)
+		}
+		if err := s.arranging(); err != nil {
+			return nil, err
+		}
+		if err := s.mayReveal(a.At); err != nil {
+			return nil, err
+		}
+		return s.reveal([]table.Payload{RevealCalled{Seat: seat, At: a.At.UTC()}}, s.arr)
 	}
-	return nil, table.ErrUnknownAction.With("niuniu has no action %q (actions: arrange, no_bull, escape)", a.Type)
+	return nil, table.ErrUnknownAction.With("niuniu has no action %q (actions: arrange, no_bull, reveal, escape)", a.Type)
+}
+
+// mayReveal checks that the table's deadline has passed at now (niuniu.md,
+// Arranging: the reveal happens "when the table's clock runs out"). The
+// deadline counts from the deal's recorded time, so a replay decides the
+// same way.
+func (s *State) mayReveal(now time.Time) error {
+	if s.arrangeFor == 0 {
+		return ErrDeadlineNotReached.With("this table has no deadline (option arrange_seconds): the reveal comes when every seat has arranged or declared no bull")
+	}
+	due, ok := s.deadline()
+	if !ok {
+		return ErrDeadlineNotReached.With("this deal was not dated, so its deadline cannot pass: the reveal comes when every seat has arranged or declared no bull")
+	}
+	if now.IsZero() || now.Before(due) {
+		return ErrDeadlineNotReached.With("the seats may arrange until %s; call the reveal after that", due.Format(time.RFC3339Nano))
+	}
+	return nil
 }
 
 func (s *State) arranging() error {
@@ -94,8 +131,18 @@ func (s *State) arranged(e HandArranged) ([]table.Payload, error) {
 			return evs, nil
 		}
 	}
+	return s.reveal(evs, done)
+}
+
+// reveal appends to evs the reveal of every hand under the arrangements done
+// and the settlement. A seat that has not arranged is 没牛 (niuniu.md,
+// Arranging: "不拼牌,按无牛处理"), whatever bull its hand holds.
+func (s *State) reveal(evs []table.Payload, done [maxSeats]arrangement) ([]table.Payload, error) {
 	rev := HandsRevealed{Hand: s.hand}
 	res := Result{End: "revealed", Banker: s.banker}
+	if _, called := evs[0].(RevealCalled); called {
+		res.End = "deadline"
+	}
 	for seat := range s.seats {
 		rh := RevealedHand{
 			Seat: seat, Cards: slices.Clone(s.hands[seat]), BullCards: slices.Clone(done[seat].cards),

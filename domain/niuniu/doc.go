@@ -4,12 +4,15 @@
 //
 // # Table options
 //
-//	{"seats": 2..4, "banker": 0..seats-1}   defaults {"seats":4,"banker":0}
+//	{"seats": 2..4, "banker": 0..seats-1, "arrange_seconds": 0..3600}
+//	defaults {"seats":4,"banker":0} (arrange_seconds 0: no deadline)
 //
 // The banker (庄家) is the seat the table names when it is opened (seed:
 // "庄位由房间指定位置") and stays the banker for every hand of the table; the
 // other seats are players (闲家), each playing against the banker only.
-// Unknown keys and values out of range are rejected (invalid_option).
+// arrange_seconds is the table's deadline: how long after the deal the seats
+// have to arrange (see Reveal). Unknown keys and values out of range are
+// rejected (invalid_option).
 //
 // # Dealing (auditors re-implement this)
 //
@@ -30,6 +33,7 @@
 //
 //	{"type":"arrange","cards":["S3","H7","DK"]}   name the bull: three of your cards summing to a multiple of 10
 //	{"type":"no_bull"}                            declare 没牛
+//	{"type":"reveal"}                             call the reveal, once the deadline has passed
 //	{"type":"escape"}                             handled by the table, settled by the game
 //
 // Every seat, the banker included, arranges at once (View.Turn is null) and
@@ -44,11 +48,17 @@
 // # Reveal
 //
 // The reveal (摊牌) happens in the batch of the arrangement that leaves no
-// seat unarranged. The rules file also reveals "when the table's clock runs
-// out"; there is no reveal action: a late seat is 没牛 by the rules, which
-// is exactly what the table's clock does when it posts no_bull for each seat
-// that has not arranged (Legal always offers it). So the clock needs nothing
-// of the game but its legal actions.
+// seat unarranged, or "when the table's clock runs out": at a table with
+// arrange_seconds = d, any seat may post reveal from d seconds after the
+// deal on, and every seat that has not arranged by then is 没牛, bull or
+// not (seed: "不拼牌,按无牛处理"). The time is the service's: the deal is
+// dated in HandDealt.at (table.DealClock) and the reveal carries the
+// service's clock reading (table.Action.At), recorded in RevealCalled.at, so
+// an auditor re-decides the reveal from the record alone. A deal with no
+// date (the service did not date it) has no deadline. Legal lists reveal
+// only through LegalAt (table.Timed), given the time; the view's "deadline"
+// says when it becomes legal. Before it, reveal is refused with
+// deadline_not_reached (a conflict) and changes nothing.
 //
 // # Hidden information
 //
@@ -66,10 +76,12 @@
 //
 //	HandArranged  {"seat":1,"cards":["S3","H7","DK"],"reading":"bull_6"}
 //	HandArranged  {"seat":2,"reading":"no_bull"}
+//	RevealCalled  {"seat":2,"at":"2026-11-29T12:00:30Z"}
 //	HandsRevealed {"hand":1,"hands":[{"seat":0,"cards":["S3","H7","C9","DK","RJ"],"bull":["S3","H7","DK"],"reading":"bull_9","high":"RJ"}, …]}
 //
-// HandsRevealed is always followed by the HandSettled of the hand, whose
-// result is a Result: {"end":"revealed"|"escape","banker","readings","high",
+// RevealCalled is always followed by HandsRevealed; HandsRevealed is always
+// followed by the HandSettled of the hand, whose result is a Result:
+// {"end":"revealed"|"deadline"|"escape","banker","readings","high",
 // "bouts":[{"seat","winner":"banker"|"player","by":"class"|"high_card"|
 // "banker_edge"|"escape","multiplier","delta"}], and for an escape
 // "escaper"}. It reveals the seed.

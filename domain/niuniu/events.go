@@ -2,6 +2,7 @@ package niuniu
 
 import (
 	"fmt"
+	"time"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -38,12 +39,23 @@ type RevealedHand struct {
 	Reading
 }
 
+// RevealCalled: a seat called the reveal once the table's deadline had
+// passed (niuniu.md, Arranging: "or when the table's clock runs out"). At is
+// the service's clock reading when it was called. It is always followed by
+// HandsRevealed and HandSettled; the seats that had not arranged are 没牛.
+type RevealCalled struct {
+	Seat int       `json:"seat"`
+	At   time.Time `json:"at"`
+}
+
+func (RevealCalled) EventType() string  { return "RevealCalled" }
 func (HandArranged) EventType() string  { return "HandArranged" }
 func (HandsRevealed) EventType() string { return "HandsRevealed" }
 
 // Result is the game's detail of a HandSettled, as its JSON result.
 type Result struct {
-	// End is "revealed" (every seat arranged or declared) or "escape".
+	// End is "revealed" (every seat arranged or declared), "deadline" (a
+	// seat called the reveal after the table's deadline) or "escape".
 	End    string `json:"end"`
 	Banker int    `json:"banker"`
 	// Readings and High are per seat: the class each seat was settled at and
@@ -79,6 +91,8 @@ func decode(typ string, data []byte) (table.Payload, error) {
 		return table.DecodeAs[HandArranged](data)
 	case "HandsRevealed":
 		return table.DecodeAs[HandsRevealed](data)
+	case "RevealCalled":
+		return table.DecodeAs[RevealCalled](data)
 	}
 	return nil, fmt.Errorf("niuniu: unknown event type %q", typ)
 }

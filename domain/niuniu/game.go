@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"paiju/domain/table"
 )
@@ -30,6 +31,9 @@ const (
 	minSeats     = 2
 	maxSeats     = 4
 	defaultSeats = 4
+	// maxArrangeSeconds bounds the deadline at an hour: a longer one is a
+	// table that never ends.
+	maxArrangeSeconds = 3600
 )
 
 // Options are the table options of classic; see doc.go.
@@ -38,10 +42,17 @@ type Options struct {
 	Seats int `json:"seats"`
 	// Banker is the banker's seat (庄位), fixed for the table (default 0).
 	Banker int `json:"banker"`
+	// ArrangeSeconds is the table's deadline: how long after the deal the
+	// seats have to arrange before any seat may call the reveal (niuniu.md,
+	// Arranging: "or when the table's clock runs out"). 0, the default, sets
+	// no deadline: the hand waits for every seat (or an escape). Omitted when
+	// 0, so tables opened before the option existed record the same options.
+	ArrangeSeconds int `json:"arrange_seconds,omitempty"`
 }
 
 // Rules returns a variant's rules. Options are a JSON object with the
-// optional integer keys "seats" and "banker"; any other key is rejected.
+// optional integer keys "seats", "banker" and "arrange_seconds"; any other
+// key is rejected.
 func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
 	if variant != "classic" {
 		return nil, table.ErrUnknownVariant.With("niuniu has no variant %q (variants: classic)", variant)
@@ -60,13 +71,14 @@ func parseOptions(raw json.RawMessage) (Options, error) {
 		return o, nil
 	}
 	var in struct {
-		Seats  *int `json:"seats"`
-		Banker *int `json:"banker"`
+		Seats          *int `json:"seats"`
+		Banker         *int `json:"banker"`
+		ArrangeSeconds *int `json:"arrange_seconds"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
-		return o, table.ErrBadOption.With("niuniu/classic options are a JSON object with the integer keys seats (2..4) and banker (a seat): %v", err)
+		return o, table.ErrBadOption.With("niuniu/classic options are a JSON object with the integer keys seats (2..4), banker (a seat) and arrange_seconds (0..3600): %v", err)
 	}
 	if dec.More() {
 		return o, table.ErrBadOption.With("niuniu/classic options must be one JSON object")
@@ -83,6 +95,12 @@ func parseOptions(raw json.RawMessage) (Options, error) {
 	if o.Banker < 0 || o.Banker >= o.Seats {
 		return o, table.ErrBadOption.With("banker must be a seat of the table, 0..%d, got %d", o.Seats-1, o.Banker)
 	}
+	if in.ArrangeSeconds != nil {
+		o.ArrangeSeconds = *in.ArrangeSeconds
+	}
+	if o.ArrangeSeconds < 0 || o.ArrangeSeconds > maxArrangeSeconds {
+		return o, table.ErrBadOption.With("arrange_seconds must be 0 (no deadline) .. %d, got %d", maxArrangeSeconds, o.ArrangeSeconds)
+	}
 	return o, nil
 }
 
@@ -95,7 +113,8 @@ type Rules struct {
 // Version names the rules engine version recorded in TableOpened.
 func (r *Rules) Version() string { return r.version }
 
-// Options is the normalized options, both keys filled in.
+// Options is the normalized options: seats and banker filled in,
+// arrange_seconds when a deadline is set.
 func (r *Rules) Options() json.RawMessage {
 	b, err := json.Marshal(r.opts)
 	if err != nil {
@@ -111,7 +130,9 @@ func (r *Rules) Seats() int { return r.opts.Seats }
 func (r *Rules) Banker() int { return r.opts.Banker }
 
 // NewState is the state of a table that has dealt nothing.
-func (r *Rules) NewState() table.GameState { return &State{seats: r.opts.Seats, banker: r.opts.Banker} }
+func (r *Rules) NewState() table.GameState {
+	return &State{seats: r.opts.Seats, banker: r.opts.Banker, arrangeFor: time.Duration(r.opts.ArrangeSeconds) * time.Second}
+}
 
 // Decode decodes the game's own events.
 func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return decode(typ, data) }

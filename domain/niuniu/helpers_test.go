@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -24,6 +25,18 @@ func (q *seedSeq) NewSeed() (cards.Seed, error) {
 	q.n++
 	return cards.Seed(sha256.Sum256(b[:])), nil
 }
+
+// clockStart is where the tests' clocks start.
+var clockStart = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// datedSeq is a seedSeq that dates its deals by a clock the test moves
+// (table.DealClock), as the service's source does.
+type datedSeq struct {
+	seedSeq
+	now *time.Time
+}
+
+func (q *datedSeq) DealTime() time.Time { return *q.now }
 
 func rulesWith(t testing.TB, options string) *Rules {
 	t.Helper()

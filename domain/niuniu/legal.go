@@ -2,6 +2,7 @@ package niuniu
 
 import (
 	"slices"
+	"time"
 
 	"paiju/domain/table"
 )
@@ -23,9 +24,25 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 	return append(out, table.Action{Type: ActionNoBull})
 }
 
+// LegalAt is Legal at the clock reading now: once the table's deadline has
+// passed, every seat may also call the reveal (table.Timed).
+func (r *Rules) LegalAt(gs table.GameState, seat int, now time.Time) []table.Action {
+	out := r.Legal(gs, seat)
+	if out == nil {
+		return nil
+	}
+	if s, err := r.state(gs); err == nil && s.mayReveal(now) == nil {
+		out = append(out, table.Action{Type: ActionReveal})
+	}
+	return out
+}
+
 // Command names the action whose events begin with p, so that an auditor can
 // re-decide a recorded stream action by action.
 func (r *Rules) Command(p table.Payload) (seat int, a table.Action, ok bool) {
+	if rc, ok := p.(RevealCalled); ok {
+		return rc.Seat, table.Action{Type: ActionReveal, At: rc.At}, true
+	}
 	e, ok := p.(HandArranged)
 	if !ok {
 		return 0, table.Action{}, false

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"paiju/audit"
 	"paiju/domain/cards"
@@ -29,6 +30,8 @@ const handsPerTable = 150 // × 40 tables = 6,000 settled hands
 
 // TestRandomGames plays 6,000 hands of random legal actions at tables of 2, 3
 // and 4 seats with every banker seat (an escape in about one hand in 30),
+// two tables in three with a deadline and a clock that moves on between
+// actions, so that reveals are called once the deadline has passed,
 // through table.Join, table.Act and table.Apply, checks every event and
 // settlement against the rules, and has audit.VerifyTable prove the
 // recorded stream of every other table (3,000 hands: re-executing a stream
@@ -45,6 +48,9 @@ func TestRandomGames(t *testing.T) {
 			rt := newRandomTable(t, seed, i%2 == 0 || len(seeds) == 1)
 			for rt.settled < handsPerTable {
 				rt.step()
+			}
+			if d := rt.r.opts.ArrangeSeconds; d > 0 && d <= 10 && rt.reveals == 0 {
+				t.Fatalf("table seed %d: a deadline of %d s and no reveal called in %d hands: the deadline is not exercised", seed, d, rt.settled)
 			}
 			if rt.stream == nil {
 				return
@@ -64,16 +70,19 @@ func TestRandomGames(t *testing.T) {
 
 // randomTable drives one table with random legal actions.
 type randomTable struct {
-	t       testing.TB
-	r       *Rules
-	seed    uint64
-	rng     *rand.Rand
-	seeds   *seedSeq
-	st      *table.State
+	t     testing.TB
+	r     *Rules
+	seed  uint64
+	rng   *rand.Rand
+	seeds *datedSeq
+	st    *table.State
+	// now is the table's clock; it moves on by a few seconds an action.
+	now     time.Time
 	record  bool
 	stream  []eventstore.Event // as the store would hold it, when recording
 	dealt   table.HandDealt    // the running deal, as dealt
 	settled int
+	reveals int // reveals called after a deadline
 	steps   int // actions in the running deal
 	joins   int
 	// arranged is each seat's last arrangement in the running deal, as the
@@ -86,9 +95,14 @@ type randomTable struct {
 // newRandomTable opens a table of random size, banker and stake; record
 // keeps its stream for the audit.
 func newRandomTable(t testing.TB, seed uint64, record bool) *randomTable {
-	rt := &randomTable{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x6e6975)), seeds: &seedSeq{id: seed}, record: record}
+	rt := &randomTable{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x6e6975)), record: record, now: clockStart}
+	rt.seeds = &datedSeq{seedSeq: seedSeq{id: seed}, now: &rt.now}
 	seats := 2 + rt.rng.IntN(3)
-	r, err := New().Rules("classic", json.RawMessage(fmt.Sprintf(`{"seats":%d,"banker":%d}`, seats, rt.rng.IntN(seats))))
+	deadline := 0
+	if rt.rng.IntN(3) > 0 {
+		deadline = 1 + rt.rng.IntN(60)
+	}
+	r, err := New().Rules("classic", json.RawMessage(fmt.Sprintf(`{"seats":%d,"banker":%d,"arrange_seconds":%d}`, seats, rt.rng.IntN(seats), deadline)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,8 +165,15 @@ func (rt *randomTable) step() {
 		}
 	}
 	seat := rt.rng.IntN(n)
-	legal := rt.r.Legal(rt.st.G, seat)
+	rt.now = rt.now.Add(time.Duration(rt.rng.IntN(8000)) * time.Millisecond)
+	legal := rt.r.LegalAt(rt.st.G, seat, rt.now)
+	due := rt.dealt.At.Add(time.Duration(rt.r.opts.ArrangeSeconds) * time.Second)
+	wantReveal := rt.r.opts.ArrangeSeconds > 0 && !rt.now.Before(due)
+	if got := slices.ContainsFunc(legal, func(a table.Action) bool { return a.Type == ActionReveal }); got != wantReveal {
+		rt.fatalf("at %s, deadline %s: reveal legal %v, want %v (niuniu.md, Arranging: the table's clock)", rt.now, due, got, wantReveal)
+	}
 	a := legal[rt.rng.IntN(len(legal))]
+	a.At = rt.now
 	if rt.steps == rt.escapeAt {
 		seat, a = rt.escaper, table.Action{Type: table.ActionEscape}
 	}
@@ -207,6 +228,11 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
 			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
 		}
+	case RevealCalled:
+		if a.Type != ActionReveal || e.Seat != seat || !e.At.Equal(rt.now) {
+			rt.fatalf("seat %d %s at %s emits %+v", seat, describeAction(a), rt.now, e)
+		}
+		rt.reveals++
 	default:
 		rt.fatalf("seat %d %s emits %T first", seat, describeAction(a), e)
 	}
@@ -218,6 +244,8 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 	switch {
 	case a.Type == table.ActionEscape:
 		wantTypes = []string{"PlayerEscaped", "HandSettled"}
+	case a.Type == ActionReveal:
+		wantTypes = []string{"RevealCalled", "HandsRevealed", "HandSettled", "HandDealt", "DealSecret"}
 	case all:
 		wantTypes = []string{"HandArranged", "HandsRevealed", "HandSettled", "HandDealt", "DealSecret"}
 	}
@@ -226,17 +254,18 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 	}
 	if a.Type == table.ActionEscape {
 		rt.checkEscape(pre, seat, evs[1].(table.HandSettled))
-	} else if all {
+	} else if all || a.Type == ActionReveal {
 		rt.checkReveal(pre, evs[1].(HandsRevealed), evs[2].(table.HandSettled))
 	}
 }
 
 // reading is what the test expects of seat at the reveal: its last
-// arrangement's class, or no bull when it last declared none.
+// arrangement's class, or no bull when it last declared none or never
+// arranged (niuniu.md, Arranging: "不拼牌,按无牛处理").
 func (rt *randomTable) reading(seat int) Reading {
 	hand := rt.dealt.Hands[seat]
 	r := Reading{High: rt.highest(hand)}
-	if a := rt.arranged[seat]; a.Type == ActionArrange {
+	if a := rt.arranged[seat]; a != nil && a.Type == ActionArrange {
 		r.Bull, _, _ = bruteBull(hand)
 	}
 	return r

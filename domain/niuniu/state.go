@@ -2,6 +2,7 @@ package niuniu
 
 import (
 	"slices"
+	"time"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -37,9 +38,14 @@ type arrangement struct {
 type State struct {
 	table.Basics
 	seats, banker int
+	// arrangeFor is the table's deadline after the deal (0: none).
+	arrangeFor time.Duration
 
 	hand, deal int
 	phase      phase
+	// dealtAt is when the running deal was made; zero when the deal was not
+	// dated (then no deadline can pass).
+	dealtAt time.Time
 
 	hands [maxSeats][]cards.Card // in display order
 	arr   [maxSeats]arrangement
@@ -52,6 +58,15 @@ type State struct {
 func (s *State) Clone() table.GameState {
 	c := *s
 	return &c
+}
+
+// deadline is when the seats' time to arrange runs out, and whether the
+// running deal has one.
+func (s *State) deadline() (time.Time, bool) {
+	if s.phase != phaseArranging || s.arrangeFor == 0 || s.dealtAt.IsZero() {
+		return time.Time{}, false
+	}
+	return s.dealtAt.Add(s.arrangeFor), true
 }
 
 // NeedsDeal reports that no deal is running: hands follow one another
@@ -67,6 +82,7 @@ func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 	case table.HandDealt:
 		s.hand, s.deal = e.Hand, e.Deal
 		s.phase = phaseArranging
+		s.dealtAt = e.At
 		s.Seed = ""
 		s.hands = [maxSeats][]cards.Card{}
 		for i, h := range e.Hands {

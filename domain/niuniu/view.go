@@ -2,6 +2,7 @@ package niuniu
 
 import (
 	"slices"
+	"time"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -17,6 +18,10 @@ type GameView struct {
 	// Arrangement is the viewer's own standing arrangement; null when it has
 	// none (or the viewer has no seat).
 	Arrangement *ArrangementView `json:"arrangement"`
+	// Deadline is when the running deal's time to arrange runs out; from
+	// then on any seat may call the reveal. Null when the table has no
+	// deadline or no hand is running.
+	Deadline *time.Time `json:"deadline"`
 	// LastReveal is the reveal of the last hand that was settled by one.
 	LastReveal *HandsRevealed `json:"last_reveal"`
 	// Hands and Arrangements hold every seat's cards and arrangement, for
@@ -43,6 +48,9 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 	}
 	v := table.View{Phase: s.phase.String()}
 	g := GameView{Hand: s.hand, Banker: s.banker, LastReveal: s.last}
+	if due, ok := s.deadline(); ok {
+		g.Deadline = &due
+	}
 	if s.phase == phaseArranging {
 		for i := range s.seats {
 			g.Arranged = append(g.Arranged, s.arr[i].done)

@@ -3,6 +3,7 @@ package table
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"paiju/domain/cards"
 )
@@ -48,6 +49,9 @@ type HandDealt struct {
 	Hands      [][]cards.Card `json:"hands"`
 	Kitty      []cards.Card   `json:"kitty"`
 	FirstSeat  int            `json:"first_seat"`
+	// At is when the deal was made (UTC), when the service's seed source
+	// dates deals (DealClock); a deadline counts from it.
+	At time.Time `json:"at,omitzero"`
 }
 
 // DealSecret carries the seed of the deal it follows, so that the game can

@@ -2,6 +2,7 @@ package table
 
 import (
 	"encoding/json"
+	"time"
 
 	"paiju/domain/cards"
 )
@@ -97,6 +98,11 @@ type Action struct {
 	Cards []cards.Card `json:"cards,omitempty"`
 	// As names the reading of an ambiguous play (e.g. "airplane_pairs").
 	As string `json:"as,omitempty"`
+	// At is when the command was decided, stamped by the service from its
+	// clock and never read from a client; zero when unknown. A game whose
+	// rules depend on it records it in the event the action causes, so that
+	// Command gives it back on replay.
+	At time.Time `json:"-"`
 }
 
 // Generic action types handled by the table itself.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"paiju/domain/cards"
 )
@@ -15,6 +16,24 @@ import (
 // tests and fixed-deal tables pass their own.
 type SeedSource interface {
 	NewSeed() (cards.Seed, error)
+}
+
+// DealClock is implemented by a SeedSource that also dates the deals it
+// seeds. DealTime is called once per deal, right after NewSeed, and its time
+// is recorded in HandDealt.At, so that a rule counting from the deal (a
+// deadline) decides the same way on replay. The service's source reads its
+// clock; the auditor's gives back the recorded times. A source that is not a
+// DealClock leaves deals undated.
+type DealClock interface {
+	DealTime() time.Time
+}
+
+// Timed is implemented by rules whose legal actions depend on the time (an
+// action that becomes legal once a deadline has passed). LegalAt lists what
+// Legal lists plus what the time now allows; Decide checks the same against
+// Action.At.
+type Timed interface {
+	LegalAt(s GameState, seat int, now time.Time) []Action
 }
 
 // State is a table folded from its events. Decide-side functions never modify
@@ -157,6 +176,15 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deal hand %d: %w", d.Hand, err)
 	}
+	if c, ok := seeds.(DealClock); ok {
+		at := c.DealTime().UTC()
+		for i, p := range deal {
+			if hd, ok := p.(HandDealt); ok {
+				hd.At = at
+				deal[i] = hd
+			}
+		}
+	}
 	return append(evs, deal...), nil
 }
 
@@ -246,14 +274,25 @@ func DealEnded(p Payload) bool {
 	return false
 }
 
-// Legal lists every action seat may take now: the game's legal actions during
-// a deal plus escape, or leave between hands. Nil for a caller without a seat.
-func Legal(s *State, seat int) []Action {
+// Legal lists every action seat may take whatever the time: the game's legal
+// actions during a deal plus escape, or leave between hands. Nil for a caller
+// without a seat.
+func Legal(s *State, seat int) []Action { return LegalAt(s, seat, time.Time{}) }
+
+// LegalAt is Legal at the clock reading now, which adds what Timed rules
+// allow once their deadlines have passed.
+func LegalAt(s *State, seat int, now time.Time) []Action {
 	if s.Closed || seat < 0 || seat >= len(s.Players) || s.Players[seat] == "" {
 		return nil
 	}
 	if !s.InDeal {
 		return []Action{{Type: ActionLeave}}
 	}
-	return append(s.Rules.Legal(s.G, seat), Action{Type: ActionEscape})
+	var game []Action
+	if t, ok := s.Rules.(Timed); ok && !now.IsZero() {
+		game = t.LegalAt(s.G, seat, now)
+	} else {
+		game = s.Rules.Legal(s.G, seat)
+	}
+	return append(game, Action{Type: ActionEscape})
 }
