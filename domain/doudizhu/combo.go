@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 )
 
 // Type is a card type (牌型) of doudizhu.md, Card types. It is persisted by
@@ -76,10 +77,10 @@ func (t *Type) UnmarshalText(b []byte) error {
 // of two decks (fourplayer), whose number of cards is Count; Count is 0 (and
 // absent from the JSON) in the one-deck variants.
 type Reading struct {
-	Type   Type `json:"type"`
-	Main   Rank `json:"main"`
-	Length int  `json:"length"`
-	Count  int  `json:"count,omitempty"`
+	Type   Type       `json:"type"`
+	Main   climb.Rank `json:"main"`
+	Length int        `json:"length"`
+	Count  int        `json:"count,omitempty"`
 }
 
 func (r Reading) String() string {
@@ -193,7 +194,7 @@ func (r Reading) Outranks(o Reading) bool {
 // Classify reads the one-deck card types (classic, hubei); Rules.Classify
 // reads a variant's own.
 func Classify(cs []cards.Card) []Reading {
-	c := countsOf(cs)
+	c := climb.CountsOf(cs)
 	return classifyCounts(&c, len(cs), false, nil)
 }
 
@@ -203,7 +204,7 @@ func Classify(cs []cards.Card) []Reading {
 // the two-deck types of doudizhu.md (fourplayer Decision): bombs of 4 to 8
 // cards, the four jokers as the rocket, two jokers of a colour as a pair and
 // BJ + RJ as nothing.
-func classifyCounts(c *counts, n int, two bool, out []Reading) []Reading {
+func classifyCounts(c *climb.Counts, n int, two bool, out []Reading) []Reading {
 	if n == 0 {
 		return out
 	}
@@ -219,24 +220,26 @@ func classifyCounts(c *counts, n int, two bool, out []Reading) []Reading {
 		distinct++
 		maxc = max(maxc, k)
 	}
-	one := func(t Type, main int) []Reading { return append(out, Reading{Type: t, Main: Rank(main), Length: 1}) }
+	one := func(t Type, main int) []Reading {
+		return append(out, Reading{Type: t, Main: climb.Rank(main), Length: 1})
+	}
 	if two {
 		switch {
-		case n >= 4 && n <= 8 && distinct == 1 && lo <= int(Rank2):
-			return append(out, Reading{Type: Bomb, Main: Rank(lo), Length: 1, Count: n})
-		case n == 4 && c[RankBJ] == 2 && c[RankRJ] == 2:
-			return append(out, Reading{Type: Rocket, Main: RankRJ, Length: 1, Count: 4})
+		case n >= 4 && n <= 8 && distinct == 1 && lo <= int(climb.Rank2):
+			return append(out, Reading{Type: Bomb, Main: climb.Rank(lo), Length: 1, Count: n})
+		case n == 4 && c[climb.RankBJ] == 2 && c[climb.RankRJ] == 2:
+			return append(out, Reading{Type: Rocket, Main: climb.RankRJ, Length: 1, Count: 4})
 		}
 	}
 	switch n {
 	case 1:
 		return one(Single, lo)
 	case 2:
-		if c[RankBJ] == 1 && c[RankRJ] == 1 {
+		if c[climb.RankBJ] == 1 && c[climb.RankRJ] == 1 {
 			if two {
 				return out // BJ + RJ: neither a pair nor the rocket with two decks
 			}
-			return one(Rocket, int(RankRJ))
+			return one(Rocket, int(climb.RankRJ))
 		}
 		if distinct == 1 {
 			return one(Pair, lo)
@@ -248,7 +251,7 @@ func classifyCounts(c *counts, n int, two bool, out []Reading) []Reading {
 		}
 		return out
 	case 4:
-		if distinct == 1 && lo <= int(Rank2) {
+		if distinct == 1 && lo <= int(climb.Rank2) {
 			return one(Bomb, lo)
 		}
 		if distinct == 2 && maxc == 3 {
@@ -261,35 +264,39 @@ func classifyCounts(c *counts, n int, two bool, out []Reading) []Reading {
 		}
 	case 6:
 		// 4 + 2 singles; the singles may pair but may not be the rocket.
-		if f := levelWith(c, 4); f >= 0 && f <= int(Rank2) && maxc == 4 && !hasRocket(c, two) {
+		if f := levelWith(c, 4); f >= 0 && f <= int(climb.Rank2) && maxc == 4 && !hasRocket(c, two) {
 			out = one(FourTwoSingles, f)
 		}
 	case 8:
 		// 4 + two real pairs of two other ranks: 44445555 is two bombs, not this.
-		if f := levelWith(c, 4); f >= 0 && f <= int(Rank2) && distinct == 3 && maxc == 4 && pairsBesides(c, f) && !(two && hasRocket(c, two)) {
+		if f := levelWith(c, 4); f >= 0 && f <= int(climb.Rank2) && distinct == 3 && maxc == 4 && pairsBesides(c, f) && !(two && hasRocket(c, two)) {
 			out = one(FourTwoPairs, f)
 		}
 	}
-	if n >= 5 && maxc == 1 && hi <= int(RankA) && hi-lo+1 == n {
-		out = append(out, Reading{Type: Straight, Main: Rank(hi), Length: n})
+	// low and high are the lowest and highest ranks held, so a run from low
+	// to high holds every card: its length is n / k for k cards a rank. A
+	// run of k a rank has maxc == k, which rules out most plays cheaply.
+	low, high := climb.Rank(lo), climb.Rank(hi)
+	if n >= 5 && maxc == 1 && c.Run(low, high, 1) {
+		out = append(out, Reading{Type: Straight, Main: high, Length: n})
 	}
-	if n >= 6 && n%2 == 0 && hi <= int(RankA) && hi-lo+1 == n/2 && allEqual(c, lo, hi, 2) {
-		out = append(out, Reading{Type: PairStraight, Main: Rank(hi), Length: n / 2})
+	if n >= 6 && maxc == 2 && c.Run(low, high, 2) {
+		out = append(out, Reading{Type: PairStraight, Main: high, Length: n / 2})
 	}
-	if n >= 6 && n%3 == 0 && hi <= int(RankA) && hi-lo+1 == n/3 && allEqual(c, lo, hi, 3) {
-		out = append(out, Reading{Type: Airplane, Main: Rank(hi), Length: n / 3})
+	if n >= 6 && maxc == 3 && c.Run(low, high, 3) {
+		out = append(out, Reading{Type: Airplane, Main: high, Length: n / 3})
 	}
 	if k := n / 4; n%4 == 0 && k >= 2 {
-		for s := 0; s+k-1 <= int(RankA); s++ {
+		for s := 0; s+k-1 <= int(climb.RankA); s++ {
 			if allEqual(c, s, s+k-1, 3) && singleKickersOK(c, s, s+k-1, two) {
-				out = append(out, Reading{Type: AirplaneSingles, Main: Rank(s + k - 1), Length: k})
+				out = append(out, Reading{Type: AirplaneSingles, Main: climb.Rank(s + k - 1), Length: k})
 			}
 		}
 	}
 	if k := n / 5; n%5 == 0 && k >= 2 {
-		for s := 0; s+k-1 <= int(RankA); s++ {
+		for s := 0; s+k-1 <= int(climb.RankA); s++ {
 			if allEqual(c, s, s+k-1, 3) && pairKickersOK(c, s, s+k-1, two) {
-				out = append(out, Reading{Type: AirplanePairs, Main: Rank(s + k - 1), Length: k})
+				out = append(out, Reading{Type: AirplanePairs, Main: climb.Rank(s + k - 1), Length: k})
 			}
 		}
 	}
@@ -297,7 +304,7 @@ func classifyCounts(c *counts, n int, two bool, out []Reading) []Reading {
 }
 
 // levelWith is the lowest rank holding exactly k cards, or -1.
-func levelWith(c *counts, k uint8) int {
+func levelWith(c *climb.Counts, k uint8) int {
 	for r, n := range c {
 		if n == k {
 			return r
@@ -308,7 +315,7 @@ func levelWith(c *counts, k uint8) int {
 
 // allEqual reports whether every rank lo..hi holds exactly k cards. Exactly:
 // a kicker never shares a rank with the body it is attached to.
-func allEqual(c *counts, lo, hi int, k uint8) bool {
+func allEqual(c *climb.Counts, lo, hi int, k uint8) bool {
 	for r := lo; r <= hi; r++ {
 		if c[r] != k {
 			return false
@@ -318,7 +325,7 @@ func allEqual(c *counts, lo, hi int, k uint8) bool {
 }
 
 // pairsBesides reports whether every rank other than f holds 0 or 2 cards.
-func pairsBesides(c *counts, f int) bool {
+func pairsBesides(c *climb.Counts, f int) bool {
 	for r, n := range c {
 		if r != f && n != 0 && n != 2 {
 			return false
@@ -330,16 +337,16 @@ func pairsBesides(c *counts, f int) bool {
 // hasRocket reports whether c holds the rocket: BJ + RJ with one deck, all
 // four jokers with two (kickers may never be the rocket: doudizhu.md,
 // Kickers Decision; 004 带牌中不能有火箭).
-func hasRocket(c *counts, two bool) bool {
+func hasRocket(c *climb.Counts, two bool) bool {
 	if two {
-		return c[RankBJ] >= 2 && c[RankRJ] >= 2
+		return c[climb.RankBJ] >= 2 && c[climb.RankRJ] >= 2
 	}
-	return c[RankBJ] > 0 && c[RankRJ] > 0
+	return c[climb.RankBJ] > 0 && c[climb.RankRJ] > 0
 }
 
 // singleKickersOK checks the single kickers of an airplane with body lo..hi:
 // never four of a rank, never the rocket (doudizhu.md, Kickers Decision).
-func singleKickersOK(c *counts, lo, hi int, two bool) bool {
+func singleKickersOK(c *climb.Counts, lo, hi int, two bool) bool {
 	if hasRocket(c, two) {
 		return false
 	}
@@ -354,7 +361,7 @@ func singleKickersOK(c *counts, lo, hi int, two bool) bool {
 // pairKickersOK checks the pair kickers of an airplane with body lo..hi: each
 // kicker rank holds exactly one pair; with two decks the pairs BJ BJ and
 // RJ RJ together would be the rocket.
-func pairKickersOK(c *counts, lo, hi int, two bool) bool {
+func pairKickersOK(c *climb.Counts, lo, hi int, two bool) bool {
 	if two && hasRocket(c, two) {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -22,10 +23,10 @@ func (r *Rules) Deal(gs table.GameState, d table.DealNumber, seed cards.Seed) ([
 		hands[i%n] = append(hands[i%n], c)
 	}
 	for _, h := range hands {
-		Sort(h)
+		climb.Sort(h)
 	}
 	kitty := slices.Clone(deck[dealt:])
-	Sort(kitty)
+	climb.Sort(kitty)
 
 	// doudizhu.md, Deal: the server picks the first bidder of the first hand
 	// from the seed; a re-deal keeps it (Bidding, classic); each new hand

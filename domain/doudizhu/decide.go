@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -190,8 +191,8 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 		return nil, table.ErrCardNotInHand.With("you do not hold %s", cards.Format(missing))
 	}
 	played := slices.Clone(a.Cards)
-	Sort(played)
-	c := countsOf(played)
+	climb.Sort(played)
+	c := climb.CountsOf(played)
 	readings := classifyCounts(&c, len(played), s.v.twoDecks(), nil)
 	if len(readings) == 0 {
 		return nil, table.ErrInvalidCombo.With("%s is not a play of any card type (doudizhu.md, Card types)", cards.Format(played))
@@ -204,17 +205,17 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 		all := readings
 		readings = slices.DeleteFunc(slices.Clone(readings), func(r Reading) bool { return r.Type != t })
 		if len(readings) == 0 {
-			return nil, table.ErrInvalidCombo.With("%s cannot be played as %s; it reads as %s", cards.Format(played), t, describe(all))
+			return nil, table.ErrInvalidCombo.With("%s cannot be played as %s; it reads as %s", cards.Format(played), t, climb.Describe(all))
 		}
 	}
 	var lead *Reading
 	if s.last != nil {
 		lead = &s.last.reading
 	}
-	reading, ok := pick(readings, lead)
+	reading, ok := climb.Pick(readings, lead)
 	if !ok {
 		return nil, table.ErrDoesNotBeat.With("%s (%s) does not beat seat %d's %s (%s) (doudizhu.md, Beating)",
-			cards.Format(played), describe(readings), s.last.seat, cards.Format(s.last.cards), s.last.reading)
+			cards.Format(played), climb.Describe(readings), s.last.seat, cards.Format(s.last.cards), s.last.reading)
 	}
 	evs := []table.Payload{CardsPlayed{Seat: seat, Cards: played, Reading: reading}}
 	if hand.Len() == len(played) {
@@ -226,33 +227,6 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 		evs = append(evs, s.matchEnd(settled.Deltas)...)
 	}
 	return evs, nil
-}
-
-// pick chooses the reading of a play: among those that beat lead (any, when
-// leading), the one that outranks the others.
-func pick(readings []Reading, lead *Reading) (Reading, bool) {
-	var best Reading
-	found := false
-	for _, r := range readings {
-		if lead != nil && !r.Beats(*lead) {
-			continue
-		}
-		if !found || r.Outranks(best) {
-			best, found = r, true
-		}
-	}
-	return best, found
-}
-
-func describe(rs []Reading) string {
-	out := ""
-	for i, r := range rs {
-		if i > 0 {
-			out += " or "
-		}
-		out += r.String()
-	}
-	return out
 }
 
 // settlePlayedOut settles the hand that winner has just played out of with a

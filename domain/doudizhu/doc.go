@@ -33,7 +33,7 @@
 //     of every later hand moves it to the next seat, (previous + 1) mod n.
 //     Nothing else is ever drawn from the stream.
 //  4. HandDealt records the commitment SHA-256(seed), each seat's cards
-//     and the kitty, each sorted in display order (Sort: 斗地主 rank from 3
+//     and the kitty, each sorted in display order (climb.Sort: 斗地主 rank from 3
 //     up to RJ, then ♠ ♥ ♣ ♦), and the first bidder as FirstSeat.
 //
 // # Events

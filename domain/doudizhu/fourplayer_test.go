@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -26,13 +27,13 @@ func TestFourplayerDeal(t *testing.T) {
 		for i := seat; i < 100; i += 4 {
 			want = append(want, deck[i])
 		}
-		Sort(want)
+		climb.Sort(want)
 		if !slices.Equal(d.Hands[seat], want) {
 			t.Errorf("seat %d holds %s, want cards i%%4 == %d of the two shuffled decks (%s)", seat, cards.Format(d.Hands[seat]), seat, rule)
 		}
 	}
 	kitty := slices.Clone(deck[100:])
-	Sort(kitty)
+	climb.Sort(kitty)
 	if !slices.Equal(d.Kitty, kitty) || len(kitty) != 8 {
 		t.Errorf("kitty %s, want the last 8 cards %s (%s)", cards.Format(d.Kitty), cards.Format(kitty), rule)
 	}
@@ -44,26 +45,26 @@ func TestFourplayerDeal(t *testing.T) {
 func TestFourplayerClassify(t *testing.T) {
 	const rule = "doudizhu.md, fourplayer Decision"
 	r := fourplayer(t)
-	bomb := func(m Rank, n int) Reading { return Reading{Type: Bomb, Main: m, Length: 1, Count: n} }
+	bomb := func(m climb.Rank, n int) Reading { return Reading{Type: Bomb, Main: m, Length: 1, Count: n} }
 	for _, tc := range []struct {
 		cards string
 		want  []Reading
 		why   string
 	}{
-		{"BJ BJ", []Reading{rd(Pair, RankBJ, 1)}, "two jokers of the same colour are a pair"},
-		{"RJ RJ", []Reading{rd(Pair, RankRJ, 1)}, "two jokers of the same colour are a pair"},
+		{"BJ BJ", []Reading{rd(Pair, climb.RankBJ, 1)}, "two jokers of the same colour are a pair"},
+		{"RJ RJ", []Reading{rd(Pair, climb.RankRJ, 1)}, "two jokers of the same colour are a pair"},
 		{"BJ RJ", nil, "BJ + RJ is no pair, and the rocket is the four jokers"},
-		{"BJ BJ RJ RJ", []Reading{{Type: Rocket, Main: RankRJ, Length: 1, Count: 4}}, "the four jokers are the rocket"},
-		{"S3 S3 H3 C3", []Reading{bomb(Rank3, 4)}, "a bomb of 4"},
-		{"S3 S3 H3 H3 C3", []Reading{bomb(Rank3, 5)}, "a bomb of 5"},
-		{"S2 S2 H2 H2 C2 C2 D2 D2", []Reading{bomb(Rank2, 8)}, "a bomb of 8"},
-		{"S3 S3 H3", []Reading{rd(Trio, Rank3, 1)}, "identical copies make a trio"},
-		{"S3 S3 H3 S5 S5", []Reading{rd(TrioPair, Rank3, 1)}, "identical copies make a pair"},
-		{"S3 S3 H3 BJ BJ", []Reading{rd(TrioPair, Rank3, 1)}, "a joker pair is a kicker pair"},
-		{"S4 H4 C4 D4 BJ RJ", []Reading{rd(FourTwoSingles, Rank4, 1)}, "BJ + RJ is not the rocket with two decks"},
+		{"BJ BJ RJ RJ", []Reading{{Type: Rocket, Main: climb.RankRJ, Length: 1, Count: 4}}, "the four jokers are the rocket"},
+		{"S3 S3 H3 C3", []Reading{bomb(climb.Rank3, 4)}, "a bomb of 4"},
+		{"S3 S3 H3 H3 C3", []Reading{bomb(climb.Rank3, 5)}, "a bomb of 5"},
+		{"S2 S2 H2 H2 C2 C2 D2 D2", []Reading{bomb(climb.Rank2, 8)}, "a bomb of 8"},
+		{"S3 S3 H3", []Reading{rd(Trio, climb.Rank3, 1)}, "identical copies make a trio"},
+		{"S3 S3 H3 S5 S5", []Reading{rd(TrioPair, climb.Rank3, 1)}, "identical copies make a pair"},
+		{"S3 S3 H3 BJ BJ", []Reading{rd(TrioPair, climb.Rank3, 1)}, "a joker pair is a kicker pair"},
+		{"S4 H4 C4 D4 BJ RJ", []Reading{rd(FourTwoSingles, climb.Rank4, 1)}, "BJ + RJ is not the rocket with two decks"},
 		{"S4 H4 C4 D4 BJ BJ RJ RJ", nil, "kickers may never be the rocket"},
 		{"S3 H3 C3 S4 H4 C4 BJ BJ RJ RJ", nil, "kicker pairs may never be the rocket"},
-		{"S3 H3 C3 S4 H4 C4 BJ BJ", []Reading{rd(AirplaneSingles, Rank4, 2)}, "single kickers may pair"},
+		{"S3 H3 C3 S4 H4 C4 BJ BJ", []Reading{rd(AirplaneSingles, climb.Rank4, 2)}, "single kickers may pair"},
 		{"S3 S3 H3 S4 S4 H4 S5 S5 H5 S6 S6 H6 BJ BJ RJ RJ", nil, "single kickers may never be the rocket"},
 		{"S3 S3 H3 H3 C3 S4", nil, "five of a rank with a kicker is no type"},
 	} {
@@ -199,9 +200,9 @@ func TestFourplayerAmbiguousPlay(t *testing.T) {
 		as   string
 		want Reading
 	}{
-		{"", rd(Airplane, Rank6, 4)},
-		{"airplane", rd(Airplane, Rank6, 4)},
-		{"airplane_singles", rd(AirplaneSingles, Rank6, 3)},
+		{"", rd(Airplane, climb.Rank6, 4)},
+		{"airplane", rd(Airplane, climb.Rank6, 4)},
+		{"airplane_singles", rd(AirplaneSingles, climb.Rank6, 3)},
 	} {
 		evs, err := r.Decide(g, 0, playAs(all, tc.as))
 		if err != nil {

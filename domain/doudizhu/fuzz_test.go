@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 )
 
 // FuzzClassify reads each byte as a card (byte mod 54 in canonical deck
@@ -24,12 +25,12 @@ func FuzzClassify(f *testing.F) {
 			cs[i] = cards.FromIndex(int(b) % cards.DeckSize)
 		}
 		got := Classify(cs)
-		c := countsOf(cs)
+		c := climb.CountsOf(cs)
 		var want []Reading
 		for ty := Single; ty <= Rocket; ty++ {
-			for main := range numRanks {
+			for main := range climb.NumRanks {
 				for length := 1; length <= 12; length++ {
-					rd := Reading{Type: ty, Main: Rank(main), Length: length}
+					rd := Reading{Type: ty, Main: climb.Rank(main), Length: length}
 					if explains(rd, &c, len(cs)) == nil {
 						want = append(want, rd)
 					}
@@ -60,7 +61,7 @@ func FuzzClassify(f *testing.F) {
 // explains checks, independently of classifyCounts, that rd accounts for
 // exactly the multiset with rank counts c and n cards: its body is there and
 // the rest are kickers as doudizhu.md (Card types, Kickers Decision) allows.
-func explains(rd Reading, c *counts, n int) error {
+func explains(rd Reading, c *climb.Counts, n int) error {
 	if rd.Size() != n {
 		return fmt.Errorf("%v holds %d cards, not %d", rd, rd.Size(), n)
 	}
@@ -79,35 +80,35 @@ func explains(rd Reading, c *counts, n int) error {
 	case Airplane, AirplaneSingles, AirplanePairs:
 		width, minLen, chain = 3, 2, true
 	}
-	if chain && (rd.Main > RankA || rd.Length < minLen) {
+	if chain && (rd.Main > climb.RankA || rd.Length < minLen) {
 		return fmt.Errorf("a chain of %d up to %v", rd.Length, rd.Main)
 	}
 	if !chain && rd.Length != 1 {
 		return fmt.Errorf("length %d of a type that is no chain", rd.Length)
 	}
-	if width == 4 && rd.Main > Rank2 {
+	if width == 4 && rd.Main > climb.Rank2 {
 		return fmt.Errorf("four jokers of a rank")
 	}
 	lo := int(rd.Main) - rd.Length + 1
 	if lo < 0 {
 		return fmt.Errorf("chain below 3")
 	}
-	var body counts
+	var body climb.Counts
 	if rd.Type == Rocket {
-		if rd.Main != RankRJ {
+		if rd.Main != climb.RankRJ {
 			return fmt.Errorf("the rocket's main rank is RJ")
 		}
-		body[RankBJ], body[RankRJ] = 1, 1
+		body[climb.RankBJ], body[climb.RankRJ] = 1, 1
 	} else {
 		for r := lo; r <= int(rd.Main); r++ {
 			body[r] = width
 		}
 	}
-	var kick counts
+	var kick climb.Counts
 	kicks, ranks, pairs := 0, 0, 0
-	for r := range numRanks {
+	for r := range climb.NumRanks {
 		if c[r] < body[r] || (body[r] > 0 && c[r] != body[r]) {
-			return fmt.Errorf("rank %v: %d cards, the body needs exactly %d", Rank(r), c[r], body[r])
+			return fmt.Errorf("rank %v: %d cards, the body needs exactly %d", climb.Rank(r), c[r], body[r])
 		}
 		kick[r] = c[r] - body[r]
 		if kick[r] > 0 {
@@ -117,11 +118,11 @@ func explains(rd Reading, c *counts, n int) error {
 				pairs++
 			}
 			if kick[r] >= 4 {
-				return fmt.Errorf("four kickers of rank %v", Rank(r))
+				return fmt.Errorf("four kickers of rank %v", climb.Rank(r))
 			}
 		}
 	}
-	rocket := kick[RankBJ] > 0 && kick[RankRJ] > 0
+	rocket := kick[climb.RankBJ] > 0 && kick[climb.RankRJ] > 0
 	switch rd.Type {
 	case TrioSingle:
 		if kicks != 1 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -160,7 +161,7 @@ func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return 
 // types: Classify for the one-deck variants, the two-deck types of
 // doudizhu.md (fourplayer) for fourplayer.
 func (r *Rules) Classify(cs []cards.Card) []Reading {
-	c := countsOf(cs)
+	c := climb.CountsOf(cs)
 	return classifyCounts(&c, len(cs), r.v.twoDecks(), nil)
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -274,7 +275,7 @@ func auditDeal(t *testing.T, r *Rules, d table.HandDealt, hexSeed string) {
 		for i := seat; i < n*r.v.handSize(); i += n {
 			want = append(want, deck[i])
 		}
-		Sort(want)
+		climb.Sort(want)
 		if !slices.Equal(d.Hands[seat], want) {
 			t.Fatalf("hand %d deal %d seat %d: dealt %s, the seed deals %s (doc.go, Dealing)", d.Hand, d.Deal, seat, cards.Format(d.Hands[seat]), cards.Format(want))
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -85,7 +86,7 @@ func (p position) build(t testing.TB, r *Rules) *table.State {
 	d := table.HandDealt{Hand: 1, Deal: 1, Commitment: seed.Commitment(), Kitty: cards.MustParse(p.kitty), FirstSeat: p.first}
 	for _, h := range p.hands {
 		cs := cards.MustParse(h)
-		Sort(cs)
+		climb.Sort(cs)
 		d.Hands = append(d.Hands, cs)
 	}
 	table.Apply(st, d)

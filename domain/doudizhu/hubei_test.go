@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -325,10 +326,10 @@ func TestHubeiCardTypes(t *testing.T) {
 		want  []Reading
 	}{
 		{"S4 H4 C4 D4 BJ RJ", nil},
-		{"S4 H4 C4 D4 S5 BJ", []Reading{rd(FourTwoSingles, Rank4, 1)}},
+		{"S4 H4 C4 D4 S5 BJ", []Reading{rd(FourTwoSingles, climb.Rank4, 1)}},
 		{"S3 H3 C3 S4 H4 C4 BJ RJ", nil},
-		{"S3 H3 C3 S4 H4 C4 S9 BJ", []Reading{rd(AirplaneSingles, Rank4, 2)}},
-		{"S3 H3 C3 S4 H4 C4 S9 H9 SK HK", []Reading{rd(AirplanePairs, Rank4, 2)}},
+		{"S3 H3 C3 S4 H4 C4 S9 BJ", []Reading{rd(AirplaneSingles, climb.Rank4, 2)}},
+		{"S3 H3 C3 S4 H4 C4 S9 H9 SK HK", []Reading{rd(AirplanePairs, climb.Rank4, 2)}},
 		{"S3 H3 C3 S4 H4 C4 S9 H9 SK HK CK DK", nil}, // 333444 with 99 and KKKK: no type
 	} {
 		if got := r.Classify(cards.MustParse(tc.cards)); !slices.Equal(got, tc.want) {

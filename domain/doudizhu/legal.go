@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -49,11 +50,11 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 // cards of each rank in suit order (S H C D), the two copies of a card of
 // two decks next to each other.
 type holding struct {
-	c     counts
-	cards [numRanks][2 * 4]cards.Card // up to two decks
+	c     climb.Counts
+	cards [climb.NumRanks][2 * 4]cards.Card // up to two decks
 	// twin has bit j set when cards[r][j] is the same card as cards[r][j-1]:
 	// choosing the second copy without the first would repeat a play.
-	twin [numRanks]uint
+	twin [climb.NumRanks]uint
 	two  bool // the two-deck card types
 }
 
@@ -63,7 +64,7 @@ func (h *holding) fill(m *cards.Multiset) {
 		if k == 0 {
 			continue
 		}
-		r, c := rankOfIndex(i), cards.FromIndex(i)
+		r, c := climb.RankOfIndex(i), cards.FromIndex(i)
 		for j := range k {
 			if j > 0 {
 				h.twin[r] |= 1 << h.c[r]
@@ -76,17 +77,6 @@ func (h *holding) fill(m *cards.Multiset) {
 
 // of is the hand's cards of rank r.
 func (h *holding) of(r int) []cards.Card { return h.cards[r][:h.c[r]] }
-
-// rankOfIndex is RankOf(cards.FromIndex(i)).
-func rankOfIndex(i int) Rank {
-	switch {
-	case i >= 52:
-		return RankBJ + Rank(i-52)
-	case i%13 == 0:
-		return Rank2
-	}
-	return Rank(i%13 - 1)
-}
 
 // legalPlays lists the plays of hand that may be made on lead (nil: leading).
 //
@@ -110,11 +100,11 @@ type plan struct {
 	total   int      // cards in all the plays
 	actions int      // plays, one per playable type of a multiset
 	g       patternSet
-	patBuf  [32]counts
+	patBuf  [32]climb.Counts
 }
 
 type kept struct {
-	p     counts
+	p     climb.Counts
 	n     int    // cards in a play
 	plays int    // choices of suits
 	types uint32 // bit t set: playable as type t
@@ -162,7 +152,7 @@ func (pl *plan) makeOf(hand *cards.Multiset, lead *Reading, two bool, gens []Typ
 	pl.keep = pl.keepBuf[:0]
 	var readings [8]Reading
 	for _, p := range g.pats {
-		n := patternLen(&p)
+		n := p.Total()
 		var types uint32
 		for _, rd := range classifyCounts(&p, n, two, readings[:0]) {
 			if lead == nil || rd.Beats(*lead) {
@@ -239,10 +229,10 @@ func (pl *plan) at(i int) table.Action {
 // choice is the choice-th play expand lists for pattern p: a mixed-radix
 // number over the pattern's ranks, the last rank fastest, each digit the
 // index of a distinct mask in increasing order.
-func (h *holding) choice(p *counts, choice int) []cards.Card {
-	var masks [numRanks]uint
+func (h *holding) choice(p *climb.Counts, choice int) []cards.Card {
+	var masks [climb.NumRanks]uint
 	radix := 1
-	for r := numRanks - 1; r >= 0; r-- {
+	for r := climb.NumRanks - 1; r >= 0; r-- {
 		k := p[r]
 		if k == 0 {
 			continue
@@ -259,7 +249,7 @@ func (h *holding) choice(p *counts, choice int) []cards.Card {
 		radix *= n
 	}
 	var out []cards.Card
-	for r := range numRanks {
+	for r := range climb.NumRanks {
 		for j, c := range h.of(r) {
 			if masks[r]&(1<<j) != 0 {
 				out = append(out, c)
@@ -276,15 +266,15 @@ func (h *holding) choice(p *counts, choice int) []cards.Card {
 // as two types. Those patterns are de-duplicated.
 type patternSet struct {
 	seen map[uint64]struct{}
-	pats []counts
+	pats []climb.Counts
 }
 
-func (g *patternSet) add(p *counts, mayRepeat bool) {
+func (g *patternSet) add(p *climb.Counts, mayRepeat bool) {
 	if mayRepeat {
 		if g.seen == nil {
 			g.seen = map[uint64]struct{}{}
 		}
-		k := p.key()
+		k := p.Key()
 		if _, dup := g.seen[k]; dup {
 			return
 		}
@@ -297,11 +287,11 @@ func (g *patternSet) add(p *counts, mayRepeat bool) {
 // use only the given length when it is not 0. It may add patterns that the
 // classifier then rejects (never the other way round).
 func (h *holding) generate(t Type, length int, g *patternSet) {
-	var p counts
+	var p climb.Counts
 	switch t {
 	case Single, Pair, Trio:
 		k := groupSize(t)
-		for r := range numRanks {
+		for r := range climb.NumRanks {
 			if h.c[r] >= k {
 				p[r] = k
 				g.add(&p, false)
@@ -310,7 +300,7 @@ func (h *holding) generate(t Type, length int, g *patternSet) {
 		}
 	case Bomb:
 		// One deck: four of a rank. Two decks: 4 to 8 (doudizhu.md, fourplayer).
-		for r := 0; r <= int(Rank2); r++ {
+		for r := 0; r <= int(climb.Rank2); r++ {
 			most := uint8(4)
 			if h.two {
 				most = h.c[r]
@@ -326,8 +316,8 @@ func (h *holding) generate(t Type, length int, g *patternSet) {
 		if h.two {
 			k = 2 // the four jokers
 		}
-		if h.c[RankBJ] >= k && h.c[RankRJ] >= k {
-			p[RankBJ], p[RankRJ] = k, k
+		if h.c[climb.RankBJ] >= k && h.c[climb.RankRJ] >= k {
+			p[climb.RankBJ], p[climb.RankRJ] = k, k
 			g.add(&p, false)
 		}
 	case TrioSingle, TrioPair:
@@ -335,12 +325,12 @@ func (h *holding) generate(t Type, length int, g *patternSet) {
 		if t == TrioPair {
 			k = 2
 		}
-		for body := range numRanks {
+		for body := range climb.NumRanks {
 			if h.c[body] < 3 {
 				continue
 			}
 			p[body] = 3
-			for kick := range numRanks {
+			for kick := range climb.NumRanks {
 				if kick != body && h.c[kick] >= k {
 					p[kick] = k
 					g.add(&p, false)
@@ -350,7 +340,7 @@ func (h *holding) generate(t Type, length int, g *patternSet) {
 			p[body] = 0
 		}
 	case FourTwoSingles, FourTwoPairs:
-		for body := 0; body <= int(Rank2); body++ {
+		for body := 0; body <= int(climb.Rank2); body++ {
 			if h.c[body] < 4 {
 				continue
 			}
@@ -360,8 +350,8 @@ func (h *holding) generate(t Type, length int, g *patternSet) {
 		}
 	case Straight, PairStraight, Airplane, AirplaneSingles, AirplanePairs:
 		width, minLen := groupSize(t), minChain(t)
-		for lo := 0; lo <= int(RankA); lo++ {
-			for hi := lo; hi <= int(RankA) && h.c[hi] >= width; hi++ {
+		for lo := 0; lo <= int(climb.RankA); lo++ {
+			for hi := lo; hi <= int(climb.RankA) && h.c[hi] >= width; hi++ {
 				n := hi - lo + 1
 				if n < minLen || (length != 0 && n != length) {
 					continue
@@ -397,14 +387,14 @@ type kickerRule struct {
 
 // kickers adds p extended by every choice of need kickers (need pairs, with
 // k.pairs) from the ranks ≥ from.
-func (h *holding) kickers(p *counts, from, need int, k *kickerRule, g *patternSet) {
+func (h *holding) kickers(p *climb.Counts, from, need int, k *kickerRule, g *patternSet) {
 	if need == 0 {
 		if !hasRocket(p, h.two) {
 			g.add(p, k.repeat)
 		}
 		return
 	}
-	for r := from; r < numRanks; r++ {
+	for r := from; r < climb.NumRanks; r++ {
 		if r >= k.lo && r <= k.hi {
 			continue
 		}
@@ -449,7 +439,7 @@ func minChain(t Type) int {
 // choices is the number of ways the hand's suits can make pattern p: the
 // distinct multisets of cards, so a choice between two identical copies of a
 // card counts once.
-func (h *holding) choices(p *counts) int {
+func (h *holding) choices(p *climb.Counts) int {
 	n := 1
 	for r, k := range p {
 		if k == 0 {
@@ -490,10 +480,10 @@ func binomial(n, k int) int {
 // counts through the choices like an odometer, the last rank fastest; each
 // rank's choice is a bit mask over its cards, stepped through the masks with
 // the same number of bits in increasing order.
-func (h *holding) expand(p *counts, out []cards.Card) []cards.Card {
+func (h *holding) expand(p *climb.Counts, out []cards.Card) []cards.Card {
 	var (
-		ranks       [numRanks]uint8
-		mask, first [numRanks]uint
+		ranks       [climb.NumRanks]uint8
+		mask, first [climb.NumRanks]uint
 	)
 	nr := 0
 	for r, k := range p {
@@ -535,12 +525,4 @@ func nextMask(m uint) uint {
 	low := m & -m
 	up := m + low
 	return up | ((up^m)>>2)/low
-}
-
-func patternLen(p *counts) int {
-	n := 0
-	for _, k := range p {
-		n += int(k)
-	}
-	return n
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -124,7 +125,7 @@ func TestLegalPatterns(t *testing.T) {
 	}
 }
 
-func subPatterns(c *counts) int {
+func subPatterns(c *climb.Counts) int {
 	n := 1
 	for _, k := range c {
 		n *= int(k) + 1
@@ -141,12 +142,12 @@ func checkPatterns(fatalf func(string, ...any), r *Rules, g *State) {
 	}
 	// want: for each playable pattern, the number of actions Legal must list.
 	want := map[uint64]int{}
-	var p counts
+	var p climb.Counts
 	var walk func(r int)
 	walk = func(rk int) {
-		if rk == numRanks {
+		if rk == climb.NumRanks {
 			types := map[Type]bool{}
-			for _, rd := range classifyCounts(&p, patternLen(&p), r.v.twoDecks(), nil) {
+			for _, rd := range classifyCounts(&p, p.Total(), r.v.twoDecks(), nil) {
 				if lead == nil || rd.Beats(*lead) {
 					types[rd.Type] = true
 				}
@@ -156,7 +157,7 @@ func checkPatterns(fatalf func(string, ...any), r *Rules, g *State) {
 				if len(types) > 1 {
 					n *= len(types)
 				}
-				want[p.key()] = n
+				want[p.Key()] = n
 			}
 			return
 		}
@@ -187,8 +188,8 @@ func checkPatterns(fatalf func(string, ...any), r *Rules, g *State) {
 		if !g.hands[seat].Contains(a.Cards) {
 			fatalf("Legal offers %s, not in the hand", cards.Format(a.Cards))
 		}
-		c := countsOf(a.Cards)
-		got[c.key()]++
+		c := climb.CountsOf(a.Cards)
+		got[c.Key()]++
 		evs, err := r.Decide(g, seat, a)
 		if err != nil {
 			fatalf("Legal offers %s, Decide says %v", describeAction(a), err)
@@ -225,7 +226,7 @@ func newHolding(m *cards.Multiset) *holding {
 
 func (h *holding) all() []cards.Card {
 	var out []cards.Card
-	for r := range numRanks {
+	for r := range climb.NumRanks {
 		out = append(out, h.of(r)...)
 	}
 	return out
@@ -274,7 +275,7 @@ func checkDecideEqualsLegal(rt *randomTable, r *Rules, g *State) {
 		rt.fatalf("open: Decide says %v, Legal lists it: %v", err, canOpen)
 	}
 	hand := g.hands[seat].Cards()
-	Sort(hand)
+	climb.Sort(hand)
 	for mask := 1; mask < 1<<len(hand); mask++ {
 		var cs []cards.Card
 		for i, c := range hand {

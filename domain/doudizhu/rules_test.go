@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -89,14 +90,14 @@ func TestDealOrder(t *testing.T) {
 		want[i%3] = append(want[i%3], deck[i])
 	}
 	for i := range want {
-		Sort(want[i])
+		climb.Sort(want[i])
 		if !slices.Equal(d.Hands[i], want[i]) {
 			t.Errorf("seat %d holds %s, want cards i%%3 == %d of the shuffled deck in display order: %s (doc.go, Dealing)",
 				i, cards.Format(d.Hands[i]), i, cards.Format(want[i]))
 		}
 	}
 	kitty := slices.Clone(deck[51:])
-	Sort(kitty)
+	climb.Sort(kitty)
 	if !slices.Equal(d.Kitty, kitty) {
 		t.Errorf("kitty %s, want the last 3 cards %s (doudizhu.md, Deal)", cards.Format(d.Kitty), cards.Format(kitty))
 	}
@@ -308,9 +309,9 @@ func TestAmbiguousPlay(t *testing.T) {
 		as   string
 		want Reading
 	}{
-		{"", rd(Airplane, Rank9, 4)},
-		{"airplane_singles", rd(AirplaneSingles, Rank9, 3)},
-		{"airplane", rd(Airplane, Rank9, 4)},
+		{"", rd(Airplane, climb.Rank9, 4)},
+		{"airplane_singles", rd(AirplaneSingles, climb.Rank9, 3)},
+		{"airplane", rd(Airplane, climb.Rank9, 4)},
 	} {
 		evs, err := r.Decide(st.G, 0, playAs(all, tc.as))
 		if err != nil {
@@ -518,7 +519,7 @@ func TestViewAndRedact(t *testing.T) {
 	if p := table.Redact(r, secret, table.Auditor, false); p == nil {
 		t.Error("the auditor does not see DealSecret")
 	}
-	played := CardsPlayed{Seat: 0, Cards: cards.MustParse("S3"), Reading: rd(Single, Rank3, 1)}
+	played := CardsPlayed{Seat: 0, Cards: cards.MustParse("S3"), Reading: rd(Single, climb.Rank3, 1)}
 	if p := table.Redact(r, played, 1, false); p == nil {
 		t.Error("a play is hidden, want public")
 	}
@@ -531,7 +532,7 @@ func TestDecodeEvents(t *testing.T) {
 		BidMade{Seat: 1, Bid: 2},
 		BidPassed{Seat: 2},
 		LandlordChosen{Seat: 1, Bid: 2, Kitty: cards.MustParse("S3 HQ RJ")},
-		CardsPlayed{Seat: 1, Cards: cards.MustParse("S3 H3 C3 D9"), Reading: rd(TrioSingle, Rank3, 1)},
+		CardsPlayed{Seat: 1, Cards: cards.MustParse("S3 H3 C3 D9"), Reading: rd(TrioSingle, climb.Rank3, 1)},
 		PlayPassed{Seat: 2},
 	}
 	for _, e := range evs {
@@ -562,7 +563,7 @@ func TestCloneIsDeep(t *testing.T) {
 	mustAct(t, st, 0, playA("S3"))
 	before := game(st)
 	c := before.Clone().(*State)
-	r.Evolve(c, CardsPlayed{Seat: 1, Cards: cards.MustParse("S4"), Reading: rd(Single, Rank4, 1)})
+	r.Evolve(c, CardsPlayed{Seat: 1, Cards: cards.MustParse("S4"), Reading: rd(Single, climb.Rank4, 1)})
 	r.Evolve(c, table.PlayerSeated{Seat: 2, PlayerID: "zz"})
 	r.Evolve(c, BidPassed{Seat: 0})
 	if before.hands[1].Len() != 2 || before.last.seat != 0 || before.Players[2] != "p2" || before.plays[1] != 0 || len(before.bids) != 3 {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -136,6 +137,6 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 
 func (s *State) handCards(seat int) []cards.Card {
 	cs := s.hands[seat].Cards()
-	Sort(cs)
+	climb.Sort(cs)
 	return cs
 }

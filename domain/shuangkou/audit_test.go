@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"paiju/audit"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 	"paiju/eventstore"
 )
@@ -63,7 +64,7 @@ func TestRecordedStreamsVerify(t *testing.T) {
 		if err := json.Unmarshal(e.Data, &p); err != nil {
 			t.Fatal(err)
 		}
-		if p.Reading.Type != Single || p.Reading.Main >= Rank2 {
+		if p.Reading.Type != Single || p.Reading.Main >= climb.Rank2 {
 			continue
 		}
 		p.Reading.Main++ // a single read one rank higher than its card

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 )
 
 // Type is a combination of shuangkou.md, Combinations. It is persisted by
@@ -80,10 +81,10 @@ func (t Type) group() int {
 // jokers play as themselves or there are none). Type, Main and Length fix
 // Wild: the jokers fill exactly what the natural cards lack.
 type Reading struct {
-	Type   Type   `json:"type"`
-	Main   Rank   `json:"main"`
-	Length int    `json:"length"`
-	Wild   []Rank `json:"wild,omitempty"`
+	Type   Type         `json:"type"`
+	Main   climb.Rank   `json:"main"`
+	Length int          `json:"length"`
+	Wild   []climb.Rank `json:"wild,omitempty"`
 }
 
 // Name is the reading as a client names it in an action's "as":
@@ -130,7 +131,7 @@ func validAs(as string) bool {
 		return false
 	}
 	if hasMain {
-		_, ok := ParseRank(m)
+		_, ok := climb.ParseRank(m)
 		return ok
 	}
 	return true
@@ -176,27 +177,28 @@ func (r Reading) Outranks(o Reading) bool {
 // natural cards, jokers are wild in 百变 (each stands for any rank 3 … 2) and
 // make the play invalid in classic. It returns nil when cs is no combination.
 func Classify(cs []cards.Card, wild bool) []Reading {
-	s := shapeOf(cs)
-	return s.classify(wild, true, nil)
+	c := climb.CountsOf(cs)
+	return classify(&c, wild, true, nil)
 }
 
-// classify appends the readings of s to out; Wild is filled in only when
-// withWild (Legal needs no more than type, main rank and length).
-func (s *shape) classify(wild, withWild bool, out []Reading) []Reading {
-	nat, j := s.naturals(), s.jokers()
-	n := nat + j
-	if nat == 0 {
+// classify appends the readings of the cards with rank counts s to out; Wild
+// is filled in only when withWild (Legal needs no more than type, main rank
+// and length).
+func classify(s *climb.Counts, wild, withWild bool, out []Reading) []Reading {
+	n, j := s.Total(), s.Jokers()
+	bj, rj := s[climb.RankBJ], s[climb.RankRJ]
+	if n == j {
 		switch {
-		case n == 1 && s.bj == 1:
-			return append(out, Reading{Type: Single, Main: RankBJ, Length: 1})
+		case n == 1 && bj == 1:
+			return append(out, Reading{Type: Single, Main: climb.RankBJ, Length: 1})
 		case n == 1:
-			return append(out, Reading{Type: Single, Main: RankRJ, Length: 1})
-		case n == 2 && s.bj == 2:
-			return append(out, Reading{Type: Pair, Main: RankBJ, Length: 1})
-		case n == 2 && s.rj == 2:
-			return append(out, Reading{Type: Pair, Main: RankRJ, Length: 1})
-		case n == 4 && s.bj == 2:
-			return append(out, Reading{Type: JokerBomb, Main: RankRJ, Length: 4})
+			return append(out, Reading{Type: Single, Main: climb.RankRJ, Length: 1})
+		case n == 2 && bj == 2:
+			return append(out, Reading{Type: Pair, Main: climb.RankBJ, Length: 1})
+		case n == 2 && rj == 2:
+			return append(out, Reading{Type: Pair, Main: climb.RankRJ, Length: 1})
+		case n == 4 && bj == 2:
+			return append(out, Reading{Type: JokerBomb, Main: climb.RankRJ, Length: 4})
 		}
 		return out
 	}
@@ -204,7 +206,7 @@ func (s *shape) classify(wild, withWild bool, out []Reading) []Reading {
 		return out // classic: a joker never joins natural cards
 	}
 	lo, hi, maxCount := -1, -1, 0
-	for r, k := range s.nat {
+	for r, k := range s[:climb.NumNatural] {
 		if k > 0 {
 			if lo < 0 {
 				lo = r
@@ -213,12 +215,12 @@ func (s *shape) classify(wild, withWild bool, out []Reading) []Reading {
 			maxCount = max(maxCount, int(k))
 		}
 	}
-	fill := s.fill
+	fill := func(t Type, main climb.Rank, length int) Reading { return fillWild(s, t, main, length) }
 	if !withWild {
-		fill = func(t Type, main Rank, length int) Reading { return Reading{Type: t, Main: main, Length: length} }
+		fill = func(t Type, main climb.Rank, length int) Reading { return Reading{Type: t, Main: main, Length: length} }
 	}
 	if lo == hi { // one natural rank, the jokers join it
-		r := Rank(lo)
+		r := climb.Rank(lo)
 		switch {
 		case n == 1:
 			out = append(out, Reading{Type: Single, Main: r, Length: 1})
@@ -230,7 +232,7 @@ func (s *shape) classify(wild, withWild bool, out []Reading) []Reading {
 			out = append(out, fill(Bomb, r, n))
 		}
 	}
-	if hi > int(topRun) {
+	if hi > int(climb.TopRun) {
 		return out // a 2 never sits in a run
 	}
 	for _, t := range [...]Type{PairRun, TrioRun, Straight} {
@@ -239,13 +241,13 @@ func (s *shape) classify(wild, withWild bool, out []Reading) []Reading {
 			continue
 		}
 		length := n / g
-		if length < minRun(t) || length > int(topRun)+1 {
+		if length < minRun(t) || length > int(climb.TopRun)+1 {
 			continue
 		}
 		// Every window of length ranks inside 3..A that holds every natural
 		// rank; the jokers fill the rest.
-		for first := max(0, hi-length+1); first <= lo && first+length-1 <= int(topRun); first++ {
-			out = append(out, fill(t, Rank(first+length-1), length))
+		for first := max(0, hi-length+1); first <= lo && first+length-1 <= int(climb.TopRun); first++ {
+			out = append(out, fill(t, climb.Rank(first+length-1), length))
 		}
 	}
 	return out
@@ -261,25 +263,26 @@ func minRun(t Type) int {
 	return 5
 }
 
-// fill is the reading of s as type t with main rank main and the given
-// length, the jokers standing for what the natural cards lack. The caller
-// has checked that the natural cards fit.
-func (s *shape) fill(t Type, main Rank, length int) Reading {
+// fillWild is the reading of the cards with rank counts s as type t with
+// main rank main and the given length, the jokers standing for what the
+// natural cards lack. The caller has checked that the natural cards fit.
+func fillWild(s *climb.Counts, t Type, main climb.Rank, length int) Reading {
 	rd := Reading{Type: t, Main: main, Length: length}
-	if s.jokers() == 0 {
+	j := s.Jokers()
+	if j == 0 {
 		return rd
 	}
-	rd.Wild = make([]Rank, 0, s.jokers())
+	rd.Wild = make([]climb.Rank, 0, j)
 	switch t {
 	case Pair, Trio, Bomb:
-		for range s.jokers() {
+		for range j {
 			rd.Wild = append(rd.Wild, main)
 		}
 	default:
 		g := t.group()
 		for r := int(main) - length + 1; r <= int(main); r++ {
-			for k := int(s.nat[r]); k < g; k++ {
-				rd.Wild = append(rd.Wild, Rank(r))
+			for k := int(s[r]); k < g; k++ {
+				rd.Wild = append(rd.Wild, climb.Rank(r))
 			}
 		}
 	}

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 )
 
 // cardsOfRank returns n natural cards of rank r, suits cycling ♠ ♥ ♣ ♦.
-func cardsOfRank(r Rank, n int) []cards.Card {
+func cardsOfRank(r climb.Rank, n int) []cards.Card {
 	face := cards.Rank(r + 3)
-	if r == Rank2 {
+	if r == climb.Rank2 {
 		face = 2
 	}
 	out := make([]cards.Card, n)
@@ -30,9 +31,9 @@ func jokersN(n int) []cards.Card {
 // Classify): the natural cards and the ranks the jokers stand for make up
 // exactly the combination, and wilds appear only in 百变 with natural cards.
 func sound(cs []cards.Card, rd Reading, wild bool) error {
-	s := shapeOf(cs)
+	s := climb.CountsOf(cs)
 	n := len(cs)
-	if s.naturals() == 0 {
+	if s.Total() == s.Jokers() {
 		if len(rd.Wild) > 0 {
 			return fmt.Errorf("jokers alone read as wild")
 		}
@@ -42,30 +43,30 @@ func sound(cs []cards.Card, rd Reading, wild bool) error {
 		}
 		switch rd.Type {
 		case Single:
-			ok = n == 1 && (rd.Main == RankBJ && s.bj == 1 || rd.Main == RankRJ && s.rj == 1)
+			ok = n == 1 && (rd.Main == climb.RankBJ && s[climb.RankBJ] == 1 || rd.Main == climb.RankRJ && s[climb.RankRJ] == 1)
 		case Pair:
-			ok = rd.Main == RankBJ && s.bj == 2 && n == 2 || rd.Main == RankRJ && s.rj == 2 && n == 2
+			ok = rd.Main == climb.RankBJ && s[climb.RankBJ] == 2 && n == 2 || rd.Main == climb.RankRJ && s[climb.RankRJ] == 2 && n == 2
 		case JokerBomb:
-			ok = s.bj == 2 && s.rj == 2 && n == 4 && rd.Main == RankRJ && rd.Length == 4
+			ok = s[climb.RankBJ] == 2 && s[climb.RankRJ] == 2 && n == 4 && rd.Main == climb.RankRJ && rd.Length == 4
 		}
 		if !ok {
 			return fmt.Errorf("jokers alone are not %v", rd)
 		}
 		return nil
 	}
-	if len(rd.Wild) != s.jokers() || (!wild && s.jokers() > 0) {
-		return fmt.Errorf("%d jokers but %d wild ranks (wild %v)", s.jokers(), len(rd.Wild), wild)
+	if len(rd.Wild) != s.Jokers() || (!wild && s.Jokers() > 0) {
+		return fmt.Errorf("%d jokers but %d wild ranks (wild %v)", s.Jokers(), len(rd.Wild), wild)
 	}
-	full := s.nat
+	full := [climb.NumNatural]uint8(s[:climb.NumNatural])
 	for _, w := range rd.Wild {
-		if int(w) >= numNatural {
+		if int(w) >= climb.NumNatural {
 			return fmt.Errorf("a joker stands for %v", w)
 		}
 		full[w]++
 	}
-	want := [numNatural]uint8{}
+	want := [climb.NumNatural]uint8{}
 	if rd.Type <= Trio || rd.Type == Bomb {
-		if int(rd.Main) >= numNatural {
+		if int(rd.Main) >= climb.NumNatural {
 			return fmt.Errorf("natural cards read as %v", rd)
 		}
 	}
@@ -81,7 +82,7 @@ func sound(cs []cards.Card, rd Reading, wild bool) error {
 		}
 		want[rd.Main] = uint8(n)
 	case Straight, PairRun, TrioRun:
-		if rd.Length < minRun(rd.Type) || rd.Main > topRun || int(rd.Main)-rd.Length+1 < 0 {
+		if rd.Length < minRun(rd.Type) || rd.Main > climb.TopRun || int(rd.Main)-rd.Length+1 < 0 {
 			return fmt.Errorf("run %v out of 3..A", rd)
 		}
 		for r := int(rd.Main) - rd.Length + 1; r <= int(rd.Main); r++ {
@@ -101,7 +102,7 @@ func sound(cs []cards.Card, rd Reading, wild bool) error {
 // pair/trio below four cards), the jokers standing for that rank
 // (shuangkou.md, 百变: ♠7 ♥7 RJ BJ is a 4-card bomb of 7s; bombs reach 12).
 func TestFourJokersCompleteBombs(t *testing.T) {
-	for r := Rank3; r <= Rank2; r++ {
+	for r := climb.Rank3; r <= climb.Rank2; r++ {
 		for nat := 1; nat <= 8; nat++ {
 			for j := 0; j <= 4; j++ {
 				cs := append(cardsOfRank(r, nat), jokersN(j)...)
@@ -144,11 +145,11 @@ func TestFourJokersCompleteRuns(t *testing.T) {
 	checked := 0
 	for _, typ := range []Type{Straight, PairRun, TrioRun} {
 		g := typ.group()
-		for length := minRun(typ); length <= int(topRun)+1; length++ {
+		for length := minRun(typ); length <= int(climb.TopRun)+1; length++ {
 			if g*length > 36 {
 				break
 			}
-			for first := 0; first+length-1 <= int(topRun); first++ {
+			for first := 0; first+length-1 <= int(climb.TopRun); first++ {
 				// miss[i] cards of rank first+i are left to jokers.
 				miss := make([]int, length)
 				var rec func(i, left int)
@@ -156,9 +157,9 @@ func TestFourJokersCompleteRuns(t *testing.T) {
 					if i == length {
 						j := 4 - left
 						var cs []cards.Card
-						var wild []Rank
+						var wild []climb.Rank
 						for k, m := range miss {
-							r := Rank(first + k)
+							r := climb.Rank(first + k)
 							cs = append(cs, cardsOfRank(r, g-m)...)
 							for range m {
 								wild = append(wild, r)
@@ -168,7 +169,7 @@ func TestFourJokersCompleteRuns(t *testing.T) {
 							return
 						}
 						cs = append(cs, jokersN(j)...)
-						want := Reading{Type: typ, Main: Rank(first + length - 1), Length: length, Wild: wild}
+						want := Reading{Type: typ, Main: climb.Rank(first + length - 1), Length: length, Wild: wild}
 						got := Classify(cs, true)
 						checked++
 						if !slices.ContainsFunc(got, func(x Reading) bool { return x.same(want) && slices.Equal(x.Wild, want.Wild) }) {

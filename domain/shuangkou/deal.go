@@ -2,6 +2,7 @@ package shuangkou
 
 import (
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -18,7 +19,7 @@ func (r *Rules) Deal(gs table.GameState, d table.DealNumber, seed cards.Seed) ([
 		hands[i%seats] = append(hands[i%seats], c)
 	}
 	for _, h := range hands {
-		Sort(h)
+		climb.Sort(h)
 	}
 	// doc.go, Dealing (a Decision: shuangkou.md names no first leader): the
 	// seed draws the first leader of the table's first hand; each later hand

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -98,7 +99,7 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 		return nil, table.ErrCardNotInHand.With("you do not hold %s", cards.Format(missing))
 	}
 	played := slices.Clone(a.Cards)
-	Sort(played)
+	climb.Sort(played)
 	readings := Classify(played, s.v.wild)
 	if len(readings) == 0 {
 		why := ""
@@ -111,17 +112,17 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 		all := readings
 		readings = slices.DeleteFunc(slices.Clone(readings), func(r Reading) bool { return !r.matches(a.As) })
 		if len(readings) == 0 {
-			return nil, table.ErrInvalidCombo.With("%s cannot be read as %s; it reads as %s", cards.Format(played), a.As, describe(all))
+			return nil, table.ErrInvalidCombo.With("%s cannot be read as %s; it reads as %s", cards.Format(played), a.As, climb.Describe(all))
 		}
 	}
 	var lead *Reading
 	if s.last != nil {
 		lead = &s.last.reading
 	}
-	reading, ok := pick(readings, lead)
+	reading, ok := climb.Pick(readings, lead)
 	if !ok {
 		return nil, table.ErrDoesNotBeat.With("%s (%s) does not beat seat %d's %s (%s) (shuangkou.md, Combinations)",
-			cards.Format(played), describe(readings), s.last.seat, cards.Format(s.last.cards), s.last.reading)
+			cards.Format(played), climb.Describe(readings), s.last.seat, cards.Format(s.last.cards), s.last.reading)
 	}
 	evs := []table.Payload{CardsPlayed{Seat: seat, Cards: played, Reading: reading}}
 	if hand.Len() > len(played) {
@@ -137,33 +138,6 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 		evs = append(evs, settled)
 	}
 	return evs, nil
-}
-
-// pick chooses the reading of a play: among those that beat lead (any, when
-// leading), the one that outranks the others.
-func pick(readings []Reading, lead *Reading) (Reading, bool) {
-	var best Reading
-	found := false
-	for _, r := range readings {
-		if lead != nil && !r.Beats(*lead) {
-			continue
-		}
-		if !found || r.Outranks(best) {
-			best, found = r, true
-		}
-	}
-	return best, found
-}
-
-func describe(rs []Reading) string {
-	out := ""
-	for i, r := range rs {
-		if i > 0 {
-			out += " or "
-		}
-		out += r.String()
-	}
-	return out
 }
 
 // settlePlayedOut settles the hand once both players of a side are out

@@ -18,7 +18,7 @@
 //     later hand moves it to the next seat, (previous + 1) mod 4. Nothing
 //     else is ever drawn from the stream.
 //  4. HandDealt records the commitment SHA-256(seed), each seat's cards sorted
-//     in display order (Sort: 双扣 rank from 3 up to RJ, then ♠ ♥ ♣ ♦), an
+//     in display order (climb.Sort: 双扣 rank from 3 up to RJ, then ♠ ♥ ♣ ♦), an
 //     empty kitty, and the first leader as FirstSeat.
 //
 // # Events

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 )
 
 // FuzzClassify reads each byte as a card (byte mod 54 in canonical deck
@@ -25,9 +26,9 @@ func FuzzClassify(f *testing.F) {
 		got := Classify(cs, wild)
 		var want []Reading
 		for ty := Single; ty <= JokerBomb; ty++ {
-			for main := range numRanks {
+			for main := range climb.NumRanks {
 				for length := 1; length <= len(cs); length++ {
-					rd := Reading{Type: ty, Main: Rank(main), Length: length}
+					rd := Reading{Type: ty, Main: climb.Rank(main), Length: length}
 					if w, ok := wildsFor(cs, rd, wild); ok {
 						rd.Wild = w
 						if sound(cs, rd, wild) == nil {
@@ -63,26 +64,26 @@ func FuzzClassify(f *testing.F) {
 // wildsFor is, by brute force, what the jokers of cs must stand for to make
 // rd: the ranks rd needs beyond the natural cards, sorted. ok is false when a
 // natural card is beyond what rd needs.
-func wildsFor(cs []cards.Card, rd Reading, wild bool) ([]Rank, bool) {
-	s := shapeOf(cs)
-	if s.naturals() == 0 || !wild {
+func wildsFor(cs []cards.Card, rd Reading, wild bool) ([]climb.Rank, bool) {
+	s := climb.CountsOf(cs)
+	if s.Total() == s.Jokers() || !wild {
 		return nil, true
 	}
-	var need [numNatural]int
+	var need [climb.NumNatural]int
 	switch rd.Type {
 	case Single, Pair, Trio:
-		if int(rd.Main) >= numNatural {
+		if int(rd.Main) >= climb.NumNatural {
 			return nil, false
 		}
 		need[rd.Main] = rd.Type.group()
 	case Bomb:
-		if int(rd.Main) >= numNatural {
+		if int(rd.Main) >= climb.NumNatural {
 			return nil, false
 		}
 		need[rd.Main] = len(cs)
 	case Straight, PairRun, TrioRun:
 		for r := int(rd.Main) - rd.Length + 1; r <= int(rd.Main); r++ {
-			if r < 0 || r >= numNatural {
+			if r < 0 || r >= climb.NumNatural {
 				return nil, false
 			}
 			need[r] = rd.Type.group()
@@ -90,13 +91,13 @@ func wildsFor(cs []cards.Card, rd Reading, wild bool) ([]Rank, bool) {
 	default:
 		return nil, false
 	}
-	var out []Rank
-	for r, k := range s.nat {
+	var out []climb.Rank
+	for r, k := range s[:climb.NumNatural] {
 		if int(k) > need[r] {
 			return nil, false
 		}
 		for range need[r] - int(k) {
-			out = append(out, Rank(r))
+			out = append(out, climb.Rank(r))
 		}
 	}
 	return out, true

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -41,9 +42,9 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 
 // holding is a hand arranged for generating plays.
 type holding struct {
-	s     shape
-	wilds int                           // jokers that may stand in for natural cards
-	cards [numNatural][2 * 4]cards.Card // the cards of each rank in suit order
+	s     climb.Counts
+	wilds int                                 // jokers that may stand in for natural cards
+	cards [climb.NumNatural][2 * 4]cards.Card // the cards of each rank in suit order
 }
 
 func newHolding(m *cards.Multiset, wild bool) *holding {
@@ -52,32 +53,22 @@ func newHolding(m *cards.Multiset, wild bool) *holding {
 		if k == 0 {
 			continue
 		}
-		switch r := rankOfIndex[i]; r {
-		case RankBJ:
-			h.s.bj += k
-		case RankRJ:
-			h.s.rj += k
-		default:
-			c := cards.FromIndex(i)
-			for range k {
-				h.cards[r][h.s.nat[r]] = c
-				h.s.nat[r]++
-			}
+		r := climb.RankOfIndex(i)
+		if r.IsJoker() {
+			h.s[r] += k
+			continue
+		}
+		c := cards.FromIndex(i)
+		for range k {
+			h.cards[r][h.s[r]] = c
+			h.s[r]++
 		}
 	}
 	if wild {
-		h.wilds = h.s.jokers()
+		h.wilds = h.s.Jokers()
 	}
 	return h
 }
-
-// rankOfIndex is RankOf(cards.FromIndex(i)).
-var rankOfIndex = func() (t [cards.DeckSize]Rank) {
-	for i := range t {
-		t[i] = RankOf(cards.FromIndex(i))
-	}
-	return t
-}()
 
 // gen collects the rank patterns of candidate plays. Without wilds every
 // generator yields distinct patterns (natural cards have one shape); with
@@ -86,21 +77,21 @@ var rankOfIndex = func() (t [cards.DeckSize]Rank) {
 type gen struct {
 	h    *holding
 	wild bool
-	pats []shape
+	pats []climb.Counts
 }
 
-func (g *gen) add(p shape) { g.pats = append(g.pats, p) }
+func (g *gen) add(p climb.Counts) { g.pats = append(g.pats, p) }
 
 // addWild adds natural pattern p completed by w wild jokers, once per choice
 // of which jokers (so many BJ, the rest RJ) the hand can make.
-func (g *gen) addWild(p shape, w int) {
+func (g *gen) addWild(p climb.Counts, w int) {
 	if w == 0 {
 		g.add(p)
 		return
 	}
-	bj, rj := int(g.h.s.bj), int(g.h.s.rj)
+	bj, rj := int(g.h.s[climb.RankBJ]), int(g.h.s[climb.RankRJ])
 	for x := max(0, w-rj); x <= min(bj, w); x++ {
-		p.bj, p.rj = uint8(x), uint8(w-x)
+		p[climb.RankBJ], p[climb.RankRJ] = uint8(x), uint8(w-x)
 		g.add(p)
 	}
 }
@@ -118,7 +109,7 @@ func legalPlays(hand *cards.Multiset, lead *Reading, wild bool) []table.Action {
 			g.groups(t, -1)
 		}
 		for _, t := range [...]Type{PairRun, TrioRun, Straight} {
-			for n := minRun(t); n <= int(topRun)+1; n++ {
+			for n := minRun(t); n <= int(climb.TopRun)+1; n++ {
 				g.runs(t, n, -1)
 			}
 		}
@@ -142,7 +133,7 @@ func legalPlays(hand *cards.Multiset, lead *Reading, wild bool) []table.Action {
 
 func newGen(hand *cards.Multiset, wild bool) *gen {
 	h := newHolding(hand, wild)
-	return &gen{h: h, wild: wild, pats: make([]shape, 0, 64)}
+	return &gen{h: h, wild: wild, pats: make([]climb.Counts, 0, 64)}
 }
 
 // plays reads the generated patterns and lists the plays that may be made
@@ -150,13 +141,13 @@ func newGen(hand *cards.Multiset, wild bool) *gen {
 func (g *gen) plays(lead *Reading) []table.Action {
 	h, wild := g.h, g.wild
 	if h.wilds > 0 {
-		slices.SortFunc(g.pats, func(a, b shape) int { return cmp.Compare(a.key(), b.key()) })
-		g.pats = slices.CompactFunc(g.pats, func(a, b shape) bool { return a == b })
+		slices.SortFunc(g.pats, func(a, b climb.Counts) int { return cmp.Compare(a.Key(), b.Key()) })
+		g.pats = slices.Compact(g.pats)
 	}
 	// Read every pattern first, so that one backing array holds the cards
 	// of every play and one slice the actions.
 	type kept struct {
-		p     shape
+		p     climb.Counts
 		n     int    // cards in the play
 		names uint64 // bit i set: reading i of the pattern may be played
 		many  bool   // the pattern has more than one reading
@@ -166,7 +157,7 @@ func (g *gen) plays(lead *Reading) []table.Action {
 	total, actions := 0, 0
 	for _, p := range g.pats {
 		var names uint64
-		rs := p.classify(wild, false, buf[:0])
+		rs := classify(&p, wild, false, buf[:0])
 		for i, rd := range rs {
 			if lead == nil || rd.Beats(*lead) {
 				names |= 1 << i
@@ -175,7 +166,7 @@ func (g *gen) plays(lead *Reading) []table.Action {
 		if names == 0 {
 			continue
 		}
-		k := kept{p: p, n: p.naturals() + p.jokers(), names: names, many: len(rs) > 1}
+		k := kept{p: p, n: p.Total(), names: names, many: len(rs) > 1}
 		keep = append(keep, k)
 		total += k.n
 		actions += bits.OnesCount64(names)
@@ -190,7 +181,7 @@ func (g *gen) plays(lead *Reading) []table.Action {
 			out = append(out, table.Action{Type: ActionPlay, Cards: cs})
 			continue
 		}
-		for i, rd := range k.p.classify(wild, false, buf[:0]) {
+		for i, rd := range classify(&k.p, wild, false, buf[:0]) {
 			if k.names&(1<<i) != 0 {
 				out = append(out, table.Action{Type: ActionPlay, Cards: cs, As: rd.Name()})
 			}
@@ -202,9 +193,10 @@ func (g *gen) plays(lead *Reading) []table.Action {
 // jokersAlone adds the plays of jokers as themselves: each single joker, a
 // pair of the same joker, all four.
 func (g *gen) jokersAlone() {
-	s := g.h.s
-	for _, p := range []shape{{bj: 1}, {rj: 1}, {bj: 2}, {rj: 2}, {bj: 2, rj: 2}} {
-		if p.bj <= s.bj && p.rj <= s.rj {
+	const bj, rj = climb.RankBJ, climb.RankRJ
+	s := &g.h.s
+	for _, p := range [...]climb.Counts{{bj: 1}, {rj: 1}, {bj: 2}, {rj: 2}, {bj: 2, rj: 2}} {
+		if p[bj] <= s[bj] && p[rj] <= s[rj] {
 			g.add(p)
 		}
 	}
@@ -214,11 +206,11 @@ func (g *gen) jokersAlone() {
 // jokers filling in for missing cards, at least one card natural.
 func (g *gen) groups(t Type, above int) {
 	k := t.group()
-	for r := above + 1; r < numNatural; r++ {
-		have := int(g.h.s.nat[r])
+	for r := above + 1; r < climb.NumNatural; r++ {
+		have := int(g.h.s[r])
 		for c := max(1, k-g.h.wilds); c <= min(have, k); c++ {
-			var p shape
-			p.nat[r] = uint8(c)
+			var p climb.Counts
+			p[r] = uint8(c)
 			g.addWild(p, k-c)
 		}
 	}
@@ -227,12 +219,12 @@ func (g *gen) groups(t Type, above int) {
 // bombs adds the bombs of at least minLen cards: any natural rank with
 // jokers, at least one card natural.
 func (g *gen) bombs(minLen int) {
-	for r := range numNatural {
-		have := int(g.h.s.nat[r])
+	for r := range climb.NumNatural {
+		have := int(g.h.s[r])
 		for n := max(4, minLen); n <= have+g.h.wilds; n++ {
 			for c := max(1, n-g.h.wilds); c <= min(have, n); c++ {
-				var p shape
-				p.nat[r] = uint8(c)
+				var p climb.Counts
+				p[r] = uint8(c)
 				g.addWild(p, n-c)
 			}
 		}
@@ -243,37 +235,37 @@ func (g *gen) bombs(minLen int) {
 // above, every split between natural cards and wilds.
 func (g *gen) runs(t Type, n, above int) {
 	k := t.group()
-	for first := max(0, above-n+2); first+n-1 <= int(topRun); first++ {
-		var p shape
+	for first := max(0, above-n+2); first+n-1 <= int(climb.TopRun); first++ {
+		var p climb.Counts
 		g.fillRun(&p, first, first+n-1, first, k, g.h.wilds, 0)
 	}
 }
 
 // fillRun chooses the natural cards of ranks r … last of a run from first
 // (k a rank), with budget wilds left; w wilds are used so far.
-func (g *gen) fillRun(p *shape, first, last, r, k, budget, w int) {
+func (g *gen) fillRun(p *climb.Counts, first, last, r, k, budget, w int) {
 	if r > last {
 		g.addWild(*p, w)
 		return
 	}
-	have := int(g.h.s.nat[r])
+	have := int(g.h.s[r])
 	for c := min(have, k); c >= 0 && k-c <= budget; c-- {
-		p.nat[r] = uint8(c)
+		p[r] = uint8(c)
 		g.fillRun(p, first, last, r+1, k, budget-(k-c), w+k-c)
 	}
-	p.nat[r] = 0
+	p[r] = 0
 }
 
 // expand appends the cards of pattern p to out: the hand's first cards of
 // each rank in suit order, then the jokers.
-func (h *holding) expand(p *shape, out []cards.Card) []cards.Card {
-	for r, c := range p.nat {
+func (h *holding) expand(p *climb.Counts, out []cards.Card) []cards.Card {
+	for r, c := range p[:climb.NumNatural] {
 		out = append(out, h.cards[r][:c]...)
 	}
-	for range p.bj {
+	for range p[climb.RankBJ] {
 		out = append(out, cards.BJ)
 	}
-	for range p.rj {
+	for range p[climb.RankRJ] {
 		out = append(out, cards.RJ)
 	}
 	return out

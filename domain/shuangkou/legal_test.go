@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -57,16 +58,16 @@ func legalSet(t *testing.T, legal []table.Action, wild bool, lead *Reading) map[
 		if a.Type != ActionPlay {
 			continue
 		}
-		s := shapeOf(a.Cards)
+		s := climb.CountsOf(a.Cards)
 		name := a.As
 		if name == "" {
-			rd, ok := pick(Classify(a.Cards, wild), lead)
+			rd, ok := climb.Pick(Classify(a.Cards, wild), lead)
 			if !ok {
 				t.Fatalf("Legal lists %s, which has no playable reading", cards.Format(a.Cards))
 			}
 			name = rd.Name()
 		}
-		k := fmt.Sprintf("%x/%s", s.key(), name)
+		k := fmt.Sprintf("%x/%s", s.Key(), name)
 		if out[k] {
 			t.Fatalf("Legal lists %s as %s twice", cards.Format(a.Cards), name)
 		}
@@ -140,7 +141,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 					for _, rd := range Classify(sub, r.v.wild) {
 						a := table.Action{Type: ActionPlay, Cards: sub, As: rd.Name()}
 						if _, err := r.Decide(st.G, 0, a); err == nil {
-							got[fmt.Sprintf("%x/%s", func() uint64 { s := shapeOf(sub); return s.key() }(), rd.Name())] = true
+							got[fmt.Sprintf("%x/%s", func() uint64 { s := climb.CountsOf(sub); return s.Key() }(), rd.Name())] = true
 						}
 					}
 					return

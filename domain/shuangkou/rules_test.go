@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -241,14 +242,14 @@ func TestWildReadingRecorded(t *testing.T) {
 		t.Errorf("straight:8 on straight:8: got %v, want does_not_beat", err)
 	}
 	evs := mustAct(t, st, 0, playA("S5 S6 S7 BJ RJ"))
-	if rd := evs[0].(CardsPlayed).Reading; rd.Main != Rank9 {
+	if rd := evs[0].(CardsPlayed).Reading; rd.Main != climb.Rank9 {
 		t.Errorf("read as %v, want the straight to 9, the reading that beats", rd)
 	}
 	// ♠7 ♥7 RJ BJ is a 4-card bomb of 7s (shuangkou.md, 百变).
 	mustAct(t, st, 1, passA())
 	mustAct(t, st, 2, passA())
 	evs = mustAct(t, st, 3, playA("S7 H7 RJ BJ"))
-	if rd := evs[0].(CardsPlayed).Reading; rd.Type != Bomb || rd.Main != Rank7 || rd.Length != 4 || !slices.Equal(rd.Wild, []Rank{Rank7, Rank7}) {
+	if rd := evs[0].(CardsPlayed).Reading; rd.Type != Bomb || rd.Main != climb.Rank7 || rd.Length != 4 || !slices.Equal(rd.Wild, []climb.Rank{climb.Rank7, climb.Rank7}) {
 		t.Errorf("S7 H7 RJ BJ read as %v, want a 4-card bomb of 7s (shuangkou.md, 百变)", rd)
 	}
 }
@@ -262,7 +263,7 @@ func TestClassicNoWilds(t *testing.T) {
 		t.Fatalf("S7 H7 BJ RJ in classic: got %v, want invalid_combination", err)
 	}
 	evs := mustAct(t, st, 0, playA("BJ BJ"))
-	if rd := evs[0].(CardsPlayed).Reading; rd.Type != Pair || rd.Main != RankBJ {
+	if rd := evs[0].(CardsPlayed).Reading; rd.Type != Pair || rd.Main != climb.RankBJ {
 		t.Fatalf("BJ BJ read as %v, want a pair of black jokers (shuangkou.md: BJ BJ is a pair)", rd)
 	}
 }
