@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -18,7 +19,7 @@ func BenchmarkRandomHand(b *testing.B) {
 	for _, variant := range []string{"classic", "hubei", "fourplayer"} {
 		b.Run(variant, func(b *testing.B) {
 			r := rulesOf(b, variant, "")
-			seeds := &seedSeq{id: 1}
+			seeds := &gametest.SeedSeq{ID: 1}
 			rng := rand.New(rand.NewPCG(1, 1))
 			st := openTable(b, r, 1, seeds)
 			var pl plan

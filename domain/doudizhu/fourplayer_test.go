@@ -6,6 +6,7 @@ import (
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -134,7 +135,7 @@ func TestFourplayerPerft(t *testing.T) {
 		if got := r.Legal(g, 0); len(got) != tc.want {
 			var names []string
 			for _, a := range got {
-				names = append(names, describeAction(a))
+				names = append(names, gametest.DescribeAction(a))
 			}
 			t.Errorf("%s leads %d plays, want %d (%s): %v", tc.hand, len(got), tc.want, rule, names)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -156,7 +157,7 @@ func TestGolden(t *testing.T) {
 
 func recordGolden(t *testing.T, r *Rules, stake int, seedID uint64, play strategy) *goldenFile {
 	f := &goldenFile{Stake: stake, Seeds: seedID}
-	seeds := &seedSeq{id: seedID}
+	seeds := &gametest.SeedSeq{ID: seedID}
 	st := table.New(r)
 	record := func(s goldenStep, evs []table.Payload) {
 		for _, e := range evs {
@@ -186,7 +187,7 @@ func recordGolden(t *testing.T, r *Rules, stake int, seedID uint64, play strateg
 		seat, a := play(g, step, r.Legal(g, g.turn))
 		evs, err := table.Act(st, seat, a, seeds)
 		if err != nil {
-			t.Fatalf("step %d: seat %d %s: %v", step, seat, describeAction(a), err)
+			t.Fatalf("step %d: seat %d %s: %v", step, seat, gametest.DescribeAction(a), err)
 		}
 		record(goldenStep{Seat: table.Seat(seat), Action: &a}, evs)
 	}
@@ -208,7 +209,7 @@ func writeGolden(t *testing.T, path string, f *goldenFile) {
 }
 
 func replayGolden(t *testing.T, r *Rules, f *goldenFile) {
-	seeds := &seedSeq{id: f.Seeds}
+	seeds := &gametest.SeedSeq{ID: f.Seeds}
 	st := table.New(r)
 	var deals []table.HandDealt
 	for i, s := range f.Steps {
@@ -226,7 +227,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) {
 			t.Fatalf("step %d: %v", i, err)
 		}
 		if len(evs) != len(s.Events) {
-			t.Fatalf("step %d makes %v, the golden hand records %d events", i, eventTypes(evs), len(s.Events))
+			t.Fatalf("step %d makes %v, the golden hand records %d events", i, gametest.EventTypes(evs), len(s.Events))
 		}
 		for j, e := range evs {
 			want := s.Events[j]

@@ -1,30 +1,15 @@
 package doudizhu
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"testing"
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
-
-// seedSeq is a deterministic table.SeedSource: the k-th seed of stream id is
-// SHA-256(id ‖ k), both 8 bytes big-endian.
-type seedSeq struct {
-	id, n uint64
-}
-
-func (q *seedSeq) NewSeed() (cards.Seed, error) {
-	var b [16]byte
-	binary.BigEndian.PutUint64(b[:8], q.id)
-	binary.BigEndian.PutUint64(b[8:], q.n)
-	q.n++
-	return cards.Seed(sha256.Sum256(b[:])), nil
-}
 
 func classic(t testing.TB) *Rules { return rulesOf(t, "classic", "") }
 
@@ -135,34 +120,12 @@ func playAs(cs, as string) table.Action {
 // mustAct decides and applies an action that the rules must accept.
 func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Payload {
 	t.Helper()
-	evs, err := table.Act(st, seat, a, &seedSeq{id: 99})
+	evs, err := table.Act(st, seat, a, &gametest.SeedSeq{ID: 99})
 	if err != nil {
-		t.Fatalf("seat %d %s: %v", seat, describeAction(a), err)
+		t.Fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
 	}
 	applyAll(st, evs)
 	return evs
-}
-
-func describeAction(a table.Action) string {
-	s := a.Type
-	if a.Bid != nil {
-		s += fmt.Sprintf(" %d", *a.Bid)
-	}
-	if len(a.Cards) > 0 {
-		s += " " + cards.Format(a.Cards)
-	}
-	if a.As != "" {
-		s += " as " + a.As
-	}
-	return s
-}
-
-func eventTypes(evs []table.Payload) []string {
-	out := make([]string, len(evs))
-	for i, e := range evs {
-		out[i] = e.EventType()
-	}
-	return out
 }
 
 func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
@@ -176,7 +139,7 @@ func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
 			return hs, res
 		}
 	}
-	t.Fatalf("no HandSettled in %v", eventTypes(evs))
+	t.Fatalf("no HandSettled in %v", gametest.EventTypes(evs))
 	return table.HandSettled{}, Result{}
 }
 

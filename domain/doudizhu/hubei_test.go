@@ -8,6 +8,7 @@ import (
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -22,7 +23,7 @@ func TestHubeiCallPhase(t *testing.T) {
 	t.Run("a call of 3 ends the call phase at once", func(t *testing.T) {
 		st := hubeiPos.build(t, r)
 		evs := mustAct(t, st, 1, bidA(3))
-		if got := eventTypes(evs); !slices.Equal(got, []string{"BidMade", "CallWon"}) {
+		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"BidMade", "CallWon"}) {
 			t.Fatalf("call 3 emits %v, want BidMade, CallWon (%s)", got, rule)
 		}
 		if cw := evs[1].(CallWon); cw.Seat != 1 || cw.Bid != 3 {
@@ -38,17 +39,17 @@ func TestHubeiCallPhase(t *testing.T) {
 		mustAct(t, st, 2, bidA(2))
 		evs := mustAct(t, st, 0, passA())
 		if cw, ok := evs[len(evs)-1].(CallWon); !ok || cw.Seat != 2 || cw.Bid != 2 {
-			t.Fatalf("calls 1, 2, pass: %v, want seat 2 winning at 2 (%s)", eventTypes(evs), rule)
+			t.Fatalf("calls 1, 2, pass: %v, want seat 2 winning at 2 (%s)", gametest.EventTypes(evs), rule)
 		}
 	})
 	t.Run("all pass: re-deal", func(t *testing.T) {
-		st := openTable(t, r, 1, &seedSeq{id: 4})
+		st := openTable(t, r, 1, &gametest.SeedSeq{ID: 4})
 		first := game(st).firstSeat
 		var evs []table.Payload
 		for i := range 3 {
 			evs = mustAct(t, st, (first+i)%3, passA())
 		}
-		if got := eventTypes(evs); !slices.Equal(got, []string{"BidPassed", "DealVoided", "HandDealt", "DealSecret"}) {
+		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"BidPassed", "DealVoided", "HandDealt", "DealSecret"}) {
 			t.Fatalf("third pass emits %v, want a re-deal (%s)", got, rule)
 		}
 	})
@@ -106,7 +107,7 @@ func TestHubeiGrabPhase(t *testing.T) {
 			}
 			lc, ok := evs[len(evs)-1].(LandlordChosen)
 			if !ok {
-				t.Fatalf("the last word emits %v, want the landlord chosen (%s)", eventTypes(evs), rule)
+				t.Fatalf("the last word emits %v, want the landlord chosen (%s)", gametest.EventTypes(evs), rule)
 			}
 			if lc.Seat != tc.landlord || lc.Multiplier != tc.mult || lc.Bid != tc.call || cards.Format(lc.Kitty) != "SJ SQ SK" {
 				t.Errorf("landlord %+v, want seat %d at multiplier %d (%s: every grab ×2, the last grabber is landlord)", lc, tc.landlord, tc.mult, rule)
@@ -139,7 +140,7 @@ func TestHubeiGrabPhase(t *testing.T) {
 			{2, table.Action{Type: ActionGrab, Bid: table.Seat(1)}, table.ErrBadAction},
 		} {
 			if _, err := r.Decide(st.G, tc.seat, tc.a); !errors.Is(err, tc.want) {
-				t.Errorf("seat %d %s in the grab phase: %v, want %v", tc.seat, describeAction(tc.a), err, tc.want)
+				t.Errorf("seat %d %s in the grab phase: %v, want %v", tc.seat, gametest.DescribeAction(tc.a), err, tc.want)
 			}
 		}
 		if _, err := classic(t).Decide(game(position{hands: []string{"S3", "S4", "S5"}, kitty: "S6 S7 S8"}.build(t, classic(t))), 0, grabA()); !errors.Is(err, table.ErrUnknownAction) {
@@ -167,7 +168,7 @@ func TestHubeiOpen(t *testing.T) {
 	evs := mustAct(t, st, 0, openA())
 	ho, ok := evs[0].(HandOpened)
 	if len(evs) != 1 || !ok || ho.Seat != 0 || cards.Format(ho.Cards) != "S3 S5 D9 SK HK CK" || ho.Multiplier != 4 {
-		t.Fatalf("open emits %v %+v, want HandOpened of seat 0 with its whole hand S3 S5 D9 SK HK CK at multiplier 2 × 2 (%s)", eventTypes(evs), evs[0], rule)
+		t.Fatalf("open emits %v %+v, want HandOpened of seat 0 with its whole hand S3 S5 D9 SK HK CK at multiplier 2 × 2 (%s)", gametest.EventTypes(evs), evs[0], rule)
 	}
 	if p := table.Redact(r, ho, 1, false); p == nil {
 		t.Errorf("HandOpened is hidden from seat 1, want shown to all")

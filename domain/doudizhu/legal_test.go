@@ -8,6 +8,7 @@ import (
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -55,7 +56,7 @@ func TestPerft(t *testing.T) {
 		if got := r.Legal(g, 0); len(got) != tc.want {
 			var names []string
 			for _, a := range got {
-				names = append(names, describeAction(a))
+				names = append(names, gametest.DescribeAction(a))
 			}
 			t.Errorf("%s: %s has %d legal actions, want %d (%s):\n%v", tc.name, tc.hand, len(got), tc.want, rule, names)
 		}
@@ -192,10 +193,10 @@ func checkPatterns(fatalf func(string, ...any), r *Rules, g *State) {
 		got[c.Key()]++
 		evs, err := r.Decide(g, seat, a)
 		if err != nil {
-			fatalf("Legal offers %s, Decide says %v", describeAction(a), err)
+			fatalf("Legal offers %s, Decide says %v", gametest.DescribeAction(a), err)
 		}
 		if a.As != "" && evs[0].(CardsPlayed).Reading.Type.String() != a.As {
-			fatalf("Legal offers %s, Decide reads it as %v", describeAction(a), evs[0].(CardsPlayed).Reading)
+			fatalf("Legal offers %s, Decide reads it as %v", gametest.DescribeAction(a), evs[0].(CardsPlayed).Reading)
 		}
 	}
 	wantPass := 0

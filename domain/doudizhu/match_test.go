@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -30,15 +31,15 @@ func TestMatch(t *testing.T) {
 		t.Run(variant, func(t *testing.T) {
 			r := rulesOf(t, variant, `{"hands":2}`)
 			n := r.v.seats
-			seeds := &seedSeq{id: 21}
+			seeds := &gametest.SeedSeq{ID: 21}
 			st := openTable(t, r, 1, seeds)
 			if v := r.View(st.G, 0).Game.(GameView); v.Match == nil || v.Match.Hands != 2 || v.Match.Played != 0 || v.Match.Over || len(v.Match.Standings) != n {
 				t.Fatalf("the view's match %+v, want 2 hands, none played (%s)", v.Match, rule)
 			}
 			// Hand 1: seat 0 escapes (-8, the others share +8).
 			evs := escapeHand(t, st, 0, "q0", seeds)
-			if slices.Contains(eventTypes(evs), "MatchEnded") {
-				t.Fatalf("the match ends after hand 1 of 2: %v", eventTypes(evs))
+			if slices.Contains(gametest.EventTypes(evs), "MatchEnded") {
+				t.Fatalf("the match ends after hand 1 of 2: %v", gametest.EventTypes(evs))
 			}
 			// Hand 2: another seat escapes, and one seat leads alone: with
 			// three seats seat 1 escapes and seat 2 leads (+4 +4 = 8); with
@@ -49,7 +50,7 @@ func TestMatch(t *testing.T) {
 				escaper, leader = 3, 1
 			}
 			evs = escapeHand(t, st, escaper, "q1", seeds)
-			if got := eventTypes(evs); !slices.Equal(got, []string{"PlayerEscaped", "HandSettled", "MatchEnded", "TableClosed"}) {
+			if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"PlayerEscaped", "HandSettled", "MatchEnded", "TableClosed"}) {
 				t.Fatalf("the last hand emits %v, want PlayerEscaped, HandSettled, MatchEnded, TableClosed (%s)", got, rule)
 			}
 			me := evs[2].(MatchEnded)
@@ -80,16 +81,16 @@ func TestMatch(t *testing.T) {
 	}
 	t.Run("a tie for first plays extra hands", func(t *testing.T) {
 		r := rulesOf(t, "classic", `{"hands":1}`)
-		seeds := &seedSeq{id: 22}
+		seeds := &gametest.SeedSeq{ID: 22}
 		st := openTable(t, r, 1, seeds)
 		evs := escapeHand(t, st, 0, "q0", seeds) // seats 1 and 2 tie at +4
-		if slices.Contains(eventTypes(evs), "MatchEnded") || !st.InDeal || st.Hand != 2 {
-			t.Fatalf("after a tie for first: %v, hand %d in deal %v; want an extra hand dealt (%s)", eventTypes(evs), st.Hand, st.InDeal, rule)
+		if slices.Contains(gametest.EventTypes(evs), "MatchEnded") || !st.InDeal || st.Hand != 2 {
+			t.Fatalf("after a tie for first: %v, hand %d in deal %v; want an extra hand dealt (%s)", gametest.EventTypes(evs), st.Hand, st.InDeal, rule)
 		}
 		evs = escapeHand(t, st, 1, "q1", seeds) // seat 2 +4 +4, seat 1 +4 -8, seat 0 -8 +4
 		me, ok := evs[2].(MatchEnded)
 		if !ok || me.Hands != 2 || me.Standings[0].Seat != 2 || me.Standings[0].Total != 8 {
-			t.Fatalf("after the extra hand: %v %+v, want the match ended after 2 hands with seat 2 first at 8 (%s)", eventTypes(evs), me, rule)
+			t.Fatalf("after the extra hand: %v %+v, want the match ended after 2 hands with seat 2 first at 8 (%s)", gametest.EventTypes(evs), me, rule)
 		}
 		if me.Standings[1].Place != 2 || me.Standings[2].Place != 2 || me.Standings[1].Seat != 0 {
 			t.Errorf("standings %+v: the two totals of -4 share place 2, in seat order", me.Standings)
@@ -111,7 +112,7 @@ func TestMatch(t *testing.T) {
 // the original (the match state is copied on write).
 func TestMatchCloneIsDeep(t *testing.T) {
 	r := rulesOf(t, "hubei", `{"hands":3}`)
-	st := openTable(t, r, 1, &seedSeq{id: 5})
+	st := openTable(t, r, 1, &gametest.SeedSeq{ID: 5})
 	before := game(st)
 	c := before.Clone().(*State)
 	r.Evolve(c, table.HandSettled{Hand: 1, Deltas: []int{-8, 4, 4}})

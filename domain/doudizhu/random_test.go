@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -65,7 +66,7 @@ type randomTable struct {
 	n       int // seats
 	seed    uint64
 	rng     *rand.Rand
-	seeds   *seedSeq
+	seeds   *gametest.SeedSeq
 	st      *table.State
 	tables  int             // tables opened
 	dealt   table.HandDealt // the running deal, as dealt
@@ -87,7 +88,7 @@ type randomTable struct {
 }
 
 func newRandomTable(t testing.TB, variant string, seed uint64) *randomTable {
-	rt := &randomTable{t: t, variant: variant, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x646f75)), seeds: &seedSeq{id: seed}}
+	rt := &randomTable{t: t, variant: variant, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x646f75)), seeds: &gametest.SeedSeq{ID: seed}}
 	v, _ := variantNamed(variant)
 	rt.n, rt.deck = v.seats, cards.Of(cards.Deck(v.decks))
 	rt.openTable()
@@ -168,7 +169,7 @@ func (rt *randomTable) step() {
 	pre := g.Clone().(*State)
 	evs, err := table.Act(rt.st, seat, a, rt.seeds)
 	if err != nil { // Decide must accept what Legal offers
-		rt.fatalf("seat %d %s: %v", seat, describeAction(a), err)
+		rt.fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
 	}
 	rt.steps++
 	if rt.steps > 2000 {
@@ -223,7 +224,7 @@ func (rt *randomTable) randomLegal(g *State, seat int) table.Action {
 		if !slices.ContainsFunc(rt.r.Legal(g, seat), func(l table.Action) bool {
 			return l.Type == a.Type && l.As == a.As && slices.Equal(l.Cards, a.Cards)
 		}) {
-			rt.fatalf("the random pick %s is not among the legal actions", describeAction(a))
+			rt.fatalf("the random pick %s is not among the legal actions", gametest.DescribeAction(a))
 		}
 	}
 	return a
@@ -264,39 +265,39 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 	switch e := evs[0].(type) {
 	case BidMade:
 		if a.Type != ActionBid || e.Seat != seat || e.Bid != *a.Bid || e.Bid <= pre.highBid {
-			rt.fatalf("seat %d %s emits %+v (doudizhu.md, Bidding)", seat, describeAction(a), e)
+			rt.fatalf("seat %d %s emits %+v (doudizhu.md, Bidding)", seat, gametest.DescribeAction(a), e)
 		}
 		rt.bid = e.Bid
 	case BidPassed:
 		if a.Type != ActionPass || pre.phase != phaseBidding || e.Seat != seat {
-			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
+			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 	case GrabMade:
 		rt.grabs++
 		want := min(rt.bid<<rt.grabs, 24)
 		if a.Type != ActionGrab || pre.phase != phaseGrabbing || e.Seat != seat || e.Back != (seat == pre.caller) || e.Multiplier != want {
-			rt.fatalf("seat %d %s emits %+v, want multiplier %d (doudizhu.md, Bidding, hubei: each grab ×2, at most 24)", seat, describeAction(a), e, want)
+			rt.fatalf("seat %d %s emits %+v, want multiplier %d (doudizhu.md, Bidding, hubei: each grab ×2, at most 24)", seat, gametest.DescribeAction(a), e, want)
 		}
 		rt.grabBack = e.Back
 	case GrabDeclined:
 		if a.Type != ActionPass || pre.phase != phaseGrabbing || e.Seat != seat {
-			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
+			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 	case HandOpened:
 		rt.open = true
 		if a.Type != ActionOpen || e.Seat != pre.landlord || pre.plays[seat] != 0 || cards.Of(e.Cards) != pre.hands[seat] {
-			rt.fatalf("seat %d %s emits %+v: only the landlord opens, before the first play, showing the whole hand (doudizhu.md, hubei 明牌)", seat, describeAction(a), e)
+			rt.fatalf("seat %d %s emits %+v: only the landlord opens, before the first play, showing the whole hand (doudizhu.md, hubei 明牌)", seat, gametest.DescribeAction(a), e)
 		}
 		if want := rt.currentMult(); e.Multiplier != want {
 			rt.fatalf("open play multiplier %d, want %d", e.Multiplier, want)
 		}
 	case PlayPassed:
 		if a.Type != ActionPass || pre.phase != phasePlaying || pre.last == nil {
-			rt.fatalf("seat %d %s emits %+v: a leader may not pass (doudizhu.md, Beating)", seat, describeAction(a), e)
+			rt.fatalf("seat %d %s emits %+v: a leader may not pass (doudizhu.md, Beating)", seat, gametest.DescribeAction(a), e)
 		}
 	case CardsPlayed:
 		if a.Type != ActionPlay || e.Seat != seat || cards.Of(e.Cards) != cards.Of(a.Cards) {
-			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
+			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 		if !slices.Contains(rt.r.Classify(e.Cards), e.Reading) || (a.As != "" && e.Reading.Type.String() != a.As) {
 			rt.fatalf("%s recorded as %v, which is not one of its readings %v (as %q) (doudizhu.md, Card types)",
@@ -313,10 +314,10 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 		}
 	case table.PlayerEscaped:
 		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
-			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
+			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 	default:
-		rt.fatalf("seat %d %s emits %T first", seat, describeAction(a), e)
+		rt.fatalf("seat %d %s emits %T first", seat, gametest.DescribeAction(a), e)
 	}
 	var closed *table.TableClosed
 	var ended *MatchEnded
@@ -571,7 +572,7 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		sum += d
 	}
 	if !slices.Equal(hs.Deltas, want) || sum != 0 {
-		rt.fatalf("seat %d %s settles %v, want %v summing to 0 (doudizhu.md, Scoring / Escape)", seat, describeAction(a), hs.Deltas, want)
+		rt.fatalf("seat %d %s settles %v, want %v summing to 0 (doudizhu.md, Scoring / Escape)", seat, gametest.DescribeAction(a), hs.Deltas, want)
 	}
 	if hs.Hand != pre.hand {
 		rt.fatalf("settles hand %d, want %d", hs.Hand, pre.hand)

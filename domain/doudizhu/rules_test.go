@@ -9,6 +9,7 @@ import (
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -80,7 +81,7 @@ func TestDealOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := eventTypes(evs); !slices.Equal(got, []string{"HandDealt", "DealSecret"}) {
+	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"HandDealt", "DealSecret"}) {
 		t.Fatalf("Deal emits %v, want HandDealt, DealSecret", got)
 	}
 	d := evs[0].(table.HandDealt)
@@ -121,7 +122,7 @@ func TestBidding(t *testing.T) {
 		st := pos.build(t, r)
 		mustAct(t, st, 1, bidA(2))
 		for _, b := range []int{1, 2} {
-			if _, err := table.Act(st, 2, bidA(b), &seedSeq{}); !errors.Is(err, table.ErrBidTooLow) {
+			if _, err := table.Act(st, 2, bidA(b), &gametest.SeedSeq{}); !errors.Is(err, table.ErrBidTooLow) {
 				t.Errorf("bid %d after a 2: %v, want bid_too_low (%s: a bid must be higher than every earlier bid)", b, err, rule)
 			}
 		}
@@ -132,7 +133,7 @@ func TestBidding(t *testing.T) {
 	t.Run("3 ends the bidding at once", func(t *testing.T) {
 		st := pos.build(t, r)
 		evs := mustAct(t, st, 1, bidA(3))
-		if got := eventTypes(evs); !slices.Equal(got, []string{"BidMade", "LandlordChosen"}) {
+		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"BidMade", "LandlordChosen"}) {
 			t.Fatalf("bid 3 emits %v, want BidMade, LandlordChosen (%s: a bid of 3 ends bidding at once)", got, rule)
 		}
 		lc := evs[1].(LandlordChosen)
@@ -155,14 +156,14 @@ func TestBidding(t *testing.T) {
 		mustAct(t, st, 2, passA())
 		evs := mustAct(t, st, 0, bidA(2))
 		if lc, ok := evs[len(evs)-1].(LandlordChosen); !ok || lc.Seat != 0 || lc.Bid != 2 {
-			t.Fatalf("bids 1, pass, 2: %v, want seat 0 landlord at 2 (%s)", eventTypes(evs), rule)
+			t.Fatalf("bids 1, pass, 2: %v, want seat 0 landlord at 2 (%s)", gametest.EventTypes(evs), rule)
 		}
 		st = pos.build(t, r)
 		mustAct(t, st, 1, bidA(2))
 		mustAct(t, st, 2, passA())
 		evs = mustAct(t, st, 0, passA())
 		if lc, ok := evs[len(evs)-1].(LandlordChosen); !ok || lc.Seat != 1 || lc.Bid != 2 {
-			t.Fatalf("bids 2, pass, pass: %v, want seat 1 landlord at 2 (%s)", eventTypes(evs), rule)
+			t.Fatalf("bids 2, pass, pass: %v, want seat 1 landlord at 2 (%s)", gametest.EventTypes(evs), rule)
 		}
 	})
 	t.Run("turn and phase", func(t *testing.T) {
@@ -183,7 +184,7 @@ func TestBidding(t *testing.T) {
 			{1, table.Action{Type: "double"}, table.ErrUnknownAction},
 		} {
 			if _, err := r.Decide(st.G, tc.seat, tc.a); !errors.Is(err, tc.want) {
-				t.Errorf("seat %d %s while seat 1 bids: %v, want %v", tc.seat, describeAction(tc.a), err, tc.want)
+				t.Errorf("seat %d %s while seat 1 bids: %v, want %v", tc.seat, gametest.DescribeAction(tc.a), err, tc.want)
 			}
 		}
 	})
@@ -192,7 +193,7 @@ func TestBidding(t *testing.T) {
 func TestAllPassRedealAndRotation(t *testing.T) {
 	const rule = "doudizhu.md, Bidding, classic and Deal"
 	r := classic(t)
-	seeds := &seedSeq{id: 7}
+	seeds := &gametest.SeedSeq{ID: 7}
 	st := openTable(t, r, 1, seeds)
 	first := game(st).firstSeat
 	if st.Hand != 1 || st.Deal != 1 {
@@ -203,7 +204,7 @@ func TestAllPassRedealAndRotation(t *testing.T) {
 	for i := range 3 {
 		evs = mustAct(t, st, (first+i)%3, passA())
 	}
-	if got := eventTypes(evs); !slices.Equal(got, []string{"BidPassed", "DealVoided", "HandDealt", "DealSecret"}) {
+	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"BidPassed", "DealVoided", "HandDealt", "DealSecret"}) {
 		t.Fatalf("third pass emits %v, want BidPassed, DealVoided, HandDealt, DealSecret (%s: all pass, re-deal)", got, rule)
 	}
 	dv := evs[1].(table.DealVoided)
@@ -253,7 +254,7 @@ func TestPlayErrors(t *testing.T) {
 		{0, table.Action{Type: ActionPlay, Cards: cards.MustParse("S3"), Bid: table.Seat(1)}, table.ErrBadAction, "a play takes no bid"},
 	} {
 		if _, err := r.Decide(st.G, tc.seat, tc.a); !errors.Is(err, tc.want) {
-			t.Errorf("seat %d %s: %v, want %v (%s)", tc.seat, describeAction(tc.a), err, tc.want, tc.rule)
+			t.Errorf("seat %d %s: %v, want %v (%s)", tc.seat, gametest.DescribeAction(tc.a), err, tc.want, tc.rule)
 		}
 	}
 	_, err := r.Decide(st.G, 0, playA("S3 D3 HK D4"))
@@ -270,10 +271,10 @@ func TestPlayErrors(t *testing.T) {
 	for _, a := range []table.Action{playA("S3"), playA("S8 H8 D8"), playA("S6 C7")} {
 		_, err := r.Decide(st.G, 1, a)
 		if err == nil {
-			t.Fatalf("seat 1 %s accepted", describeAction(a))
+			t.Fatalf("seat 1 %s accepted", gametest.DescribeAction(a))
 		}
 		for _, hidden := range []string{"S8", "H8", "D8", "S3", "H3", "S5", "BJ"} {
-			if strings.Contains(err.Error(), hidden) && !strings.Contains(describeAction(a), hidden) {
+			if strings.Contains(err.Error(), hidden) && !strings.Contains(gametest.DescribeAction(a), hidden) {
 				t.Errorf("seat 1's error %q names %s, which seat 1 does not hold (DESIGN.md: hidden cards never leave the server)", err, hidden)
 			}
 		}
@@ -435,7 +436,7 @@ func TestEscape(t *testing.T) {
 				mustAct(t, st, 0, bidA(1))
 			}
 			evs := mustAct(t, st, tc.seat, table.Action{Type: table.ActionEscape})
-			if got := eventTypes(evs); !slices.Equal(got, []string{"PlayerEscaped", "HandSettled"}) {
+			if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"PlayerEscaped", "HandSettled"}) {
 				t.Fatalf("escape emits %v, want PlayerEscaped, HandSettled", got)
 			}
 			if pe := evs[0].(table.PlayerEscaped); pe.Seat != tc.seat || pe.PlayerID != "p"+string(rune('0'+tc.seat)) || pe.Hand != 1 {
@@ -482,7 +483,7 @@ func TestEscape(t *testing.T) {
 
 func TestViewAndRedact(t *testing.T) {
 	r := classic(t)
-	seeds := &seedSeq{id: 3}
+	seeds := &gametest.SeedSeq{ID: 3}
 	st := openTable(t, r, 1, seeds)
 	g := game(st)
 	for seat := range 3 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -13,7 +14,7 @@ import (
 // settled hand.
 func BenchmarkRandomHand(b *testing.B) {
 	r := rulesWith(b, "")
-	seeds := &seedSeq{id: 1}
+	seeds := &gametest.SeedSeq{ID: 1}
 	rng := rand.New(rand.NewPCG(1, 1))
 	st := openTable(b, r, 1, seeds)
 	actions := 0

@@ -9,6 +9,7 @@ import (
 
 	"paiju/audit"
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 	"paiju/eventstore"
 )
@@ -41,7 +42,7 @@ func TestRevealAfterDeadline(t *testing.T) {
 
 	early := due.Add(-time.Millisecond)
 	before := st.Version
-	if _, err := table.Act(st, 1, revealAt(early), &seedSeq{id: 1}); !errors.Is(err, ErrDeadlineNotReached) {
+	if _, err := table.Act(st, 1, revealAt(early), &gametest.SeedSeq{ID: 1}); !errors.Is(err, ErrDeadlineNotReached) {
 		t.Fatalf("reveal a millisecond early: got %v, want deadline_not_reached", err)
 	}
 	if st.Version != before {
@@ -58,7 +59,7 @@ func TestRevealAfterDeadline(t *testing.T) {
 	}
 
 	evs := mustAct(t, st, 2, revealAt(due))
-	if got := eventTypes(evs); !slices.Equal(got[:3], []string{"RevealCalled", "HandsRevealed", "HandSettled"}) {
+	if got := gametest.EventTypes(evs); !slices.Equal(got[:3], []string{"RevealCalled", "HandsRevealed", "HandSettled"}) {
 		t.Fatalf("reveal emits %v", got)
 	}
 	if rc := evs[0].(RevealCalled); rc.Seat != 2 || !rc.At.Equal(due) {
@@ -124,7 +125,7 @@ func TestArrangeSecondsOption(t *testing.T) {
 func TestRevealIsAudited(t *testing.T) {
 	r := rulesWith(t, `{"seats":2,"arrange_seconds":20}`)
 	now := clockStart
-	seeds := &datedSeq{seedSeq: seedSeq{id: 7}, now: &now}
+	seeds := &datedSeq{SeedSeq: gametest.SeedSeq{ID: 7}, now: &now}
 	st := table.New(r)
 	var stream []eventstore.Event
 	record := func(evs []table.Payload, err error) {

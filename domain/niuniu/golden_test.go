@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -142,7 +143,7 @@ func TestGolden(t *testing.T) {
 
 func recordGolden(t *testing.T, r *Rules, tc goldenCase) *goldenFile {
 	f := &goldenFile{Options: r.Options(), Stake: tc.stake, Seeds: tc.seeds}
-	seeds := &seedSeq{id: tc.seeds}
+	seeds := &gametest.SeedSeq{ID: tc.seeds}
 	st := table.New(r)
 	record := func(s goldenStep, evs []table.Payload) {
 		for _, e := range evs {
@@ -173,7 +174,7 @@ func recordGolden(t *testing.T, r *Rules, tc goldenCase) *goldenFile {
 		seat, a := tc.play(game(st), step, legal)
 		evs, err := table.Act(st, seat, a, seeds)
 		if err != nil {
-			t.Fatalf("step %d: seat %d %s: %v", step, seat, describeAction(a), err)
+			t.Fatalf("step %d: seat %d %s: %v", step, seat, gametest.DescribeAction(a), err)
 		}
 		record(goldenStep{Seat: table.Seat(seat), Action: &a}, evs)
 	}
@@ -197,7 +198,7 @@ func writeGolden(t *testing.T, path string, f *goldenFile) {
 // replayGolden replays a golden hand and returns the result of its first
 // settlement.
 func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
-	seeds := &seedSeq{id: f.Seeds}
+	seeds := &gametest.SeedSeq{ID: f.Seeds}
 	st := table.New(r)
 	var deals []table.HandDealt
 	var first *Result
@@ -216,7 +217,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
 			t.Fatalf("step %d: %v", i, err)
 		}
 		if len(evs) != len(s.Events) {
-			t.Fatalf("step %d makes %v, the golden hand records %d events", i, eventTypes(evs), len(s.Events))
+			t.Fatalf("step %d makes %v, the golden hand records %d events", i, gametest.EventTypes(evs), len(s.Events))
 		}
 		for j, e := range evs {
 			want := s.Events[j]

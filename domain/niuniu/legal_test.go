@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -35,7 +36,7 @@ func TestPerft(t *testing.T) {
 		if len(got) != tc.want || got[len(got)-1].Type != ActionNoBull {
 			var names []string
 			for _, a := range got {
-				names = append(names, describeAction(a))
+				names = append(names, gametest.DescribeAction(a))
 			}
 			t.Errorf("%s has %d legal actions, want %d (%s): %v", tc.hand, len(got), tc.want, rule, names)
 		}
@@ -52,7 +53,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 	for trial := range 300 {
 		seats := 2 + trial%3
 		r := rulesWith(t, `{"seats":`+string(rune('0'+seats))+`}`)
-		st := openTable(t, r, 1, &seedSeq{id: uint64(trial)})
+		st := openTable(t, r, 1, &gametest.SeedSeq{ID: uint64(trial)})
 		// Some seats arrange first: re-arranging stays legal.
 		for seat := range seats - 1 {
 			if rng.IntN(2) == 0 {
@@ -72,7 +73,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 			case ActionNoBull:
 				noBull++
 			default:
-				t.Fatalf("Legal lists %s", describeAction(a))
+				t.Fatalf("Legal lists %s", gametest.DescribeAction(a))
 			}
 		}
 		if noBull != 1 || len(listed) != len(legal)-1 {
@@ -100,7 +101,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 			_, err := r.Decide(st.G, seat, a)
 			if accepted := err == nil; accepted != listed[cards.Of(cs)] {
 				t.Fatalf("trial %d seat %d hand %s: %s accepted %v (%v), listed %v: Legal must be what Decide accepts",
-					trial, seat, cards.Format(hand), describeAction(a), accepted, err, listed[cards.Of(cs)])
+					trial, seat, cards.Format(hand), gametest.DescribeAction(a), accepted, err, listed[cards.Of(cs)])
 			}
 		}
 		if _, err := r.Decide(st.G, seat, noBullA()); err != nil {
@@ -111,7 +112,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 	if got := r.Legal(r.NewState(), 0); got != nil {
 		t.Fatalf("Legal between hands: %v, want nil", got)
 	}
-	st := openTable(t, r, 1, &seedSeq{id: 1})
+	st := openTable(t, r, 1, &gametest.SeedSeq{ID: 1})
 	for _, seat := range []int{-1, 4, table.Spectator, table.Auditor} {
 		if got := r.Legal(st.G, seat); got != nil {
 			t.Fatalf("Legal of seat %d: %v, want nil", seat, got)

@@ -12,6 +12,7 @@ import (
 
 	"paiju/audit"
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 	"paiju/eventstore"
 )
@@ -96,7 +97,7 @@ type randomTable struct {
 // keeps its stream for the audit.
 func newRandomTable(t testing.TB, seed uint64, record bool) *randomTable {
 	rt := &randomTable{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x6e6975)), record: record, now: clockStart}
-	rt.seeds = &datedSeq{seedSeq: seedSeq{id: seed}, now: &rt.now}
+	rt.seeds = &datedSeq{SeedSeq: gametest.SeedSeq{ID: seed}, now: &rt.now}
 	seats := 2 + rt.rng.IntN(3)
 	deadline := 0
 	if rt.rng.IntN(3) > 0 {
@@ -180,7 +181,7 @@ func (rt *randomTable) step() {
 	pre := game(rt.st).Clone().(*State)
 	evs, err := table.Act(rt.st, seat, a, rt.seeds)
 	if err != nil { // Decide must accept what Legal offers
-		rt.fatalf("seat %d %s: %v", seat, describeAction(a), err)
+		rt.fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
 	}
 	rt.steps++
 	if rt.steps > 500 {
@@ -217,24 +218,24 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 				sum += Value(c)
 			}
 			if len(e.Cards) != 3 || sum%10 != 0 || cards.Of(e.Cards) != cards.Of(a.Cards) || !held.Contains(e.Cards) {
-				rt.fatalf("seat %d %s recorded as %s (niuniu.md, Arranging)", seat, describeAction(a), cards.Format(e.Cards))
+				rt.fatalf("seat %d %s recorded as %s (niuniu.md, Arranging)", seat, gametest.DescribeAction(a), cards.Format(e.Cards))
 			}
 		}
 		if e.Seat != seat || e.Reading == nil || *e.Reading != want || e.Hidden {
-			rt.fatalf("seat %d %s of %s recorded as %+v, want %v (niuniu.md, Arranging)", seat, describeAction(a), cards.Format(hand), e, want)
+			rt.fatalf("seat %d %s of %s recorded as %+v, want %v (niuniu.md, Arranging)", seat, gametest.DescribeAction(a), cards.Format(hand), e, want)
 		}
 		rt.arranged[seat] = &a
 	case table.PlayerEscaped:
 		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
-			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
+			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 	case RevealCalled:
 		if a.Type != ActionReveal || e.Seat != seat || !e.At.Equal(rt.now) {
-			rt.fatalf("seat %d %s at %s emits %+v", seat, describeAction(a), rt.now, e)
+			rt.fatalf("seat %d %s at %s emits %+v", seat, gametest.DescribeAction(a), rt.now, e)
 		}
 		rt.reveals++
 	default:
-		rt.fatalf("seat %d %s emits %T first", seat, describeAction(a), e)
+		rt.fatalf("seat %d %s emits %T first", seat, gametest.DescribeAction(a), e)
 	}
 	all := true
 	for i := range rt.r.Seats() {
@@ -249,8 +250,8 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 	case all:
 		wantTypes = []string{"HandArranged", "HandsRevealed", "HandSettled", "HandDealt", "DealSecret"}
 	}
-	if got := eventTypes(evs); !slices.Equal(got, wantTypes) {
-		rt.fatalf("seat %d %s emits %v, want %v (niuniu.md, Arranging: the reveal comes when every seat has arranged or declared)", seat, describeAction(a), got, wantTypes)
+	if got := gametest.EventTypes(evs); !slices.Equal(got, wantTypes) {
+		rt.fatalf("seat %d %s emits %v, want %v (niuniu.md, Arranging: the reveal comes when every seat has arranged or declared)", seat, gametest.DescribeAction(a), got, wantTypes)
 	}
 	if a.Type == table.ActionEscape {
 		rt.checkEscape(pre, seat, evs[1].(table.HandSettled))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -71,7 +72,7 @@ func TestDeal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := eventTypes(evs); !slices.Equal(got, []string{"HandDealt", "DealSecret"}) {
+		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"HandDealt", "DealSecret"}) {
 			t.Fatalf("deal emits %v", got)
 		}
 		d := evs[0].(table.HandDealt)
@@ -143,7 +144,7 @@ func TestArrangeErrors(t *testing.T) {
 		before := *game(st)
 		_, err := r.Decide(st.G, 0, tc.a)
 		if !errors.Is(err, tc.want) {
-			t.Errorf("%s (%s): got %v, want %v (niuniu.md, Arranging: an invalid arrangement is rejected)", tc.name, describeAction(tc.a), err, tc.want)
+			t.Errorf("%s (%s): got %v, want %v (niuniu.md, Arranging: an invalid arrangement is rejected)", tc.name, gametest.DescribeAction(tc.a), err, tc.want)
 		}
 		var te *table.Error
 		if errors.As(err, &te) {
@@ -165,7 +166,7 @@ func TestArrangeErrors(t *testing.T) {
 	between := r.NewState()
 	for _, a := range []table.Action{arrangeA("S3 H7 CK"), noBullA(), {Type: table.ActionEscape}} {
 		if _, err := r.Decide(between, 0, a); !errors.Is(err, table.ErrWrongPhase) {
-			t.Errorf("%s between hands: got %v, want wrong_phase", describeAction(a), err)
+			t.Errorf("%s between hands: got %v, want wrong_phase", gametest.DescribeAction(a), err)
 		}
 	}
 }
@@ -192,10 +193,10 @@ func TestResubmitUntilReveal(t *testing.T) {
 	mustAct(t, st, 1, noBullA())
 	evs := mustAct(t, st, 1, arrangeA("H3 C7 SK"))
 	if len(evs) != 1 || game(st).phase != phaseArranging {
-		t.Fatalf("seat 1 re-arranging alone ends the hand: %v (niuniu.md, Arranging: the reveal waits for every seat)", eventTypes(evs))
+		t.Fatalf("seat 1 re-arranging alone ends the hand: %v (niuniu.md, Arranging: the reveal waits for every seat)", gametest.EventTypes(evs))
 	}
 	evs = mustAct(t, st, 0, arrangeA("S3 H7 CK"))
-	if got := eventTypes(evs); !slices.Equal(got, []string{"HandArranged", "HandsRevealed", "HandSettled", "HandDealt", "DealSecret"}) {
+	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"HandArranged", "HandsRevealed", "HandSettled", "HandDealt", "DealSecret"}) {
 		t.Fatalf("the last arrangement emits %v, want the reveal, the settlement and the next deal", got)
 	}
 	rev := evs[1].(HandsRevealed)
@@ -297,7 +298,7 @@ func TestEscape(t *testing.T) {
 				}
 			}
 			evs := mustAct(t, st, tc.escaper, table.Action{Type: table.ActionEscape})
-			if got := eventTypes(evs); !slices.Equal(got, []string{"PlayerEscaped", "HandSettled"}) {
+			if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"PlayerEscaped", "HandSettled"}) {
 				t.Fatalf("escape emits %v, want PlayerEscaped, HandSettled (rules/README.md, Escape: the hand ends at once)", got)
 			}
 			if e := evs[0].(table.PlayerEscaped); e.Seat != tc.escaper || e.PlayerID == "" || e.Hand != 1 {
@@ -407,7 +408,7 @@ func TestCommand(t *testing.T) {
 		evs := mustAct(t, st, seat, a)
 		s, got, ok := r.Command(evs[0])
 		if !ok || s != seat || got.Type != a.Type || cards.Of(got.Cards) != cards.Of(a.Cards) {
-			t.Fatalf("%+v names seat %d %s, want seat %d %s", evs[0], s, describeAction(got), seat, describeAction(a))
+			t.Fatalf("%+v names seat %d %s, want seat %d %s", evs[0], s, gametest.DescribeAction(got), seat, gametest.DescribeAction(a))
 		}
 		for _, e := range evs[1:] {
 			if _, _, ok := r.Command(e); ok {

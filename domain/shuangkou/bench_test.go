@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 )
 
 // BenchmarkRandomHand plays whole hands of random legal actions (the
@@ -29,7 +30,7 @@ func BenchmarkLegalLead(b *testing.B) {
 	for _, variant := range []string{"baibian", "classic"} {
 		b.Run(variant, func(b *testing.B) {
 			var hands [64]cards.Multiset
-			q := &seedSeq{id: 3}
+			q := &gametest.SeedSeq{ID: 3}
 			for i := range hands {
 				seed, _ := q.NewSeed()
 				deck, _ := cards.Shuffled(seed, decks)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -112,7 +113,7 @@ func findGolden(t *testing.T, r *Rules, c goldenCase) *goldenFile {
 func recordGolden(t *testing.T, r *Rules, c goldenCase, k uint64) (*goldenFile, Result) {
 	rng := rand.New(rand.NewPCG(k, 0x676f))
 	f := &goldenFile{Variant: c.variant, Stake: c.stake, Seeds: c.seeds}
-	seeds := &seedSeq{id: c.seeds}
+	seeds := &gametest.SeedSeq{ID: c.seeds}
 	st := table.New(r)
 	var res Result
 	record := func(s goldenStep, evs []table.Payload) {
@@ -154,7 +155,7 @@ func recordGolden(t *testing.T, r *Rules, c goldenCase, k uint64) (*goldenFile, 
 		}
 		evs, err := table.Act(st, seat, a, seeds)
 		if err != nil {
-			t.Fatalf("step %d: seat %d %s: %v", step, seat, describeAction(a), err)
+			t.Fatalf("step %d: seat %d %s: %v", step, seat, gametest.DescribeAction(a), err)
 		}
 		record(goldenStep{Seat: table.Seat(seat), Action: &a}, evs)
 	}
@@ -177,7 +178,7 @@ func writeGolden(t *testing.T, path string, f *goldenFile) {
 
 // replayGolden replays f and returns the result of its settlement.
 func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
-	seeds := &seedSeq{id: f.Seeds}
+	seeds := &gametest.SeedSeq{ID: f.Seeds}
 	st := table.New(r)
 	var res Result
 	for i, s := range f.Steps {
@@ -195,7 +196,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
 			t.Fatalf("step %d: %v", i, err)
 		}
 		if len(evs) != len(s.Events) {
-			t.Fatalf("step %d makes %v, the golden hand records %d events", i, eventTypes(evs), len(s.Events))
+			t.Fatalf("step %d makes %v, the golden hand records %d events", i, gametest.EventTypes(evs), len(s.Events))
 		}
 		for j, e := range evs {
 			want := s.Events[j]

@@ -8,6 +8,7 @@ import (
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -43,7 +44,7 @@ func TestLegalCounts(t *testing.T) {
 		if len(got) != c.want {
 			var names []string
 			for _, a := range got {
-				names = append(names, describeAction(a))
+				names = append(names, gametest.DescribeAction(a))
 			}
 			t.Errorf("%s %s on %q: %d actions %q, want %d (%s)", c.variant, c.hand, c.lead, len(got), names, c.want, c.why)
 		}
@@ -120,7 +121,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 			want := legalSet(t, legal, r.v.wild, leadR)
 			for _, a := range legal {
 				if _, err := r.Decide(st.G, 0, a); err != nil {
-					t.Fatalf("%s: hand %s on %q: Legal's %s is refused: %v", variant, cards.Format(hand), lead, describeAction(a), err)
+					t.Fatalf("%s: hand %s on %q: Legal's %s is refused: %v", variant, cards.Format(hand), lead, gametest.DescribeAction(a), err)
 				}
 			}
 			if (leadR != nil) != (legal[len(legal)-1].Type == ActionPass) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -55,7 +56,7 @@ type randomTable struct {
 	r       *Rules
 	seed    uint64
 	rng     *rand.Rand
-	seeds   *seedSeq
+	seeds   *gametest.SeedSeq
 	st      *table.State
 	dealt   table.HandDealt // the running deal, as dealt
 	settled int             // hands settled
@@ -75,7 +76,7 @@ func newRandomTable(t testing.TB, r *Rules, seed uint64) *randomTable {
 // opening on, to record (when not nil).
 func newRecordedTable(t testing.TB, r *Rules, seed uint64, record func([]table.Payload)) *randomTable {
 	rt := &randomTable{t: t, r: r, seed: seed, deck: cards.Of(cards.Deck(decks)), record: record,
-		rng: rand.New(rand.NewPCG(seed, 0x736b)), seeds: &seedSeq{id: seed}}
+		rng: rand.New(rand.NewPCG(seed, 0x736b)), seeds: &gametest.SeedSeq{ID: seed}}
 	stake := 1 + rt.rng.IntN(5)
 	rt.st = table.New(r)
 	evs, err := table.Open(r, fmt.Sprint("t", seed), "shuangkou", r.v.name, stake, "p0")
@@ -188,7 +189,7 @@ func (rt *randomTable) step() {
 	pre := g.Clone().(*State)
 	evs, err := table.Act(rt.st, seat, a, rt.seeds)
 	if err != nil { // Decide must accept what Legal offers
-		rt.fatalf("seat %d %s: %v", seat, describeAction(a), err)
+		rt.fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
 	}
 	rt.steps++
 	if rt.steps > 2000 {
@@ -217,11 +218,11 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 	switch e := evs[0].(type) {
 	case PlayPassed:
 		if a.Type != ActionPass || pre.last == nil || e.Seat != seat {
-			rt.fatalf("seat %d %s emits %+v: a leader may not pass", seat, describeAction(a), e)
+			rt.fatalf("seat %d %s emits %+v: a leader may not pass", seat, gametest.DescribeAction(a), e)
 		}
 	case CardsPlayed:
 		if a.Type != ActionPlay || e.Seat != seat || cards.Of(e.Cards) != cards.Of(a.Cards) {
-			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
+			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 		rs := Classify(e.Cards, rt.r.v.wild)
 		if !slices.ContainsFunc(rs, func(r Reading) bool { return r.same(e.Reading) && slices.Equal(r.Wild, e.Reading.Wild) }) ||
@@ -234,10 +235,10 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 		}
 	case table.PlayerEscaped:
 		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
-			rt.fatalf("seat %d %s emits %+v", seat, describeAction(a), e)
+			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 	default:
-		rt.fatalf("seat %d %s emits %T first", seat, describeAction(a), e)
+		rt.fatalf("seat %d %s emits %T first", seat, gametest.DescribeAction(a), e)
 	}
 	for _, e := range evs[1:] {
 		switch e := e.(type) {
@@ -366,7 +367,7 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		sum += d
 	}
 	if sum != 0 || !slices.Equal(hs.Deltas, want) {
-		rt.fatalf("seat %d %s settles %v, want %v (shuangkou.md, Result / Escape)", seat, describeAction(a), hs.Deltas, want)
+		rt.fatalf("seat %d %s settles %v, want %v (shuangkou.md, Result / Escape)", seat, gametest.DescribeAction(a), hs.Deltas, want)
 	}
 	if hs.Hand != pre.hand {
 		rt.fatalf("settles hand %d, want %d", hs.Hand, pre.hand)

@@ -8,6 +8,7 @@ import (
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -36,11 +37,11 @@ func TestVariantsAndOptions(t *testing.T) {
 // (shuangkou.md, opening lines; doc.go, Dealing Decision).
 func TestDeal(t *testing.T) {
 	r := rulesFor(t, "baibian")
-	seeds := &seedSeq{id: 11}
+	seeds := &gametest.SeedSeq{ID: 11}
 	st := openTable(t, r, 1, seeds)
 	g := game(st)
 	first := g.firstSeat
-	seed, _ := (&seedSeq{id: 11}).NewSeed()
+	seed, _ := (&gametest.SeedSeq{ID: 11}).NewSeed()
 	deck, stream := cards.Shuffled(seed, 2)
 	if want := int(stream.Below(4)); first != want {
 		t.Errorf("first leader %d, want %d drawn after the shuffle (doc.go, Dealing)", first, want)
@@ -97,7 +98,7 @@ func TestClimbing(t *testing.T) {
 	evs := mustAct(t, st, 0, passA())
 	want := TrickEnded{Winner: 1, Leader: 1}
 	if te, ok := evs[len(evs)-1].(TrickEnded); !ok || te != want {
-		t.Fatalf("three passes emit %v, want %+v (shuangkou.md: three passes give the lead back)", eventTypes(evs), want)
+		t.Fatalf("three passes emit %v, want %+v (shuangkou.md: three passes give the lead back)", gametest.EventTypes(evs), want)
 	}
 	if g := game(st); g.turn != 1 || g.last != nil {
 		t.Fatalf("turn %d, want seat 1 to lead", g.turn)
@@ -111,7 +112,7 @@ func TestJiefeng(t *testing.T) {
 	st := position{hands: [4]string{"S3", "S4 H4", "S5 H5", "S6 H6"}}.build(t, r)
 	evs := mustAct(t, st, 0, playA("S3"))
 	if out, ok := evs[1].(PlayerOut); !ok || out != (PlayerOut{Seat: 0, Place: 1}) {
-		t.Fatalf("going out emits %v, want PlayerOut seat 0 place 1", eventTypes(evs))
+		t.Fatalf("going out emits %v, want PlayerOut seat 0 place 1", gametest.EventTypes(evs))
 	}
 	mustAct(t, st, 1, passA())
 	mustAct(t, st, 2, passA())
@@ -192,7 +193,7 @@ func TestEscape(t *testing.T) {
 			t.Errorf("seat %d escapes: deltas %v result %+v, want %v (shuangkou.md, Escape)", escaper, hs.Deltas, res, want)
 		}
 		if _, ok := evs[0].(table.PlayerEscaped); !ok {
-			t.Errorf("escape emits %v first, want PlayerEscaped", eventTypes(evs))
+			t.Errorf("escape emits %v first, want PlayerEscaped", gametest.EventTypes(evs))
 		}
 	}
 }
