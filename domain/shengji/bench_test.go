@@ -36,3 +36,34 @@ func BenchmarkFollows(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "plays")
 }
+
+// BenchmarkGuafengRandomHand is BenchmarkRandomHand for 刮风: declarations,
+// 沖主, 續牌 and 粘牌 with their exchanges, burials and plays from Legal;
+// one op is one settled hand.
+func BenchmarkGuafengRandomHand(b *testing.B) {
+	r := guafeng(b)
+	rt := newRandomTable(b, r, 1, false)
+	rt.keep = false
+	b.ReportAllocs()
+	for b.Loop() {
+		for n := rt.settled; rt.settled == n; {
+			if rt.st.Closed {
+				rt.open()
+			}
+			rt.step()
+		}
+	}
+}
+
+// BenchmarkGuafengLeads lists the leads of a 26-card hand rich in runs
+// (winds and rains of the trump suit and a side suit, a thunder).
+func BenchmarkGuafengLeads(b *testing.B) {
+	o := Order{Level: 7, Trump: cards.Spades, Fixed: true}
+	hand := cards.Of(cards.MustParse("S2 S2 S3 S3 S4 S4 S5 S6 S6 S8 S9 S9 S10 H4 H6 H8 H8 H9 H10 HJ HQ C5 D5 H5 BJ RJ"))
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		n = len(o.leads(hand))
+	}
+	b.ReportMetric(float64(n), "leads")
+}

@@ -10,12 +10,31 @@ import (
 // a pair (two identical cards), or a tractor (2+ pairs at consecutive
 // positions of one suit-class). Pairs is 0 for a single, 1 for a pair, the
 // number of pairs for a tractor. No throws (不能甩牌): nothing else leads.
+//
+// guafeng (combo_guafeng.go) adds Kind: a rain of Len cards holding Pairs
+// pairs, and a thunder; its pairs and tractors are the winds (风).
 type Shape struct {
+	Kind  shapeKind
 	Pairs int
+	Len   int // rain only: its number of cards
 }
+
+type shapeKind uint8
+
+const (
+	kindPairs   shapeKind = iota // single, pair, tractor (风 in guafeng)
+	kindRain                     // 雨: 5+ consecutive ranks of one suit, some paired
+	kindThunder                  // 雷: one rank of 2, 3, 5 or the level in four suits
+)
 
 // String names the shape as events record it.
 func (s Shape) String() string {
+	switch s.Kind {
+	case kindRain:
+		return fmt.Sprintf("rain%d_%d", s.Len, s.Pairs)
+	case kindThunder:
+		return "thunder"
+	}
 	switch s.Pairs {
 	case 0:
 		return "single"
@@ -27,6 +46,12 @@ func (s Shape) String() string {
 
 // Size is the number of cards of the shape.
 func (s Shape) Size() int {
+	switch s.Kind {
+	case kindRain:
+		return s.Len
+	case kindThunder:
+		return 4
+	}
 	if s.Pairs == 0 {
 		return 1
 	}
@@ -45,6 +70,9 @@ type reading struct {
 func (o Order) read(cs []cards.Card) (reading, bool) {
 	if len(cs) == 0 {
 		return reading{}, false
+	}
+	if o.Fixed {
+		return o.gfRead(cs)
 	}
 	class := o.Class(cs[0])
 	for _, c := range cs[1:] {

@@ -13,7 +13,14 @@ func (r *Rules) Command(p table.Payload) (seat int, a table.Action, ok bool) {
 	case CardsDrawn:
 		return e.Seat, table.Action{Type: ActionDraw}, true
 	case TrumpDeclared:
+		if e.Kind == kindStick {
+			return e.Seat, table.Action{Type: ActionStick, Cards: slices.Clone(e.Cards)}, true
+		}
 		return e.Seat, table.Action{Type: ActionDeclare, Cards: slices.Clone(e.Cards)}, true
+	case TrumpReinforced:
+		return e.Seat, table.Action{Type: ActionReinforce, Cards: slices.Clone(e.Cards)}, true
+	case CardsExchanged:
+		return e.Seat, table.Action{Type: ActionExchange, Cards: slices.Clone(e.Given)}, true
 	case DeclarePassed:
 		return e.Seat, table.Action{Type: ActionPass}, true
 	case KittyBuried:

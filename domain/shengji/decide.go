@@ -28,13 +28,21 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 	}
 	switch a.Type {
 	case table.ActionEscape, ActionDraw, ActionDeclare, ActionPass, ActionBury, ActionPlay:
+	case ActionReinforce, ActionStick, ActionExchange:
+		if !s.v.jokerDeclarations {
+			return nil, table.ErrUnknownAction.With("shengji/%s has no action %q (actions: draw, declare, pass, bury, play, escape)", s.v.name, a.Type)
+		}
 	default:
+		if s.v.jokerDeclarations {
+			return nil, table.ErrUnknownAction.With("shengji has no action %q (actions: draw, declare, reinforce, stick, pass, bury, exchange, play, escape)", a.Type)
+		}
 		return nil, table.ErrUnknownAction.With("shengji has no action %q (actions: draw, declare, pass, bury, play, escape)", a.Type)
 	}
 	if a.Bid != nil || a.As != "" {
 		return nil, table.ErrBadAction.With(`shengji actions take "type" and, for declare, bury and play, "cards"; never "bid" or "as"`)
 	}
-	withCards := a.Type == ActionDeclare || a.Type == ActionBury || a.Type == ActionPlay
+	withCards := a.Type == ActionDeclare || a.Type == ActionBury || a.Type == ActionPlay ||
+		a.Type == ActionReinforce || a.Type == ActionStick || a.Type == ActionExchange
 	if withCards {
 		if len(a.Cards) == 0 {
 			return nil, table.ErrBadAction.With(`%s takes "cards"`, a.Type)
@@ -63,7 +71,16 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 		}
 		return []table.Payload{CardsDrawn{Seat: seat, Round: s.round + 1, Cards: drawn}}, nil
 	case ActionDeclare:
+		if s.v.jokerDeclarations {
+			return s.gfDeclare(seat, a.Cards, false)
+		}
 		return s.decideDeclare(seat, a.Cards)
+	case ActionStick:
+		return s.gfDeclare(seat, a.Cards, true)
+	case ActionReinforce:
+		return s.gfReinforce(seat, a.Cards)
+	case ActionExchange:
+		return s.gfExchange(seat, a.Cards)
 	case ActionPass:
 		if s.phase != phaseWindow {
 			return nil, table.ErrWrongPhase.With("pass belongs to the final declaration window; the hand is %s", s.phase)
@@ -163,21 +180,34 @@ func (o Order) readDeclaration(cs []cards.Card) (declaration, bool) {
 func (s *State) closeDeal() []table.Payload {
 	var evs []table.Payload
 	dealer := s.dealer
+	level := s.order.Level
 	var declarer *int
 	if s.declarer >= 0 {
 		d := s.decls[s.declarer].seat
 		declarer = &d
 		if dealer < 0 {
-			// First hand: the declarer's partner deals (ningyang).
+			// First hand: the declarer's partner deals (ningyang); the
+			// declarer deals (guafeng).
 			dealer = partner(d)
 			if s.v.declarerDeals {
 				dealer = d
 			}
 		}
 	} else {
+		if s.v.menPai && dealer < 0 {
+			// guafeng: a first hand nobody declares is dealt again.
+			return []table.Payload{table.DealVoided{Hand: s.hand, Deal: s.deal, Reason: "no_declaration", Seed: s.Seed}}
+		}
 		i := slices.IndexFunc(s.kitty, func(c cards.Card) bool { return !c.IsJoker() })
 		if i < 0 {
 			return []table.Payload{table.DealVoided{Hand: s.hand, Deal: s.deal, Reason: "kitty_all_jokers", Seed: s.Seed}}
+		}
+		if s.v.menPai {
+			// 悶牌: the dealer side drops a level, not below A.
+			side := sideOf(dealer)
+			l := max(1, s.levels[side]-1)
+			level = levelRank(l)
+			evs = append(evs, LevelDropped{Side: side, Level: levelName(l)})
 		}
 		evs = append(evs, KittyFlipped{Cards: slices.Clone(s.kitty[:i+1]), Suit: suitName(s.kitty[i].Suit)})
 		if dealer < 0 {
@@ -185,7 +215,12 @@ func (s *State) closeDeal() []table.Payload {
 		}
 	}
 	kitty := slices.Clone(s.kitty)
-	return append(evs, KittyTaken{Seat: dealer, Declarer: declarer, Level: s.order.Level.String(), Cards: kitty})
+	taken := KittyTaken{Seat: dealer, Declarer: declarer, Level: level.String(), Cards: kitty}
+	if s.v.partnerBuries && declarer != nil && *declarer == dealer {
+		b := partner(dealer)
+		taken.Burier = &b
+	}
+	return append(evs, taken)
 }
 
 // decideBury: the dealer buries any 4 of their 30 cards (扣底, no limits).
@@ -193,7 +228,10 @@ func (s *State) decideBury(seat int, cs []cards.Card) ([]table.Payload, error) {
 	if s.phase != phaseBurying {
 		return nil, table.ErrWrongPhase.With("nothing to bury: the hand is %s", s.phase)
 	}
-	if seat != s.dealer {
+	if seat != s.burier {
+		if s.burier != s.dealer {
+			return nil, ErrNotDealer.With("seat %d, the dealer's partner, buries the kitty (shengji.md, Kitty, guafeng)", s.burier)
+		}
 		return nil, ErrNotDealer.With("seat %d, the dealer, buries the kitty", s.dealer)
 	}
 	if len(cs) != kittyLen {
@@ -201,6 +239,11 @@ func (s *State) decideBury(seat int, cs []cards.Card) ([]table.Payload, error) {
 	}
 	if missing := s.held[seat].Missing(cs); len(missing) > 0 {
 		return nil, table.ErrCardNotInHand.With("you do not hold %s", cards.Format(missing))
+	}
+	if s.v.partnerBuries {
+		if err := s.gfCheckBury(seat, cs); err != nil {
+			return nil, err
+		}
 	}
 	buried := slices.Clone(cs)
 	s.order.Sort(buried)
@@ -244,7 +287,7 @@ func (s *State) decidePlay(seat int, cs []cards.Card) ([]table.Payload, error) {
 		return evs, nil
 	}
 	plays := append(slices.Clone(s.trick), trickPlay{seat: seat, cards: play})
-	win, winShape := s.order.trickWinner(plays)
+	win, winShape, winTrump := s.order.trickWinner(plays)
 	pts := 0
 	for _, p := range plays {
 		pts += points(p.cards)
@@ -257,15 +300,16 @@ func (s *State) decidePlay(seat int, cs []cards.Card) ([]table.Payload, error) {
 	// Every seat holds as many cards as the others: the hand ends when the
 	// last player of a trick has played out.
 	if s.held[seat].Len() == len(play) {
-		evs = append(evs, s.settlePlayedOut(win, winShape, def)...)
+		evs = append(evs, s.settlePlayedOut(win, winShape, winTrump, def)...)
 	}
 	return evs, nil
 }
 
-// trickWinner is the seat whose play wins the trick and the lead's shape
-// (shengji.md, Plays: the highest play of the lead's shape; a ruff wins
-// only with the lead's shape; equal plays go to the first).
-func (o Order) trickWinner(plays []trickPlay) (int, Shape) {
+// trickWinner is the seat whose play wins the trick, the lead's shape and
+// whether the winning play is trumps (shengji.md, Plays: the highest play of
+// the lead's shape; a ruff wins only with the lead's shape; equal plays go
+// to the first).
+func (o Order) trickWinner(plays []trickPlay) (int, Shape, bool) {
 	lead, _ := o.read(plays[0].cards)
 	best, win := lead, plays[0].seat
 	for _, p := range plays[1:] {
@@ -274,5 +318,5 @@ func (o Order) trickWinner(plays []trickPlay) (int, Shape) {
 			best, win = r, p.seat
 		}
 	}
-	return win, lead.shape
+	return win, lead.shape, best.class == trumpClass
 }

@@ -1,9 +1,10 @@
 // Package shengji is the 升级 family as a table.Game: the rules of
-// rules/shengji.md in the design documents (seeds 000 and 003). This version
-// plays the variant "ningyang" (宁阳刮风, seed 000); the variant config in
-// game.go and the Order type are where "guafeng" (seed 003) will differ —
-// fixed trumps, its declarations, kitty values and scoring — on top of the
-// same deal, trick and settlement machinery.
+// rules/shengji.md in the design documents (seeds 000 and 003). It plays two
+// variants on one engine: "ningyang" (宁阳刮风, seed 000) and "guafeng" (刮风
+// / Windy, seed 003). Every difference between them is a field of the
+// variant config (game.go) or of the Order (order.go) that the shared deal,
+// trick and settlement machinery switches on; the section "guafeng" below
+// lists them.
 //
 // # Dealing (auditors re-implement this)
 //
@@ -98,6 +99,76 @@
 // match false plays one hand and closes the table. kitty_multiplier
 // "double" multiplies the kitty by 2 whatever the shape.
 //
+// # guafeng (刮风, seed 003; rules version "shengji/guafeng/1")
+//
+// The deal, draw order, phases and events above hold, with these rules:
+//
+// Trumps and order: jokers, every 2, 3 and 5 (常主), the level cards and the
+// trump suit. RJ > BJ > the trump suit's level card > the other level cards
+// (equal) > the trump suit's 5 > 3 > 2 > the other suits' 5 > 3 > 2 (equal
+// by rank) > the trump suit A … 4 > side suits A … 4. With level 2, 3 or 5
+// those cards are level cards, not fixed trumps.
+//
+// Declarations: "declare" takes one joker or more (any mix) and one pair
+// or more of one suit whose ranks are consecutive on the cycle 2 … K A 2
+// (level cards or not). Over a standing declaration, "declare" is 沖主:
+// only over one joker, with two jokers or more (TrumpDeclared kind
+// "override"). "stick" (粘牌) needs as many jokers and one pair more than the
+// standing declaration (kind "stick"; stuck: the standing seat and, when
+// that was a stick, the seats it had stuck, never the sticker). "reinforce"
+// (續牌, TrumpReinforced) adds the twin of the standing declarer's single
+// joker, or a pair of its suit extending its pairs, while no other seat has
+// declared. Nobody acts on their own standing declaration. The final
+// declaration's suit is trump; in a first hand its declarer deals.
+//
+// Kitty: when the dealer is the final declarer, its partner takes and buries
+// (KittyTaken.burier). The burier buries every joker it holds (at most 4),
+// and none of its declaration cards a stick takes. Nobody declaring in a
+// first hand deals again (DealVoided "no_declaration"); in a later hand it is
+// 悶牌: LevelDropped (the dealer side one level down, not below A), then the
+// kitty is flipped as in ningyang.
+//
+// Exchange (粘牌): after the bury, phase "exchanging": the sticker posts one
+// "exchange" per stuck seat, in the order of TrumpDeclared.stuck. It takes
+// that seat's declaration cards (reinforcements included) and gives back as
+// many cards of its hand (the taken ones included), at least one joker,
+// level card, 2, 3 or 5 per joker taken (CardsExchanged). The taken cards
+// are public, the given ones seen by the two seats only until the hand
+// ends. Legal lists every such multiset, as it lists every bury. Then the
+// dealer leads.
+//
+//	TrumpReinforced {"seat":1,"cards":["H6","H6"],"jokers":1,"pairs":2}   cards hidden from other seats
+//	LevelDropped    {"side":1,"level":"4"}
+//	CardsExchanged  {"seat":0,"from":1,"taken":["BJ","H5","H5"],"given":[…3]}   given only to seat and from
+//
+// Actions besides ningyang's: {"type":"stick","cards":[…]},
+// {"type":"reinforce","cards":["BJ"]}, {"type":"exchange","cards":[…]}.
+//
+// Combinations (no throws): single; 风, a pair, or a tractor of 2+ pairs of
+// one suit at consecutive link keys; 雨, 5+ cards of one suit at 5+
+// consecutive link keys, some of them pairs (shape "rainN_P": N cards, P
+// pairs); 雷, one rank of 2, 3, 5 or the level in four suits ("thunder").
+// Link keys run 2 … A in the trump suit (its 2, 3, 5 included) and 4 … A in a
+// side suit, both without the level rank, the gaps closed; jokers, level
+// cards and side suits' 2, 3, 5 link with nothing. Winds compare by pairs,
+// rains by card count and pairs, then trump over side, then the top card;
+// thunders by their top card (the single-card order of their rank).
+// Following: as ningyang, pairs first for rains too (a rain of singles: any
+// cards of its class); a thunder is answered with a thunder when the
+// follower holds one, else with the four highest trumps.
+//
+// Settling: the kitty is worth RJ 100, BJ 50, a level card 20, other 10/K
+// 10, other 5 5 (Result.kitty_points). When the last trick's winning play is
+// trumps, its card count multiplies the kitty: added to the defenders' X
+// when they won it, taken off X when the dealer side did (option
+// kitty_deduction, default true; Result.kitty_deducted). Seed 003's table,
+// continued every 40 both ways: X −40…−5 dealer +4 (levels and stakes),
+// 0 +3, 5–35 +2, 40–75 +1; 80–115 defenders +1 stake, no level, on stage;
+// 120–155 +2 and one level; … Not on stage: the dealer's partner deals
+// next; on stage: the dealer's next seat.
+//
+//	{"match": true, "kitty_deduction": true}   guafeng's options, the defaults
+//
 // # Decisions (beyond shengji.md's own)
 //
 //   - Nobody declares in a first hand: the seed-drawn FirstSeat deals (the
@@ -112,6 +183,17 @@
 //   - The buried cards may be any 4 (扣底无限制), declared cards included.
 //   - The final declaration (cards and suit) is revealed with the bury; the
 //     overridden ones stay hidden until the deal ends.
+//   - guafeng: 沖主, 續牌 and 粘牌 are open while declarations are (the draw
+//     and the final window); 續牌 ends once any other seat declares, stuck
+//     or not. A stick may follow a stick; a 沖主 may override a one-joker
+//     stick, which then takes nothing.
+//   - guafeng: side-suit winds and rains close the gaps of the left-out
+//     ranks (♦4 4 ♦6 6 is a wind), as ningyang's tractors close the level's;
+//     a rain needs 5 distinct ranks and a single among them (all pairs read
+//     as a wind).
+//   - guafeng: the dealer leads the first trick when its partner buried.
+//   - guafeng: stuck declarations other than the final one stay hidden in
+//     views until the deal ends; CardsExchanged shows what the sticker took.
 //   - Escape: cards left count the escaper's dealt cards not yet played,
 //     drawn or not (the dealer's kitty while held); levels and the next
 //     dealer stay as they were.

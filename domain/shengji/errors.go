@@ -15,4 +15,11 @@ var (
 	ErrMustPlayPairs   = &table.Error{Kind: table.KindRule, Code: "must_play_pairs"}
 	ErrMustPlayHighest = &table.Error{Kind: table.KindRule, Code: "must_play_highest"}
 	ErrWrongCardCount  = &table.Error{Kind: table.KindRule, Code: "wrong_card_count"}
+	ErrMustPlayThunder = &table.Error{Kind: table.KindRule, Code: "must_play_thunder"}
+	ErrCannotReinforce = &table.Error{Kind: table.KindRule, Code: "cannot_reinforce"}
+	ErrCannotStick     = &table.Error{Kind: table.KindRule, Code: "cannot_stick"}
+	ErrMustBuryJokers  = &table.Error{Kind: table.KindRule, Code: "must_bury_jokers"}
+	ErrDeclaredCards   = &table.Error{Kind: table.KindRule, Code: "declared_cards_owed"}
+	ErrBadExchange     = &table.Error{Kind: table.KindRule, Code: "invalid_exchange"}
+	ErrNotSticker      = &table.Error{Kind: table.KindConflict, Code: "not_sticker"}
 )

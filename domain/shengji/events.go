@@ -27,6 +27,41 @@ type TrumpDeclared struct {
 	Suit   string       `json:"suit,omitempty"`
 	Jokers int          `json:"jokers"`
 	Pairs  int          `json:"pairs"`
+	// Kind (guafeng): "" for a first declaration, "override" for 沖主 (2+
+	// jokers over a one-joker declaration), "stick" for 粘牌; Stuck lists the
+	// seats a stick takes the declaration cards of, after the bury.
+	Kind  string `json:"kind,omitempty"`
+	Stuck []int  `json:"stuck,omitempty"`
+}
+
+// TrumpReinforced (guafeng, 續牌): the standing declarer Seat added Cards
+// (the second of its joker, or a pair extending its tractor) to its
+// declaration, which now has Jokers jokers and Pairs pairs. Cards are hidden
+// from other seats as the declaration's are.
+type TrumpReinforced struct {
+	Seat   int          `json:"seat"`
+	Cards  []cards.Card `json:"cards,omitempty"`
+	Jokers int          `json:"jokers"`
+	Pairs  int          `json:"pairs"`
+}
+
+// LevelDropped (guafeng, 悶牌): nobody declared in a later hand, so the
+// dealer's Side drops to Level (not below A) before the kitty is flipped.
+type LevelDropped struct {
+	Side  int    `json:"side"`
+	Level string `json:"level"`
+}
+
+// CardsExchanged (guafeng, 粘牌): after the bury the sticker Seat took the
+// declaration cards Taken from the stuck seat From (public: they were
+// declared) and gave it Given, as many cards, one trump (joker, level card,
+// 2, 3 or 5) per joker taken; Given only the two seats see until the hand
+// ends.
+type CardsExchanged struct {
+	Seat  int          `json:"seat"`
+	From  int          `json:"from"`
+	Taken []cards.Card `json:"taken"`
+	Given []cards.Card `json:"given,omitempty"`
 }
 
 // DeclarePassed: Seat passed in the final declaration window; a seat passes
@@ -50,9 +85,12 @@ type KittyTaken struct {
 	Declarer *int         `json:"declarer"`
 	Level    string       `json:"level"`
 	Cards    []cards.Card `json:"cards,omitempty"`
+	// Burier (guafeng) is the seat that takes and buries the kitty when it
+	// is not the dealer: the dealer's partner when the dealer declared.
+	Burier *int `json:"burier,omitempty"`
 }
 
-// KittyBuried: the dealer buried Cards face down (扣底); only the burier sees
+// KittyBuried: the dealer (guafeng: the burier, Seat) buried Cards face down (扣底); only the burier sees
 // them until the hand ends.
 type KittyBuried struct {
 	Seat  int          `json:"seat"`
@@ -96,6 +134,10 @@ func (TrumpRevealed) EventType() string { return "TrumpRevealed" }
 func (CardsPlayed) EventType() string   { return "CardsPlayed" }
 func (TrickWon) EventType() string      { return "TrickWon" }
 
+func (TrumpReinforced) EventType() string { return "TrumpReinforced" }
+func (LevelDropped) EventType() string    { return "LevelDropped" }
+func (CardsExchanged) EventType() string  { return "CardsExchanged" }
+
 // Result is the game's detail of a HandSettled, as its JSON result.
 type Result struct {
 	// End is "played_out" or "escape".
@@ -114,7 +156,11 @@ type Result struct {
 	KittyPoints     int `json:"kitty_points"`
 	KittyMultiplier int `json:"kitty_multiplier"`
 	DefenderPoints  int `json:"defender_points"`
-	LastTrick       int `json:"last_trick"` // seat that won the last trick
+	// KittyDeducted (guafeng, the kitty_deduction option): the dealer side
+	// won the last trick with trumps, so KittyPoints × KittyMultiplier was
+	// taken off the defenders' points.
+	KittyDeducted bool `json:"kitty_deducted,omitempty"`
+	LastTrick     int  `json:"last_trick"` // seat that won the last trick
 	// Winner is "dealer" or "defenders"; Multiple the stakes each seat of
 	// the winning side gets from each seat of the other; LevelSteps the
 	// levels the next dealer side goes up.
@@ -155,6 +201,12 @@ func decode(typ string, data []byte) (table.Payload, error) {
 		return table.DecodeAs[CardsPlayed](data)
 	case "TrickWon":
 		return table.DecodeAs[TrickWon](data)
+	case "TrumpReinforced":
+		return table.DecodeAs[TrumpReinforced](data)
+	case "LevelDropped":
+		return table.DecodeAs[LevelDropped](data)
+	case "CardsExchanged":
+		return table.DecodeAs[CardsExchanged](data)
 	}
 	return nil, fmt.Errorf("shengji: unknown event type %q", typ)
 }

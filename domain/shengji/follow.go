@@ -39,6 +39,19 @@ func (o Order) checkFollow(hand cards.Multiset, lead, play []cards.Card) error {
 	if played != n {
 		return ErrMustFollowSuit.With("play %d card(s) of the led %s while you have them (shengji.md, Plays)", n, className(class))
 	}
+	if lr.shape.Kind == kindThunder {
+		// 有雷出雷，没雷需要从大到小的出牌 (shengji.md, guafeng 雷).
+		if len(o.thunders(in)) > 0 {
+			if !o.isThunder(play) {
+				return ErrMustPlayThunder.With("you hold a thunder: answer thunder with thunder (shengji.md, Plays, guafeng 雷)")
+			}
+			return nil
+		}
+		if o.keptAbovePlayed(in, inPlay) {
+			return ErrMustPlayHighest.With("without a thunder, answer a thunder with your four highest trumps (shengji.md, Plays, guafeng 雷)")
+		}
+		return nil
+	}
 	k := lr.shape.Pairs
 	if k == 0 {
 		return nil
@@ -53,7 +66,7 @@ func (o Order) checkFollow(hand cards.Multiset, lead, play []cards.Card) error {
 	}
 	// Every held pair is in the play; its singles must be the highest of the
 	// trumps left: no single kept back may outrank one played.
-	lowPlayed, highKept := posRJ+1, -1
+	lowPlayed, highKept := maxPos+1, -1
 	for i, c := range in {
 		if c != 1 {
 			continue
@@ -123,7 +136,20 @@ func (o Order) follows(hand cards.Multiset, lead []cards.Card) [][]cards.Card {
 		})
 		return res
 	}
+	if lr.shape.Kind == kindThunder {
+		if ts := o.thunders(in); len(ts) > 0 {
+			return ts
+		}
+		return o.highestFollows(in, n, nil)
+	}
 	k := lr.shape.Pairs
+	if k == 0 && n > 1 {
+		// A rain without pairs: any n cards of its class.
+		subMultisets(in, n, func(pick []cards.Card) {
+			res = append(res, slices.Clone(pick))
+		})
+		return res
+	}
 	if k == 0 {
 		for i, c := range in {
 			if c > 0 {
@@ -142,6 +168,15 @@ func (o Order) follows(hand cards.Multiset, lead []cards.Card) [][]cards.Card {
 		}
 	}
 	np := pairs.Len()
+	if np >= k && n > 2*k {
+		// A rain of k pairs: any n cards of its class with k pairs among them.
+		subMultisets(in, n, func(pick []cards.Card) {
+			if m := cards.Of(pick); countPairs(&m) >= k {
+				res = append(res, slices.Clone(pick))
+			}
+		})
+		return res
+	}
 	if np >= k {
 		subMultisets(pairs, k, func(pick []cards.Card) {
 			res = append(res, append(slices.Clone(pick), pick...))
@@ -218,6 +253,9 @@ func subMultisets(m cards.Multiset, k int, f func([]cards.Card)) {
 // leads lists every lead from hand: each single, each pair, each tractor
 // (shengji.md, Plays, ningyang: no throws).
 func (o Order) leads(hand cards.Multiset) [][]cards.Card {
+	if o.Fixed {
+		return o.gfLeads(hand)
+	}
 	var res [][]cards.Card
 	// byPos[class][pos]: the pairs held at a position of a class (several
 	// at posOtherLevel).

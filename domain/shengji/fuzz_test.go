@@ -46,3 +46,43 @@ func FuzzFollow(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGuafengFollow is FuzzFollow on guafeng's order and combinations
+// (shengji.md, Plays, guafeng: winds, rains, thunders; fixed trumps 2, 3,
+// 5): every listed lead reads as one, and the follows listed to a lead are
+// exactly what checkFollow accepts. The corpus is under
+// testdata/fuzz/FuzzGuafengFollow.
+func FuzzGuafengFollow(f *testing.F) {
+	f.Add([]byte{5, 0, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 9, 10, 11, 12, 13})
+	f.Add([]byte{7, 1, 4, 14, 15, 16, 17, 0, 1, 2, 3, 14, 15})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 4 || len(b) > 40 {
+			return
+		}
+		o := Order{Level: cards.Rank(2 + int(b[0])%13), Trump: cards.Suit(b[1] % 4), Fixed: true}
+		pool := cards.MustParse("S2 S3 S4 S5 S6 S7 S8 H5 H6 H7 H8 H9 H10 C5 C7 D5 D7 BJ RJ")
+		var leader, hand cards.Multiset
+		split := 2 + int(b[2])%10
+		for i, x := range b[3:] {
+			c := pool[int(x)%len(pool)]
+			m := &hand
+			if i < split {
+				m = &leader
+			}
+			if leader.Count(c)+hand.Count(c) < 2 {
+				m.Add(c)
+			}
+		}
+		leads := o.leads(leader)
+		for _, l := range leads {
+			if _, ok := o.read(l); !ok {
+				t.Fatalf("lead %s does not read as a combination", cards.Format(l))
+			}
+		}
+		for _, l := range leads {
+			if hand.Len() >= len(l) && len(l) <= 6 {
+				crossCheck(t, o, hand, l)
+			}
+		}
+	})
+}

@@ -26,13 +26,13 @@ var (
 func (*Game) Name() string { return "shengji" }
 
 // Variants lists the variants this version plays.
-func (*Game) Variants() []string { return []string{"ningyang"} }
+func (*Game) Variants() []string { return []string{"ningyang", "guafeng"} }
 
 // Rules returns a variant's rules with its options (see doc.go, Options).
 func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
 	v, ok := variantNamed(variant)
 	if !ok {
-		return nil, table.ErrUnknownVariant.With("shengji has no variant %q (variants: ningyang)", variant)
+		return nil, table.ErrUnknownVariant.With("shengji has no variant %q (variants: ningyang, guafeng)", variant)
 	}
 	o, err := parseOptions(v, options)
 	if err != nil {
@@ -41,12 +41,9 @@ func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error)
 	return &Rules{v: v, o: o}, nil
 }
 
-// variant is what one variant of the family fixes. guafeng (shengji.md) is
-// meant to be a second value of this struct plus the code its fields switch
-// on: fixed trump ranks (2, 3, 5), 沖主/續牌/粘牌 declarations, the burier and
-// jokers-must-be-buried rule, kitty values, the kitty multiplier, its scoring
-// table and 悶牌. Only the fields ningyang needs exist yet; each names the
-// rule it stands for.
+// variant is what one variant of the family fixes: ningyang (seed 000) and
+// guafeng (seed 003) are two values of this struct, and every rule in which
+// they differ is a field here that the shared engine switches on.
 type variant struct {
 	name    string
 	version string
@@ -55,12 +52,37 @@ type variant struct {
 	declarerDeals bool
 	// escapePenalty is what an escaper pays, in stakes (shengji.md, Escape).
 	escapePenalty int
+	// fixedTrumps: 2, 3 and 5 are fixed trumps and plays are guafeng's
+	// combinations (风, 雨, 雷) (shengji.md, Trump order and Plays, guafeng).
+	fixedTrumps bool
+	// jokerDeclarations: a declaration holds one joker or more; 沖主, 續牌
+	// and 粘牌 replace ningyang's 反主 (shengji.md, guafeng declarations).
+	jokerDeclarations bool
+	// partnerBuries: when the dealer is the final declarer, the dealer's
+	// partner takes and buries the kitty; the burier must bury every joker
+	// it holds (shengji.md, Kitty, guafeng).
+	partnerBuries bool
+	// guafengKitty: the kitty's special values and the multiplier of the
+	// last trick's card count, only when it was won with trumps (shengji.md,
+	// Kitty, guafeng; seed 003 notes 3, 4 and 6).
+	guafengKitty bool
+	// menPai: a later hand nobody declares drops the dealer side a level and
+	// flips the kitty; a first one is dealt again (悶牌, seed 003).
+	menPai bool
+	// score is the scoring table: the winning side and the multiple.
+	score func(x int) (dealerWins bool, multiple int)
 }
 
 func variantNamed(name string) (*variant, bool) {
 	switch name {
 	case "ningyang":
-		return &variant{name: "ningyang", version: "shengji/ningyang/1", escapePenalty: 16}, true
+		return &variant{name: "ningyang", version: "shengji/ningyang/1", escapePenalty: 16, score: scoreTable}, true
+	case "guafeng":
+		return &variant{
+			name: "guafeng", version: "shengji/guafeng/1", escapePenalty: 16,
+			declarerDeals: true, fixedTrumps: true, jokerDeclarations: true, partnerBuries: true,
+			guafengKitty: true, menPai: true, score: guafengScore,
+		}, true
 	}
 	return nil, false
 }
@@ -73,18 +95,30 @@ const (
 	KittyDouble = "double"
 )
 
-// options are a table's options, recorded normalized in TableOpened.
+// options are a table's options, recorded normalized in TableOpened. Each
+// variant records only its own: ningyang match and kitty_multiplier,
+// guafeng match and kitty_deduction.
 type options struct {
 	// Match: play hands until a side passes K (true, the default), or one
 	// hand only (shengji.md, Levels: "a table may be opened as a single hand
 	// or as a match").
 	Match bool `json:"match"`
-	// KittyMultiplier is KittyByShape (default) or KittyDouble.
-	KittyMultiplier string `json:"kitty_multiplier"`
+	// KittyMultiplier (ningyang) is KittyByShape (default) or KittyDouble.
+	KittyMultiplier string `json:"kitty_multiplier,omitempty"`
+	// KittyDeduction (guafeng, default true): when the dealer side wins the
+	// last trick with trumps, the kitty's points × the multiplier are taken
+	// off the defenders' points (shengji.md, Scoring, guafeng Decision).
+	KittyDeduction *bool `json:"kitty_deduction,omitempty"`
 }
 
 func parseOptions(v *variant, raw json.RawMessage) (options, error) {
 	o := options{Match: true, KittyMultiplier: KittyByShape}
+	names := "match, kitty_multiplier"
+	if v.guafengKitty {
+		on := true
+		o = options{Match: true, KittyDeduction: &on}
+		names = "match, kitty_deduction"
+	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return o, nil
@@ -99,17 +133,23 @@ func parseOptions(v *variant, raw json.RawMessage) (options, error) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		switch k {
-		case "match":
+		switch {
+		case k == "match":
 			if err := json.Unmarshal(m[k], &o.Match); err != nil {
 				return o, table.ErrBadOption.With(`option "match" must be true or false`)
 			}
-		case "kitty_multiplier":
+		case k == "kitty_multiplier" && !v.guafengKitty:
 			if err := json.Unmarshal(m[k], &o.KittyMultiplier); err != nil || (o.KittyMultiplier != KittyByShape && o.KittyMultiplier != KittyDouble) {
 				return o, table.ErrBadOption.With(`option "kitty_multiplier" must be %q or %q`, KittyByShape, KittyDouble)
 			}
+		case k == "kitty_deduction" && v.guafengKitty:
+			var on bool
+			if err := json.Unmarshal(m[k], &on); err != nil {
+				return o, table.ErrBadOption.With(`option "kitty_deduction" must be true or false`)
+			}
+			o.KittyDeduction = &on
 		default:
-			return o, table.ErrBadOption.With("unknown option %q: shengji/%s takes match, kitty_multiplier (got %s)", k, v.name, strings.Join(keys, ", "))
+			return o, table.ErrBadOption.With("unknown option %q: shengji/%s takes %s (got %s)", k, v.name, names, strings.Join(keys, ", "))
 		}
 	}
 	return o, nil
@@ -126,7 +166,7 @@ func (r *Rules) Version() string { return r.v.version }
 
 // Options is the normalized options.
 func (r *Rules) Options() json.RawMessage {
-	b, _ := json.Marshal(r.o) // two plain fields: cannot fail
+	b, _ := json.Marshal(r.o) // plain fields: cannot fail
 	return b
 }
 

@@ -2,6 +2,7 @@ package shengji
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"os"
@@ -16,6 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden hands under testdata
 // goldenFile is a recorded table: its commands from the opening, each with
 // the events it produced (as the auditor sees them).
 type goldenFile struct {
+	Variant string          `json:"variant,omitempty"` // "" is ningyang
 	Stake   int             `json:"stake"`
 	Seeds   uint64          `json:"seeds"` // the seedSeq id the deals are drawn from
 	Options json.RawMessage `json:"options"`
@@ -39,17 +41,28 @@ type goldenEvent struct {
 // legal actions from a fixed seed, until hands are settled.
 var goldenCases = []struct {
 	name      string
+	variant   string // "" is ningyang
 	id        uint64
 	options   string
 	hands     int
-	noDeclare bool
-	// shows: the counts of event types the recording must hold.
+	noDeclare bool // guafeng: from the second hand on (悶牌)
+	// shows: the counts of event types the recording must hold; has:
+	// strings its events' data must hold.
 	shows map[string]int
+	has   []string
 }{
 	{name: "override_then_flip_two_hands", id: 30, hands: 2, shows: map[string]int{"TrumpDeclared": 2, "TrumpRevealed": 1, "KittyFlipped": 1, "HandSettled": 2}},
 	{name: "override", id: 4, hands: 1, shows: map[string]int{"TrumpDeclared": 2, "TrumpRevealed": 1, "HandSettled": 1}},
 	{name: "kitty_flip", id: 5, hands: 1, noDeclare: true, shows: map[string]int{"KittyFlipped": 1, "TrumpDeclared": 0, "HandSettled": 1}},
 	{name: "single_hand_double_kitty", id: 9, options: `{"match":false,"kitty_multiplier":"double"}`, hands: 1, shows: map[string]int{"TableClosed": 1, "HandSettled": 1}},
+	// guafeng (shengji.md, guafeng): one hand for each rule the issue names.
+	{name: "guafeng_override", variant: "guafeng", id: guafengGoldenIDs[0], hands: 1, has: []string{`"kind":"override"`}},
+	{name: "guafeng_reinforce", variant: "guafeng", id: guafengGoldenIDs[1], hands: 1, shows: map[string]int{"TrumpReinforced": 1}},
+	{name: "guafeng_stick", variant: "guafeng", id: guafengGoldenIDs[2], hands: 1, shows: map[string]int{"CardsExchanged": 1}, has: []string{`"kind":"stick"`}},
+	{name: "guafeng_menpai", variant: "guafeng", id: guafengGoldenIDs[3], hands: 2, noDeclare: true, shows: map[string]int{"LevelDropped": 1, "KittyFlipped": 1, "HandSettled": 2}},
+	{name: "guafeng_thunder", variant: "guafeng", id: guafengGoldenIDs[4], hands: 1, has: []string{`"shape":"thunder"`}},
+	{name: "guafeng_rain", variant: "guafeng", id: guafengGoldenIDs[5], hands: 1, has: []string{`"shape":"rain`}},
+	{name: "guafeng_negative_points", variant: "guafeng", id: guafengGoldenIDs[6], hands: 1, has: []string{`"defender_points":-`, `"kitty_deducted":true`}},
 }
 
 // TestGolden replays each recorded table command by command through
@@ -60,8 +73,9 @@ func TestGolden(t *testing.T) {
 	for _, c := range goldenCases {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "TestGolden", c.name, "hand.json")
+			variant := cmp.Or(c.variant, "ningyang")
 			if *update {
-				writeGolden(t, path, c.id, c.options, c.hands, c.noDeclare)
+				writeGolden(t, path, variant, c.id, c.options, c.hands, c.noDeclare)
 			}
 			raw, err := os.ReadFile(path)
 			if err != nil {
@@ -82,10 +96,22 @@ func TestGolden(t *testing.T) {
 					t.Fatalf("the recording holds %d %s, the case is about %d", n[typ], typ, want)
 				}
 			}
-			r := rulesOf(t, string(gf.Options))
+			var flat bytes.Buffer
+			if err := json.Compact(&flat, raw); err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range c.has {
+				if !bytes.Contains(flat.Bytes(), []byte(h)) {
+					t.Fatalf("the recording holds no %s: the case is about it", h)
+				}
+			}
+			if cmp.Or(gf.Variant, "ningyang") != variant {
+				t.Fatalf("the recording is of variant %q, the case of %q", gf.Variant, variant)
+			}
+			r := variantRules(t, variant, string(gf.Options))
 			st := table.New(r)
 			seeds := &seedSeq{id: gf.Seeds}
-			evs, err := table.Open(r, "t", "shengji", "ningyang", gf.Stake, "p0")
+			evs, err := table.Open(r, "t", "shengji", variant, gf.Stake, "p0")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +149,7 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func goldenEvents(t *testing.T, evs []table.Payload) []goldenEvent {
+func goldenEvents(t testing.TB, evs []table.Payload) []goldenEvent {
 	t.Helper()
 	var out []goldenEvent
 	for _, e := range evs {
@@ -136,20 +162,9 @@ func goldenEvents(t *testing.T, evs []table.Payload) []goldenEvent {
 	return out
 }
 
-func writeGolden(t *testing.T, path string, id uint64, options string, hands int, noDeclare bool) {
+func writeGolden(t *testing.T, path, variant string, id uint64, options string, hands int, noDeclare bool) {
 	t.Helper()
-	r := rulesOf(t, options)
-	gf := goldenFile{Seeds: id, Options: r.Options()}
-	rt := &randomTable{t: t, r: r, rng: newRandGolden(id), seeds: &seedSeq{id: id}, escapeAt: -1, noDeclare: noDeclare}
-	rt.record = func(join string, seat int, a *table.Action, evs []table.Payload) {
-		gf.Steps = append(gf.Steps, goldenStep{Join: join, Seat: seat, Action: a, Events: goldenEvents(t, evs)})
-	}
-	rt.open()
-	gf.Stake = rt.st.Stake
-	for rt.settled < hands && !rt.st.Closed {
-		rt.step()
-	}
-	gf.Totals = rt.st.Totals
+	gf := recordGolden(t, variant, id, options, hands, noDeclare)
 	b, err := json.MarshalIndent(gf, "", " ")
 	if err != nil {
 		t.Fatal(err)
@@ -160,4 +175,26 @@ func writeGolden(t *testing.T, path string, id uint64, options string, hands int
 	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// recordGolden plays a table of random legal actions from seed id until
+// hands are settled, recording every command and its events.
+func recordGolden(t testing.TB, variant string, id uint64, options string, hands int, noDeclare bool) goldenFile {
+	t.Helper()
+	r := variantRules(t, variant, options)
+	gf := goldenFile{Seeds: id, Options: r.Options()}
+	if variant != "ningyang" {
+		gf.Variant = variant
+	}
+	rt := &randomTable{t: t, r: r, rng: newRandGolden(id), seeds: &seedSeq{id: id}, escapeAt: -1, noDeclare: noDeclare}
+	rt.record = func(join string, seat int, a *table.Action, evs []table.Payload) {
+		gf.Steps = append(gf.Steps, goldenStep{Join: join, Seat: seat, Action: a, Events: goldenEvents(t, evs)})
+	}
+	rt.open()
+	gf.Stake = rt.st.Stake
+	for rt.settled < hands && !rt.st.Closed {
+		rt.step()
+	}
+	gf.Totals = rt.st.Totals
+	return gf
 }

@@ -29,9 +29,13 @@ func (q *seedSeq) NewSeed() (cards.Seed, error) {
 
 func ningyang(t testing.TB) *Rules { return rulesOf(t, "") }
 
-func rulesOf(t testing.TB, options string) *Rules {
+func guafeng(t testing.TB) *Rules { return variantRules(t, "guafeng", "") }
+
+func rulesOf(t testing.TB, options string) *Rules { return variantRules(t, "ningyang", options) }
+
+func variantRules(t testing.TB, variant, options string) *Rules {
 	t.Helper()
-	r, err := New().Rules("ningyang", json.RawMessage(options))
+	r, err := New().Rules(variant, json.RawMessage(options))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +53,7 @@ func applyAll(st *table.State, evs []table.Payload) {
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
 	t.Helper()
 	st := table.New(r)
-	evs, err := table.Open(r, "t", "shengji", "ningyang", stake, "p0")
+	evs, err := table.Open(r, "t", "shengji", r.v.name, stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +111,7 @@ func (d deal) hands(t testing.TB) ([][]cards.Card, []cards.Card) {
 func (d deal) build(t testing.TB, r *Rules) *table.State {
 	t.Helper()
 	st := table.New(r)
-	table.Apply(st, table.TableOpened{TableID: "pos", Game: "shengji", Variant: "ningyang",
+	table.Apply(st, table.TableOpened{TableID: "pos", Game: "shengji", Variant: r.v.name,
 		Options: r.Options(), Stake: max(d.stake, 1), Seats: seats, RulesVersion: r.Version()})
 	for i := range seats {
 		table.Apply(st, table.PlayerSeated{Seat: i, PlayerID: fmt.Sprintf("p%d", i)})
@@ -127,6 +131,15 @@ func declareA(cs string) table.Action {
 	return table.Action{Type: ActionDeclare, Cards: cards.MustParse(cs)}
 }
 func buryA(cs string) table.Action { return table.Action{Type: ActionBury, Cards: cards.MustParse(cs)} }
+func stickA(cs string) table.Action {
+	return table.Action{Type: ActionStick, Cards: cards.MustParse(cs)}
+}
+func reinforceA(cs string) table.Action {
+	return table.Action{Type: ActionReinforce, Cards: cards.MustParse(cs)}
+}
+func exchangeA(cs string) table.Action {
+	return table.Action{Type: ActionExchange, Cards: cards.MustParse(cs)}
+}
 func playA(cs string) table.Action { return table.Action{Type: ActionPlay, Cards: cards.MustParse(cs)} }
 
 // mustAct decides and applies an action that the rules must accept.

@@ -23,22 +23,39 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 			out = append(out, table.Action{Type: typ, Cards: cs})
 		}
 	}
+	declare := func() {
+		if !s.v.jokerDeclarations {
+			withCards(ActionDeclare, s.declarations(seat))
+			return
+		}
+		withCards(ActionDeclare, s.gfDeclarations(seat, ""))
+		withCards(ActionStick, s.gfDeclarations(seat, kindStick))
+		withCards(ActionReinforce, s.gfDeclarations(seat, ActionReinforce))
+	}
 	switch s.phase {
 	case phaseDrawing:
 		out = append(out, table.Action{Type: ActionDraw})
-		withCards(ActionDeclare, s.declarations(seat))
+		declare()
 	case phaseWindow:
 		if !s.passed[seat] {
 			out = append(out, table.Action{Type: ActionPass})
-			withCards(ActionDeclare, s.declarations(seat))
+			declare()
 		}
 	case phaseBurying:
-		if seat == s.dealer {
+		switch {
+		case seat != s.burier:
+		case s.v.partnerBuries:
+			withCards(ActionBury, s.gfBuries(seat))
+		default:
 			var buries [][]cards.Card
 			subMultisets(s.held[seat], kittyLen, func(pick []cards.Card) {
 				buries = append(buries, slices.Clone(pick))
 			})
 			withCards(ActionBury, buries)
+		}
+	case phaseExchanging:
+		if seat == s.turn {
+			withCards(ActionExchange, s.gfExchanges(seat))
 		}
 	case phasePlaying:
 		if seat == s.turn {

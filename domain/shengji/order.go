@@ -12,6 +12,9 @@ import (
 type Order struct {
 	Level cards.Rank
 	Trump cards.Suit // cards.Joker while the trump suit is not fixed
+	// Fixed: every 2, 3 and 5 is a trump (常主, guafeng), and plays are
+	// read as guafeng's combinations (combo_guafeng.go).
+	Fixed bool
 }
 
 // trumpClass is the suit-class of every trump: jokers, level cards and the
@@ -29,9 +32,40 @@ const (
 	posRJ         = 15
 )
 
+// Positions of the guafeng trump class above the plain cards (at their
+// rank − 2, 2 … 12): the other suits' fixed trumps 2 < 3 < 5, the trump
+// suit's, the other level cards, the trump suit's level card, BJ, RJ
+// (shengji.md, Trump order, guafeng). Side suits use the plain positions.
+const (
+	gfOtherFixed = 13 // + 0, 1, 2 for 2, 3, 5
+	gfTrumpFixed = 16
+	gfOtherLevel = 19
+	gfTrumpLevel = 20
+	gfBJ         = 21
+	gfRJ         = 22
+	// maxPos bounds every position of both variants.
+	maxPos = gfRJ
+)
+
+// isFixedRank: 2, 3 and 5 are fixed trumps in guafeng (常主), unless the
+// hand's level is that rank, which makes them level cards.
+func (o Order) isFixedRank(r cards.Rank) bool {
+	return o.Fixed && r != o.Level && (r == 2 || r == 3 || r == 5)
+}
+
+func fixedIndex(r cards.Rank) int {
+	switch r {
+	case 2:
+		return 0
+	case 3:
+		return 1
+	}
+	return 2
+}
+
 // IsTrump reports whether c is a trump.
 func (o Order) IsTrump(c cards.Card) bool {
-	return c.IsJoker() || c.Rank == o.Level || c.Suit == o.Trump
+	return c.IsJoker() || c.Rank == o.Level || c.Suit == o.Trump || o.isFixedRank(c.Rank)
 }
 
 // Class is the suit-class c follows and is followed in: trumpClass for
@@ -46,6 +80,9 @@ func (o Order) Class(c cards.Card) cards.Suit {
 // Pos is c's position inside its class; higher beats lower, equal positions
 // (two level cards of side suits) go to the one played first.
 func (o Order) Pos(c cards.Card) int {
+	if o.Fixed {
+		return o.gfPos(c)
+	}
 	switch {
 	case c.Rank == cards.RedJoker:
 		return posRJ
@@ -57,6 +94,27 @@ func (o Order) Pos(c cards.Card) int {
 		return posOtherLevel
 	}
 	return o.plainPos(c.Rank)
+}
+
+// gfPos is Pos in guafeng: RJ > BJ > the trump suit's level card > the
+// other level cards > the trump suit's 5 > 3 > 2 > the other 5 > 3 > 2 >
+// plain cards A … 4 (trump suit in the trump class, side suits in theirs).
+func (o Order) gfPos(c cards.Card) int {
+	switch {
+	case c.Rank == cards.RedJoker:
+		return gfRJ
+	case c.Rank == cards.BlackJoker:
+		return gfBJ
+	case c.Rank == o.Level && c.Suit == o.Trump:
+		return gfTrumpLevel
+	case c.Rank == o.Level:
+		return gfOtherLevel
+	case o.isFixedRank(c.Rank) && c.Suit == o.Trump:
+		return gfTrumpFixed + fixedIndex(c.Rank)
+	case o.isFixedRank(c.Rank):
+		return gfOtherFixed + fixedIndex(c.Rank)
+	}
+	return int(c.Rank) - 2
 }
 
 // plainPos is the position of a non-level rank: 2 … A without the level.

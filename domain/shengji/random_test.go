@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -104,6 +105,14 @@ func count(k string) {
 	seen.Unlock()
 }
 
+// count counts a rule path of rt's variant (guafeng's keys are prefixed).
+func (rt *randomTable) count(k string) {
+	if rt.r.v.name != "ningyang" {
+		k = rt.r.v.name + "/" + k
+	}
+	count(k)
+}
+
 var twoDecks = cards.Of(cards.Deck(decks))
 
 type randomTable struct {
@@ -145,7 +154,7 @@ func newRandomTableKeep(t testing.TB, r *Rules, id uint64, escapes, keep bool) *
 func (rt *randomTable) open() {
 	rt.st = table.New(rt.r)
 	rt.stream = nil
-	evs, err := table.Open(rt.r, "t", "shengji", "ningyang", 1+rt.rng.IntN(3), "p0")
+	evs, err := table.Open(rt.r, "t", "shengji", rt.r.v.name, 1+rt.rng.IntN(3), "p0")
 	if err != nil {
 		rt.t.Fatal(err)
 	}
@@ -183,15 +192,39 @@ func (rt *randomTable) apply(evs []table.Payload) {
 				rt.escapeAt, rt.escaper = rt.rng.IntN(200), rt.rng.IntN(seats)
 			}
 		case TrumpDeclared:
-			count(e.EventType())
+			rt.count(e.EventType())
 			if rt.g().declarer >= 0 {
-				count("override")
+				rt.count("override")
 			}
-		case KittyFlipped, table.DealVoided, table.TableClosed:
-			count(e.EventType())
+			if e.Kind != "" {
+				rt.count("guafeng_" + e.Kind)
+			}
+			if len(e.Stuck) > 1 {
+				rt.count("several_stuck")
+			}
+		case TrumpReinforced, CardsExchanged:
+			rt.count(e.EventType())
+		case LevelDropped:
+			rt.count(e.EventType())
+			if want := max(1, rt.levelsBefore[e.Side]-1); levelNumber(e.Level) != want {
+				rt.t.Fatalf("悶牌: side %d at %s drops to %s (shengji.md, guafeng 悶牌: one level, not below A)", e.Side, levelName(rt.levelsBefore[e.Side]), e.Level)
+			}
+			rt.levelsBefore[e.Side] = levelNumber(e.Level)
+		case KittyFlipped, table.TableClosed:
+			rt.count(e.EventType())
+		case table.DealVoided:
+			rt.count(e.EventType())
+			rt.count(e.Reason)
 		case CardsPlayed:
 			if len(rt.g().trick) == 0 && len(e.Cards) >= 4 {
-				count("tractor_lead")
+				rt.count("tractor_lead")
+			}
+			switch {
+			case len(rt.g().trick) > 0:
+			case strings.HasPrefix(e.Shape, "rain"):
+				rt.count("rain_lead")
+			case e.Shape == "thunder":
+				rt.count("thunder_lead")
 			}
 			rt.checkTurn(e)
 			rt.played.Add(e.Cards...)
@@ -292,7 +325,7 @@ func (rt *randomTable) checkTrick(e TrickWon) {
 		}
 	}
 	if win != g.trick[0].seat && lead.class != trumpClass && o.IsTrump(g.trick[slices.IndexFunc(g.trick, func(p trickPlay) bool { return p.seat == win })].cards[0]) {
-		count("ruff_wins")
+		rt.count("ruff_wins")
 	}
 	if e.Seat != win || e.Points != pts {
 		rt.t.Fatalf("hand %d trick %d: won by %d with %d points, want %d with %d (shengji.md, Plays)", g.hand, e.Trick, e.Seat, e.Points, win, pts)
@@ -315,6 +348,10 @@ func expectedScore(x int) int {
 
 func (rt *randomTable) checkSettled(e table.HandSettled) {
 	g := rt.g()
+	if rt.r.v.name == "guafeng" {
+		rt.checkGuafengSettled(e)
+		return
+	}
 	var res Result
 	if err := json.Unmarshal(e.Result, &res); err != nil {
 		rt.t.Fatal(err)
@@ -324,7 +361,7 @@ func (rt *randomTable) checkSettled(e table.HandSettled) {
 		sum += d
 	}
 	if res.End == endEscape {
-		count("escape")
+		rt.count("escape")
 		x := res.CardsLeft[*res.Escaper]
 		bonus := 0
 		if x < 5 {
@@ -365,12 +402,12 @@ func (rt *randomTable) checkSettled(e table.HandSettled) {
 	}
 	score := expectedScore(x)
 	if res.KittyMultiplier > 0 {
-		count("kitty_multiplier")
+		rt.count("kitty_multiplier")
 	}
 	if score > 0 {
-		count("dealer_wins")
+		rt.count("dealer_wins")
 	} else {
-		count("defenders_win")
+		rt.count("defenders_win")
 	}
 	dside := sideOf(g.dealer)
 	levels := rt.levelsBefore
@@ -426,14 +463,23 @@ func (rt *randomTable) step() {
 			return
 		}
 		a := legal[0] // draw or pass
-		if len(legal) > 1 && rt.rng.IntN(4) == 0 && !rt.noDeclare {
+		// noDeclare leaves guafeng's first hand alone: nobody declaring
+		// there deals it again (悶牌 is a later hand's).
+		quiet := rt.noDeclare && !(g.v.menPai && g.hand == 1)
+		if len(legal) > 1 && rt.rng.IntN(4) == 0 && !quiet {
 			a = legal[1+rt.rng.IntN(len(legal)-1)]
 		}
 		rt.do(seat, a)
 	case phaseBurying:
+		if g.v.partnerBuries {
+			rt.do(g.burier, table.Action{Type: ActionBury, Cards: rt.randomBury()})
+			return
+		}
 		cs := g.held[g.dealer].Cards()
 		rt.rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
 		rt.do(g.dealer, table.Action{Type: ActionBury, Cards: cs[:kittyLen]})
+	case phaseExchanging:
+		rt.do(g.turn, table.Action{Type: ActionExchange, Cards: rt.randomExchange()})
 	case phasePlaying:
 		seat := g.turn
 		legal := rt.r.Legal(g, seat)

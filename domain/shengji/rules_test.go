@@ -12,7 +12,7 @@ import (
 
 func TestGameAndOptions(t *testing.T) {
 	g := New()
-	if g.Name() != "shengji" || !slices.Equal(g.Variants(), []string{"ningyang"}) {
+	if g.Name() != "shengji" || !slices.Equal(g.Variants(), []string{"ningyang", "guafeng"}) {
 		t.Fatalf("game %q variants %v", g.Name(), g.Variants())
 	}
 	r := ningyang(t)
@@ -27,8 +27,8 @@ func TestGameAndOptions(t *testing.T) {
 			t.Errorf("options %s: got %v, want invalid_option", bad, err)
 		}
 	}
-	if _, err := g.Rules("guafeng", nil); !errors.Is(err, table.ErrUnknownVariant) {
-		t.Errorf("guafeng is not played yet: got %v, want unknown_variant", err)
+	if _, err := g.Rules("dahei", nil); !errors.Is(err, table.ErrUnknownVariant) {
+		t.Errorf("variant dahei: got %v, want unknown_variant", err)
 	}
 	r2 := rulesOf(t, `{"match":false,"kitty_multiplier":"double"}`)
 	if string(r2.Options()) != `{"match":false,"kitty_multiplier":"double"}` {
@@ -347,7 +347,7 @@ func TestTrickWinner(t *testing.T) {
 		for seat, p := range c.plays {
 			plays = append(plays, trickPlay{seat: seat, cards: cards.MustParse(p)})
 		}
-		if w, _ := o.trickWinner(plays); w != c.win {
+		if w, _, _ := o.trickWinner(plays); w != c.win {
 			t.Errorf("trick %v (level 7, trump ♠): seat %d wins, want %d: %s (shengji.md, Plays)", c.plays, w, c.win, c.why)
 		}
 	}
@@ -367,25 +367,25 @@ func TestScoring(t *testing.T) {
 		next               int
 		levels             [2]string
 	}{
-		{0, 0, 0, Shape{0}, 0, 6, 2, [2]string{"4", "3"}},
-		{40, 0, 0, Shape{0}, 40, 4, 2, [2]string{"3", "3"}},
-		{45, 0, 0, Shape{0}, 45, 2, 2, [2]string{"2", "3"}},
-		{75, 0, 0, Shape{0}, 75, 2, 2, [2]string{"2", "3"}},
-		{80, 0, 0, Shape{0}, 80, -2, 1, [2]string{"A", "3"}},
-		{115, 0, 0, Shape{0}, 115, -2, 1, [2]string{"A", "3"}},
-		{120, 0, 0, Shape{0}, 120, -4, 1, [2]string{"A", "4"}},
-		{160, 0, 0, Shape{0}, 160, -6, 1, [2]string{"A", "5"}},
-		{200, 0, 0, Shape{0}, 200, -8, 1, [2]string{"A", "6"}},
-		{40, 10, 1, Shape{0}, 60, 2, 2, [2]string{"2", "3"}},   // single: ×2
-		{40, 10, 3, Shape{1}, 80, -2, 1, [2]string{"A", "3"}},  // pair: ×4
-		{40, 10, 1, Shape{2}, 120, -4, 1, [2]string{"A", "4"}}, // tractor of 2: ×8
-		{40, 10, 2, Shape{2}, 40, 4, 2, [2]string{"3", "3"}},   // the dealer side won the last trick
+		{0, 0, 0, Shape{Pairs: 0}, 0, 6, 2, [2]string{"4", "3"}},
+		{40, 0, 0, Shape{Pairs: 0}, 40, 4, 2, [2]string{"3", "3"}},
+		{45, 0, 0, Shape{Pairs: 0}, 45, 2, 2, [2]string{"2", "3"}},
+		{75, 0, 0, Shape{Pairs: 0}, 75, 2, 2, [2]string{"2", "3"}},
+		{80, 0, 0, Shape{Pairs: 0}, 80, -2, 1, [2]string{"A", "3"}},
+		{115, 0, 0, Shape{Pairs: 0}, 115, -2, 1, [2]string{"A", "3"}},
+		{120, 0, 0, Shape{Pairs: 0}, 120, -4, 1, [2]string{"A", "4"}},
+		{160, 0, 0, Shape{Pairs: 0}, 160, -6, 1, [2]string{"A", "5"}},
+		{200, 0, 0, Shape{Pairs: 0}, 200, -8, 1, [2]string{"A", "6"}},
+		{40, 10, 1, Shape{Pairs: 0}, 60, 2, 2, [2]string{"2", "3"}},   // single: ×2
+		{40, 10, 3, Shape{Pairs: 1}, 80, -2, 1, [2]string{"A", "3"}},  // pair: ×4
+		{40, 10, 1, Shape{Pairs: 2}, 120, -4, 1, [2]string{"A", "4"}}, // tractor of 2: ×8
+		{40, 10, 2, Shape{Pairs: 2}, 40, 4, 2, [2]string{"3", "3"}},   // the dealer side won the last trick
 	}
 	for _, c := range cases {
 		s := newState(r.v, r.o)
 		s.Stake, s.dealer, s.levels, s.order = 2, 0, [2]int{1, 3}, Order{Level: cards.Ace, Trump: cards.Hearts}
 		s.buried = kittyWorth(c.kittyPts)
-		evs := s.settlePlayedOut(c.last, c.shape, c.trickPts)
+		evs := s.settlePlayedOut(c.last, c.shape, false, c.trickPts)
 		hs := evs[0].(table.HandSettled)
 		var res Result
 		if err := json.Unmarshal(hs.Result, &res); err != nil {
@@ -401,13 +401,13 @@ func TestScoring(t *testing.T) {
 	s := newState(r.v, options{Match: true, KittyMultiplier: KittyDouble})
 	s.Stake, s.dealer, s.order = 1, 0, Order{Level: cards.Ace, Trump: cards.Hearts}
 	s.buried = kittyWorth(10)
-	if _, res := settledOf(t, s.settlePlayedOut(1, Shape{2}, 40)); res.DefenderPoints != 60 {
+	if _, res := settledOf(t, s.settlePlayedOut(1, Shape{Pairs: 2}, false, 40)); res.DefenderPoints != 60 {
 		t.Errorf("kitty_multiplier double: X %d, want 40 + 10×2", res.DefenderPoints)
 	}
 	// Passing K wins the match and closes the table.
 	s = newState(r.v, r.o)
 	s.Stake, s.dealer, s.levels, s.order = 1, 1, [2]int{5, 12}, Order{Level: cards.Queen, Trump: cards.Hearts}
-	evs := s.settlePlayedOut(1, Shape{0}, 0)
+	evs := s.settlePlayedOut(1, Shape{Pairs: 0}, false, 0)
 	_, res := settledOf(t, evs)
 	if res.MatchWinner == nil || *res.MatchWinner != 1 || res.Levels[1] != "won" || evs[len(evs)-1].EventType() != "TableClosed" {
 		t.Errorf("side 1 at Q scores +3: result %+v, events %v: want the match won and the table closed (shengji.md, Levels: a side that would pass K has won)", res, eventTypes(evs))
@@ -415,7 +415,7 @@ func TestScoring(t *testing.T) {
 	// A single-hand table closes after its hand.
 	s = newState(r.v, options{Match: false, KittyMultiplier: KittyByShape})
 	s.Stake, s.dealer, s.order = 1, 1, Order{Level: cards.Ace, Trump: cards.Hearts}
-	if evs := s.settlePlayedOut(1, Shape{0}, 50); evs[len(evs)-1].(table.TableClosed).Reason != "hand_over" {
+	if evs := s.settlePlayedOut(1, Shape{Pairs: 0}, false, 50); evs[len(evs)-1].(table.TableClosed).Reason != "hand_over" {
 		t.Errorf("single-hand table: %v", eventTypes(evs))
 	}
 }

@@ -28,6 +28,25 @@ func scoreTable(x int) (dealerWins bool, multiple int) {
 	return false, (x-80)/40 + 1
 }
 
+// guafengScore reads the defenders' points X by seed 003's table
+// (shengji.md, Scoring and levels, guafeng), continued every 40 points both
+// ways: −40…−5 dealer +4, 0 +3, 5–35 +2, 40–75 +1, 80–115 defenders +1
+// (on stage, no level), 120–155 +2, … The multiple is the points each seat
+// wins or loses; the dealer side goes up by it, the defenders by it − 1.
+func guafengScore(x int) (dealerWins bool, multiple int) {
+	switch {
+	case x < 0:
+		return true, 4 + (-x-5)/40
+	case x == 0:
+		return true, 3
+	case x < 40:
+		return true, 2
+	case x < 80:
+		return true, 1
+	}
+	return false, (x-80)/40 + 1
+}
+
 // kittyMultiplier is what the kitty's points are multiplied by when the
 // defenders win the last trick with a play of the given shape (shengji.md,
 // Kitty, ningyang Decision; the table option).
@@ -38,25 +57,51 @@ func (s *State) kittyMultiplier(sh Shape) int {
 	return 1 << (sh.Pairs + 1)
 }
 
+// kittyPoints is what the buried cards are worth to the last trick.
+func (s *State) kittyPoints() int {
+	if !s.v.guafengKitty {
+		return points(s.buried)
+	}
+	n := 0
+	for _, c := range s.buried {
+		n += s.order.gfKittyValue(c)
+	}
+	return n
+}
+
 // settlePlayedOut settles the hand after its last trick, won by last with a
-// play of shape sh; def is the defenders' points from tricks.
-func (s *State) settlePlayedOut(last int, sh Shape, def int) []table.Payload {
+// play of shape sh (trumps when trump); def is the defenders' points from
+// tricks.
+func (s *State) settlePlayedOut(last int, sh Shape, trump bool, def int) []table.Payload {
 	dealer := s.dealer
 	res := Result{
 		End: endPlayedOut, Dealer: &dealer, Level: s.order.Level.String(), Trump: suitName(s.order.Trump),
-		Kitty: slices.Clone(s.buried), TrickPoints: def, KittyPoints: points(s.buried), LastTrick: last,
+		Kitty: slices.Clone(s.buried), TrickPoints: def, KittyPoints: s.kittyPoints(), LastTrick: last,
 	}
 	if s.declarer >= 0 {
 		d := s.decls[s.declarer].seat
 		res.Declarer = &d
 	}
 	x := def
-	if s.isDefender(last) {
-		res.KittyMultiplier = s.kittyMultiplier(sh)
+	switch {
+	case !s.v.guafengKitty:
+		if s.isDefender(last) {
+			res.KittyMultiplier = s.kittyMultiplier(sh)
+			x += res.KittyPoints * res.KittyMultiplier
+		}
+	case !trump:
+		// Seed 003 note 4: the kitty counts only when the last trick's
+		// winning play is trumps.
+	case s.isDefender(last):
+		res.KittyMultiplier = sh.Size()
 		x += res.KittyPoints * res.KittyMultiplier
+	case *s.o.KittyDeduction:
+		res.KittyMultiplier = sh.Size()
+		res.KittyDeducted = true
+		x -= res.KittyPoints * res.KittyMultiplier
 	}
 	res.DefenderPoints = x
-	dealerWins, k := scoreTable(x)
+	dealerWins, k := s.v.score(x)
 	res.Multiple = k
 	levels := s.levels
 	dside := sideOf(dealer)

@@ -17,6 +17,9 @@ const (
 	phaseWindow               // after the last card, until every seat passed once
 	phaseBurying              // the dealer holds 30 cards and buries 4
 	phasePlaying              // tricks until the hands are empty
+	// phaseExchanging (guafeng, 粘牌): after the bury, the sticker trades
+	// cards with each stuck seat before the first trick.
+	phaseExchanging
 )
 
 func (p phase) String() string {
@@ -29,16 +32,29 @@ func (p phase) String() string {
 		return "burying"
 	case phasePlaying:
 		return "playing"
+	case phaseExchanging:
+		return "exchanging"
 	}
 	return "waiting"
 }
 
-// declaration is one TrumpDeclared.
+// declaration is one TrumpDeclared, with its reinforcements (續牌).
 type declaration struct {
-	seat  int
-	cards []cards.Card
-	suit  cards.Suit
-	pairs int
+	seat   int
+	cards  []cards.Card
+	suit   cards.Suit
+	pairs  int
+	jokers int
+	kind   string      // guafeng: "", "override" or "stick"
+	stuck  []stuckDecl // a stick's stuck declarations
+}
+
+// stuckDecl is a declaration a stick takes after the bury (粘牌): the seat,
+// its declared cards and how many of them are jokers.
+type stuckDecl struct {
+	seat   int
+	cards  []cards.Card
+	jokers int
 }
 
 type trickPlay struct {
@@ -81,6 +97,8 @@ type State struct {
 	declarer   int // index into decls of the standing declaration, -1 if none
 	trumpShown bool
 	buried     []cards.Card
+	burier     int         // takes and buries the kitty; the dealer but in guafeng
+	owed       []stuckDecl // guafeng: exchanges the sticker still owes
 
 	turn      int
 	trick     []trickPlay
@@ -92,7 +110,7 @@ type State struct {
 }
 
 func newState(v *variant, o options) *State {
-	return &State{v: v, o: o, levels: [2]int{1, 1}, matchDealer: -1, dealer: -1, declarer: -1, lastWin: -1}
+	return &State{v: v, o: o, levels: [2]int{1, 1}, matchDealer: -1, dealer: -1, declarer: -1, lastWin: -1, burier: -1}
 }
 
 // Clone returns a copy that evolves independently of s.
@@ -145,24 +163,54 @@ func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 			s.phase = phaseWindow
 		}
 	case TrumpDeclared:
-		s.decls = append(s.decls, declaration{seat: e.Seat, cards: slices.Clone(e.Cards), suit: suitNamed(e.Suit), pairs: e.Pairs})
+		d := declaration{seat: e.Seat, cards: slices.Clone(e.Cards), suit: suitNamed(e.Suit), pairs: e.Pairs, jokers: e.Jokers, kind: e.Kind}
+		if e.Kind == kindStick {
+			d.stuck = s.stickTargets(e.Seat)
+		}
+		s.decls = append(s.decls, d)
 		s.declarer = len(s.decls) - 1
+	case TrumpReinforced:
+		decls := slices.Clone(s.decls)
+		d := &decls[s.declarer]
+		d.cards = append(slices.Clone(d.cards), e.Cards...)
+		s.order.Sort(d.cards)
+		d.jokers, d.pairs = e.Jokers, e.Pairs
+		s.decls = decls
+	case LevelDropped:
+		s.levels[e.Side] = levelNumber(e.Level)
+		s.order.Level = levelRank(s.levels[e.Side])
 	case DeclarePassed:
 		s.passed[e.Seat] = true
 	case KittyFlipped:
 		s.order.Trump = suitNamed(e.Suit)
 		s.trumpShown = true
 	case KittyTaken:
-		s.dealer = e.Seat
+		s.dealer, s.burier = e.Seat, e.Seat
+		if e.Burier != nil {
+			s.burier = *e.Burier
+		}
 		if s.declarer >= 0 {
 			s.order.Trump = s.decls[s.declarer].suit
 		}
-		s.held[e.Seat].Add(s.kitty...)
-		s.phase, s.turn = phaseBurying, e.Seat
+		s.held[s.burier].Add(s.kitty...)
+		s.phase, s.turn = phaseBurying, s.burier
 	case KittyBuried:
 		s.remove(e.Seat, e.Cards)
 		s.buried = slices.Clone(e.Cards)
-		s.phase, s.turn = phasePlaying, e.Seat
+		s.phase, s.turn = phasePlaying, s.dealer
+		if s.declarer >= 0 && len(s.decls[s.declarer].stuck) > 0 {
+			s.owed = s.decls[s.declarer].stuck
+			s.phase, s.turn = phaseExchanging, s.decls[s.declarer].seat
+		}
+	case CardsExchanged:
+		s.remove(e.From, e.Taken)
+		s.held[e.Seat].Add(e.Taken...)
+		s.remove(e.Seat, e.Given)
+		s.held[e.From].Add(e.Given...)
+		s.owed = s.owed[1:]
+		if len(s.owed) == 0 {
+			s.phase, s.turn = phasePlaying, s.dealer
+		}
 	case TrumpRevealed:
 		s.trumpShown = true
 	case CardsPlayed:
@@ -210,11 +258,12 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.held = [seats]cards.Multiset{}
 	s.decls = nil
 	s.passed = [seats]bool{}
-	s.order = Order{Level: levelRank(s.handLevel()), Trump: cards.Joker}
+	s.order = Order{Level: levelRank(s.handLevel()), Trump: cards.Joker, Fixed: s.v.fixedTrumps}
 	s.dealer = s.matchDealer
 	s.declarer = -1
 	s.trumpShown = false
 	s.buried = nil
+	s.burier, s.owed = -1, nil
 	s.trick, s.lastTrick = nil, nil
 	s.tricks, s.defPts, s.dealPts, s.lastWin = 0, 0, 0, -1
 }

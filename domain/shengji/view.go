@@ -38,6 +38,11 @@ type GameView struct {
 	DefenderPoints int   `json:"defender_points"`
 	CardsLeft      []int `json:"cards_left"`
 	Totals         []int `json:"totals"`
+	// Burier (guafeng) is the seat that takes and buries the kitty when it
+	// is not the dealer; Owed the stuck seats the sticker still exchanges
+	// with (phase "exchanging").
+	Burier *int  `json:"burier,omitempty"`
+	Owed   []int `json:"owed,omitempty"`
 	// Hands holds every seat's cards, for the auditor only.
 	Hands [][]cards.Card `json:"hands,omitempty"`
 }
@@ -50,6 +55,10 @@ type DeclarationView struct {
 	Pairs  int          `json:"pairs"`
 	Suit   string       `json:"suit,omitempty"`
 	Cards  []cards.Card `json:"cards,omitempty"`
+	// Kind and Stuck (guafeng): "override" (沖主) or "stick" (粘牌), and the
+	// seats a stick takes the declaration cards of.
+	Kind  string `json:"kind,omitempty"`
+	Stuck []int  `json:"stuck,omitempty"`
 }
 
 // PlayView is a play in a trick.
@@ -67,7 +76,7 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 		return table.View{Phase: phaseWaiting.String()}
 	}
 	v := table.View{Phase: s.phase.String()}
-	if s.phase == phaseBurying || s.phase == phasePlaying {
+	if s.phase == phaseBurying || s.phase == phasePlaying || s.phase == phaseExchanging {
 		v.Turn = table.Seat(s.turn)
 	}
 	own := seat >= 0 && seat < seats
@@ -89,7 +98,10 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 		g.Dealer = table.Seat(s.dealer)
 	}
 	for i, d := range s.decls {
-		dv := DeclarationView{Seat: d.seat, Jokers: 1, Pairs: d.pairs}
+		dv := DeclarationView{Seat: d.seat, Jokers: d.jokers, Pairs: d.pairs, Kind: d.kind}
+		for _, st := range d.stuck {
+			dv.Stuck = append(dv.Stuck, st.seat)
+		}
 		if all || d.seat == seat || over || (s.trumpShown && i == s.declarer) {
 			dv.Suit, dv.Cards = suitName(d.suit), slices.Clone(d.cards)
 		}
@@ -107,10 +119,16 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 		i := slices.IndexFunc(s.kitty, func(c cards.Card) bool { return !c.IsJoker() })
 		g.Flipped = slices.Clone(s.kitty[:i+1])
 	}
+	if s.burier >= 0 && s.burier != s.dealer {
+		g.Burier = table.Seat(s.burier)
+	}
+	for _, st := range s.owed {
+		g.Owed = append(g.Owed, st.seat)
+	}
 	switch {
-	case s.buried != nil && (all || over || seat == s.dealer):
+	case s.buried != nil && (all || over || seat == s.burier):
 		g.Kitty = slices.Clone(s.buried)
-	case s.phase == phaseBurying && (all || seat == s.dealer):
+	case s.phase == phaseBurying && (all || seat == s.burier):
 		g.Kitty = slices.Clone(s.kitty)
 	}
 	for _, p := range s.trick {
@@ -162,8 +180,22 @@ func (r *Rules) Redact(p table.Payload, seat int, handOver bool) table.Payload {
 		}
 		return e
 	case KittyTaken:
+		burier := e.Seat
+		if e.Burier != nil {
+			burier = *e.Burier
+		}
+		if burier != seat {
+			e.Cards = nil
+		}
+		return e
+	case TrumpReinforced:
 		if e.Seat != seat {
 			e.Cards = nil
+		}
+		return e
+	case CardsExchanged:
+		if e.Seat != seat && e.From != seat {
+			e.Given = nil
 		}
 		return e
 	case KittyBuried:

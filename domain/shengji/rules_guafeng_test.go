@@ -1,0 +1,449 @@
+package shengji
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"testing"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// TestGuafengOptions: guafeng's normalized options and its own option
+// (shengji.md, Scoring, guafeng Decision: the kitty deduction is a table
+// option, default on); ningyang's option is not guafeng's.
+func TestGuafengOptions(t *testing.T) {
+	r := guafeng(t)
+	if string(r.Options()) != `{"match":true,"kitty_deduction":true}` || r.Version() != "shengji/guafeng/1" {
+		t.Fatalf("guafeng options %s, version %s", r.Options(), r.Version())
+	}
+	off := variantRules(t, "guafeng", `{"kitty_deduction":false,"match":false}`)
+	if string(off.Options()) != `{"match":false,"kitty_deduction":false}` {
+		t.Fatalf("options %s", off.Options())
+	}
+	for _, bad := range []string{`{"kitty_multiplier":"double"}`, `{"kitty_deduction":"yes"}`} {
+		if _, err := New().Rules("guafeng", json.RawMessage(bad)); !errors.Is(err, table.ErrBadOption) {
+			t.Errorf("guafeng options %s: got %v, want invalid_option", bad, err)
+		}
+	}
+	if _, err := New().Rules("ningyang", json.RawMessage(`{"kitty_deduction":true}`)); !errors.Is(err, table.ErrBadOption) {
+		t.Errorf("ningyang takes no kitty_deduction: got %v", err)
+	}
+}
+
+// TestGuafengTrumpOrder: shengji.md, Worked examples, guafeng level 7,
+// trump ♠: S7 > H7 = C7 = D7 > S5 > S3 > S2 > H5 = C5 = D5 > H3 = … > H2 =
+// … > SA > … > S4; HA is a side card and loses to every trump. And Levels:
+// with level 5 the 5s rank as level cards above the other fixed trumps.
+func TestGuafengTrumpOrder(t *testing.T) {
+	o := Order{Level: 7, Trump: cards.Spades, Fixed: true}
+	chain := [][]string{{"RJ"}, {"BJ"}, {"S7"}, {"H7", "C7", "D7"}, {"S5"}, {"S3"}, {"S2"}, {"H5", "C5", "D5"}, {"H3", "C3", "D3"}, {"H2", "C2", "D2"}, {"SA"}, {"SK"}, {"S8"}, {"S6"}, {"S4"}}
+	for i, group := range chain {
+		for _, a := range group {
+			ca := cards.MustParse(a)[0]
+			if !o.IsTrump(ca) {
+				t.Fatalf("%s is not a trump (shengji.md, guafeng: fixed trumps, level cards, trump suit)", a)
+			}
+			for _, b := range group {
+				if pa, pb := o.Pos(ca), o.Pos(cards.MustParse(b)[0]); pa != pb {
+					t.Errorf("%s and %s rank %d and %d, want equal (shengji.md, Trump order, guafeng)", a, b, pa, pb)
+				}
+			}
+			if i+1 < len(chain) {
+				lower := cards.MustParse(chain[i+1][0])[0]
+				if o.Pos(ca) <= o.Pos(lower) {
+					t.Errorf("%s (pos %d) must outrank %s (pos %d) (shengji.md, Trump order, guafeng)", a, o.Pos(ca), chain[i+1][0], o.Pos(lower))
+				}
+			}
+		}
+	}
+	for _, c := range cards.MustParse("HA H4 DK C10") {
+		if o.IsTrump(c) {
+			t.Errorf("%s is a side card (shengji.md, guafeng: side suits A … 4)", c)
+		}
+	}
+	five := Order{Level: 5, Trump: cards.Hearts, Fixed: true}
+	if !(five.Pos(cards.MustParse("C5")[0]) > five.Pos(cards.MustParse("H3")[0])) || five.isFixedRank(5) {
+		t.Errorf("level 5: C5 must rank as a level card above H3 (shengji.md, Levels: level 2, 3 or 5)")
+	}
+	// Kitty values (seed 003 note 3, Decision 20 for a level card).
+	for _, c := range []struct {
+		card string
+		want int
+	}{{"RJ", 100}, {"BJ", 50}, {"H7", 20}, {"SK", 10}, {"D10", 10}, {"C5", 5}, {"S4", 0}} {
+		if got := o.gfKittyValue(cards.MustParse(c.card)[0]); got != c.want {
+			t.Errorf("kitty value of %s at level 7: %d, want %d (shengji.md, Kitty, guafeng)", c.card, got, c.want)
+		}
+	}
+	if got := five.gfKittyValue(cards.MustParse("S5")[0]); got != 20 {
+		t.Errorf("a 5 that is a level card is worth 20 in the kitty, got %d (seed 003 note 3)", got)
+	}
+}
+
+// TestGuafengCombinations: the worked examples of shengji.md (guafeng, level
+// 7, trump ♠) for 风, 雨 and 雷, and the shapes they read as.
+func TestGuafengCombinations(t *testing.T) {
+	o := Order{Level: 7, Trump: cards.Spades, Fixed: true}
+	cases := []struct {
+		play  string
+		shape string // "" = not a combination
+		why   string
+	}{
+		{"S6 S6", "pair", "风: a pair"},
+		{"S2 S2 S3 S3", "tractor2", "风: the trump suit's own 2 and 3 link"},
+		{"H3 H3 H4 H4", "", "风: H3 is a fixed trump, H4 a side card"},
+		{"D5 D5 D6 D6 D7 D7", "", "风: D5 a fixed trump, D7 a level card"},
+		{"H6 H6 H8 H8", "tractor2", "风: the level rank left out closes the gap (Decision)"},
+		{"H7 H7 S7 S7", "", "风: one suit only"},
+		{"BJ BJ", "pair", "a pair of jokers"},
+		{"H3 H4 H4 H5 H6 H7", "", "雨: a side suit's 3 and 5 are fixed trumps"},
+		{"D6 D7 D8 D8 D9 D10", "", "雨: D7 is a level card"},
+		{"S8 S9 S9 S10 SJ SQ", "rain6_1", "雨: trump rain, 6 cards, 1 pair"},
+		{"S3 S4 S5 S6 S6 S8 S8 S9", "rain8_2", "雨: the trump suit's 3 and 5 join its run"},
+		{"D8 D9 D10 DJ DQ", "rain5_0", "雨: five singles"},
+		{"D8 D9 D10 DJ", "", "雨: five ranks at least"},
+		{"D8 D8 D9 D9 D10 D10 DJ DJ DQ DQ", "tractor5", "all pairs: a wind"},
+		{"S5 H5 C5 D5", "thunder", "雷: 5s of four suits"},
+		{"S5 S5 H5 C5", "", "雷: a suit missing"},
+		{"S9 H9 C9 D9", "", "雷: 9 is no thunder rank at level 7"},
+		{"S7 H7 C7 D7", "thunder", "雷: level cards"},
+	}
+	for _, c := range cases {
+		rd, ok := o.read(cards.MustParse(c.play))
+		got := ""
+		if ok {
+			got = rd.shape.String()
+		}
+		if got != c.shape {
+			t.Errorf("%s reads as %q, want %q: %s (shengji.md, guafeng combinations)", c.play, got, c.shape, c.why)
+		}
+	}
+	nine := Order{Level: 9, Trump: cards.Spades, Fixed: true}
+	if rd, ok := nine.read(cards.MustParse("S9 H9 C9 D9")); !ok || rd.shape.Kind != kindThunder {
+		t.Errorf("S9 H9 C9 D9 is a thunder when the level is 9 (shengji.md, 雷)")
+	}
+}
+
+// TestGuafengTrickWinner: comparisons of guafeng plays (shengji.md, Plays,
+// guafeng): rains only with the same count and pairs, trump above side;
+// thunders by the single-card order of their rank; equal plays to the first.
+func TestGuafengTrickWinner(t *testing.T) {
+	o := Order{Level: 7, Trump: cards.Spades, Fixed: true}
+	cases := []struct {
+		plays [4]string
+		win   int
+		why   string
+	}{
+		{[4]string{"D8 D9 D10 DJ DQ", "D4 D6 DK DA H4", "S6 S8 S9 S10 SJ", "C4 C6 C8 C9 C10"}, 2, "a trump rain of the same count beats a side rain"},
+		{[4]string{"D8 D9 D10 DJ DQ", "D9 D10 DJ DQ DK", "H4 H6 H8 H9 H10", "C4 C6 C8 C9 C10"}, 1, "the higher top card"},
+		{[4]string{"D8 D9 D10 DJ DQ", "S4 S6 S8 S8 S9", "H4 H6 H8 H9 H10", "C4 C6 C8 C9 C10"}, 0, "a rain with a pair does not match a rain of singles"},
+		{[4]string{"S2 H2 C2 D2", "S5 H5 C5 D5", "S3 H3 C3 D3", "RJ BJ S7 SA"}, 1, "thunder of 5s beats thunder of 2s and 3s; four high trumps are no thunder"},
+		{[4]string{"H6 H6 H8 H8", "S4 S4 S6 S6", "S2 S2 S3 S3", "H9 H9 H10 H10"}, 2, "a trump wind ruffs; ♠2233 tops ♠4466"},
+	}
+	for _, c := range cases {
+		var plays []trickPlay
+		for i, p := range c.plays {
+			plays = append(plays, trickPlay{seat: i, cards: cards.MustParse(p)})
+		}
+		if w, _, _ := o.trickWinner(plays); w != c.win {
+			t.Errorf("trick %v: seat %d wins, want %d: %s (shengji.md, Plays, guafeng)", c.plays, w, c.win, c.why)
+		}
+	}
+}
+
+// TestGuafengFollowRules: the follow errors of guafeng's own combinations
+// (shengji.md, Plays, guafeng: 有雷出雷, 没雷 the four highest trumps; rain
+// pairs first).
+func TestGuafengFollowRules(t *testing.T) {
+	o := Order{Level: 7, Trump: cards.Spades, Fixed: true}
+	cases := []struct {
+		hand, lead, play string
+		err              error
+	}{
+		{"S2 H2 C2 D2 BJ RJ", "S5 H5 C5 D5", "S2 H2 C2 D2", nil},
+		{"S2 H2 C2 D2 BJ RJ", "S5 H5 C5 D5", "S2 H2 BJ RJ", ErrMustPlayThunder},
+		{"RJ BJ S7 H7 C7 S4 HA", "S5 H5 C5 D5", "RJ BJ S7 C7", nil},
+		{"RJ BJ S7 H7 C7 S4 HA", "S5 H5 C5 D5", "RJ BJ S7 S4", ErrMustPlayHighest},
+		{"S4 S6 HA C4", "S5 H5 C5 D5", "S4 S6 HA C4", nil},
+		{"D4 D4 D8 D9 D10 DJ DQ C4", "D4 D6 D6 D8 D9 D10", "D8 D9 D10 DJ DQ C4", ErrMustFollowSuit},
+		{"D4 D4 D8 D9 D10 DJ DQ C4", "D4 D6 D6 D8 D9 D10", "D4 D8 D9 D10 DJ DQ", ErrMustPlayPairs},
+		{"D4 D4 D8 D9 D10 DJ DQ C4", "D4 D6 D6 D8 D9 D10", "D4 D4 D9 D10 DJ DQ", nil},
+	}
+	for _, c := range cases {
+		err := o.checkFollow(ms(c.hand), cards.MustParse(c.lead), cards.MustParse(c.play))
+		if (c.err == nil) != (err == nil) || (c.err != nil && !errors.Is(err, c.err)) {
+			t.Errorf("hand %s, lead %s, follow %s: got %v, want %v (shengji.md, Plays, guafeng)", c.hand, c.lead, c.play, err, c.err)
+		}
+	}
+}
+
+// stickDeal is seed 003's 粘牌 example: seat 1 (B) holds BJ H5 H5 H6 H6,
+// seat 0 (A) one joker and C6 C6 C7 C7 C8 C8; seat 2 holds RJ, which it
+// must bury when it buries for its partner.
+var stickDeal = deal{first: [4]string{"BJ C6 C6 C7 C7 C8 C8", "BJ H5 H5 H6 H6 S9", "RJ S4", "D3 D3"}, kitty: "S10 SK D4 D6"}
+
+// TestGuafengDeclarations: shengji.md, guafeng declarations: a joker and a
+// pair; 沖主 only with 2+ jokers over one joker; 續牌 with the twin joker or
+// a pair extending the tractor (A links both ways), until another seat
+// declares; 粘牌 with one pair more and as many jokers (seed 003's example).
+func TestGuafengDeclarations(t *testing.T) {
+	r := guafeng(t)
+	t.Run("stick", func(t *testing.T) {
+		st := stickDeal.build(t, r)
+		drawRounds(t, st, 7)
+		if _, err := act(st, 1, declareA("BJ H5 H5")); err != nil {
+			t.Fatal(err)
+		}
+		mustAct(t, st, 1, reinforceA("H6 H6"))
+		if d := game(st).decls[0]; d.pairs != 2 || d.jokers != 1 {
+			t.Fatalf("after 續牌 H6 H6: %d pairs %d jokers, want 2 and 1", d.pairs, d.jokers)
+		}
+		if _, err := act(st, 0, stickA("BJ C6 C6 C7 C7")); !errors.Is(err, ErrCannotStick) {
+			t.Fatalf("stick with two pairs over two: %v, want cannot_stick (seed 003: with only C6 C6 C7 C7, A may not)", err)
+		}
+		evs := mustAct(t, st, 0, stickA("BJ C6 C6 C7 C7 C8 C8"))
+		if e := evs[0].(TrumpDeclared); e.Kind != kindStick || !slices.Equal(e.Stuck, []int{1}) || e.Suit != "C" {
+			t.Fatalf("stick: %+v", e)
+		}
+		if _, err := act(st, 1, reinforceA("BJ")); !errors.Is(err, ErrCannotReinforce) {
+			t.Fatalf("續牌 after a stick: %v, want cannot_reinforce", err)
+		}
+		closeWindow(t, st)
+		g := game(st)
+		if g.dealer != 0 || g.burier != 2 || g.order.Trump != cards.Clubs {
+			t.Fatalf("dealer %d burier %d trump %v: want seat 0 (the final declarer deals), its partner 2 buries, clubs (shengji.md, guafeng)", g.dealer, g.burier, g.order.Trump)
+		}
+		if _, err := act(st, 0, buryA("C6 C6 C7 C7")); !errors.Is(err, ErrNotDealer) {
+			t.Fatalf("the dealer buries: %v, want not_dealer (shengji.md, Kitty: the partner buries when the dealer declared)", err)
+		}
+		if _, err := act(st, 2, buryA("S10 SK D4 D6")); !errors.Is(err, ErrMustBuryJokers) {
+			t.Fatalf("bury without the RJ held: %v, want must_bury_jokers (shengji.md, Kitty, guafeng)", err)
+		}
+		evs = mustAct(t, st, 2, buryA("RJ SK D4 D6"))
+		if eventTypes(evs)[1] != "TrumpRevealed" || game(st).phase != phaseExchanging || game(st).turn != 0 {
+			t.Fatalf("after the bury: %v, phase %s turn %d; want the sticker to exchange", eventTypes(evs), game(st).phase, game(st).turn)
+		}
+		// For the joker a trump: seat 0 gives C8 C8 (no 2, 3, 5, level or
+		// joker): refused; BJ and four side cards: accepted.
+		if _, err := act(st, 0, exchangeA("C8 C8 C6 C6 C7")); !errors.Is(err, ErrBadExchange) {
+			t.Fatalf("exchange without a trump for the joker: %v, want invalid_exchange (seed 003: 主必須給大小王、級牌、2、3、5)", err)
+		}
+		if _, err := act(st, 0, exchangeA("BJ C8 C8 C6")); !errors.Is(err, ErrBadExchange) {
+			t.Fatalf("exchange of 4 for 5: %v, want invalid_exchange", err)
+		}
+		h0 := game(st).held[0]
+		evs = mustAct(t, st, 0, exchangeA("BJ H5 H5 C8 C8"))
+		ex := evs[0].(CardsExchanged)
+		if ex.From != 1 || canon(ex.Taken) != canon(cards.MustParse("BJ H5 H5 H6 H6")) || game(st).phase != phasePlaying || game(st).turn != 0 {
+			t.Fatalf("exchange %+v, phase %s", ex, game(st).phase)
+		}
+		h0.Add(cards.MustParse("H6 H6")...)
+		h0.Remove(cards.MustParse("C8 C8"))
+		if game(st).held[0] != h0 || game(st).held[1].Count(cards.MustParse("C8")[0]) != 2 {
+			t.Fatalf("the sticker holds %s after the exchange", cards.Format(game(st).held[0].Cards()))
+		}
+		// The given cards only the two seats see (doc.go, Hidden information).
+		for seat := range seats {
+			got := r.Redact(ex, seat, false).(CardsExchanged)
+			if (got.Given != nil) != (seat == 0 || seat == 1) || got.Taken == nil {
+				t.Fatalf("seat %d sees the exchange as %+v", seat, got)
+			}
+		}
+	})
+	t.Run("two_stuck", func(t *testing.T) {
+		// Seed 003 粘牌 note 2: a stick over a stick takes both stuck
+		// declarations; the stuck burier keeps its declared cards out of
+		// the kitty and still buries its other joker.
+		st := deal{first: [4]string{"BJ C6 C6 C7 C7", "BJ H5 H5 RJ", "S4", "RJ D8 D8 D9 D9 D10 D10"}}.build(t, r)
+		drawRounds(t, st, 7)
+		mustAct(t, st, 1, declareA("BJ H5 H5"))
+		mustAct(t, st, 0, stickA("BJ C6 C6 C7 C7"))
+		evs := mustAct(t, st, 3, stickA("RJ D8 D8 D9 D9 D10 D10"))
+		if e := evs[0].(TrumpDeclared); !slices.Equal(e.Stuck, []int{0, 1}) {
+			t.Fatalf("a stick over seat 0's stick of seat 1: stuck %v, want [0 1]", e.Stuck)
+		}
+		closeWindow(t, st)
+		g := game(st)
+		if g.dealer != 3 || g.burier != 1 {
+			t.Fatalf("dealer %d burier %d, want 3 and its partner 1", g.dealer, g.burier)
+		}
+		if _, err := act(st, 1, table.Action{Type: ActionBury, Cards: append(cards.MustParse("BJ RJ"), g.kitty[:2]...)}); !errors.Is(err, ErrDeclaredCards) {
+			t.Fatalf("burying the declared BJ: %v, want declared_cards_owed (seed 003: 亮的幾張牌是不能被埋的)", err)
+		}
+		buries := g.gfBuries(1)
+		for _, b := range buries {
+			if !slices.Contains(b, cards.RJ) || slices.Contains(b, cards.BJ) {
+				t.Fatalf("seat 1 may bury %s: every bury holds its RJ and not its declared BJ", cards.Format(b))
+			}
+		}
+		mustAct(t, st, 1, table.Action{Type: ActionBury, Cards: buries[0]})
+		if g := game(st); g.phase != phaseExchanging || g.turn != 3 || len(g.owed) != 2 {
+			t.Fatalf("phase %s turn %d owed %d, want the sticker 3 to exchange twice", g.phase, g.turn, len(g.owed))
+		}
+		ex := mustAct(t, st, 3, exchangeA("BJ C6 C6 C7 C7"))[0].(CardsExchanged)
+		if ex.From != 0 {
+			t.Fatalf("first exchange with seat %d, want 0", ex.From)
+		}
+		ex = mustAct(t, st, 3, exchangeA("BJ H5 H5"))[0].(CardsExchanged)
+		if ex.From != 1 || game(st).phase != phasePlaying || game(st).turn != 3 {
+			t.Fatalf("second exchange %+v, phase %s", ex, game(st).phase)
+		}
+	})
+	t.Run("override", func(t *testing.T) {
+		st := deal{first: [4]string{"BJ H9 H9", "BJ RJ S4 S4", "RJ D8 D8", "S2"}}.build(t, r)
+		drawRounds(t, st, 4)
+		mustAct(t, st, 0, declareA("BJ H9 H9"))
+		if _, err := act(st, 2, declareA("RJ D8 D8")); !errors.Is(err, ErrDeclarationWeak) {
+			t.Fatalf("one joker over one joker: %v, want declaration_too_weak (shengji.md, 沖主: 2+ jokers)", err)
+		}
+		evs := mustAct(t, st, 1, declareA("BJ RJ S4 S4"))
+		if e := evs[0].(TrumpDeclared); e.Kind != kindOverride || e.Jokers != 2 {
+			t.Fatalf("沖主: %+v", e)
+		}
+		if _, err := act(st, 0, reinforceA("H10 H10")); !errors.Is(err, ErrCannotReinforce) {
+			t.Fatalf("續牌 after 沖主: %v, want cannot_reinforce (seed 003 續牌 note 1)", err)
+		}
+		if len(r.Legal(game(st), 2)) != 1 {
+			t.Fatalf("seat 2 may not override a two-joker declaration: %v", r.Legal(game(st), 2))
+		}
+		closeWindow(t, st)
+		if g := game(st); g.dealer != 1 || g.burier != 3 || g.order.Trump != cards.Spades {
+			t.Fatalf("first hand after 沖主: dealer %d burier %d: the overrider's side deals (shengji.md, 沖主)", g.dealer, g.burier)
+		}
+	})
+	t.Run("reinforce", func(t *testing.T) {
+		st := deal{first: [4]string{"BJ HA HA BJ H2 H2 HK HK H4 H4 RJ", "S3", "S4", "S5"}}.build(t, r)
+		drawRounds(t, st, 11)
+		if _, err := act(st, 0, reinforceA("BJ")); !errors.Is(err, ErrCannotReinforce) {
+			t.Fatalf("續牌 before declaring: %v, want cannot_reinforce", err)
+		}
+		mustAct(t, st, 0, declareA("BJ HA HA"))
+		if _, err := act(st, 0, reinforceA("RJ")); !errors.Is(err, ErrCannotReinforce) {
+			t.Fatalf("續牌 with RJ on a BJ: %v, want cannot_reinforce (seed 003: 與亮主用的王相同)", err)
+		}
+		mustAct(t, st, 0, reinforceA("BJ"))
+		mustAct(t, st, 0, reinforceA("H2 H2")) // A-2
+		mustAct(t, st, 0, reinforceA("HK HK")) // K-A
+		if _, err := act(st, 0, reinforceA("H4 H4")); !errors.Is(err, ErrCannotReinforce) {
+			t.Fatalf("H4 H4 does not touch K A 2: %v, want cannot_reinforce", err)
+		}
+		if d := game(st).decls[0]; d.jokers != 2 || d.pairs != 3 {
+			t.Fatalf("declaration %+v: want 2 jokers, 3 pairs (shengji.md, 續牌)", d)
+		}
+		if _, err := act(st, 0, reinforceA("RJ")); !errors.Is(err, ErrCannotReinforce) {
+			t.Fatalf("a joker on two: %v, want cannot_reinforce", err)
+		}
+	})
+}
+
+// TestGuafengMenPai: 悶牌 (shengji.md, guafeng; seed 003): a first hand
+// nobody declares is dealt again; in a later one the dealer side drops a
+// level (not below A) and the kitty is flipped.
+func TestGuafengMenPai(t *testing.T) {
+	r := guafeng(t)
+	st := deal{first: [4]string{"S2", "S3", "S4", "S5"}, kitty: "H2 H3 H4 H6"}.build(t, r)
+	evs := closeWindow(t, st)
+	if i := slices.Index(eventTypes(evs), "DealVoided"); i < 0 || evs[i].(table.DealVoided).Reason != "no_declaration" {
+		t.Fatalf("first hand without a declaration: %v, want DealVoided no_declaration", eventTypes(evs))
+	}
+	for _, c := range []struct{ level, want int }{{5, 4}, {1, 1}} {
+		st = deal{first: [4]string{"S2", "S3", "S4", "S5"}, kitty: "BJ H3 H4 H6"}.build(t, r)
+		g := game(st)
+		g.matchDealer, g.dealer, g.levels = 1, 1, [2]int{3, c.level}
+		g.order.Level = levelRank(c.level)
+		evs = closeWindow(t, st)
+		if got := eventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "LevelDropped", "KittyFlipped", "KittyTaken"}) {
+			t.Fatalf("悶牌: %v", got)
+		}
+		if g := game(st); g.levels[1] != c.want || g.order.Level != levelRank(c.want) || g.order.Trump != cards.Hearts || evs[3].(KittyTaken).Level != levelName(c.want) {
+			t.Fatalf("悶牌 at %s: side 1 at %s, trump %v; want %s and hearts (the kitty's first card that is not a joker)", levelName(c.level), levelName(g.levels[1]), g.order.Trump, levelName(c.want))
+		}
+	}
+}
+
+// TestGuafengScoring: seed 003's table row by row with its negative rows
+// (shengji.md, Scoring and levels, guafeng), and the kitty: the last
+// trick's card count as multiplier, only when won with trumps, deducted for
+// the dealer side when the option is on.
+func TestGuafengScoring(t *testing.T) {
+	r := guafeng(t)
+	rows := []struct {
+		x, pts, dealerUp, defUp int
+		onStage                 bool
+	}{
+		{-85, 6, 6, 0, false}, {-80, 5, 5, 0, false}, {-40, 4, 4, 0, false}, {-5, 4, 4, 0, false}, {0, 3, 3, 0, false},
+		{5, 2, 2, 0, false}, {35, 2, 2, 0, false}, {40, 1, 1, 0, false}, {75, 1, 1, 0, false},
+		{80, -1, 0, 0, true}, {115, -1, 0, 0, true}, {120, -2, 0, 1, true}, {160, -3, 0, 2, true},
+		{200, -4, 0, 3, true}, {235, -4, 0, 3, true}, {240, -5, 0, 4, true},
+	}
+	for _, row := range rows {
+		s := newState(r.v, r.o)
+		s.Stake, s.dealer, s.levels, s.order = 1, 0, [2]int{2, 3}, Order{Level: 2, Trump: cards.Hearts, Fixed: true}
+		// Trick points x, no kitty.
+		evs := s.settlePlayedOut(1, Shape{}, true, row.x)
+		hs, res := settledOf(t, evs)
+		next := 2
+		if row.onStage {
+			next = 1
+		}
+		want := []string{levelName(2 + row.dealerUp), levelName(3 + row.defUp)}
+		if hs.Deltas[0] != row.pts || hs.Deltas[1] != -row.pts || *res.NextDealer != next || !slices.Equal(res.Levels, want) {
+			t.Errorf("X = %d: deltas %v next %d levels %v; want dealer %+d, next %d, levels %v (shengji.md, Scoring, guafeng)", row.x, hs.Deltas, *res.NextDealer, res.Levels, row.pts, next, want)
+		}
+	}
+	kitty := cards.MustParse("RJ S2 SK D4") // 100 + 20 (level 2) + 10 + 0
+	cases := []struct {
+		opt   string
+		last  int
+		shape Shape
+		trump bool
+		x     int
+	}{
+		{"", 1, Shape{Pairs: 1}, true, 40 + 130*2}, // defenders, a trump pair: ×2
+		{"", 1, Shape{Pairs: 1}, false, 40},        // not trumps: no kitty
+		{"", 0, Shape{}, true, 40 - 130},           // dealer side, trumps: deducted
+		{`{"kitty_deduction":false}`, 0, Shape{}, true, 40},
+		{"", 3, Shape{Kind: kindRain, Len: 6, Pairs: 1}, true, 40 + 130*6},
+	}
+	for _, c := range cases {
+		rr := variantRules(t, "guafeng", c.opt)
+		s := newState(rr.v, rr.o)
+		s.Stake, s.dealer, s.levels, s.order = 1, 0, [2]int{2, 3}, Order{Level: 2, Trump: cards.Hearts, Fixed: true}
+		s.buried = kitty
+		_, res := settledOf(t, s.settlePlayedOut(c.last, c.shape, c.trump, 40))
+		if res.DefenderPoints != c.x || res.KittyPoints != 130 {
+			t.Errorf("options %q, last trick seat %d with a trump %v %s: X %d kitty %d, want %d and 130 (shengji.md, Kitty, guafeng; seed 003 notes 3, 4, 6)", c.opt, c.last, c.trump, c.shape, res.DefenderPoints, res.KittyPoints, c.x)
+		}
+	}
+}
+
+// TestGuafengActionValidation: guafeng's own actions take cards and belong
+// to their phases; ningyang has none of them (doc.go, Actions).
+func TestGuafengActionValidation(t *testing.T) {
+	st := stickDeal.build(t, guafeng(t))
+	drawRounds(t, st, 7)
+	cases := []struct {
+		seat int
+		a    table.Action
+		code string
+	}{
+		{0, table.Action{Type: ActionStick}, "invalid_action"},
+		{0, exchangeA("BJ"), "wrong_phase"},
+		{0, stickA("BJ C6 C6"), "cannot_stick"},
+		{1, reinforceA("H6 H6"), "cannot_reinforce"},
+		{0, table.Action{Type: "swap"}, "unknown_action"},
+	}
+	for _, c := range cases {
+		if _, err := act(st, c.seat, c.a); !hasCode(err, c.code) {
+			t.Errorf("seat %d %s: %v, want %s", c.seat, describe(c.a), err, c.code)
+		}
+	}
+	ny := deal{first: [4]string{"BJ H5 H5"}}.build(t, ningyang(t))
+	drawRounds(t, ny, 3)
+	for _, a := range []table.Action{stickA("BJ H5 H5"), reinforceA("BJ"), exchangeA("BJ")} {
+		if _, err := act(ny, 0, a); !hasCode(err, "unknown_action") {
+			t.Errorf("ningyang %s: %v, want unknown_action (no 粘牌 or 續牌 in seed 000)", describe(a), err)
+		}
+	}
+}

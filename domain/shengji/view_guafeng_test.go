@@ -1,0 +1,115 @@
+package shengji
+
+import (
+	"strings"
+	"testing"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// TestGuafengRedact: every event of random 刮风 hands with sticks, as each
+// seat and a spectator see it before the deal ends (shengji.md, guafeng:
+// declarations and reinforcements hidden until the bury; the kitty only to
+// the burier; the cards a sticker gives back only to the two seats of the
+// exchange, the declaration cards it takes public), and in full afterwards
+// and for the auditor.
+func TestGuafengRedact(t *testing.T) {
+	r := guafeng(t)
+	var exchanges int
+	for id := uint64(0); exchanges < 2 && id < 100; id++ {
+		rt := newRandomTable(t, r, 900+id, false)
+		for rt.settled < 2 {
+			rt.step()
+		}
+		for _, ev := range rt.stream {
+			p, err := table.Decode(r, ev.Type, ev.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := table.Redact(r, p, table.Auditor, false); mustJSON(t, got) != string(ev.Data) {
+				t.Fatalf("the auditor sees %s redacted", ev.Type)
+			}
+			for _, seat := range []int{0, 1, 2, 3, table.Spectator} {
+				if got := table.Redact(r, p, seat, true); mustJSON(t, got) != string(ev.Data) {
+					t.Fatalf("seat %d after the deal sees %s redacted", seat, ev.Type)
+				}
+				got := table.Redact(r, p, seat, false)
+				switch e := p.(type) {
+				case TrumpDeclared:
+					d := got.(TrumpDeclared)
+					if e.Seat != seat && (d.Suit != "" || d.Cards != nil) || d.Jokers != e.Jokers || d.Pairs != e.Pairs || d.Kind != e.Kind {
+						t.Fatalf("seat %d sees %+v of %+v (shengji.md, guafeng: hidden until the kitty is buried)", seat, d, e)
+					}
+				case TrumpReinforced:
+					if d := got.(TrumpReinforced); e.Seat != seat && d.Cards != nil || d.Pairs != e.Pairs || d.Jokers != e.Jokers {
+						t.Fatalf("seat %d sees the reinforcement %+v (shengji.md, 續牌)", seat, d)
+					}
+				case KittyTaken:
+					burier := e.Seat
+					if e.Burier != nil {
+						burier = *e.Burier
+					}
+					if (burier == seat) != (got.(KittyTaken).Cards != nil) {
+						t.Fatalf("seat %d (burier %d) sees the kitty as %v (shengji.md, Kitty, guafeng)", seat, burier, got.(KittyTaken).Cards)
+					}
+				case KittyBuried:
+					if (e.Seat == seat) != (got.(KittyBuried).Cards != nil) {
+						t.Fatalf("seat %d sees the buried cards as %v", seat, got.(KittyBuried).Cards)
+					}
+				case CardsExchanged:
+					if seat == 0 {
+						exchanges++
+					}
+					d := got.(CardsExchanged)
+					if (seat == e.Seat || seat == e.From) != (d.Given != nil) || canon(d.Taken) != canon(e.Taken) {
+						t.Fatalf("seat %d sees the exchange %+v of %+v (doc.go: given cards only to the two seats)", seat, d, e)
+					}
+				case LevelDropped, KittyFlipped, CardsPlayed, TrickWon, TrumpRevealed:
+					if mustJSON(t, got) != string(ev.Data) {
+						t.Fatalf("seat %d sees public %s redacted", seat, ev.Type)
+					}
+				}
+			}
+		}
+	}
+	if exchanges < 2 {
+		t.Fatalf("%d exchanges redacted: the seeds must reach 粘牌", exchanges)
+	}
+}
+
+// TestGuafengViewHidesSecrets: at every step of random 刮风 hands, no seat
+// or spectator sees a card it may not: the hidden trump, the kitty but as
+// its burier, another seat's hand, the seed.
+func TestGuafengViewHidesSecrets(t *testing.T) {
+	r := guafeng(t)
+	rt := newRandomTable(t, r, 905, false)
+	for rt.settled < 3 {
+		g := rt.g()
+		for _, seat := range []int{0, 1, 2, 3, table.Spectator} {
+			v := r.View(g, seat)
+			gv := v.Game.(GameView)
+			if gv.Hands != nil {
+				t.Fatalf("seat %d sees every hand", seat)
+			}
+			if gv.Kitty != nil && seat != g.burier && g.phase != phaseWaiting {
+				t.Fatalf("seat %d sees the kitty; seat %d buries", seat, g.burier)
+			}
+			if gv.Trump != "" && !g.trumpShown && g.phase != phaseWaiting {
+				t.Fatalf("seat %d sees the hidden trump", seat)
+			}
+			for _, d := range gv.Declarations {
+				if d.Seat != seat && d.Suit != "" && !g.trumpShown && g.phase != phaseWaiting {
+					t.Fatalf("seat %d sees seat %d's declaration %+v", seat, d.Seat, d)
+				}
+			}
+			if seat >= 0 && canon(v.Hand) != canon(g.held[seat].Cards()) {
+				t.Fatalf("seat %d sees hand %s, holds %s", seat, cards.Format(v.Hand), cards.Format(g.held[seat].Cards()))
+			}
+			if g.Seed != "" && strings.Contains(mustJSON(t, v), g.Seed) {
+				t.Fatalf("seat %d sees the seed", seat)
+			}
+		}
+		rt.step()
+	}
+}
