@@ -1,11 +1,9 @@
 package doudizhu
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -34,10 +32,7 @@ type goldenStep struct {
 	Events []goldenEvent `json:"events"`
 }
 
-type goldenEvent struct {
-	Type string          `json:"type"`
-	Data json.RawMessage `json:"data"`
-}
+type goldenEvent = gametest.Event
 
 // strategy picks the next command at a table: the seat to act and its action.
 type strategy func(g *State, step int, legal []table.Action) (seat int, a table.Action)
@@ -123,14 +118,8 @@ func TestGolden(t *testing.T) {
 			if *update {
 				writeGolden(t, path, recordGolden(t, r, tc.stake, tc.seeds, tc.play))
 			}
-			b, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to record it)", err)
-			}
 			var f goldenFile
-			if err := json.Unmarshal(b, &f); err != nil {
-				t.Fatal(err)
-			}
+			gametest.ReadJSON(t, path, &f)
 			replayGolden(t, r, &f)
 			if tc.shows != nil {
 				var last Result
@@ -160,12 +149,8 @@ func recordGolden(t *testing.T, r *Rules, stake int, seedID uint64, play strateg
 	seeds := &gametest.SeedSeq{ID: seedID}
 	st := table.New(r)
 	record := func(s goldenStep, evs []table.Payload) {
+		s.Events = gametest.Record(t, evs)
 		for _, e := range evs {
-			data, err := json.Marshal(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Events = append(s.Events, goldenEvent{Type: e.EventType(), Data: data})
 			table.Apply(st, e)
 		}
 		f.Steps = append(f.Steps, s)
@@ -195,18 +180,7 @@ func recordGolden(t *testing.T, r *Rules, stake int, seedID uint64, play strateg
 	return f
 }
 
-func writeGolden(t *testing.T, path string, f *goldenFile) {
-	b, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func writeGolden(t *testing.T, path string, f *goldenFile) { gametest.WriteJSON(t, path, f) }
 
 func replayGolden(t *testing.T, r *Rules, f *goldenFile) {
 	seeds := &gametest.SeedSeq{ID: f.Seeds}
@@ -226,27 +200,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) {
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		if len(evs) != len(s.Events) {
-			t.Fatalf("step %d makes %v, the golden hand records %d events", i, gametest.EventTypes(evs), len(s.Events))
-		}
-		for j, e := range evs {
-			want := s.Events[j]
-			got, err := json.Marshal(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var compact bytes.Buffer
-			if err := json.Compact(&compact, want.Data); err != nil {
-				t.Fatal(err)
-			}
-			if e.EventType() != want.Type || !bytes.Equal(got, compact.Bytes()) {
-				t.Fatalf("step %d event %d: rules make %s %s, the golden hand records %s %s",
-					i, j, e.EventType(), got, want.Type, compact.Bytes())
-			}
-			decoded, err := table.Decode(r, want.Type, want.Data)
-			if err != nil {
-				t.Fatalf("step %d: decode %s: %v", i, want.Type, err)
-			}
+		for _, decoded := range gametest.Check(t, r, i, evs, s.Events) {
 			table.Apply(st, decoded)
 			switch d := decoded.(type) {
 			case table.HandDealt:

@@ -1,11 +1,9 @@
 package niuniu
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -35,10 +33,7 @@ type goldenStep struct {
 	Events []goldenEvent `json:"events"`
 }
 
-type goldenEvent struct {
-	Type string          `json:"type"`
-	Data json.RawMessage `json:"data"`
-}
+type goldenEvent = gametest.Event
 
 // strategy picks the next command: the seat to act and its action.
 type strategy func(g *State, step int, legal func(seat int) []table.Action) (seat int, a table.Action)
@@ -118,14 +113,8 @@ func TestGolden(t *testing.T) {
 			if *update {
 				writeGolden(t, path, recordGolden(t, r, tc))
 			}
-			b, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to record it)", err)
-			}
 			var f goldenFile
-			if err := json.Unmarshal(b, &f); err != nil {
-				t.Fatal(err)
-			}
+			gametest.ReadJSON(t, path, &f)
 			r = rulesWith(t, string(f.Options))
 			res := replayGolden(t, r, &f)
 			if tc.bouts != "" {
@@ -146,12 +135,8 @@ func recordGolden(t *testing.T, r *Rules, tc goldenCase) *goldenFile {
 	seeds := &gametest.SeedSeq{ID: tc.seeds}
 	st := table.New(r)
 	record := func(s goldenStep, evs []table.Payload) {
+		s.Events = gametest.Record(t, evs)
 		for _, e := range evs {
-			data, err := json.Marshal(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Events = append(s.Events, goldenEvent{Type: e.EventType(), Data: data})
 			table.Apply(st, e)
 		}
 		f.Steps = append(f.Steps, s)
@@ -182,18 +167,7 @@ func recordGolden(t *testing.T, r *Rules, tc goldenCase) *goldenFile {
 	return f
 }
 
-func writeGolden(t *testing.T, path string, f *goldenFile) {
-	b, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func writeGolden(t *testing.T, path string, f *goldenFile) { gametest.WriteJSON(t, path, f) }
 
 // replayGolden replays a golden hand and returns the result of its first
 // settlement.
@@ -216,27 +190,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		if len(evs) != len(s.Events) {
-			t.Fatalf("step %d makes %v, the golden hand records %d events", i, gametest.EventTypes(evs), len(s.Events))
-		}
-		for j, e := range evs {
-			want := s.Events[j]
-			got, err := json.Marshal(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var compact bytes.Buffer
-			if err := json.Compact(&compact, want.Data); err != nil {
-				t.Fatal(err)
-			}
-			if e.EventType() != want.Type || !bytes.Equal(got, compact.Bytes()) {
-				t.Fatalf("step %d event %d: rules make %s %s, the golden hand records %s %s",
-					i, j, e.EventType(), got, want.Type, compact.Bytes())
-			}
-			decoded, err := table.Decode(r, want.Type, want.Data)
-			if err != nil {
-				t.Fatalf("step %d: decode %s: %v", i, want.Type, err)
-			}
+		for _, decoded := range gametest.Check(t, r, i, evs, s.Events) {
 			table.Apply(st, decoded)
 			switch d := decoded.(type) {
 			case table.HandDealt:

@@ -1,11 +1,9 @@
 package shuangkou
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -32,10 +30,7 @@ type goldenStep struct {
 	Events []goldenEvent `json:"events"`
 }
 
-type goldenEvent struct {
-	Type string          `json:"type"`
-	Data json.RawMessage `json:"data"`
-}
+type goldenEvent = gametest.Event
 
 // goldenCase is a recorded hand: the result it must show (an outcome of
 // shuangkou.md, Result, or "escape"), the variant, and the deal seeds. To
@@ -69,14 +64,8 @@ func TestGolden(t *testing.T) {
 			if *update {
 				writeGolden(t, path, findGolden(t, r, c))
 			}
-			b, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to record it)", err)
-			}
 			var f goldenFile
-			if err := json.Unmarshal(b, &f); err != nil {
-				t.Fatal(err)
-			}
+			gametest.ReadJSON(t, path, &f)
 			res := replayGolden(t, r, &f)
 			got := res.Outcome
 			if res.End == "escape" {
@@ -117,12 +106,8 @@ func recordGolden(t *testing.T, r *Rules, c goldenCase, k uint64) (*goldenFile, 
 	st := table.New(r)
 	var res Result
 	record := func(s goldenStep, evs []table.Payload) {
+		s.Events = gametest.Record(t, evs)
 		for _, e := range evs {
-			data, err := json.Marshal(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Events = append(s.Events, goldenEvent{Type: e.EventType(), Data: data})
 			if hs, ok := e.(table.HandSettled); ok {
 				json.Unmarshal(hs.Result, &res)
 			}
@@ -163,18 +148,7 @@ func recordGolden(t *testing.T, r *Rules, c goldenCase, k uint64) (*goldenFile, 
 	return f, res
 }
 
-func writeGolden(t *testing.T, path string, f *goldenFile) {
-	b, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func writeGolden(t *testing.T, path string, f *goldenFile) { gametest.WriteJSON(t, path, f) }
 
 // replayGolden replays f and returns the result of its settlement.
 func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
@@ -195,27 +169,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		if len(evs) != len(s.Events) {
-			t.Fatalf("step %d makes %v, the golden hand records %d events", i, gametest.EventTypes(evs), len(s.Events))
-		}
-		for j, e := range evs {
-			want := s.Events[j]
-			got, err := json.Marshal(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var compact bytes.Buffer
-			if err := json.Compact(&compact, want.Data); err != nil {
-				t.Fatal(err)
-			}
-			if e.EventType() != want.Type || !bytes.Equal(got, compact.Bytes()) {
-				t.Fatalf("step %d event %d: rules make %s %s, the golden hand records %s %s",
-					i, j, e.EventType(), got, want.Type, compact.Bytes())
-			}
-			decoded, err := table.Decode(r, want.Type, want.Data)
-			if err != nil {
-				t.Fatalf("step %d: decode %s: %v", i, want.Type, err)
-			}
+		for _, decoded := range gametest.Check(t, r, i, evs, s.Events) {
 			if hs, ok := decoded.(table.HandSettled); ok {
 				if err := json.Unmarshal(hs.Result, &res); err != nil {
 					t.Fatal(err)
