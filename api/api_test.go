@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -187,5 +188,35 @@ func TestIdempotencyAndIfMatch(t *testing.T) {
 	}
 	if e.head() != head {
 		t.Fatal("a reused key appended")
+	}
+}
+
+// TestPreferMinimal: with Prefer: return=minimal a command answers with its
+// version and events only (RFC 7240), says so in Preference-Applied, and
+// still shows the caller only what it may see.
+func TestPreferMinimal(t *testing.T) {
+	e := newEnv(t, 5)
+	id, ps := e.openFull()
+	v := e.view(id, ps[0].Token)
+	actor := ps[*v.Turn]
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: actor.Token,
+		Body: map[string]any{"type": "pass"}, Header: map[string]string{"Prefer": "respond-async, return=minimal"}})
+	if r.Status != http.StatusOK || r.Header.Get("Preference-Applied") != "return=minimal" {
+		t.Fatalf("minimal pass: %d, Preference-Applied %q: %s", r.Status, r.Header.Get("Preference-Applied"), r.Body)
+	}
+	var body map[string]json.RawMessage
+	r.Decode(t, &body)
+	if _, ok := body["table"]; ok || body["events"] == nil || string(body["version"]) != fmt.Sprint(v.Version+1) {
+		t.Fatalf("minimal answer %s: want version %d and events, no table", r.Body, v.Version+1)
+	}
+	if r.Header.Get("ETag") != fmt.Sprintf(`"%d"`, v.Version+1) {
+		t.Fatalf("ETag %s", r.Header.Get("ETag"))
+	}
+	full := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: ps[(*v.Turn+1)%3].Token,
+		Body: map[string]any{"type": "pass"}})
+	var cr commandResp
+	full.Decode(t, &cr)
+	if full.Header.Get("Preference-Applied") != "" || cr.Table.ID != id {
+		t.Fatalf("an answer without the preference lacks the table: %s", full.Body)
 	}
 }

@@ -179,11 +179,26 @@ func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
 }
 
 // commandResponse answers a command: the table's new version, the events the
-// command appended as the caller may see them, and the caller's view after it.
+// command appended as the caller may see them, and the caller's view after it
+// unless the caller preferred a minimal answer.
 type commandResponse struct {
 	Version int        `json:"version"`
 	Events  []eventOut `json:"events"`
-	Table   tableView  `json:"table"`
+	Table   *tableView `json:"table,omitempty"`
+}
+
+// prefersMinimal reports whether the request carries the RFC 7240 preference
+// return=minimal: the client follows the table by its events and does not
+// want the view (the larger and costlier half of the answer).
+func prefersMinimal(r *http.Request) bool {
+	for _, h := range r.Header.Values("Prefer") {
+		for pref := range strings.SplitSeq(h, ",") {
+			if strings.EqualFold(strings.TrimSpace(pref), "return=minimal") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *server) writeCommand(w http.ResponseWriter, r *http.Request, res *tables.Result, err error) {
@@ -192,13 +207,20 @@ func (s *server) writeCommand(w http.ResponseWriter, r *http.Request, res *table
 		return
 	}
 	c := callerOf(r.Context())
-	v := viewOf(res.Table, c)
 	seat := tables.ViewerSeat(res.Table.State, c.playerID, c.auditor)
 	if res.Replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
-	setETag(w, v.Version)
-	writeJSON(w, http.StatusOK, commandResponse{Version: v.Version, Events: eventsOut(tables.RedactAppended(res, seat)), Table: v})
+	version := res.Table.State.Version
+	resp := commandResponse{Version: version, Events: eventsOut(tables.RedactAppended(res, seat))}
+	if prefersMinimal(r) {
+		w.Header().Set("Preference-Applied", "return=minimal")
+	} else {
+		v := viewOf(res.Table, c)
+		resp.Table = &v
+	}
+	setETag(w, version)
+	writeJSON(w, http.StatusOK, resp)
 }
 
 type legalResponse struct {
