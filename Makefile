@@ -33,6 +33,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(FUZZTIME) ./domain/doudizhu/
 	$(GO) test -run '^$$' -fuzz '^FuzzClassifyTwoDecks$$' -fuzztime $(FUZZTIME) ./domain/doudizhu/
 	$(GO) test -run '^$$' -fuzz '^FuzzFollow$$' -fuzztime $(FUZZTIME) ./domain/shengji/
+	$(GO) test -run '^$$' -fuzz '^FuzzGuafengFollow$$' -fuzztime $(FUZZTIME) ./domain/shengji/
+	$(GO) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(FUZZTIME) ./domain/dadun/
 	$(GO) test -run '^$$' -fuzz '^FuzzEvaluate$$' -fuzztime $(FUZZTIME) ./domain/niuniu/
 	$(GO) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(FUZZTIME) ./domain/shuangkou/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./api/strictjson/

@@ -3,6 +3,7 @@
 package games
 
 import (
+	"paiju/domain/dadun"
 	"paiju/domain/doudizhu"
 	"paiju/domain/niuniu"
 	"paiju/domain/shengji"
@@ -19,6 +20,7 @@ func All() tables.Registry {
 		niuniu.New(),
 		shuangkou.New(),
 		shengji.New(),
+		dadun.New(),
 	} {
 		reg[g.Name()] = g
 	}
