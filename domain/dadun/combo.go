@@ -27,46 +27,27 @@ const (
 	Multi510K                 // k ≥ 3 sets of 510K played together
 	Bomb                      // 4 to 8 cards of one rank
 	JokerBomb                 // 3 or 4 jokers
-
-	numTypes = int(JokerBomb) + 1
 )
 
-var typeNames = [numTypes]string{"", "single", "pair", "pair_run", "trio", "trio_run", "straight",
-	"plain_510k", "pure_510k", "multi_510k", "bomb", "joker_bomb"}
+var typeNames = climb.TypeNames{Game: "dadun", Names: []string{"", "single", "pair", "pair_run", "trio", "trio_run", "straight",
+	"plain_510k", "pure_510k", "multi_510k", "bomb", "joker_bomb"}}
 
-func (t Type) String() string {
-	if t > 0 && int(t) < numTypes {
-		return typeNames[t]
-	}
-	return fmt.Sprintf("Type(%d)", int(t))
-}
+func (t Type) String() string { return typeNames.Name(uint8(t)) }
 
 // ParseType returns the type with the given name.
 func ParseType(name string) (Type, bool) {
-	for i := 1; i < numTypes; i++ {
-		if typeNames[i] == name {
-			return Type(i), true
-		}
-	}
-	return 0, false
+	t, ok := typeNames.Parse(name)
+	return Type(t), ok
 }
 
 // MarshalText writes the type's name.
-func (t Type) MarshalText() ([]byte, error) {
-	if t == 0 || int(t) >= numTypes {
-		return nil, fmt.Errorf("dadun: cannot encode combination %d", int(t))
-	}
-	return []byte(typeNames[t]), nil
-}
+func (t Type) MarshalText() ([]byte, error) { return typeNames.Marshal(uint8(t)) }
 
 // UnmarshalText reads a type's name.
 func (t *Type) UnmarshalText(b []byte) error {
-	v, ok := ParseType(string(b))
-	if !ok {
-		return fmt.Errorf("dadun: unknown combination %q", b)
-	}
-	*t = v
-	return nil
+	v, err := typeNames.Unmarshal(b)
+	*t = Type(v)
+	return err
 }
 
 // Special reports whether t is a 510K or a bomb: those beat every ordinary

@@ -27,47 +27,28 @@ const (
 	FourTwoPairs                    // 4 of a rank + 2 kicker pairs
 	Bomb                            // 4 of a rank
 	Rocket                          // BJ + RJ
-
-	numTypes = int(Rocket) + 1
 )
 
-var typeNames = [numTypes]string{"", "single", "pair", "trio", "trio_single", "trio_pair",
+var typeNames = climb.TypeNames{Game: "doudizhu", Names: []string{"", "single", "pair", "trio", "trio_single", "trio_pair",
 	"straight", "pair_straight", "airplane", "airplane_singles", "airplane_pairs",
-	"four_two_singles", "four_two_pairs", "bomb", "rocket"}
+	"four_two_singles", "four_two_pairs", "bomb", "rocket"}}
 
-func (t Type) String() string {
-	if t > 0 && int(t) < numTypes {
-		return typeNames[t]
-	}
-	return fmt.Sprintf("Type(%d)", int(t))
-}
+func (t Type) String() string { return typeNames.Name(uint8(t)) }
 
 // ParseType returns the type with the given name.
 func ParseType(name string) (Type, bool) {
-	for i := 1; i < numTypes; i++ {
-		if typeNames[i] == name {
-			return Type(i), true
-		}
-	}
-	return 0, false
+	t, ok := typeNames.Parse(name)
+	return Type(t), ok
 }
 
 // MarshalText writes the type's name.
-func (t Type) MarshalText() ([]byte, error) {
-	if t == 0 || int(t) >= numTypes {
-		return nil, fmt.Errorf("doudizhu: cannot encode card type %d", int(t))
-	}
-	return []byte(typeNames[t]), nil
-}
+func (t Type) MarshalText() ([]byte, error) { return typeNames.Marshal(uint8(t)) }
 
 // UnmarshalText reads a type's name.
 func (t *Type) UnmarshalText(b []byte) error {
-	v, ok := ParseType(string(b))
-	if !ok {
-		return fmt.Errorf("doudizhu: unknown card type %q", b)
-	}
-	*t = v
-	return nil
+	v, err := typeNames.Unmarshal(b)
+	*t = Type(v)
+	return err
 }
 
 // Reading is how a play is read: its type, its main rank (the single, pair,

@@ -22,45 +22,26 @@ const (
 	Straight                  // 5+ consecutive singles within 3..A
 	Bomb                      // 4+ cards of one rank
 	JokerBomb                 // all four jokers (天王炸)
-
-	numTypes = int(JokerBomb) + 1
 )
 
-var typeNames = [numTypes]string{"", "single", "pair", "trio", "pair_run", "trio_run", "straight", "bomb", "joker_bomb"}
+var typeNames = climb.TypeNames{Game: "shuangkou", Names: []string{"", "single", "pair", "trio", "pair_run", "trio_run", "straight", "bomb", "joker_bomb"}}
 
-func (t Type) String() string {
-	if t > 0 && int(t) < numTypes {
-		return typeNames[t]
-	}
-	return fmt.Sprintf("Type(%d)", int(t))
-}
+func (t Type) String() string { return typeNames.Name(uint8(t)) }
 
 // ParseType returns the type with the given name.
 func ParseType(name string) (Type, bool) {
-	for i := 1; i < numTypes; i++ {
-		if typeNames[i] == name {
-			return Type(i), true
-		}
-	}
-	return 0, false
+	t, ok := typeNames.Parse(name)
+	return Type(t), ok
 }
 
 // MarshalText writes the type's name.
-func (t Type) MarshalText() ([]byte, error) {
-	if t == 0 || int(t) >= numTypes {
-		return nil, fmt.Errorf("shuangkou: cannot encode combination %d", int(t))
-	}
-	return []byte(typeNames[t]), nil
-}
+func (t Type) MarshalText() ([]byte, error) { return typeNames.Marshal(uint8(t)) }
 
 // UnmarshalText reads a type's name.
 func (t *Type) UnmarshalText(b []byte) error {
-	v, ok := ParseType(string(b))
-	if !ok {
-		return fmt.Errorf("shuangkou: unknown combination %q", b)
-	}
-	*t = v
-	return nil
+	v, err := typeNames.Unmarshal(b)
+	*t = Type(v)
+	return err
 }
 
 // group is how many cards of each rank a type takes.

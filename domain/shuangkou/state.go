@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -76,25 +77,10 @@ func (s *State) out(seat int) bool { return s.hands[seat].Len() == 0 }
 
 // nextWithCards is the first seat after seat that still holds cards; seat
 // itself when no other does.
-func (s *State) nextWithCards(seat int) int {
-	for i := 1; i <= seats; i++ {
-		if n := (seat + i) % seats; !s.out(n) {
-			return n
-		}
-	}
-	return seat
-}
+func (s *State) nextWithCards(seat int) int { return climb.NextHolding(seat, seats, s.out) }
 
-// withCards counts the seats other than seat that still hold cards.
-func (s *State) othersWithCards(seat int) int {
-	n := 0
-	for i := range seats {
-		if i != seat && !s.out(i) {
-			n++
-		}
-	}
-	return n
-}
+// othersWithCards counts the seats other than seat that still hold cards.
+func (s *State) othersWithCards(seat int) int { return climb.OthersHolding(seat, seats, s.out) }
 
 func (s *State) cardsLeft() []int {
 	left := make([]int, seats)
