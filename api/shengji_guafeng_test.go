@@ -13,10 +13,11 @@ import (
 // drawn, one seat declares a joker and a pair, another sticks with a joker
 // and a two-pair tractor, the final declarer deals and its partner buries
 // every joker it holds, the sticker takes the stuck seat's declaration
-// cards and gives back as many (a trump for the joker), and every trick is
+// cards and gives back as many one at a time (a trump for the joker), with
+// /legal listing a few dozen single cards at each give, and every trick is
 // played from the seats' legal actions. Every response is checked against
 // openapi.yaml by the harness; the stuck declaration stays hidden from the
-// other seats until the bury, and the cards given back are seen only by the
+// other seats until the bury, and each card given back is seen only by the
 // two seats of the exchange.
 func TestGuafengStickHandOverREST(t *testing.T) {
 	// Seed 3: its first deal lets one seat declare with a pair and another
@@ -103,36 +104,51 @@ func TestGuafengStickHandOverREST(t *testing.T) {
 	if len(buries) == 0 {
 		t.Fatalf("seat %d has no bury", burier)
 	}
-	post(burier, buries[len(buries)/2])
-	if v := e.view(id, ps[0].Token); v.Phase != "exchanging" || v.Turn == nil || *v.Turn != sticker {
-		t.Fatalf("after the bury: phase %s turn %v, want the sticker %d to exchange", v.Phase, v.Turn, sticker)
+	cr = post(burier, buries[len(buries)/2])
+	// The bury takes the stuck declaration into the sticker's hand, in
+	// public (doc.go: DeclarationTaken).
+	taken := cr.Events[len(cr.Events)-1]
+	if taken.Type != "DeclarationTaken" || taken.Data["from"] != float64(stuck) || len(taken.Data["cards"].([]any)) != len(declCards) || taken.Data["trumps"] != 1.0 {
+		t.Fatalf("bury: %v, want the last event to take seat %d's %d declaration cards, one trump owed", cr.Events, stuck, len(declCards))
 	}
-	exchanges := of(sticker, "exchange")
-	if len(exchanges) == 0 {
-		t.Fatalf("the sticker has no exchange")
-	}
-	cr = post(sticker, exchanges[len(exchanges)/3])
-	ex := cr.Events[0]
-	if ex.Type != "CardsExchanged" || ex.Data["from"] != float64(stuck) || ex.Data["given"] == nil {
-		t.Fatalf("exchange: %v", cr.Events)
-	}
-	given := ex.Data["given"]
-	// The given cards: seen by the sticker and the stuck seat only.
-	for seat := range 4 {
-		r := e.c.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/v1/tables/%s/events?after=%d", id, ex.Version-1), Token: ps[seat].Token})
-		var feed struct {
-			Events []eventView `json:"events"`
+	// One card per exchange until the stuck seat has as many back as were
+	// taken; /legal lists single cards, a few dozen at most.
+	for left := len(declCards); left > 0; left-- {
+		if v := e.view(id, ps[0].Token); v.Phase != "exchanging" || v.Turn == nil || *v.Turn != sticker {
+			t.Fatalf("%d cards owed: phase %s turn %v, want the sticker %d to exchange", left, v.Phase, v.Turn, sticker)
 		}
-		r.Decode(t, &feed)
-		if len(feed.Events) == 0 || feed.Events[0].Type != "CardsExchanged" {
-			t.Fatalf("seat %d: events %v", seat, feed.Events)
+		exchanges := of(sticker, "exchange")
+		if len(exchanges) == 0 || len(exchanges) > 40 || len(e.legal(id, ps[sticker].Token)) > 41 {
+			t.Fatalf("%d cards owed: /legal offers %d exchanges, want 1..40", left, len(exchanges))
 		}
-		seen := feed.Events[0].Data["given"]
-		if (seat == sticker || seat == stuck) != (seen != nil) {
-			t.Fatalf("seat %d sees the cards given back as %v (doc.go: only the two seats of the exchange)", seat, seen)
+		for _, a := range exchanges {
+			if len(a["cards"].([]any)) != 1 {
+				t.Fatalf("exchange %v: one card at a time", a)
+			}
 		}
-		if seen != nil && fmt.Sprint(seen) != fmt.Sprint(given) {
-			t.Fatalf("seat %d sees %v given, the sticker %v", seat, seen, given)
+		cr = post(sticker, exchanges[len(exchanges)/3])
+		ex := cr.Events[0]
+		if len(cr.Events) != 1 || ex.Type != "CardGiven" || ex.Data["to"] != float64(stuck) || ex.Data["left"] != float64(left-1) || ex.Data["cards"] == nil {
+			t.Fatalf("exchange with %d owed: %v", left, cr.Events)
+		}
+		given := ex.Data["cards"]
+		// The given card: seen by the sticker and the stuck seat only.
+		for seat := range 4 {
+			r := e.c.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/v1/tables/%s/events?after=%d", id, ex.Version-1), Token: ps[seat].Token})
+			var feed struct {
+				Events []eventView `json:"events"`
+			}
+			r.Decode(t, &feed)
+			if len(feed.Events) == 0 || feed.Events[0].Type != "CardGiven" {
+				t.Fatalf("seat %d: events %v", seat, feed.Events)
+			}
+			seen := feed.Events[0].Data["cards"]
+			if (seat == sticker || seat == stuck) != (seen != nil) {
+				t.Fatalf("seat %d sees the card given back as %v (doc.go: only the two seats of the exchange)", seat, seen)
+			}
+			if seen != nil && fmt.Sprint(seen) != fmt.Sprint(given) {
+				t.Fatalf("seat %d sees %v given, the sticker %v", seat, seen, given)
+			}
 		}
 	}
 	// Every trick from the seats' legal plays, to the settlement.

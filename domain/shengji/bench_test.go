@@ -67,3 +67,22 @@ func BenchmarkGuafengLeads(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "leads")
 }
+
+// BenchmarkGuafengExchangeLegal lists the sticker's exchanges at seed 003's
+// 粘牌 example after the bury: one action per card it may give.
+func BenchmarkGuafengExchangeLegal(b *testing.B) {
+	r := guafeng(b)
+	st := stickDeal.build(b, r)
+	drawRounds(b, st, 7)
+	mustAct(b, st, 1, declareA("BJ H5 H5 H6 H6"))
+	mustAct(b, st, 0, stickA("BJ C6 C6 C7 C7 C8 C8"))
+	closeWindow(b, st)
+	mustAct(b, st, 2, buryA("RJ SK D4 D6"))
+	g := game(st)
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		n = len(r.Legal(g, 0))
+	}
+	b.ReportMetric(float64(n), "actions")
+}

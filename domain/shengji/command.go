@@ -19,8 +19,8 @@ func (r *Rules) Command(p table.Payload) (seat int, a table.Action, ok bool) {
 		return e.Seat, table.Action{Type: ActionDeclare, Cards: slices.Clone(e.Cards)}, true
 	case TrumpReinforced:
 		return e.Seat, table.Action{Type: ActionReinforce, Cards: slices.Clone(e.Cards)}, true
-	case CardsExchanged:
-		return e.Seat, table.Action{Type: ActionExchange, Cards: slices.Clone(e.Given)}, true
+	case CardGiven:
+		return e.Seat, table.Action{Type: ActionExchange, Cards: slices.Clone(e.Cards)}, true
 	case DeclarePassed:
 		return e.Seat, table.Action{Type: ActionPass}, true
 	case KittyBuried:

@@ -251,6 +251,9 @@ func (s *State) decideBury(seat int, cs []cards.Card) ([]table.Payload, error) {
 	if s.declarer >= 0 {
 		d := s.decls[s.declarer]
 		evs = append(evs, TrumpRevealed{Seat: d.seat, Cards: slices.Clone(d.cards), Suit: suitName(d.suit)})
+		if len(d.stuck) > 0 {
+			evs = append(evs, s.take(d.seat, d.stuck[0]))
+		}
 	}
 	return evs, nil
 }

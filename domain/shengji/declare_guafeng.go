@@ -16,8 +16,8 @@ const (
 	// least as many jokers as the standing one; the sticker takes the stuck
 	// declarations after the bury.
 	ActionStick = "stick"
-	// ActionExchange: the sticker gives a stuck seat as many cards as it
-	// takes, one trump per joker taken.
+	// ActionExchange: the sticker gives a stuck seat back one card of as
+	// many as it took, one trump in all per joker taken.
 	ActionExchange = "exchange"
 )
 
@@ -263,10 +263,28 @@ func (o Order) isExchangeTrump(c cards.Card) bool {
 	return c.IsJoker() || c.Rank == o.Level || c.Rank == 2 || c.Rank == 3 || c.Rank == 5
 }
 
-// gfExchange checks the sticker's exchange with the next stuck seat
-// (shengji.md, 粘牌): it takes that seat's declaration cards and gives back
-// as many cards from its hand (the taken ones included), at least one
-// exchange trump per joker taken.
+// take is the DeclarationTaken of the sticker taking st's declaration
+// cards: the cards move to the sticker as its exchange with st begins, so
+// it may give any of them back.
+func (s *State) take(sticker int, st stuckDecl) DeclarationTaken {
+	cs := slices.Clone(st.cards)
+	s.order.Sort(cs)
+	return DeclarationTaken{Seat: sticker, From: st.seat, Cards: cs, Trumps: st.jokers}
+}
+
+// mayGive reports whether the sticker may give c now: with as many cards
+// left to give as exchange trumps still owed, only an exchange trump keeps
+// the whole exchange within the rule (one per joker taken, shengji.md,
+// 粘牌). The sticker always holds enough of them: it took the jokers.
+func (s *State) mayGive(c cards.Card) bool {
+	return s.gives > s.trumpsOwed || s.order.isExchangeTrump(c)
+}
+
+// gfExchange checks one card the sticker gives back to the stuck seat it
+// exchanges with (shengji.md, 粘牌): a card it holds (the taken ones
+// included), an exchange trump when the cards left to give are all owed as
+// trumps. The last card given to a seat takes the next stuck seat's
+// declaration.
 func (s *State) gfExchange(seat int, cs []cards.Card) ([]table.Payload, error) {
 	if s.phase != phaseExchanging {
 		return nil, table.ErrWrongPhase.With("no exchange is owed: the hand is %s", s.phase)
@@ -275,46 +293,33 @@ func (s *State) gfExchange(seat int, cs []cards.Card) ([]table.Payload, error) {
 		return nil, ErrNotSticker.With("seat %d, the sticker, exchanges", s.turn)
 	}
 	st := s.owed[0]
-	if len(cs) != len(st.cards) {
-		return nil, ErrBadExchange.With("you take seat %d's %d declaration cards: give back %d, not %d (shengji.md, 粘牌)", st.seat, len(st.cards), len(st.cards), len(cs))
+	if len(cs) != 1 {
+		return nil, ErrBadExchange.With("give back one card per exchange, not %d: seat %d is owed %d more (shengji.md, 粘牌)", len(cs), st.seat, s.gives)
 	}
-	hand := s.held[seat]
-	hand.Add(st.cards...)
-	if missing := hand.Missing(cs); len(missing) > 0 {
-		return nil, table.ErrCardNotInHand.With("you do not hold %s", cards.Format(missing))
+	c := cs[0]
+	if s.held[seat].Count(c) == 0 {
+		return nil, table.ErrCardNotInHand.With("you do not hold %s", c)
 	}
-	n := 0
-	for _, c := range cs {
-		if s.order.isExchangeTrump(c) {
-			n++
-		}
+	if !s.mayGive(c) {
+		return nil, ErrBadExchange.With("seat %d is owed %d card(s), all for its joker(s): give a joker, level card, 2, 3 or 5, not %s (shengji.md, 粘牌)", st.seat, s.gives, c)
 	}
-	if n < st.jokers {
-		return nil, ErrBadExchange.With("seat %d declared %d joker(s): give back as many jokers, level cards, 2s, 3s or 5s (shengji.md, 粘牌)", st.seat, st.jokers)
+	evs := []table.Payload{CardGiven{Seat: seat, To: st.seat, Cards: []cards.Card{c}, Left: s.gives - 1}}
+	if s.gives == 1 && len(s.owed) > 1 {
+		evs = append(evs, s.take(seat, s.owed[1]))
 	}
-	given := slices.Clone(cs)
-	s.order.Sort(given)
-	return []table.Payload{CardsExchanged{Seat: seat, From: st.seat, Taken: slices.Clone(st.cards), Given: given}}, nil
+	return evs, nil
 }
 
-// gfExchanges lists every exchange gfExchange accepts (all sub-multisets of
-// the right size and trumps, as bury lists every bury).
+// gfExchanges lists every card gfExchange accepts now, once each, in
+// display order: at most the distinct cards of one hand.
 func (s *State) gfExchanges(seat int) [][]cards.Card {
-	st := s.owed[0]
-	hand := s.held[seat]
-	hand.Add(st.cards...)
 	var out [][]cards.Card
-	subMultisets(hand, len(st.cards), func(pick []cards.Card) {
-		n := 0
-		for _, c := range pick {
-			if s.order.isExchangeTrump(c) {
-				n++
-			}
+	hand := s.handCards(seat)
+	for i, c := range hand {
+		if (i == 0 || hand[i-1] != c) && s.mayGive(c) {
+			out = append(out, []cards.Card{c})
 		}
-		if n >= st.jokers {
-			out = append(out, slices.Clone(pick))
-		}
-	})
+	}
 	return out
 }
 

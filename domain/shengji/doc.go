@@ -128,21 +128,30 @@
 // 悶牌: LevelDropped (the dealer side one level down, not below A), then the
 // kitty is flipped as in ningyang.
 //
-// Exchange (粘牌): after the bury, phase "exchanging": the sticker posts one
-// "exchange" per stuck seat, in the order of TrumpDeclared.stuck. It takes
-// that seat's declaration cards (reinforcements included) and gives back as
-// many cards of its hand (the taken ones included), at least one joker,
-// level card, 2, 3 or 5 per joker taken (CardsExchanged). The taken cards
-// are public, the given ones seen by the two seats only until the hand
-// ends. Legal lists every such multiset, as it lists every bury. Then the
-// dealer leads.
+// Exchange (粘牌): after the bury, phase "exchanging": the sticker trades
+// with each stuck seat in the order of TrumpDeclared.stuck. It takes that
+// seat's declaration cards (reinforcements included) in one
+// DeclarationTaken, public, which follows the bury's events (KittyBuried,
+// TrumpRevealed) for the first stuck seat and the last CardGiven to the
+// previous seat for the next: the cards move as that seat's exchange
+// begins, so the sticker may give back any of them. It then posts one
+// "exchange" per card given back (CardGiven, the card seen by the two seats
+// only until the hand ends), as many as it took. At least one card per
+// joker taken is a joker, level card, 2, 3 or 5 (DeclarationTaken.trumps):
+// a card is accepted while the gives left outnumber the trumps still owed,
+// and when they are equal only such a trump; giving one early meets the
+// obligation. Legal lists one action per distinct card that may be given
+// (at most the distinct cards of one hand). After the last give to the last
+// stuck seat the dealer leads.
 //
-//	TrumpReinforced {"seat":1,"cards":["H6","H6"],"jokers":1,"pairs":2}   cards hidden from other seats
-//	LevelDropped    {"side":1,"level":"4"}
-//	CardsExchanged  {"seat":0,"from":1,"taken":["BJ","H5","H5"],"given":[…3]}   given only to seat and from
+//	TrumpReinforced  {"seat":1,"cards":["H6","H6"],"jokers":1,"pairs":2}   cards hidden from other seats
+//	LevelDropped     {"side":1,"level":"4"}
+//	DeclarationTaken {"seat":0,"from":1,"cards":["BJ","H5","H5"],"trumps":1}   public
+//	CardGiven        {"seat":0,"to":1,"cards":["S5"],"left":2}   cards only to seat and to; left: gives still owed to seat to
 //
 // Actions besides ningyang's: {"type":"stick","cards":[…]},
-// {"type":"reinforce","cards":["BJ"]}, {"type":"exchange","cards":[…]}.
+// {"type":"reinforce","cards":["BJ"]}, {"type":"exchange","cards":["S5"]}
+// (exactly one card).
 //
 // Combinations (no throws): single; 风, a pair, or a tractor of 2+ pairs of
 // one suit at consecutive link keys; 雨, 5+ cards of one suit at 5+
@@ -193,7 +202,12 @@
 //     as a wind).
 //   - guafeng: the dealer leads the first trick when its partner buried.
 //   - guafeng: stuck declarations other than the final one stay hidden in
-//     views until the deal ends; CardsExchanged shows what the sticker took.
+//     views until the deal ends; DeclarationTaken shows what the sticker took.
+//   - guafeng: with several stuck seats the sticker takes one seat's
+//     declaration only once the previous seat has all its cards back, so
+//     each seat's joker obligation is met from the jokers taken from it
+//     (the sticker never runs short of trumps). An escape during the
+//     exchange counts the cards each seat holds at that moment.
 //   - Escape: cards left count the escaper's dealt cards not yet played,
 //     drawn or not (the dealer's kitty while held); levels and the next
 //     dealer stay as they were.

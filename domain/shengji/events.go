@@ -52,16 +52,27 @@ type LevelDropped struct {
 	Level string `json:"level"`
 }
 
-// CardsExchanged (guafeng, 粘牌): after the bury the sticker Seat took the
-// declaration cards Taken from the stuck seat From (public: they were
-// declared) and gave it Given, as many cards, one trump (joker, level card,
-// 2, 3 or 5) per joker taken; Given only the two seats see until the hand
-// ends.
-type CardsExchanged struct {
+// DeclarationTaken (guafeng, 粘牌): the sticker Seat took the declaration
+// cards Cards (reinforcements included) of the stuck seat From, public since
+// they were declared; Trumps is how many of the cards it gives back must be
+// jokers, level cards, 2s, 3s or 5s (one per joker taken). It follows the
+// bury for the first stuck seat, and the last CardGiven to a stuck seat for
+// the next one.
+type DeclarationTaken struct {
+	Seat   int          `json:"seat"`
+	From   int          `json:"from"`
+	Cards  []cards.Card `json:"cards"`
+	Trumps int          `json:"trumps"`
+}
+
+// CardGiven (guafeng, 粘牌): the sticker Seat gave the stuck seat To one card
+// back (Cards holds it) for the declaration cards it took; Left more are
+// owed to To. Cards only the two seats see until the hand ends.
+type CardGiven struct {
 	Seat  int          `json:"seat"`
-	From  int          `json:"from"`
-	Taken []cards.Card `json:"taken"`
-	Given []cards.Card `json:"given,omitempty"`
+	To    int          `json:"to"`
+	Cards []cards.Card `json:"cards,omitempty"`
+	Left  int          `json:"left"`
 }
 
 // DeclarePassed: Seat passed in the final declaration window; a seat passes
@@ -134,9 +145,10 @@ func (TrumpRevealed) EventType() string { return "TrumpRevealed" }
 func (CardsPlayed) EventType() string   { return "CardsPlayed" }
 func (TrickWon) EventType() string      { return "TrickWon" }
 
-func (TrumpReinforced) EventType() string { return "TrumpReinforced" }
-func (LevelDropped) EventType() string    { return "LevelDropped" }
-func (CardsExchanged) EventType() string  { return "CardsExchanged" }
+func (TrumpReinforced) EventType() string  { return "TrumpReinforced" }
+func (LevelDropped) EventType() string     { return "LevelDropped" }
+func (DeclarationTaken) EventType() string { return "DeclarationTaken" }
+func (CardGiven) EventType() string        { return "CardGiven" }
 
 // Result is the game's detail of a HandSettled, as its JSON result.
 type Result struct {
@@ -205,8 +217,10 @@ func decode(typ string, data []byte) (table.Payload, error) {
 		return table.DecodeAs[TrumpReinforced](data)
 	case "LevelDropped":
 		return table.DecodeAs[LevelDropped](data)
-	case "CardsExchanged":
-		return table.DecodeAs[CardsExchanged](data)
+	case "DeclarationTaken":
+		return table.DecodeAs[DeclarationTaken](data)
+	case "CardGiven":
+		return table.DecodeAs[CardGiven](data)
 	}
 	return nil, fmt.Errorf("shengji: unknown event type %q", typ)
 }

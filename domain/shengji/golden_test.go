@@ -58,7 +58,7 @@ var goldenCases = []struct {
 	// guafeng (shengji.md, guafeng): one hand for each rule the issue names.
 	{name: "guafeng_override", variant: "guafeng", id: guafengGoldenIDs[0], hands: 1, has: []string{`"kind":"override"`}},
 	{name: "guafeng_reinforce", variant: "guafeng", id: guafengGoldenIDs[1], hands: 1, shows: map[string]int{"TrumpReinforced": 1}},
-	{name: "guafeng_stick", variant: "guafeng", id: guafengGoldenIDs[2], hands: 1, shows: map[string]int{"CardsExchanged": 1}, has: []string{`"kind":"stick"`}},
+	{name: "guafeng_stick", variant: "guafeng", id: guafengGoldenIDs[2], hands: 1, shows: map[string]int{"DeclarationTaken": 1, "CardGiven": 3}, has: []string{`"kind":"stick"`}},
 	{name: "guafeng_menpai", variant: "guafeng", id: guafengGoldenIDs[3], hands: 2, noDeclare: true, shows: map[string]int{"LevelDropped": 1, "KittyFlipped": 1, "HandSettled": 2}},
 	{name: "guafeng_thunder", variant: "guafeng", id: guafengGoldenIDs[4], hands: 1, has: []string{`"shape":"thunder"`}},
 	{name: "guafeng_rain", variant: "guafeng", id: guafengGoldenIDs[5], hands: 1, has: []string{`"shape":"rain`}},

@@ -12,13 +12,15 @@ import (
 // TestGuafengLegalMatchesDecide: at every step of random 刮风 hands, Decide
 // accepts every action Legal lists for every seat; on a follow of up to 4
 // cards it accepts exactly the listed sub-multisets of the hand; in the
-// first buries and exchanges met, it accepts exactly the listed ones among
-// all sub-multisets of the hand (shengji.md, Kitty and 粘牌, guafeng); and
+// first buries met, it accepts exactly the listed ones among all
+// sub-multisets of the hand (shengji.md, Kitty, guafeng); in every exchange,
+// exactly the listed single cards of the 54, never two cards, and only
+// exchange trumps when the gives left are all owed for jokers (粘牌); and
 // a declaration, stick or reinforcement of up to 5 cards of the seat's
 // drawn cards is accepted exactly when listed.
 func TestGuafengLegalMatchesDecide(t *testing.T) {
 	r := guafeng(t)
-	var buries, exchanges, declChecks int
+	var buries, exchanges, declChecks, maxExchange int
 	for id := uint64(0); id < 4 || exchanges < 2; id++ {
 		if id == 200 {
 			break
@@ -49,17 +51,29 @@ func TestGuafengLegalMatchesDecide(t *testing.T) {
 				case g.phase == phaseBurying && seat == g.burier && buries < 3:
 					buries++
 					brute(ActionBury, kittyLen)
-				case g.phase == phaseExchanging && seat == g.turn && exchanges < 3:
+				case g.phase == phaseExchanging:
+					// Every card, held or not, by every seat: one listed
+					// entry per card the sticker may give (shengji.md,
+					// 粘牌), each a single card.
 					exchanges++
-					// The sticker may give back the cards it takes.
-					hand := g.held[seat]
-					hand.Add(g.owed[0].cards...)
-					subMultisets(hand, len(g.owed[0].cards), func(pick []cards.Card) {
-						_, err := r.Decide(g, seat, table.Action{Type: ActionExchange, Cards: slices.Clone(pick)})
-						if (err == nil) != listed[ActionExchange+" "+canon(pick)] {
-							t.Fatalf("exchange %s: Decide %v, listed %v", cards.Format(pick), err, listed[ActionExchange+" "+canon(pick)])
+					var every cards.Multiset
+					for i := range every {
+						c := cards.FromIndex(i)
+						_, err := r.Decide(g, seat, table.Action{Type: ActionExchange, Cards: []cards.Card{c}})
+						if (err == nil) != listed[ActionExchange+" "+c.String()] {
+							t.Fatalf("seat %d exchange %s: Decide %v, listed %v", seat, c, err, listed[ActionExchange+" "+c.String()])
 						}
-					})
+					}
+					if seat == g.turn {
+						brute(ActionExchange, 2)
+						forced := g.gives == g.trumpsOwed
+						for _, a := range legal {
+							if forced && !g.order.isExchangeTrump(a.Cards[0]) {
+								t.Fatalf("%d gives left, %d trumps owed: Legal offers %s", g.gives, g.trumpsOwed, describe(a))
+							}
+						}
+						maxExchange = max(maxExchange, len(legal))
+					}
 				case (g.phase == phaseDrawing || g.phase == phaseWindow) && g.round%5 == 0 && declChecks < 60:
 					declChecks++
 					for size := 1; size <= 5; size++ {
@@ -74,6 +88,10 @@ func TestGuafengLegalMatchesDecide(t *testing.T) {
 	}
 	if buries == 0 || exchanges == 0 {
 		t.Fatalf("checked %d buries and %d exchanges: the seeds must reach both", buries, exchanges)
+	}
+	// One entry per distinct card: GET /legal stays short.
+	if maxExchange == 0 || maxExchange > 40 {
+		t.Fatalf("the longest exchange list has %d actions, want 1..40", maxExchange)
 	}
 }
 

@@ -23,8 +23,11 @@ const (
 // the 108 cards accounted for after every action, plays in turn, each trick
 // re-judged, trick points of both sides plus the buried cards' face points
 // 200, and every settlement restated from seed 003's table (levels, points,
-// negative rows, next dealer, zero-sum). A quarter of the tables are
-// replayed by audit.VerifyTable.
+// negative rows, next dealer, zero-sum). Each 粘牌 exchange takes the stuck
+// declarations seat by seat in order and gives back one card at a time, as
+// many as taken and a trump per joker (shengji.md, 粘牌). A quarter of the
+// tables are replayed by audit.VerifyTable. The longest Legal list of each
+// phase is logged.
 func TestGuafengRandomHands(t *testing.T) {
 	t.Parallel()
 	r := guafeng(t)
@@ -39,7 +42,10 @@ func TestGuafengRandomHands(t *testing.T) {
 			seen.Lock()
 			defer seen.Unlock()
 			t.Logf("random hands: %v", seen.n)
-			for _, k := range []string{"guafeng_override", "guafeng_stick", "TrumpReinforced", "CardsExchanged",
+			legalMax.Lock()
+			defer legalMax.Unlock()
+			t.Logf("longest Legal lists: %v", legalMax.n)
+			for _, k := range []string{"guafeng_override", "guafeng_stick", "TrumpReinforced", "DeclarationTaken", "CardGiven", "exchange_done", "exchange_trump_forced", "audited_exchange",
 				"LevelDropped", "no_declaration", "rain_lead", "thunder_lead", "gf_kitty_deducted", "gf_negative",
 				"gf_kitty_defenders", "gf_partner_buries", "gf_defenders_win", "escape", "TableClosed"} {
 				if seen.n["guafeng/"+k] == 0 {
@@ -53,6 +59,7 @@ func TestGuafengRandomHands(t *testing.T) {
 			t.Parallel()
 			audited := id%4 == 0
 			rt := newRandomTableKeep(t, r, id, id%8 != 0, audited)
+			rt.measureBury = true
 			var first []eventstore.Event
 			for rt.settled < guafengHandsPerTable {
 				if rt.st.Closed {
@@ -72,6 +79,13 @@ func TestGuafengRandomHands(t *testing.T) {
 				}, first)
 				if err != nil {
 					t.Fatalf("table %d: a recorded legal game fails audit.VerifyTable: %v", id, err)
+				}
+				// Command re-creates each give of a 粘牌 exchange.
+				for _, ev := range first {
+					if ev.Type == "CardGiven" {
+						rt.count("audited_exchange")
+						break
+					}
 				}
 				// A 刮风 match is short: a side climbs up to 4 levels a hand.
 				if rep.Deals < 3 {
@@ -100,25 +114,56 @@ func (rt *randomTable) randomBury() []cards.Card {
 	return append(out, rest[:kittyLen-len(out)]...)
 }
 
-// randomExchange is a random exchange of the sticker with the next stuck
-// seat: one exchange trump per joker taken, the rest any cards.
-func (rt *randomTable) randomExchange() []cards.Card {
+// checkTaken: the sticker takes the stuck declarations one seat at a time,
+// in the order of TrumpDeclared.stuck, with one exchange trump owed per
+// joker taken (shengji.md, 粘牌), and only once the previous seat has all
+// its cards back.
+func (rt *randomTable) checkTaken(e DeclarationTaken) {
 	g := rt.g()
-	st := g.owed[0]
-	hand := g.held[g.turn]
-	hand.Add(st.cards...)
-	var trumps []cards.Card
-	for _, c := range hand.Cards() {
-		if g.order.isExchangeTrump(c) {
-			trumps = append(trumps, c)
+	d := g.decls[g.declarer]
+	if e.Seat != d.seat || len(g.owed) == 0 || g.owed[0].seat != e.From || rt.exTaken[e.From] {
+		rt.t.Fatalf("hand %d: seat %d takes seat %d's declaration; the sticker is %d, owed %v", g.hand, e.Seat, e.From, d.seat, g.owed)
+	}
+	for seat, n := range rt.exOwed {
+		if n != 0 {
+			rt.t.Fatalf("hand %d: seat %d's declaration taken while seat %d is owed %d cards", g.hand, e.From, seat, n)
 		}
 	}
-	rt.rng.Shuffle(len(trumps), func(i, j int) { trumps[i], trumps[j] = trumps[j], trumps[i] })
-	out := trumps[:st.jokers]
-	hand.Remove(out)
-	rest := hand.Cards()
-	rt.rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
-	return append(out, rest[:len(st.cards)-len(out)]...)
+	if e.Trumps != jokersIn(cards.Of(e.Cards)) || canon(e.Cards) != canon(g.owed[0].cards) {
+		rt.t.Fatalf("hand %d: took %s owing %d trumps; seat %d declared %s (shengji.md, 粘牌: trumps for the jokers)", g.hand, cards.Format(e.Cards), e.Trumps, e.From, cards.Format(g.owed[0].cards))
+	}
+	rt.exTaken[e.From] = true
+	rt.exOwed[e.From], rt.exTrumps[e.From] = len(e.Cards), e.Trumps
+}
+
+// checkGiven: each card given goes to the seat being exchanged with, and
+// Left counts down the cards still owed to it.
+func (rt *randomTable) checkGiven(e CardGiven) {
+	g := rt.g()
+	if !rt.exTaken[e.To] || rt.exOwed[e.To] == 0 || len(e.Cards) != 1 || e.Left != rt.exOwed[e.To]-1 {
+		rt.t.Fatalf("hand %d: %+v; seat %d is owed %d cards (taken: %v)", g.hand, e, e.To, rt.exOwed[e.To], rt.exTaken[e.To])
+	}
+	rt.exOwed[e.To]--
+	if g.order.isExchangeTrump(e.Cards[0]) {
+		rt.exGot[e.To]++
+	}
+}
+
+// checkExchanged, before the first lead: every stuck seat got back as many
+// cards as were taken, at least one joker, level card, 2, 3 or 5 per joker
+// (shengji.md, 粘牌).
+func (rt *randomTable) checkExchanged() {
+	g := rt.g()
+	if g.declarer < 0 {
+		return
+	}
+	for _, st := range g.decls[g.declarer].stuck {
+		if !rt.exTaken[st.seat] || rt.exOwed[st.seat] != 0 || rt.exGot[st.seat] < rt.exTrumps[st.seat] {
+			rt.t.Fatalf("hand %d: the first lead with seat %d taken %v, owed %d cards, given %d trumps of %d (shengji.md, 粘牌)",
+				g.hand, st.seat, rt.exTaken[st.seat], rt.exOwed[st.seat], rt.exGot[st.seat], rt.exTrumps[st.seat])
+		}
+		rt.count("exchange_done")
+	}
 }
 
 // gfExpectedScore restates seed 003's table (shengji.md, Scoring, guafeng):

@@ -99,6 +99,20 @@ var seen = struct {
 	n map[string]int
 }{n: map[string]int{}}
 
+// legalMax is the longest Legal list seen per variant and phase.
+var legalMax = struct {
+	sync.Mutex
+	n map[string]int
+}{n: map[string]int{}}
+
+// noteLegal records a Legal list of n actions in phase.
+func (rt *randomTable) noteLegal(phase string, n int) {
+	k := rt.r.v.name + "/" + phase
+	legalMax.Lock()
+	legalMax.n[k] = max(legalMax.n[k], n)
+	legalMax.Unlock()
+}
+
 func count(k string) {
 	seen.Lock()
 	seen.n[k]++
@@ -137,6 +151,13 @@ type randomTable struct {
 	// command and its events, for golden files.
 	noDeclare bool
 	record    func(join string, seat int, a *table.Action, evs []table.Payload)
+	// The running hand's 粘牌 exchanges (guafeng), by stuck seat: cards
+	// still owed, exchange trumps owed and exchange trumps given.
+	exOwed, exTrumps, exGot [seats]int
+	exTaken                 [seats]bool
+	// measureBury lists the bury of one hand in ten through Legal, for
+	// its length only (listing every bury is slow).
+	measureBury bool
 }
 
 func newRandomTable(t testing.TB, r *Rules, id uint64, escapes bool) *randomTable {
@@ -187,6 +208,7 @@ func (rt *randomTable) apply(evs []table.Payload) {
 			rt.played = cards.Multiset{}
 			rt.playedBy = [seats]int{}
 			rt.steps, rt.escapeAt = 0, -1
+			rt.exOwed, rt.exTrumps, rt.exGot, rt.exTaken = [seats]int{}, [seats]int{}, [seats]int{}, [seats]bool{}
 			rt.levelsBefore, rt.dealerBefore = rt.g().levels, rt.g().matchDealer
 			if rt.escapes && rt.rng.IntN(40) == 0 {
 				rt.escapeAt, rt.escaper = rt.rng.IntN(200), rt.rng.IntN(seats)
@@ -202,8 +224,14 @@ func (rt *randomTable) apply(evs []table.Payload) {
 			if len(e.Stuck) > 1 {
 				rt.count("several_stuck")
 			}
-		case TrumpReinforced, CardsExchanged:
+		case TrumpReinforced:
 			rt.count(e.EventType())
+		case DeclarationTaken:
+			rt.count(e.EventType())
+			rt.checkTaken(e)
+		case CardGiven:
+			rt.count(e.EventType())
+			rt.checkGiven(e)
 		case LevelDropped:
 			rt.count(e.EventType())
 			if want := max(1, rt.levelsBefore[e.Side]-1); levelNumber(e.Level) != want {
@@ -227,6 +255,9 @@ func (rt *randomTable) apply(evs []table.Payload) {
 				rt.count("thunder_lead")
 			}
 			rt.checkTurn(e)
+			if rt.g().tricks == 0 && len(rt.g().trick) == 0 {
+				rt.checkExchanged()
+			}
 			rt.played.Add(e.Cards...)
 			rt.playedBy[e.Seat] += len(e.Cards)
 		case TrickWon:
@@ -459,6 +490,7 @@ func (rt *randomTable) step() {
 	case phaseDrawing, phaseWindow:
 		seat := rt.rng.IntN(seats)
 		legal := rt.r.Legal(g, seat)
+		rt.noteLegal("declare", len(legal))
 		if len(legal) == 0 {
 			return
 		}
@@ -471,6 +503,9 @@ func (rt *randomTable) step() {
 		}
 		rt.do(seat, a)
 	case phaseBurying:
+		if rt.measureBury && g.hand%10 == 0 {
+			rt.noteLegal("bury", len(rt.r.Legal(g, g.burier)))
+		}
 		if g.v.partnerBuries {
 			rt.do(g.burier, table.Action{Type: ActionBury, Cards: rt.randomBury()})
 			return
@@ -479,10 +514,19 @@ func (rt *randomTable) step() {
 		rt.rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
 		rt.do(g.dealer, table.Action{Type: ActionBury, Cards: cs[:kittyLen]})
 	case phaseExchanging:
-		rt.do(g.turn, table.Action{Type: ActionExchange, Cards: rt.randomExchange()})
+		legal := rt.r.Legal(g, g.turn)
+		rt.noteLegal("exchange", len(legal))
+		if distinct := len(slices.Compact(g.handCards(g.turn))); len(legal) < distinct {
+			rt.count("exchange_trump_forced")
+		}
+		if len(legal) == 0 {
+			rt.t.Fatalf("hand %d: the sticker %d has no card to give (holds %s)", g.hand, g.turn, cards.Format(g.held[g.turn].Cards()))
+		}
+		rt.do(g.turn, legal[rt.rng.IntN(len(legal))])
 	case phasePlaying:
 		seat := g.turn
 		legal := rt.r.Legal(g, seat)
+		rt.noteLegal("play", len(legal))
 		if len(legal) == 0 {
 			rt.t.Fatalf("hand %d: seat %d on turn has no legal play (holds %s, trick %v)", g.hand, seat, cards.Format(g.held[seat].Cards()), g.trick)
 		}

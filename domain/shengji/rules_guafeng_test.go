@@ -224,31 +224,81 @@ func TestGuafengDeclarations(t *testing.T) {
 		if eventTypes(evs)[1] != "TrumpRevealed" || game(st).phase != phaseExchanging || game(st).turn != 0 {
 			t.Fatalf("after the bury: %v, phase %s turn %d; want the sticker to exchange", eventTypes(evs), game(st).phase, game(st).turn)
 		}
-		// For the joker a trump: seat 0 gives C8 C8 (no 2, 3, 5, level or
-		// joker): refused; BJ and four side cards: accepted.
-		if _, err := act(st, 0, exchangeA("C8 C8 C6 C6 C7")); !errors.Is(err, ErrBadExchange) {
-			t.Fatalf("exchange without a trump for the joker: %v, want invalid_exchange (seed 003: 主必須給大小王、級牌、2、3、5)", err)
+		// The bury takes the stuck declaration into the sticker's hand:
+		// public, with one trump owed for its joker.
+		tk, ok := evs[2].(DeclarationTaken)
+		if len(evs) != 3 || !ok || tk.Seat != 0 || tk.From != 1 || tk.Trumps != 1 || canon(tk.Cards) != canon(cards.MustParse("BJ H5 H5 H6 H6")) {
+			t.Fatalf("the bury's events %v, want the declaration BJ H5 H5 H6 H6 taken from seat 1 with 1 trump owed", evs)
 		}
-		if _, err := act(st, 0, exchangeA("BJ C8 C8 C6")); !errors.Is(err, ErrBadExchange) {
-			t.Fatalf("exchange of 4 for 5: %v, want invalid_exchange", err)
-		}
-		h0 := game(st).held[0]
-		evs = mustAct(t, st, 0, exchangeA("BJ H5 H5 C8 C8"))
-		ex := evs[0].(CardsExchanged)
-		if ex.From != 1 || canon(ex.Taken) != canon(cards.MustParse("BJ H5 H5 H6 H6")) || game(st).phase != phasePlaying || game(st).turn != 0 {
-			t.Fatalf("exchange %+v, phase %s", ex, game(st).phase)
-		}
-		h0.Add(cards.MustParse("H6 H6")...)
-		h0.Remove(cards.MustParse("C8 C8"))
-		if game(st).held[0] != h0 || game(st).held[1].Count(cards.MustParse("C8")[0]) != 2 {
-			t.Fatalf("the sticker holds %s after the exchange", cards.Format(game(st).held[0].Cards()))
-		}
-		// The given cards only the two seats see (doc.go, Hidden information).
 		for seat := range seats {
-			got := r.Redact(ex, seat, false).(CardsExchanged)
-			if (got.Given != nil) != (seat == 0 || seat == 1) || got.Taken == nil {
-				t.Fatalf("seat %d sees the exchange as %+v", seat, got)
+			if got := r.Redact(tk, seat, false).(DeclarationTaken); canon(got.Cards) != canon(tk.Cards) {
+				t.Fatalf("seat %d sees the declaration taken as %+v (doc.go: public)", seat, got)
 			}
+		}
+		if g := game(st); g.held[0].Count(cards.BJ) < 2 || g.held[1].Count(cards.BJ) != 0 || g.held[1].Len() != handSize-5 {
+			t.Fatalf("after the take seat 0 holds %s, seat 1 %d cards", cards.Format(g.held[0].Cards()), g.held[1].Len())
+		}
+		if gv := r.View(game(st), 2).Game.(GameView); gv.OwedCards != 5 || gv.OwedTrumps != 1 || !slices.Equal(gv.Owed, []int{1}) {
+			t.Fatalf("seat 2 sees %v owed, %d cards, %d trumps; want seat 1, 5 and 1", gv.Owed, gv.OwedCards, gv.OwedTrumps)
+		}
+		// One card per exchange (doc.go, Actions).
+		if _, err := act(st, 0, exchangeA("C8 C8")); !errors.Is(err, ErrBadExchange) {
+			t.Fatalf("two cards in one exchange: %v, want invalid_exchange", err)
+		}
+		if _, err := act(st, 1, exchangeA("C8")); !errors.Is(err, ErrNotSticker) {
+			t.Fatalf("the stuck seat exchanges: %v, want not_sticker", err)
+		}
+		h0, h1 := game(st).held[0], game(st).held[1]
+		// Four cards of five for the pairs: any cards while a give is left
+		// for the joker.
+		for i, c := range []string{"C8", "C8", "C6", "C6"} {
+			evs = mustAct(t, st, 0, exchangeA(c))
+			if g, ok := evs[0].(CardGiven); len(evs) != 1 || !ok || g.To != 1 || g.Left != 4-i || g.Cards[0] != cards.MustParse(c)[0] {
+				t.Fatalf("give %s: %v", c, evs)
+			}
+			// The given card only the two seats see (doc.go, Hidden
+			// information).
+			for seat := range seats {
+				got := r.Redact(evs[0], seat, false).(CardGiven)
+				if (got.Cards != nil) != (seat == 0 || seat == 1) || got.Left != 4-i {
+					t.Fatalf("seat %d sees the give as %+v", seat, got)
+				}
+			}
+		}
+		// One joker taken, one give left: only a joker, level card, 2, 3
+		// or 5 (seed 003: 主必須給大小王、級牌、2、3、5).
+		if _, err := act(st, 0, exchangeA("C7")); !errors.Is(err, ErrBadExchange) {
+			t.Fatalf("the last give, owed for the joker, a C7: %v, want invalid_exchange", err)
+		}
+		if gv := r.View(game(st), 1).Game.(GameView); gv.OwedCards != 1 || gv.OwedTrumps != 1 {
+			t.Fatalf("seat 1 sees %d cards, %d trumps owed; want 1 and 1", gv.OwedCards, gv.OwedTrumps)
+		}
+		g = game(st)
+		legal := r.Legal(g, 0)
+		var want []string
+		for _, c := range slices.Compact(g.handCards(0)) {
+			if c.IsJoker() || c.Rank == cards.Ace || c.Rank == 2 || c.Rank == 3 || c.Rank == 5 {
+				want = append(want, ActionExchange+" "+c.String())
+			}
+		}
+		var got []string
+		for _, a := range legal {
+			got = append(got, describe(a))
+		}
+		if !slices.Contains(want, ActionExchange+" H5") || !slices.Equal(got, want) {
+			t.Fatalf("Legal with one trump owed and one give left: %v, want the exchange trumps held %v", got, want)
+		}
+		evs = mustAct(t, st, 0, exchangeA("H5"))
+		if len(evs) != 1 || evs[0].(CardGiven).Left != 0 || game(st).phase != phasePlaying || game(st).turn != 0 {
+			t.Fatalf("the last give: %v, phase %s turn %d; want the dealer to lead", evs, game(st).phase, game(st).turn)
+		}
+		h0.Remove(cards.MustParse("C8 C8 C6 C6 H5"))
+		h1.Add(cards.MustParse("C8 C8 C6 C6 H5")...)
+		if game(st).held[0] != h0 || game(st).held[1] != h1 || h1.Len() != handSize || h0.Len() != handSize {
+			t.Fatalf("after the exchange seat 0 holds %s, seat 1 %s", cards.Format(game(st).held[0].Cards()), cards.Format(game(st).held[1].Cards()))
+		}
+		if _, err := act(st, 0, exchangeA("C7")); !errors.Is(err, table.ErrWrongPhase) {
+			t.Fatalf("a sixth give: %v, want wrong_phase", err)
 		}
 	})
 	t.Run("two_stuck", func(t *testing.T) {
@@ -281,13 +331,34 @@ func TestGuafengDeclarations(t *testing.T) {
 		if g := game(st); g.phase != phaseExchanging || g.turn != 3 || len(g.owed) != 2 {
 			t.Fatalf("phase %s turn %d owed %d, want the sticker 3 to exchange twice", g.phase, g.turn, len(g.owed))
 		}
-		ex := mustAct(t, st, 3, exchangeA("BJ C6 C6 C7 C7"))[0].(CardsExchanged)
-		if ex.From != 0 {
-			t.Fatalf("first exchange with seat %d, want 0", ex.From)
+		// Seat 0 first (TrumpDeclared.stuck): a joker given first meets
+		// the obligation, so the last give may be any card; it takes seat
+		// 1's declaration.
+		for _, c := range []string{"BJ", "C6", "C6", "C7"} {
+			if g := mustAct(t, st, 3, exchangeA(c))[0].(CardGiven); g.To != 0 {
+				t.Fatalf("give %s to seat %d, want 0", c, g.To)
+			}
 		}
-		ex = mustAct(t, st, 3, exchangeA("BJ H5 H5"))[0].(CardsExchanged)
-		if ex.From != 1 || game(st).phase != phasePlaying || game(st).turn != 3 {
-			t.Fatalf("second exchange %+v, phase %s", ex, game(st).phase)
+		evs = mustAct(t, st, 3, exchangeA("C7"))
+		if got := eventTypes(evs); !slices.Equal(got, []string{"CardGiven", "DeclarationTaken"}) {
+			t.Fatalf("the last give to seat 0: %v, want CardGiven DeclarationTaken", got)
+		}
+		if tk := evs[1].(DeclarationTaken); tk.From != 1 || tk.Trumps != 1 || canon(tk.Cards) != canon(cards.MustParse("BJ H5 H5")) {
+			t.Fatalf("second take %+v, want seat 1's BJ H5 H5", tk)
+		}
+		mustAct(t, st, 3, exchangeA("D8"))
+		mustAct(t, st, 3, exchangeA("D9"))
+		if _, err := act(st, 3, exchangeA("D10")); !errors.Is(err, ErrBadExchange) {
+			t.Fatalf("seat 1's last give, owed for its joker, a D10: %v, want invalid_exchange (shengji.md, 粘牌)", err)
+		}
+		evs = mustAct(t, st, 3, exchangeA("H5"))
+		if g := evs[0].(CardGiven); len(evs) != 1 || g.To != 1 || g.Left != 0 || game(st).phase != phasePlaying || game(st).turn != 3 {
+			t.Fatalf("the last give %v, phase %s", evs, game(st).phase)
+		}
+		for seat := range seats {
+			if n := game(st).held[seat].Len(); n != handSize {
+				t.Fatalf("after the exchanges seat %d holds %d cards", seat, n)
+			}
 		}
 	})
 	t.Run("override", func(t *testing.T) {

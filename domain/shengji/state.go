@@ -99,6 +99,9 @@ type State struct {
 	buried     []cards.Card
 	burier     int         // takes and buries the kitty; the dealer but in guafeng
 	owed       []stuckDecl // guafeng: exchanges the sticker still owes
+	// gives and trumpsOwed (guafeng): the cards the sticker still gives
+	// owed[0], and how many of them must be exchange trumps.
+	gives, trumpsOwed int
 
 	turn      int
 	trick     []trickPlay
@@ -202,14 +205,25 @@ func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 			s.owed = s.decls[s.declarer].stuck
 			s.phase, s.turn = phaseExchanging, s.decls[s.declarer].seat
 		}
-	case CardsExchanged:
-		s.remove(e.From, e.Taken)
-		s.held[e.Seat].Add(e.Taken...)
-		s.remove(e.Seat, e.Given)
-		s.held[e.From].Add(e.Given...)
-		s.owed = s.owed[1:]
-		if len(s.owed) == 0 {
-			s.phase, s.turn = phasePlaying, s.dealer
+	case DeclarationTaken:
+		s.remove(e.From, e.Cards)
+		s.held[e.Seat].Add(e.Cards...)
+		s.gives, s.trumpsOwed = len(e.Cards), e.Trumps
+	case CardGiven:
+		if len(e.Cards) != 1 {
+			panic(fmt.Sprintf("shengji: corrupt stream: seat %d gives %d cards in one CardGiven", e.Seat, len(e.Cards)))
+		}
+		s.remove(e.Seat, e.Cards)
+		s.held[e.To].Add(e.Cards...)
+		s.gives--
+		if s.trumpsOwed > 0 && s.order.isExchangeTrump(e.Cards[0]) {
+			s.trumpsOwed--
+		}
+		if s.gives == 0 {
+			s.owed = s.owed[1:]
+			if len(s.owed) == 0 {
+				s.phase, s.turn = phasePlaying, s.dealer
+			}
 		}
 	case TrumpRevealed:
 		s.trumpShown = true
@@ -264,6 +278,7 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.trumpShown = false
 	s.buried = nil
 	s.burier, s.owed = -1, nil
+	s.gives, s.trumpsOwed = 0, 0
 	s.trick, s.lastTrick = nil, nil
 	s.tricks, s.defPts, s.dealPts, s.lastWin = 0, 0, 0, -1
 }

@@ -40,9 +40,12 @@ type GameView struct {
 	Totals         []int `json:"totals"`
 	// Burier (guafeng) is the seat that takes and buries the kitty when it
 	// is not the dealer; Owed the stuck seats the sticker still exchanges
-	// with (phase "exchanging").
-	Burier *int  `json:"burier,omitempty"`
-	Owed   []int `json:"owed,omitempty"`
+	// with (phase "exchanging"), the first one being given OwedCards more
+	// cards, OwedTrumps of them jokers, level cards, 2s, 3s or 5s.
+	Burier     *int  `json:"burier,omitempty"`
+	Owed       []int `json:"owed,omitempty"`
+	OwedCards  int   `json:"owed_cards,omitempty"`
+	OwedTrumps int   `json:"owed_trumps,omitempty"`
 	// Hands holds every seat's cards, for the auditor only.
 	Hands [][]cards.Card `json:"hands,omitempty"`
 }
@@ -125,6 +128,9 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 	for _, st := range s.owed {
 		g.Owed = append(g.Owed, st.seat)
 	}
+	if s.phase == phaseExchanging {
+		g.OwedCards, g.OwedTrumps = s.gives, s.trumpsOwed
+	}
 	switch {
 	case s.buried != nil && (all || over || seat == s.burier):
 		g.Kitty = slices.Clone(s.buried)
@@ -193,9 +199,9 @@ func (r *Rules) Redact(p table.Payload, seat int, handOver bool) table.Payload {
 			e.Cards = nil
 		}
 		return e
-	case CardsExchanged:
-		if e.Seat != seat && e.From != seat {
-			e.Given = nil
+	case CardGiven:
+		if e.Seat != seat && e.To != seat {
+			e.Cards = nil
 		}
 		return e
 	case KittyBuried:

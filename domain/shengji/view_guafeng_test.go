@@ -11,7 +11,7 @@ import (
 // TestGuafengRedact: every event of random 刮风 hands with sticks, as each
 // seat and a spectator see it before the deal ends (shengji.md, guafeng:
 // declarations and reinforcements hidden until the bury; the kitty only to
-// the burier; the cards a sticker gives back only to the two seats of the
+// the burier; each card a sticker gives back only to the two seats of the
 // exchange, the declaration cards it takes public), and in full afterwards
 // and for the auditor.
 func TestGuafengRedact(t *testing.T) {
@@ -57,15 +57,15 @@ func TestGuafengRedact(t *testing.T) {
 					if (e.Seat == seat) != (got.(KittyBuried).Cards != nil) {
 						t.Fatalf("seat %d sees the buried cards as %v", seat, got.(KittyBuried).Cards)
 					}
-				case CardsExchanged:
+				case CardGiven:
 					if seat == 0 {
 						exchanges++
 					}
-					d := got.(CardsExchanged)
-					if (seat == e.Seat || seat == e.From) != (d.Given != nil) || canon(d.Taken) != canon(e.Taken) {
-						t.Fatalf("seat %d sees the exchange %+v of %+v (doc.go: given cards only to the two seats)", seat, d, e)
+					d := got.(CardGiven)
+					if (seat == e.Seat || seat == e.To) != (d.Cards != nil) || d.Left != e.Left || d.To != e.To {
+						t.Fatalf("seat %d sees the card given %+v of %+v (doc.go: the card only to the two seats)", seat, d, e)
 					}
-				case LevelDropped, KittyFlipped, CardsPlayed, TrickWon, TrumpRevealed:
+				case LevelDropped, KittyFlipped, CardsPlayed, TrickWon, TrumpRevealed, DeclarationTaken:
 					if mustJSON(t, got) != string(ev.Data) {
 						t.Fatalf("seat %d sees public %s redacted", seat, ev.Type)
 					}
