@@ -3,6 +3,7 @@ package natsbus
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -83,9 +84,19 @@ func StreamConfig() jetstream.StreamConfig {
 }
 
 // EnsureStream creates the PAIJU_EVENTS stream, or updates an existing one
-// to StreamConfig.
+// to StreamConfig. A stream that already has that configuration is left
+// alone: the relay and each projection ensure the stream when they start,
+// and a needless update racing a consumer's creation is a data race inside
+// nats-server (fileStore.UpdateConfig against ConsumerStore, v2.15.3).
 func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream, error) {
-	s, err := js.CreateOrUpdateStream(ctx, StreamConfig())
+	want := StreamConfig()
+	if s, err := js.Stream(ctx, StreamName); err == nil {
+		if c := s.CachedInfo().Config; c.Description == want.Description && slices.Equal(c.Subjects, want.Subjects) &&
+			c.Storage == want.Storage && c.Retention == want.Retention && c.Duplicates == want.Duplicates {
+			return s, nil
+		}
+	}
+	s, err := js.CreateOrUpdateStream(ctx, want)
 	if err != nil {
 		return nil, fmt.Errorf("natsbus: ensure stream %s: %w", StreamName, err)
 	}

@@ -65,3 +65,30 @@ func TestSubject(t *testing.T) {
 		}
 	}
 }
+
+// EnsureStream puts back a stream whose configuration drifted, and leaves a
+// stream that is as configured untouched (an update racing a consumer's
+// creation is a data race in nats-server).
+func TestEnsureStreamRestoresConfig(t *testing.T) {
+	e := newEnv(t)
+	if _, err := natsbus.EnsureStream(e.ctx, e.js); err != nil {
+		t.Fatal(err)
+	}
+	drifted := natsbus.StreamConfig()
+	drifted.Description = "changed by hand"
+	if _, err := e.js.UpdateStream(e.ctx, drifted); err != nil {
+		t.Fatal(err)
+	}
+	s, err := natsbus.EnsureStream(e.ctx, e.js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.CachedInfo().Config.Description; got != natsbus.StreamConfig().Description {
+		t.Fatalf("description after EnsureStream: %q, want the configured one", got)
+	}
+	before := s.CachedInfo().Created
+	again, err := natsbus.EnsureStream(e.ctx, e.js)
+	if err != nil || !again.CachedInfo().Created.Equal(before) {
+		t.Fatalf("a second EnsureStream: %v, created %v (was %v)", err, again.CachedInfo().Created, before)
+	}
+}
