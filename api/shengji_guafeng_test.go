@@ -104,6 +104,21 @@ func TestGuafengStickHandOverREST(t *testing.T) {
 	if len(buries) == 0 {
 		t.Fatalf("seat %d has no bury", burier)
 	}
+	// The trump is the sticker's hidden suit until the bury: the burier's
+	// hand and buries are not sorted by it (shengji.md, guafeng: hidden until
+	// the kitty is buried).
+	if v := e.view(id, ps[burier].Token); !sjSortedWithoutTrump(v.Hand, g["level"].(string), true) {
+		t.Fatalf("the burier sees its hand as %v before the trump is public: sorted by the hidden suit", v.Hand)
+	}
+	for _, a := range buries {
+		var names []string
+		for _, c := range a["cards"].([]any) {
+			names = append(names, c.(string))
+		}
+		if !sjSortedWithoutTrump(names, g["level"].(string), true) {
+			t.Fatalf("the burier is offered %v before the trump is public: sorted by the hidden suit", a)
+		}
+	}
 	cr = post(burier, buries[len(buries)/2])
 	// The bury takes the stuck declaration into the sticker's hand, in
 	// public (doc.go: DeclarationTaken).

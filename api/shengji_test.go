@@ -19,6 +19,7 @@ type sjTruth struct {
 	buried   []string
 	played   [4][]string
 	revealed bool // the trump suit is public (flipped, or the kitty buried)
+	declarer int  // the standing declaration's seat, -1 if none
 	seed     string
 	dealAt   int
 }
@@ -75,11 +76,13 @@ func (e *env) shengjiTruth(id string) sjTruth {
 		}
 		switch ev.Type {
 		case "HandDealt":
-			tr = sjTruth{dealt: d.Hands, dealAt: ev.Version, dealer: -1}
+			tr = sjTruth{dealt: d.Hands, dealAt: ev.Version, dealer: -1, declarer: -1}
 		case "DealSecret":
 			tr.seed = d.Seed
 		case "CardsDrawn":
 			tr.round = d.Round
+		case "TrumpDeclared":
+			tr.declarer = d.Seat
 		case "KittyFlipped":
 			tr.revealed = true
 		case "KittyTaken":
@@ -91,10 +94,34 @@ func (e *env) shengjiTruth(id string) sjTruth {
 		case "CardsPlayed":
 			tr.played[d.Seat] = append(tr.played[d.Seat], cs...)
 		case "HandSettled", "DealVoided":
-			tr = sjTruth{dealer: -1}
+			tr = sjTruth{dealer: -1, declarer: -1}
 		}
 	}
 	return tr
+}
+
+// sjSortedWithoutTrump reports whether cs are in the display order of a hand
+// with no trump suit (doc.go, Decisions): jokers and level cards first (and
+// every 2, 3 and 5 when fixed, guafeng), then ♠ ♥ ♣ ♦. Before the trump is
+// public this is the order every seat but the final declarer is shown its
+// cards in: sorting by the hidden suit would put that suit first.
+func sjSortedWithoutTrump(cs []string, level string, fixed bool) bool {
+	class := func(c string) int {
+		r := c[1:]
+		switch {
+		case c == "RJ" || c == "BJ" || r == level:
+			return 0
+		case fixed && (r == "2" || r == "3" || r == "5"):
+			return 0
+		}
+		return 1 + strings.Index("SHCD", c[:1])
+	}
+	for i := 1; i < len(cs); i++ {
+		if class(cs[i]) < class(cs[i-1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // sjCheckEvents checks a running deal's events as seat (-1: a spectator)
@@ -191,6 +218,14 @@ func TestShengjiHandOverREST(t *testing.T) {
 			if !tr.revealed && g["trump"] != "" {
 				t.Fatalf("%s sees trump %v before the kitty is buried (shengji.md: 暗亮)", who, g["trump"])
 			}
+			// The hidden suit does not show through the order of the hand
+			// or of the legal actions (the dealer's buries before the
+			// reveal): shengji.md, 暗亮.
+			level, _ := g["level"].(string)
+			hidden := !tr.revealed && seat >= 0 && seat != tr.declarer
+			if hidden && !sjSortedWithoutTrump(v.Hand, level, false) {
+				t.Fatalf("%s sees its hand as %v before the trump is public: sorted by the hidden suit (shengji.md: 暗亮)", who, v.Hand)
+			}
 			if ds, _ := g["declarations"].([]any); ds != nil {
 				for _, d := range ds {
 					dm := d.(map[string]any)
@@ -209,6 +244,9 @@ func TestShengjiHandOverREST(t *testing.T) {
 				}
 				if len(removeAll(slices.Clone(hand), names)) != len(hand)-len(names) {
 					t.Fatalf("%s is offered %v, not all in its hand %v", who, a, hand)
+				}
+				if hidden && !sjSortedWithoutTrump(names, level, false) {
+					t.Fatalf("%s is offered %v before the trump is public: sorted by the hidden suit (shengji.md: 暗亮)", who, a)
 				}
 			}
 			r = e.c.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/v1/tables/%s/events?after=%d", id, tr.dealAt-1), Token: p.Token})

@@ -314,7 +314,7 @@ func (s *State) gfExchange(seat int, cs []cards.Card) ([]table.Payload, error) {
 // display order: at most the distinct cards of one hand.
 func (s *State) gfExchanges(seat int) [][]cards.Card {
 	var out [][]cards.Card
-	hand := s.handCards(seat)
+	hand := s.handCards(seat, s.order) // after the bury: the trump is public
 	for i, c := range hand {
 		if (i == 0 || hand[i-1] != c) && s.mayGive(c) {
 			out = append(out, []cards.Card{c})

@@ -210,5 +210,19 @@
 //     exchange counts the cards each seat holds at that moment.
 //   - Escape: cards left count the escaper's dealt cards not yet played,
 //     drawn or not (the dealer's kitty while held); levels and the next
-//     dealer stay as they were.
+//     dealer stay as they were: a 悶牌 drop of the escaped deal is undone
+//     (Result.levels are the levels standing, Result.level the one the
+//     hand was played at), and the replayed deal, if nobody declares
+//     again, drops from the level before it.
+//   - Until the trump is public, the order a seat is shown its cards in
+//     (its hand, its legal actions) must not give the hidden suit away:
+//     trumps sort first. Between KittyTaken, which fixes the trump, and
+//     the bury, every seat but the final declarer (the only one who knows
+//     the suit) sees the order with no trump suit: jokers and level cards
+//     (guafeng: and 2, 3, 5) first, then ♠ ♥ ♣ ♦. KittyBuried's cards,
+//     which only the burier sees, arrive with TrumpRevealed and are in the
+//     trump's order.
+//   - guafeng: owed_cards is public (CardGiven.left) but owed_trumps, which
+//     drops only when the hidden card given is an exchange trump, is shown
+//     to the sticker and the stuck seat it is giving to only.
 package shengji

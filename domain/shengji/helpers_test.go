@@ -76,6 +76,14 @@ type deal struct {
 	// fallback is HandDealt.FirstSeat.
 	fallback int
 	stake    int
+	// match, when set, makes the deal a later hand of a match: the dealer
+	// and the levels it starts from.
+	match *matchAt
+}
+
+type matchAt struct {
+	dealer int
+	levels [2]int
 }
 
 // hands completes the chosen cards to four 26-card hands and a kitty.
@@ -115,6 +123,10 @@ func (d deal) build(t testing.TB, r *Rules) *table.State {
 		Options: r.Options(), Stake: max(d.stake, 1), Seats: seats, RulesVersion: r.Version()})
 	for i := range seats {
 		table.Apply(st, table.PlayerSeated{Seat: i, PlayerID: fmt.Sprintf("p%d", i)})
+	}
+	if d.match != nil {
+		g := game(st)
+		g.matchDealer, g.levels, g.handsDone = d.match.dealer, d.match.levels, 1
 	}
 	hands, kitty := d.hands(t)
 	seed := cards.Seed{1, 2, 3}

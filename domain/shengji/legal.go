@@ -16,11 +16,14 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 		return nil
 	}
 	var out []table.Action
+	// Sorted as the seat may know: the burier must not read a hidden trump
+	// off the order of its buries.
+	o := s.sortOrder(seat)
 	withCards := func(typ string, css [][]cards.Card) {
 		out = slices.Grow(out, len(css))
 		for _, cs := range css {
 			cs = slices.Clone(cs)
-			s.order.Sort(cs)
+			o.Sort(cs)
 			out = append(out, table.Action{Type: typ, Cards: cs})
 		}
 	}

@@ -516,7 +516,7 @@ func (rt *randomTable) step() {
 	case phaseExchanging:
 		legal := rt.r.Legal(g, g.turn)
 		rt.noteLegal("exchange", len(legal))
-		if distinct := len(slices.Compact(g.handCards(g.turn))); len(legal) < distinct {
+		if distinct := len(slices.Compact(g.handCards(g.turn, g.order))); len(legal) < distinct {
 			rt.count("exchange_trump_forced")
 		}
 		if len(legal) == 0 {

@@ -92,6 +92,8 @@ func TestGuafengCombinations(t *testing.T) {
 	}{
 		{"S6 S6", "pair", "风: a pair"},
 		{"S2 S2 S3 S3", "tractor2", "风: the trump suit's own 2 and 3 link"},
+		{"S4 S4 S5 S5", "tractor2", "风: the trump suit's 4 and 5 link"},
+		{"S4 S4 S6 S6", "", "风: the trump suit's 5 sits between its 4 and 6"},
 		{"H3 H3 H4 H4", "", "风: H3 is a fixed trump, H4 a side card"},
 		{"D5 D5 D6 D6 D7 D7", "", "风: D5 a fixed trump, D7 a level card"},
 		{"H6 H6 H8 H8", "tractor2", "风: the level rank left out closes the gap (Decision)"},
@@ -139,7 +141,8 @@ func TestGuafengTrickWinner(t *testing.T) {
 		{[4]string{"D8 D9 D10 DJ DQ", "D9 D10 DJ DQ DK", "H4 H6 H8 H9 H10", "C4 C6 C8 C9 C10"}, 1, "the higher top card"},
 		{[4]string{"D8 D9 D10 DJ DQ", "S4 S6 S8 S8 S9", "H4 H6 H8 H9 H10", "C4 C6 C8 C9 C10"}, 0, "a rain with a pair does not match a rain of singles"},
 		{[4]string{"S2 H2 C2 D2", "S5 H5 C5 D5", "S3 H3 C3 D3", "RJ BJ S7 SA"}, 1, "thunder of 5s beats thunder of 2s and 3s; four high trumps are no thunder"},
-		{[4]string{"H6 H6 H8 H8", "S4 S4 S6 S6", "S2 S2 S3 S3", "H9 H9 H10 H10"}, 2, "a trump wind ruffs; ♠2233 tops ♠4466"},
+		{[4]string{"H6 H6 H8 H8", "S8 S8 S9 S9", "S2 S2 S3 S3", "H9 H9 H10 H10"}, 2, "trump winds ruff; ♠2233 tops ♠8899, the trump suit's 3 ranking above its 9"},
+		{[4]string{"H6 H6 H8 H8", "S2 S2 S3 S3", "S4 S4 S5 S5", "S4 S4 S6 S6"}, 2, "♠4455 (its top, ♠5, above ♠3) tops ♠2233; ♠4466 is no wind, ♠5 sitting between"},
 	}
 	for _, c := range cases {
 		var plays []trickPlay
@@ -238,8 +241,12 @@ func TestGuafengDeclarations(t *testing.T) {
 		if g := game(st); g.held[0].Count(cards.BJ) < 2 || g.held[1].Count(cards.BJ) != 0 || g.held[1].Len() != handSize-5 {
 			t.Fatalf("after the take seat 0 holds %s, seat 1 %d cards", cards.Format(g.held[0].Cards()), g.held[1].Len())
 		}
-		if gv := r.View(game(st), 2).Game.(GameView); gv.OwedCards != 5 || gv.OwedTrumps != 1 || !slices.Equal(gv.Owed, []int{1}) {
-			t.Fatalf("seat 2 sees %v owed, %d cards, %d trumps; want seat 1, 5 and 1", gv.Owed, gv.OwedCards, gv.OwedTrumps)
+		for seat, trumps := range []int{1, 1, 0, 0} {
+			// How many trumps are still owed only the two seats of the
+			// exchange see (doc.go: the cards given are theirs).
+			if gv := r.View(game(st), seat).Game.(GameView); gv.OwedCards != 5 || gv.OwedTrumps != trumps || !slices.Equal(gv.Owed, []int{1}) {
+				t.Fatalf("seat %d sees %v owed, %d cards, %d trumps; want seat 1, 5 and %d", seat, gv.Owed, gv.OwedCards, gv.OwedTrumps, trumps)
+			}
 		}
 		// One card per exchange (doc.go, Actions).
 		if _, err := act(st, 0, exchangeA("C8 C8")); !errors.Is(err, ErrBadExchange) {
@@ -276,7 +283,7 @@ func TestGuafengDeclarations(t *testing.T) {
 		g = game(st)
 		legal := r.Legal(g, 0)
 		var want []string
-		for _, c := range slices.Compact(g.handCards(0)) {
+		for _, c := range slices.Compact(g.handCards(0, g.order)) {
 			if c.IsJoker() || c.Rank == cards.Ace || c.Rank == 2 || c.Rank == 3 || c.Rank == 5 {
 				want = append(want, ActionExchange+" "+c.String())
 			}

@@ -168,7 +168,9 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 	res.Bonus = bonus * s.Stake
 	res.House = res.Penalty - (seats-1)*res.Bonus
 	res.Kitty = slices.Clone(s.buried)
-	for _, l := range s.levels {
+	// The levels that stand: as the deal found them, a 悶牌 drop undone
+	// (Level keeps the level the hand was played at).
+	for _, l := range s.dealLevels {
 		res.Levels = append(res.Levels, levelName(l))
 	}
 	deltas := make([]int, seats)

@@ -76,7 +76,12 @@ type State struct {
 	// The match. levels[side] is 1 (A) … 13 (K), 14 once past K.
 	// matchDealer is the dealer of the next (or running) hand, -1 while the
 	// first-hand rule still chooses it (no hand played out yet).
-	levels      [2]int
+	levels [2]int
+	// dealLevels are the levels as the running deal began. A 悶牌 drop
+	// (LevelDropped) changes levels at once, but a deal that does not play
+	// out (an escape, a void) is replayed as it would have been, so it
+	// restores them (doc.go, Decisions: escape).
+	dealLevels  [2]int
 	matchDealer int
 	handsDone   int
 	over        bool
@@ -113,7 +118,7 @@ type State struct {
 }
 
 func newState(v *variant, o options) *State {
-	return &State{v: v, o: o, levels: [2]int{1, 1}, matchDealer: -1, dealer: -1, declarer: -1, lastWin: -1, burier: -1}
+	return &State{v: v, o: o, levels: [2]int{1, 1}, dealLevels: [2]int{1, 1}, matchDealer: -1, dealer: -1, declarer: -1, lastWin: -1, burier: -1}
 }
 
 // Clone returns a copy that evolves independently of s.
@@ -242,6 +247,7 @@ func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
 		s.turn, s.lastWin = e.Seat, e.Seat
 	case table.DealVoided:
 		s.phase = phaseWaiting
+		s.levels = s.dealLevels
 	case table.HandSettled:
 		s.phase = phaseWaiting
 		s.handsDone++
@@ -272,6 +278,7 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.held = [seats]cards.Multiset{}
 	s.decls = nil
 	s.passed = [seats]bool{}
+	s.dealLevels = s.levels
 	s.order = Order{Level: levelRank(s.handLevel()), Trump: cards.Joker, Fixed: s.v.fixedTrumps}
 	s.dealer = s.matchDealer
 	s.declarer = -1
@@ -285,7 +292,8 @@ func (s *State) startDeal(e table.HandDealt) {
 
 // applyResult carries a played-out hand's outcome into the match: the next
 // dealer and the levels are read from the settlement, never re-derived. An
-// escape changes neither (the hand is replayed as it would have been).
+// escape changes neither (the hand is replayed as it would have been): the
+// levels go back to where the deal found them, before any 悶牌 drop.
 func (s *State) applyResult(raw json.RawMessage) {
 	var res Result
 	if err := json.Unmarshal(raw, &res); err != nil {
@@ -295,6 +303,7 @@ func (s *State) applyResult(raw json.RawMessage) {
 		s.over = true
 	}
 	if res.End != endPlayedOut {
+		s.levels = s.dealLevels
 		return
 	}
 	if res.NextDealer != nil {

@@ -41,7 +41,9 @@ type GameView struct {
 	// Burier (guafeng) is the seat that takes and buries the kitty when it
 	// is not the dealer; Owed the stuck seats the sticker still exchanges
 	// with (phase "exchanging"), the first one being given OwedCards more
-	// cards, OwedTrumps of them jokers, level cards, 2s, 3s or 5s.
+	// cards, OwedTrumps of them jokers, level cards, 2s, 3s or 5s (shown
+	// to the sticker and that seat only: it tells whether the hidden card
+	// given was one).
 	Burier     *int  `json:"burier,omitempty"`
 	Owed       []int `json:"owed,omitempty"`
 	OwedCards  int   `json:"owed_cards,omitempty"`
@@ -71,8 +73,9 @@ type PlayView struct {
 }
 
 // View is what seat sees: its cards drawn so far (never the undrawn ones),
-// declarations without their suit until the kitty is buried, the kitty only
-// as the dealer, and the public course of the hand.
+// sorted without a trump suit it may not know (sortOrder), declarations
+// without their suit until the kitty is buried, the kitty only as the
+// dealer, and the public course of the hand.
 func (r *Rules) View(gs table.GameState, seat int) table.View {
 	s, err := r.state(gs)
 	if err != nil {
@@ -84,7 +87,7 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 	}
 	own := seat >= 0 && seat < seats
 	if own && s.hand > 0 {
-		v.Hand = s.handCards(seat)
+		v.Hand = s.handCards(seat, s.sortOrder(seat))
 	}
 	all := seat == table.Auditor
 	over := s.phase == phaseWaiting
@@ -129,7 +132,13 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 		g.Owed = append(g.Owed, st.seat)
 	}
 	if s.phase == phaseExchanging {
-		g.OwedCards, g.OwedTrumps = s.gives, s.trumpsOwed
+		// The count of cards left is public (CardGiven.left); how many of
+		// them must still be trumps tells whether the hidden card just
+		// given was one, so only the two seats of the exchange see it.
+		g.OwedCards = s.gives
+		if all || seat == s.turn || seat == s.owed[0].seat {
+			g.OwedTrumps = s.trumpsOwed
+		}
 	}
 	switch {
 	case s.buried != nil && (all || over || seat == s.burier):
@@ -145,7 +154,7 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 	}
 	if all {
 		for i := range seats {
-			g.Hands = append(g.Hands, s.handCards(i))
+			g.Hands = append(g.Hands, s.handCards(i, s.order))
 		}
 	}
 	v.Game = g
@@ -153,11 +162,29 @@ func (r *Rules) View(gs table.GameState, seat int) table.View {
 }
 
 // handCards is what seat holds: the cards drawn so far, less those played or
-// buried, in display order.
-func (s *State) handCards(seat int) []cards.Card {
+// buried, in the display order of o.
+func (s *State) handCards(seat int, o Order) []cards.Card {
 	cs := s.held[seat].Cards()
-	s.order.Sort(cs)
+	o.Sort(cs)
 	return cs
+}
+
+// sortOrder is the order in which viewer is shown cards: its hand, its legal
+// actions. Between the kitty being taken and buried the trump suit is set
+// (KittyTaken) but still hidden (暗亮, shengji.md), and sorting by it would
+// show it: the trump suit's cards would lead the hand. So until the trump is
+// public, a viewer who does not know it (all but the final declarer and the
+// auditor; in guafeng an overridden declarer or sticker knows only its own
+// suit) gets the order with no trump suit, which depends on the public
+// level alone.
+func (s *State) sortOrder(viewer int) Order {
+	if s.trumpShown || s.phase == phaseWaiting || viewer == table.Auditor ||
+		(s.declarer >= 0 && s.decls[s.declarer].seat == viewer) {
+		return s.order
+	}
+	o := s.order
+	o.Trump = cards.Joker
+	return o
 }
 
 // Redact returns p as seat may see it (shengji.md; doc.go, Hidden
