@@ -252,7 +252,7 @@ func classifyCounts(c *climb.Counts, last bool, out []Reading) []Reading {
 		return append(out, Reading{Type: Single, Main: climb.Rank(lo), Length: 1})
 	case n == 2 && ranks == 1:
 		return append(out, Reading{Type: Pair, Main: climb.Rank(lo), Length: 1})
-	case jokers == n && n >= 3:
+	case jokers == n && n >= 3 && n <= 4:
 		return append(out, Reading{Type: JokerBomb, Main: climb.RankRJ, Length: n})
 	}
 	if ranks == 1 && n >= 4 && n <= 8 && !climb.Rank(lo).IsJoker() {
