@@ -141,13 +141,7 @@ func (s *State) otherHolder(card cards.Card) int {
 	return -1
 }
 
-func (r *Rules) state(gs table.GameState) (*State, error) {
-	s, ok := gs.(*State)
-	if !ok || s == nil {
-		return nil, fmt.Errorf("dadun: game state is %T, not *dadun.State", gs)
-	}
-	return s, nil
-}
+func (r *Rules) state(gs table.GameState) (*State, error) { return table.StateAs[*State](gs) }
 
 // Evolve applies an event to the state, in place. It panics only on a stream
 // that contradicts itself (cards played that the seat does not hold).

@@ -137,10 +137,4 @@ func (r *Rules) NewState() table.GameState {
 // Decode decodes the game's own events.
 func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return decode(typ, data) }
 
-func (r *Rules) state(gs table.GameState) (*State, error) {
-	s, ok := gs.(*State)
-	if !ok || s == nil {
-		return nil, fmt.Errorf("niuniu: game state is %T, not *niuniu.State", gs)
-	}
-	return s, nil
-}
+func (r *Rules) state(gs table.GameState) (*State, error) { return table.StateAs[*State](gs) }

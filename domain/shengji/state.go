@@ -134,13 +134,7 @@ func (s *State) Clone() table.GameState {
 // single-hand table.
 func (s *State) NeedsDeal() bool { return s.phase == phaseWaiting && !s.over }
 
-func (r *Rules) state(gs table.GameState) (*State, error) {
-	s, ok := gs.(*State)
-	if !ok || s == nil {
-		return nil, fmt.Errorf("shengji: game state is %T, not *shengji.State", gs)
-	}
-	return s, nil
-}
+func (r *Rules) state(gs table.GameState) (*State, error) { return table.StateAs[*State](gs) }
 
 // handLevel is the level of the hand about to be dealt: the dealer side's,
 // or A in a first hand (both sides start at A; an escape changes no level).

@@ -90,13 +90,7 @@ func (s *State) cardsLeft() []int {
 	return left
 }
 
-func (r *Rules) state(gs table.GameState) (*State, error) {
-	s, ok := gs.(*State)
-	if !ok || s == nil {
-		return nil, fmt.Errorf("shuangkou: game state is %T, not *shuangkou.State", gs)
-	}
-	return s, nil
-}
+func (r *Rules) state(gs table.GameState) (*State, error) { return table.StateAs[*State](gs) }
 
 // Evolve applies an event to the state, in place. It panics only on a stream
 // that contradicts itself (cards played that the seat does not hold).
