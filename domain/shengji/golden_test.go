@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -110,7 +111,7 @@ func TestGolden(t *testing.T) {
 			}
 			r := variantRules(t, variant, string(gf.Options))
 			st := table.New(r)
-			seeds := &seedSeq{id: gf.Seeds}
+			seeds := &gametest.SeedSeq{ID: gf.Seeds}
 			evs, err := table.Open(r, "t", "shengji", variant, gf.Stake, "p0")
 			if err != nil {
 				t.Fatal(err)
@@ -186,7 +187,7 @@ func recordGolden(t testing.TB, variant string, id uint64, options string, hands
 	if variant != "ningyang" {
 		gf.Variant = variant
 	}
-	rt := &randomTable{t: t, r: r, rng: newRandGolden(id), seeds: &seedSeq{id: id}, escapeAt: -1, noDeclare: noDeclare}
+	rt := &randomTable{t: t, r: r, rng: newRandGolden(id), seeds: &gametest.SeedSeq{ID: id}, escapeAt: -1, noDeclare: noDeclare}
 	rt.record = func(join string, seat int, a *table.Action, evs []table.Payload) {
 		gf.Steps = append(gf.Steps, goldenStep{Join: join, Seat: seat, Action: a, Events: goldenEvents(t, evs)})
 	}

@@ -1,8 +1,6 @@
 package shengji
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -10,22 +8,9 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
-
-// seedSeq is a deterministic table.SeedSource: the k-th seed of stream id is
-// SHA-256(id ‖ k), both 8 bytes big-endian.
-type seedSeq struct {
-	id, n uint64
-}
-
-func (q *seedSeq) NewSeed() (cards.Seed, error) {
-	var b [16]byte
-	binary.BigEndian.PutUint64(b[:8], q.id)
-	binary.BigEndian.PutUint64(b[8:], q.n)
-	q.n++
-	return cards.Seed(sha256.Sum256(b[:])), nil
-}
 
 func ningyang(t testing.TB) *Rules { return rulesOf(t, "") }
 
@@ -157,7 +142,7 @@ func playA(cs string) table.Action { return table.Action{Type: ActionPlay, Cards
 // mustAct decides and applies an action that the rules must accept.
 func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Payload {
 	t.Helper()
-	evs, err := table.Act(st, seat, a, &seedSeq{id: 99})
+	evs, err := table.Act(st, seat, a, &gametest.SeedSeq{ID: 99})
 	if err != nil {
 		t.Fatalf("seat %d %s: %v", seat, describe(a), err)
 	}
@@ -167,7 +152,7 @@ func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Pa
 
 // act decides and applies an action, returning the rules' error.
 func act(st *table.State, seat int, a table.Action) ([]table.Payload, error) {
-	evs, err := table.Act(st, seat, a, &seedSeq{id: 99})
+	evs, err := table.Act(st, seat, a, &gametest.SeedSeq{ID: 99})
 	if err == nil {
 		applyAll(st, evs)
 	}
@@ -180,14 +165,6 @@ func describe(a table.Action) string {
 		s += " " + cards.Format(a.Cards)
 	}
 	return s
-}
-
-func eventTypes(evs []table.Payload) []string {
-	out := make([]string, len(evs))
-	for i, e := range evs {
-		out[i] = e.EventType()
-	}
-	return out
 }
 
 // drawRounds has seat 0 draw n rounds.
@@ -223,7 +200,7 @@ func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
 			return s, res
 		}
 	}
-	t.Fatalf("no HandSettled in %v", eventTypes(evs))
+	t.Fatalf("no HandSettled in %v", gametest.EventTypes(evs))
 	return table.HandSettled{}, Result{}
 }
 

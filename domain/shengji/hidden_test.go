@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -335,8 +336,8 @@ func TestGuafengMenPaiEscape(t *testing.T) {
 		t.Fatalf("seat 1 deals at level %s, want 6", g.order.Level)
 	}
 	evs := closeWindow(t, st)
-	if i := slices.Index(eventTypes(evs), "LevelDropped"); i < 0 || evs[i].(LevelDropped).Level != "5" || game(st).levels[1] != 5 {
-		t.Fatalf("悶牌 at level 6: %v, side 1 at %s; want a drop to 5", eventTypes(evs), levelName(game(st).levels[1]))
+	if i := slices.Index(gametest.EventTypes(evs), "LevelDropped"); i < 0 || evs[i].(LevelDropped).Level != "5" || game(st).levels[1] != 5 {
+		t.Fatalf("悶牌 at level 6: %v, side 1 at %s; want a drop to 5", gametest.EventTypes(evs), levelName(game(st).levels[1]))
 	}
 	evs = mustAct(t, st, 3, table.Action{Type: table.ActionEscape})
 	if _, res := settledOf(t, evs); !slices.Equal(res.Levels, []string{"3", "6"}) || res.Level != "5" {
@@ -345,7 +346,7 @@ func TestGuafengMenPaiEscape(t *testing.T) {
 	if g := game(st); g.levels != [2]int{3, 6} || g.matchDealer != 1 {
 		t.Fatalf("after the escape: levels %v, next dealer %d; want [3 6] and seat 1 (doc.go, Decisions: an escape changes no level)", g.levels, g.matchDealer)
 	}
-	evs, err := table.Join(st, "p9", "", 3, &seedSeq{id: 7})
+	evs, err := table.Join(st, "p9", "", 3, &gametest.SeedSeq{ID: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +358,7 @@ func TestGuafengMenPaiEscape(t *testing.T) {
 		t.Fatalf("the replayed deal shows levels %v, want [3 6]", lv)
 	}
 	evs = closeWindow(t, st)
-	if i := slices.Index(eventTypes(evs), "LevelDropped"); i < 0 || evs[i].(LevelDropped).Level != "5" || game(st).levels[1] != 5 {
-		t.Fatalf("悶牌 again in the replayed deal: %v, side 1 at %s; want a drop from 6 to 5, not to 4", eventTypes(evs), levelName(game(st).levels[1]))
+	if i := slices.Index(gametest.EventTypes(evs), "LevelDropped"); i < 0 || evs[i].(LevelDropped).Level != "5" || game(st).levels[1] != 5 {
+		t.Fatalf("悶牌 again in the replayed deal: %v, side 1 at %s; want a drop from 6 to 5, not to 4", gametest.EventTypes(evs), levelName(game(st).levels[1]))
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"paiju/audit"
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 	"paiju/eventstore"
 )
@@ -133,7 +134,7 @@ type randomTable struct {
 	t       testing.TB
 	r       *Rules
 	rng     *rand.Rand
-	seeds   *seedSeq
+	seeds   *gametest.SeedSeq
 	st      *table.State
 	escapes bool
 	keep    bool // record the stream (for audit.VerifyTable)
@@ -166,7 +167,7 @@ func newRandomTable(t testing.TB, r *Rules, id uint64, escapes bool) *randomTabl
 
 // newRandomTableKeep is newRandomTable that records the stream when keep.
 func newRandomTableKeep(t testing.TB, r *Rules, id uint64, escapes, keep bool) *randomTable {
-	rt := &randomTable{t: t, r: r, rng: rand.New(rand.NewPCG(id, 0x736a)), seeds: &seedSeq{id: id}, escapes: escapes, keep: keep, escapeAt: -1}
+	rt := &randomTable{t: t, r: r, rng: rand.New(rand.NewPCG(id, 0x736a)), seeds: &gametest.SeedSeq{ID: id}, escapes: escapes, keep: keep, escapeAt: -1}
 	rt.open()
 	return rt
 }

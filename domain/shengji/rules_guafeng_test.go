@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -224,8 +225,8 @@ func TestGuafengDeclarations(t *testing.T) {
 			t.Fatalf("bury without the RJ held: %v, want must_bury_jokers (shengji.md, Kitty, guafeng)", err)
 		}
 		evs = mustAct(t, st, 2, buryA("RJ SK D4 D6"))
-		if eventTypes(evs)[1] != "TrumpRevealed" || game(st).phase != phaseExchanging || game(st).turn != 0 {
-			t.Fatalf("after the bury: %v, phase %s turn %d; want the sticker to exchange", eventTypes(evs), game(st).phase, game(st).turn)
+		if gametest.EventTypes(evs)[1] != "TrumpRevealed" || game(st).phase != phaseExchanging || game(st).turn != 0 {
+			t.Fatalf("after the bury: %v, phase %s turn %d; want the sticker to exchange", gametest.EventTypes(evs), game(st).phase, game(st).turn)
 		}
 		// The bury takes the stuck declaration into the sticker's hand:
 		// public, with one trump owed for its joker.
@@ -347,7 +348,7 @@ func TestGuafengDeclarations(t *testing.T) {
 			}
 		}
 		evs = mustAct(t, st, 3, exchangeA("C7"))
-		if got := eventTypes(evs); !slices.Equal(got, []string{"CardGiven", "DeclarationTaken"}) {
+		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"CardGiven", "DeclarationTaken"}) {
 			t.Fatalf("the last give to seat 0: %v, want CardGiven DeclarationTaken", got)
 		}
 		if tk := evs[1].(DeclarationTaken); tk.From != 1 || tk.Trumps != 1 || canon(tk.Cards) != canon(cards.MustParse("BJ H5 H5")) {
@@ -422,8 +423,8 @@ func TestGuafengMenPai(t *testing.T) {
 	r := guafeng(t)
 	st := deal{first: [4]string{"S2", "S3", "S4", "S5"}, kitty: "H2 H3 H4 H6"}.build(t, r)
 	evs := closeWindow(t, st)
-	if i := slices.Index(eventTypes(evs), "DealVoided"); i < 0 || evs[i].(table.DealVoided).Reason != "no_declaration" {
-		t.Fatalf("first hand without a declaration: %v, want DealVoided no_declaration", eventTypes(evs))
+	if i := slices.Index(gametest.EventTypes(evs), "DealVoided"); i < 0 || evs[i].(table.DealVoided).Reason != "no_declaration" {
+		t.Fatalf("first hand without a declaration: %v, want DealVoided no_declaration", gametest.EventTypes(evs))
 	}
 	for _, c := range []struct{ level, want int }{{5, 4}, {1, 1}} {
 		st = deal{first: [4]string{"S2", "S3", "S4", "S5"}, kitty: "BJ H3 H4 H6"}.build(t, r)
@@ -431,7 +432,7 @@ func TestGuafengMenPai(t *testing.T) {
 		g.matchDealer, g.dealer, g.levels = 1, 1, [2]int{3, c.level}
 		g.order.Level = levelRank(c.level)
 		evs = closeWindow(t, st)
-		if got := eventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "LevelDropped", "KittyFlipped", "KittyTaken"}) {
+		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "LevelDropped", "KittyFlipped", "KittyTaken"}) {
 			t.Fatalf("悶牌: %v", got)
 		}
 		if g := game(st); g.levels[1] != c.want || g.order.Level != levelRank(c.want) || g.order.Trump != cards.Hearts || evs[3].(KittyTaken).Level != levelName(c.want) {

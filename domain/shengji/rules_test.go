@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -42,8 +43,8 @@ func TestGameAndOptions(t *testing.T) {
 // cards already drawn").
 func TestDrawOrder(t *testing.T) {
 	r := ningyang(t)
-	st := openTable(t, r, 1, &seedSeq{id: 7})
-	seed, _ := (&seedSeq{id: 7}).NewSeed()
+	st := openTable(t, r, 1, &gametest.SeedSeq{ID: 7})
+	seed, _ := (&gametest.SeedSeq{ID: 7}).NewSeed()
 	deck, _ := cards.Shuffled(seed, decks)
 	g := game(st)
 	for seat := range seats {
@@ -147,7 +148,7 @@ func TestDeclarations(t *testing.T) {
 		t.Fatalf("passing twice: %v, want already_passed", err)
 	}
 	evs := mustAct(t, st, 0, passA())
-	if got := eventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "KittyTaken"}) {
+	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "KittyTaken"}) {
 		t.Fatalf("last pass: %v, want DeclarePassed KittyTaken", got)
 	}
 	kt := evs[1].(KittyTaken)
@@ -171,7 +172,7 @@ func TestDeclarations(t *testing.T) {
 		t.Fatalf("dealer sees kitty %v and %d cards, want the kitty and 30", v.Kitty, len(r.View(g, 1).Hand))
 	}
 	evs = mustAct(t, st, 1, buryA("C7 C7 C10 C10"))
-	if got := eventTypes(evs); !slices.Equal(got, []string{"KittyBuried", "TrumpRevealed"}) {
+	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"KittyBuried", "TrumpRevealed"}) {
 		t.Fatalf("bury: %v", got)
 	}
 	if rv := evs[1].(TrumpRevealed); rv.Seat != 3 || rv.Suit != "D" {
@@ -208,7 +209,7 @@ func TestKittyFlip(t *testing.T) {
 	r := ningyang(t)
 	st := deal{first: [4]string{"S2", "S3", "S4", "S5"}, kitty: "RJ BJ H8 C9", fallback: 2}.build(t, r)
 	evs := closeWindow(t, st)
-	if got := eventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "KittyFlipped", "KittyTaken"}) {
+	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "KittyFlipped", "KittyTaken"}) {
 		t.Fatalf("no declaration: %v", got)
 	}
 	if f := evs[1].(KittyFlipped); f.Suit != "H" || cards.Format(f.Cards) != "RJ BJ H8" {
@@ -223,7 +224,7 @@ func TestKittyFlip(t *testing.T) {
 
 	st = deal{first: [4]string{"S2", "S3", "S4", "S5"}, kitty: "RJ BJ RJ BJ"}.build(t, r)
 	evs = closeWindow(t, st)
-	if got := eventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "DealVoided", "HandDealt", "DealSecret"}) || evs[1].(table.DealVoided).Reason != "kitty_all_jokers" {
+	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "DealVoided", "HandDealt", "DealSecret"}) || evs[1].(table.DealVoided).Reason != "kitty_all_jokers" {
 		t.Fatalf("four jokers in the kitty: %v, want a re-deal (shengji.md: 极限底牌4张王，重新发牌)", got)
 	}
 	if d := evs[2].(table.HandDealt); d.Hand != 1 || d.Deal != 2 || game(st).phase != phaseDrawing {
@@ -410,13 +411,13 @@ func TestScoring(t *testing.T) {
 	evs := s.settlePlayedOut(1, Shape{Pairs: 0}, false, 0)
 	_, res := settledOf(t, evs)
 	if res.MatchWinner == nil || *res.MatchWinner != 1 || res.Levels[1] != "won" || evs[len(evs)-1].EventType() != "TableClosed" {
-		t.Errorf("side 1 at Q scores +3: result %+v, events %v: want the match won and the table closed (shengji.md, Levels: a side that would pass K has won)", res, eventTypes(evs))
+		t.Errorf("side 1 at Q scores +3: result %+v, events %v: want the match won and the table closed (shengji.md, Levels: a side that would pass K has won)", res, gametest.EventTypes(evs))
 	}
 	// A single-hand table closes after its hand.
 	s = newState(r.v, options{Match: false, KittyMultiplier: KittyByShape})
 	s.Stake, s.dealer, s.order = 1, 1, Order{Level: cards.Ace, Trump: cards.Hearts}
 	if evs := s.settlePlayedOut(1, Shape{Pairs: 0}, false, 50); evs[len(evs)-1].(table.TableClosed).Reason != "hand_over" {
-		t.Errorf("single-hand table: %v", eventTypes(evs))
+		t.Errorf("single-hand table: %v", gametest.EventTypes(evs))
 	}
 }
 
