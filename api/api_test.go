@@ -220,3 +220,41 @@ func TestPreferMinimal(t *testing.T) {
 		t.Fatalf("an answer without the preference lacks the table: %s", full.Body)
 	}
 }
+
+// TestConditionalGet: a client that names the version it last saw in
+// If-None-Match gets 304 and no body while the table stays there (RFC 9110),
+// and the whole answer once it has moved on. 牛牛's legal actions depend on
+// the clock, so its /legal always answers in full.
+func TestConditionalGet(t *testing.T) {
+	e := newEnv(t, 6)
+	id, ps := e.openFull()
+	v := e.view(id, ps[0].Token)
+	etag := fmt.Sprintf(`"%d"`, v.Version)
+	for _, path := range []string{"/v1/tables/" + id, "/v1/tables/" + id + "/legal"} {
+		for _, inm := range []string{etag, `"1", ` + etag, "W/" + etag, "*"} {
+			r := e.c.Do(apitest.Request{Method: "GET", Path: path, Token: ps[0].Token, Header: map[string]string{"If-None-Match": inm}})
+			if r.Status != http.StatusNotModified || len(r.Body) != 0 || r.Header.Get("ETag") != etag {
+				t.Fatalf("GET %s If-None-Match %s: %d, ETag %s, body %q; want 304 with ETag %s and no body", path, inm, r.Status, r.Header.Get("ETag"), r.Body, etag)
+			}
+		}
+		r := e.c.Do(apitest.Request{Method: "GET", Path: path, Token: ps[0].Token, Header: map[string]string{"If-None-Match": `"1"`}})
+		if r.Status != http.StatusOK {
+			t.Fatalf("GET %s with an old version: %d, want 200", path, r.Status)
+		}
+	}
+	actor := ps[*v.Turn]
+	if r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: actor.Token, Body: map[string]any{"type": "pass"}}); r.Status != http.StatusOK {
+		t.Fatalf("pass: %d %s", r.Status, r.Body)
+	}
+	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: ps[0].Token, Header: map[string]string{"If-None-Match": etag}})
+	if r.Status != http.StatusOK || r.Header.Get("ETag") == etag {
+		t.Fatalf("after a move, If-None-Match %s: %d ETag %s, want 200 with the new version", etag, r.Status, r.Header.Get("ETag"))
+	}
+
+	nid, nps := e.openTable(map[string]any{"game": "niuniu", "variant": "classic", "options": map[string]any{"seats": 2, "arrange_seconds": 5}}, 2)
+	nv := e.view(nid, nps[0].Token)
+	r = e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + nid + "/legal", Token: nps[0].Token, Header: map[string]string{"If-None-Match": fmt.Sprintf(`"%d"`, nv.Version)}})
+	if r.Status != http.StatusOK {
+		t.Fatalf("牛牛 /legal with If-None-Match: %d, want 200 (its legal actions change with the clock)", r.Status)
+	}
+}

@@ -120,6 +120,9 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if notModified(w, r, l.State.Version) {
+		return
+	}
 	v := viewOf(l, callerOf(r.Context()))
 	setETag(w, v.Version)
 	writeJSON(w, http.StatusOK, v)
@@ -234,6 +237,11 @@ func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	// What a Timed game allows changes with the clock, not only with the
+	// version, so its legal actions are always computed afresh.
+	if _, timed := l.State.Rules.(table.Timed); !timed && notModified(w, r, l.State.Version) {
+		return
+	}
 	c := callerOf(r.Context())
 	seat := tables.ViewerSeat(l.State, c.playerID, c.auditor)
 	actions := s.Tables.Legal(l.State, seat)
@@ -324,6 +332,27 @@ func (s *server) conditions(w http.ResponseWriter, r *http.Request, allowEmpty b
 		cond.RequestHash = tables.HashRequest(r.Method, r.URL.Path, body)
 	}
 	return cond, body, nil
+}
+
+// notModified answers 304 Not Modified when the request's If-None-Match
+// names the table's current version (RFC 9110, 13.1.2): a client polling a
+// table it has already seen at that version gets no body, and the server
+// builds no view and lists no legal actions for it.
+func notModified(w http.ResponseWriter, r *http.Request, version int) bool {
+	inm := r.Header.Get("If-None-Match")
+	if inm == "" {
+		return false
+	}
+	current := strconv.Quote(strconv.Itoa(version))
+	for tag := range strings.SplitSeq(inm, ",") {
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		if tag == current || tag == "*" {
+			setETag(w, version)
+			w.WriteHeader(http.StatusNotModified)
+			return true
+		}
+	}
+	return false
 }
 
 func setETag(w http.ResponseWriter, version int) {
