@@ -34,7 +34,7 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 		}
 		return s.escape(seat)
 	case ActionAlone:
-		if a.Bid != nil || len(a.Cards) > 0 || a.As != "" {
+		if !a.TypeOnly() {
 			return nil, table.ErrBadAction.With(`"alone" takes no fields besides "type"`)
 		}
 		if err := s.onTurn(seat, phaseDeclaring); err != nil {
@@ -53,7 +53,7 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 		}
 		return s.decideCall(seat, a.Cards[0])
 	case ActionPass:
-		if a.Bid != nil || len(a.Cards) > 0 || a.As != "" {
+		if !a.TypeOnly() {
 			return nil, table.ErrBadAction.With(`a pass takes no fields besides "type"`)
 		}
 		if s.phase == phaseDeclaring {

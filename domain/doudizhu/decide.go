@@ -49,7 +49,7 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 		}
 		return s.decideBid(seat, *a.Bid)
 	case ActionPass:
-		if a.Bid != nil || len(a.Cards) > 0 || a.As != "" {
+		if !a.TypeOnly() {
 			return nil, table.ErrBadAction.With(`a pass takes no fields besides "type"`)
 		}
 		switch s.phase {
@@ -88,7 +88,7 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 		if !r.v.grab {
 			break
 		}
-		if a.Bid != nil || len(a.Cards) > 0 || a.As != "" {
+		if !a.TypeOnly() {
 			return nil, table.ErrBadAction.With(`%s takes no fields besides "type"`, a.Type)
 		}
 		if a.Type == ActionGrab {

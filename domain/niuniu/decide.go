@@ -71,7 +71,7 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 		Sort(named)
 		return s.arranged(HandArranged{Seat: seat, Cards: named, Reading: &bull})
 	case ActionNoBull:
-		if a.Bid != nil || a.As != "" || len(a.Cards) > 0 {
+		if !a.TypeOnly() {
 			return nil, table.ErrBadAction.With(`no_bull takes no fields besides "type"`)
 		}
 		if err := s.arranging(); err != nil {
@@ -80,7 +80,7 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 		none := NoBull
 		return s.arranged(HandArranged{Seat: seat, Reading: &none})
 	case ActionReveal:
-		if a.Bid != nil || a.As != "" || len(a.Cards) > 0 {
+		if !a.TypeOnly() {
 			return nil, table.ErrBadAction.With(`reveal takes no fields besides "type"`)
 		}
 		if err := s.arranging(); err != nil {

@@ -32,7 +32,7 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 		}
 		return s.escape(seat)
 	case ActionPass:
-		if a.Bid != nil || len(a.Cards) > 0 || a.As != "" {
+		if !a.TypeOnly() {
 			return nil, table.ErrBadAction.With(`a pass takes no fields besides "type"`)
 		}
 		if err := s.onTurn(seat); err != nil {

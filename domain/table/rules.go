@@ -106,6 +106,10 @@ type Action struct {
 	At time.Time `json:"-"`
 }
 
+// TypeOnly reports whether a carries nothing besides its type: the shape of
+// every action that takes no fields (pass, escape, leave, …).
+func (a Action) TypeOnly() bool { return a.Bid == nil && len(a.Cards) == 0 && a.As == "" }
+
 // Generic action types handled by the table itself.
 const (
 	ActionEscape = "escape" // leave a running hand (逃跑), with the game's penalty

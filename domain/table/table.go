@@ -136,7 +136,7 @@ func Act(s *State, seat int, a Action, seeds SeedSource) ([]Payload, error) {
 		if s.InDeal {
 			return nil, ErrWrongPhase.With("a hand is running: use escape to leave it (with the escape penalty)")
 		}
-		if a.Bid != nil || len(a.Cards) > 0 || a.As != "" {
+		if !a.TypeOnly() {
 			return nil, ErrBadAction.With("leave takes no fields besides type")
 		}
 		return []Payload{PlayerLeft{Seat: seat, PlayerID: s.Players[seat]}}, nil
@@ -144,7 +144,7 @@ func Act(s *State, seat int, a Action, seeds SeedSource) ([]Payload, error) {
 	if !s.InDeal {
 		return nil, ErrWrongPhase.With("no hand is running: waiting for players")
 	}
-	if a.Type == ActionEscape && (a.Bid != nil || len(a.Cards) > 0 || a.As != "") {
+	if a.Type == ActionEscape && !a.TypeOnly() {
 		return nil, ErrBadAction.With("escape takes no fields besides type")
 	}
 	evs, err := s.Rules.Decide(s.G, seat, a)
