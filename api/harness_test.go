@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -274,4 +275,23 @@ func (e *env) head() int64 {
 		e.t.Fatal(err)
 	}
 	return pos
+}
+
+// auditedEvent is one event of a table's whole stream as the auditor reads it.
+type auditedEvent struct {
+	Version int             `json:"version"`
+	Type    string          `json:"type"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// auditorEvents is the whole stream of table id, hidden events included:
+// what the hidden-information crawlers compare the seats' answers against.
+func (e *env) auditorEvents(id string) []auditedEvent {
+	e.t.Helper()
+	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: auditorToken})
+	var feed struct {
+		Events []auditedEvent `json:"events"`
+	}
+	r.Decode(e.t, &feed)
+	return feed.Events
 }

@@ -22,17 +22,8 @@ type truth struct {
 // auditorTruth folds the auditor's full event feed.
 func (e *env) auditorTruth(id string) truth {
 	e.t.Helper()
-	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: auditorToken})
-	var feed struct {
-		Events []struct {
-			Version int             `json:"version"`
-			Type    string          `json:"type"`
-			Data    json.RawMessage `json:"data"`
-		} `json:"events"`
-	}
-	r.Decode(e.t, &feed)
 	var tr truth
-	for _, ev := range feed.Events {
+	for _, ev := range e.auditorEvents(id) {
 		switch ev.Type {
 		case "HandDealt":
 			var d struct {

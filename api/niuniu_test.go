@@ -25,17 +25,8 @@ type niuniuTruth struct {
 
 func (e *env) niuniuTruth(id string) niuniuTruth {
 	e.t.Helper()
-	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: auditorToken})
-	var feed struct {
-		Events []struct {
-			Version int             `json:"version"`
-			Type    string          `json:"type"`
-			Data    json.RawMessage `json:"data"`
-		} `json:"events"`
-	}
-	r.Decode(e.t, &feed)
 	var tr niuniuTruth
-	for _, ev := range feed.Events {
+	for _, ev := range e.auditorEvents(id) {
 		switch ev.Type {
 		case "HandDealt":
 			var d struct {

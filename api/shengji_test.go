@@ -51,17 +51,8 @@ func removeAll(h, cs []string) []string {
 
 func (e *env) shengjiTruth(id string) sjTruth {
 	e.t.Helper()
-	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: auditorToken})
-	var feed struct {
-		Events []struct {
-			Version int             `json:"version"`
-			Type    string          `json:"type"`
-			Data    json.RawMessage `json:"data"`
-		} `json:"events"`
-	}
-	r.Decode(e.t, &feed)
 	var tr sjTruth
-	for _, ev := range feed.Events {
+	for _, ev := range e.auditorEvents(id) {
 		var d struct {
 			Hands [][]string      `json:"hands"`
 			Seed  string          `json:"seed"`

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,17 +23,8 @@ type skTruth struct {
 
 func (e *env) skTruth(id string) skTruth {
 	e.t.Helper()
-	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: auditorToken})
-	var feed struct {
-		Events []struct {
-			Version int             `json:"version"`
-			Type    string          `json:"type"`
-			Data    json.RawMessage `json:"data"`
-		} `json:"events"`
-	}
-	r.Decode(e.t, &feed)
 	var tr skTruth
-	for _, ev := range feed.Events {
+	for _, ev := range e.auditorEvents(id) {
 		switch ev.Type {
 		case "HandDealt":
 			var d struct {
