@@ -144,7 +144,7 @@ func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Pa
 	t.Helper()
 	evs, err := table.Act(st, seat, a, &gametest.SeedSeq{ID: 99})
 	if err != nil {
-		t.Fatalf("seat %d %s: %v", seat, describe(a), err)
+		t.Fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
 	}
 	applyAll(st, evs)
 	return evs
@@ -157,14 +157,6 @@ func act(st *table.State, seat int, a table.Action) ([]table.Payload, error) {
 		applyAll(st, evs)
 	}
 	return evs, err
-}
-
-func describe(a table.Action) string {
-	s := a.Type
-	if len(a.Cards) > 0 {
-		s += " " + cards.Format(a.Cards)
-	}
-	return s
 }
 
 // drawRounds has seat 0 draw n rounds.

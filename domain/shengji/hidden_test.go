@@ -148,7 +148,7 @@ func (tp *twinPositions) probe() {
 			}
 			tp.probes++
 			if got[0] != got[1] {
-				tp.t.Fatalf("seat %d %s: %q vs %q: the answer tells seat %d's hidden declaration", seat, describe(a), got[0], got[1], tp.d)
+				tp.t.Fatalf("seat %d %s: %q vs %q: the answer tells seat %d's hidden declaration", seat, gametest.DescribeAction(a), got[0], got[1], tp.d)
 			}
 		}
 	}

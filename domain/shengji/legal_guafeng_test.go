@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -33,7 +34,7 @@ func TestGuafengLegalMatchesDecide(t *testing.T) {
 				listed := map[string]bool{}
 				for _, a := range legal {
 					if _, err := r.Decide(g, seat, a); err != nil {
-						t.Fatalf("Legal offers seat %d %s (%s), Decide says %v", seat, describe(a), g.phase, err)
+						t.Fatalf("Legal offers seat %d %s (%s), Decide says %v", seat, gametest.DescribeAction(a), g.phase, err)
 					}
 					listed[a.Type+" "+canon(a.Cards)] = true
 				}
@@ -69,7 +70,7 @@ func TestGuafengLegalMatchesDecide(t *testing.T) {
 						forced := g.gives == g.trumpsOwed
 						for _, a := range legal {
 							if forced && !g.order.isExchangeTrump(a.Cards[0]) {
-								t.Fatalf("%d gives left, %d trumps owed: Legal offers %s", g.gives, g.trumpsOwed, describe(a))
+								t.Fatalf("%d gives left, %d trumps owed: Legal offers %s", g.gives, g.trumpsOwed, gametest.DescribeAction(a))
 							}
 						}
 						maxExchange = max(maxExchange, len(legal))

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -120,7 +121,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 				listed := map[string]bool{}
 				for _, a := range legal {
 					if _, err := r.Decide(g, seat, a); err != nil {
-						t.Fatalf("Legal offers %s, Decide says %v", describe(a), err)
+						t.Fatalf("Legal offers %s, Decide says %v", gametest.DescribeAction(a), err)
 					}
 					listed[canon(a.Cards)] = true
 				}
@@ -146,7 +147,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 				for seat := range seats {
 					for _, a := range r.Legal(g, seat) {
 						if _, err := r.Decide(g, seat, a); err != nil {
-							t.Fatalf("Legal offers seat %d %s, Decide says %v", seat, describe(a), err)
+							t.Fatalf("Legal offers seat %d %s, Decide says %v", seat, gametest.DescribeAction(a), err)
 						}
 					}
 				}
@@ -171,7 +172,7 @@ func TestLegalDeclarations(t *testing.T) {
 	}
 	for _, a := range got[1:] {
 		if _, err := r.Decide(g, 0, a); err != nil {
-			t.Fatalf("%s: %v", describe(a), err)
+			t.Fatalf("%s: %v", gametest.DescribeAction(a), err)
 		}
 	}
 	// Seat 1: D3 D3 and D5 D5, not consecutive: 2 declarations.

@@ -544,7 +544,7 @@ func (rt *randomTable) step() {
 func (rt *randomTable) do(seat int, a table.Action) {
 	evs, err := table.Act(rt.st, seat, a, rt.seeds)
 	if err != nil {
-		rt.t.Fatalf("hand %d (%s): seat %d: legal action %s rejected: %v", rt.g().hand, rt.g().phase, seat, describe(a), err)
+		rt.t.Fatalf("hand %d (%s): seat %d: legal action %s rejected: %v", rt.g().hand, rt.g().phase, seat, gametest.DescribeAction(a), err)
 	}
 	if rt.record != nil {
 		rt.record("", seat, &a, evs)

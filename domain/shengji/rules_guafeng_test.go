@@ -291,7 +291,7 @@ func TestGuafengDeclarations(t *testing.T) {
 		}
 		var got []string
 		for _, a := range legal {
-			got = append(got, describe(a))
+			got = append(got, gametest.DescribeAction(a))
 		}
 		if !slices.Contains(want, ActionExchange+" H5") || !slices.Equal(got, want) {
 			t.Fatalf("Legal with one trump owed and one give left: %v, want the exchange trumps held %v", got, want)
@@ -515,14 +515,14 @@ func TestGuafengActionValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		if _, err := act(st, c.seat, c.a); !hasCode(err, c.code) {
-			t.Errorf("seat %d %s: %v, want %s", c.seat, describe(c.a), err, c.code)
+			t.Errorf("seat %d %s: %v, want %s", c.seat, gametest.DescribeAction(c.a), err, c.code)
 		}
 	}
 	ny := deal{first: [4]string{"BJ H5 H5"}}.build(t, ningyang(t))
 	drawRounds(t, ny, 3)
 	for _, a := range []table.Action{stickA("BJ H5 H5"), reinforceA("BJ"), exchangeA("BJ")} {
 		if _, err := act(ny, 0, a); !hasCode(err, "unknown_action") {
-			t.Errorf("ningyang %s: %v, want unknown_action (no 粘牌 or 續牌 in seed 000)", describe(a), err)
+			t.Errorf("ningyang %s: %v, want unknown_action (no 粘牌 or 續牌 in seed 000)", gametest.DescribeAction(a), err)
 		}
 	}
 }

@@ -117,9 +117,9 @@ func TestDeclarations(t *testing.T) {
 		_, err := act(st, c.seat, c.a)
 		switch {
 		case c.code == "" && err != nil:
-			t.Fatalf("seat %d %s: %v, want accepted (shengji.md, ningyang declarations: %s)", c.seat, describe(c.a), err, c.rule)
+			t.Fatalf("seat %d %s: %v, want accepted (shengji.md, ningyang declarations: %s)", c.seat, gametest.DescribeAction(c.a), err, c.rule)
 		case c.code != "" && !hasCode(err, c.code):
-			t.Fatalf("seat %d %s: %v, want %s (shengji.md, ningyang declarations: %s)", c.seat, describe(c.a), err, c.code, c.rule)
+			t.Fatalf("seat %d %s: %v, want %s (shengji.md, ningyang declarations: %s)", c.seat, gametest.DescribeAction(c.a), err, c.code, c.rule)
 		}
 	}
 	g := game(st)
@@ -512,7 +512,7 @@ func TestActionValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		if _, err := act(st, c.seat, c.a); !errors.Is(err, c.err) {
-			t.Errorf("seat %d %s: %v, want %s", c.seat, describe(c.a), err, c.err.Code)
+			t.Errorf("seat %d %s: %v, want %s", c.seat, gametest.DescribeAction(c.a), err, c.err.Code)
 		}
 	}
 	closeWindow(t, st)
@@ -529,7 +529,7 @@ func TestActionValidation(t *testing.T) {
 		{0, drawA(), table.ErrWrongPhase},
 	} {
 		if _, err := act(st, c.seat, c.a); !errors.Is(err, c.err) {
-			t.Errorf("seat %d %s: %v, want %s", c.seat, describe(c.a), err, c.err.Code)
+			t.Errorf("seat %d %s: %v, want %s", c.seat, gametest.DescribeAction(c.a), err, c.err.Code)
 		}
 	}
 	// A throw (two different singles) never leads (shengji.md: 不能甩牌).
