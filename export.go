@@ -10,7 +10,7 @@ import (
 
 	"paiju/audit"
 	"paiju/eventstore/sqlite"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // exportConfig configures paiju export.
@@ -47,7 +47,7 @@ func export(ctx context.Context, c exportConfig, stdout io.Writer) error {
 		return fmt.Errorf("open store: %w", err)
 	}
 	defer store.Close()
-	evs, err := store.Load(ctx, tables.StreamID(c.Table), 0)
+	evs, err := store.Load(ctx, service.StreamID(c.Table), 0)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ import (
 	"paiju/games"
 	"paiju/natsbus"
 	"paiju/projections"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // openStore opens the SQLite store in the data directory, creating it.
@@ -83,7 +83,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		return err
 	}
 	defer pdb.Close()
-	svc := tables.New(tables.Config{
+	svc := service.New(service.Config{
 		Store:     store,
 		Games:     games.All(),
 		Logger:    log,

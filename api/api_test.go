@@ -11,7 +11,7 @@ import (
 	"paiju/api/apitest"
 	"paiju/audit"
 	"paiju/games"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // TestFullHandOverREST plays whole hands of 斗地主 classic through the public
@@ -45,7 +45,7 @@ func TestFullHandOverREST(t *testing.T) {
 		}
 	}
 
-	evs, err := e.store.Load(context.Background(), tables.StreamID(id), 0)
+	evs, err := e.store.Load(context.Background(), service.StreamID(id), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"paiju/audit"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // --- export ---
@@ -51,7 +51,7 @@ func (s *server) exportTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", audit.ContentType)
-	w.Header().Set("Content-Disposition", `attachment; filename="`+tables.StreamID(raw.State.ID)+`.jsonl"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+service.StreamID(raw.State.ID)+`.jsonl"`)
 	setETag(w, len(stored))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
@@ -167,8 +167,8 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		seat := tables.ViewerSeat(l.State, c.playerID, c.auditor)
-		for _, ev := range eventsOut(tables.VisibleEvents(l, seat, sent)) {
+		seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
+		for _, ev := range eventsOut(service.VisibleEvents(l, seat, sent)) {
 			data, err := json.Marshal(ev)
 			if err != nil {
 				return err

@@ -17,7 +17,7 @@ import (
 	"paiju/api/apitest"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // BenchmarkMoveHTTP plays random legal 斗地主 moves over HTTP on many tables
@@ -32,7 +32,7 @@ func BenchmarkMoveHTTP(b *testing.B) {
 	}
 	defer store.Close()
 	var pids atomic.Int64
-	svc := tables.New(tables.Config{Store: store, Games: games.All()})
+	svc := service.New(service.Config{Store: store, Games: games.All()})
 	srv := httptest.NewServer(api.NewServer(api.Deps{
 		Tables: svc, Players: players{store},
 		NewPlayerID: func() string { return fmt.Sprintf("P%d", pids.Add(1)) },

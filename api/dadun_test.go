@@ -14,7 +14,7 @@ import (
 	"paiju/domain/dadun"
 	"paiju/domain/table"
 	"paiju/games"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // dadunDeal is the first deal a table of an env with seed base gets: the
@@ -322,7 +322,7 @@ func TestDadunOverREST(t *testing.T) {
 			t.Errorf("seat %d total %d, want its settlement %d", i, st.Total, settled.Deltas[i])
 		}
 	}
-	evs, err := e.store.Load(context.Background(), tables.StreamID(id), 0)
+	evs, err := e.store.Load(context.Background(), service.StreamID(id), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
-	"paiju/tables"
+	"paiju/service"
 )
 
 func encodeJSON(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }
@@ -73,12 +73,12 @@ type openTableRequest struct {
 	Options json.RawMessage `json:"options"`
 }
 
-func (s *server) player(r *http.Request) (tables.Player, error) {
+func (s *server) player(r *http.Request) (service.Player, error) {
 	c := callerOf(r.Context())
 	if c.auditor {
-		return tables.Player{}, problem(http.StatusForbidden, "auditor_read_only", "the auditor token reads tables; it cannot act at them")
+		return service.Player{}, problem(http.StatusForbidden, "auditor_read_only", "the auditor token reads tables; it cannot act at them")
 	}
-	return tables.Player{ID: c.playerID, Name: c.name}, nil
+	return service.Player{ID: c.playerID, Name: c.name}, nil
 }
 
 func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
@@ -99,7 +99,7 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 	if opts := strings.TrimSpace(string(req.Options)); opts == "null" {
 		req.Options = nil
 	}
-	res, err := s.Tables.Open(r.Context(), p, tables.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options}, cond)
+	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options}, cond)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -110,7 +110,7 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, v)
 }
 
-func (s *server) load(r *http.Request) (*tables.Loaded, error) {
+func (s *server) load(r *http.Request) (*service.Loaded, error) {
 	return s.Tables.Load(r.Context(), chi.URLParam(r, "id"))
 }
 
@@ -204,18 +204,18 @@ func prefersMinimal(r *http.Request) bool {
 	return false
 }
 
-func (s *server) writeCommand(w http.ResponseWriter, r *http.Request, res *tables.Result, err error) {
+func (s *server) writeCommand(w http.ResponseWriter, r *http.Request, res *service.Result, err error) {
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	c := callerOf(r.Context())
-	seat := tables.ViewerSeat(res.Table.State, c.playerID, c.auditor)
+	seat := service.ViewerSeat(res.Table.State, c.playerID, c.auditor)
 	if res.Replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
 	version := res.Table.State.Version
-	resp := commandResponse{Version: version, Events: eventsOut(tables.RedactAppended(res, seat))}
+	resp := commandResponse{Version: version, Events: eventsOut(service.RedactAppended(res, seat))}
 	if prefersMinimal(r) {
 		w.Header().Set("Preference-Applied", "return=minimal")
 	} else {
@@ -243,7 +243,7 @@ func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := callerOf(r.Context())
-	seat := tables.ViewerSeat(l.State, c.playerID, c.auditor)
+	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
 	actions := s.Tables.Legal(l.State, seat)
 	if actions == nil {
 		actions = []table.Action{}
@@ -265,7 +265,7 @@ type eventOut struct {
 	Data       table.Payload `json:"data"`
 }
 
-func eventsOut(rs []tables.Recorded) []eventOut {
+func eventsOut(rs []service.Recorded) []eventOut {
 	out := make([]eventOut, len(rs))
 	for i, r := range rs {
 		out[i] = eventOut{Version: r.Version, Position: r.Position, Type: r.Type, RecordedAt: r.RecordedAt, Data: r.Payload}
@@ -289,19 +289,19 @@ func (s *server) listEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := callerOf(r.Context())
-	seat := tables.ViewerSeat(l.State, c.playerID, c.auditor)
+	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
 	setETag(w, l.State.Version)
-	writeJSON(w, http.StatusOK, eventsResponse{Version: l.State.Version, Events: eventsOut(tables.VisibleEvents(l, seat, after))})
+	writeJSON(w, http.StatusOK, eventsResponse{Version: l.State.Version, Events: eventsOut(service.VisibleEvents(l, seat, after))})
 }
 
 // --- conditions ---
 
 // commandInput reads what every command takes: the acting player, the
 // If-Match and Idempotency-Key conditions, and the strictly decoded body.
-func (s *server) commandInput(w http.ResponseWriter, r *http.Request, allowEmpty bool, req any) (tables.Player, tables.Cond, error) {
+func (s *server) commandInput(w http.ResponseWriter, r *http.Request, allowEmpty bool, req any) (service.Player, service.Cond, error) {
 	p, err := s.player(r)
 	if err != nil {
-		return p, tables.NoCond, err
+		return p, service.NoCond, err
 	}
 	cond, body, err := s.conditions(w, r, allowEmpty)
 	if err != nil {
@@ -311,8 +311,8 @@ func (s *server) commandInput(w http.ResponseWriter, r *http.Request, allowEmpty
 }
 
 // conditions reads the body and the If-Match and Idempotency-Key headers.
-func (s *server) conditions(w http.ResponseWriter, r *http.Request, allowEmpty bool) (tables.Cond, []byte, error) {
-	cond := tables.NoCond
+func (s *server) conditions(w http.ResponseWriter, r *http.Request, allowEmpty bool) (service.Cond, []byte, error) {
+	cond := service.NoCond
 	body, err := readBody(w, r, allowEmpty)
 	if err != nil {
 		return cond, nil, err
@@ -329,7 +329,7 @@ func (s *server) conditions(w http.ResponseWriter, r *http.Request, allowEmpty b
 			return cond, nil, problem(http.StatusBadRequest, "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 visible ASCII characters")
 		}
 		cond.IdempotencyKey = key
-		cond.RequestHash = tables.HashRequest(r.Method, r.URL.Path, body)
+		cond.RequestHash = service.HashRequest(r.Method, r.URL.Path, body)
 	}
 	return cond, body, nil
 }

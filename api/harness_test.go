@@ -22,7 +22,7 @@ import (
 	"paiju/eventstore"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
-	"paiju/tables"
+	"paiju/service"
 )
 
 const auditorToken = "auditor-secret-token"
@@ -38,7 +38,7 @@ type env struct {
 	clock *testClock
 }
 
-// testClock is a clock a test moves by hand (tables.Clock).
+// testClock is a clock a test moves by hand (service.Clock).
 type testClock struct {
 	mu  sync.Mutex
 	now time.Time
@@ -102,7 +102,7 @@ func newEnvWith(t *testing.T, seed uint64, opt func(*api.Deps)) *env {
 	t.Cleanup(func() { store.Close() })
 	var ids atomic.Int64
 	clock := &testClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
-	svc := tables.New(tables.Config{
+	svc := service.New(service.Config{
 		Store: store,
 		Games: games.All(),
 		Seeds: &seqSeeds{base: seed},

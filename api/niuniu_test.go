@@ -13,7 +13,7 @@ import (
 	"paiju/api/apitest"
 	"paiju/audit"
 	"paiju/games"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // niuniuTruth is what the auditor knows of a 牛牛 table's running hand.
@@ -219,7 +219,7 @@ func TestNiuniuOverREST(t *testing.T) {
 					t.Errorf("seat %d total %d, want the sum of its settlements %d", i, s.Total, totals[i])
 				}
 			}
-			evs, err := e.store.Load(context.Background(), tables.StreamID(id), 0)
+			evs, err := e.store.Load(context.Background(), service.StreamID(id), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -415,7 +415,7 @@ func TestNiuniuDeadlineOverREST(t *testing.T) {
 	if res.End != "deadline" || res.Readings[1] != "no_bull" || res.Readings[2] != "no_bull" {
 		t.Fatalf("result %s: want end deadline, seats 1 and 2 没牛 (niuniu.md: 不拼牌,按无牛处理)", cr.Table.LastSettlement.Result)
 	}
-	evs, err := e.store.Load(context.Background(), tables.StreamID(id), 0)
+	evs, err := e.store.Load(context.Background(), service.StreamID(id), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // Problem is an RFC 9457 problem details object with paiju's stable code.
@@ -59,9 +59,9 @@ func toProblem(err error) (*Problem, bool) {
 		return problem(http.StatusBadRequest, "invalid_card", pe.Error()), true
 	}
 	switch {
-	case errors.Is(err, tables.ErrStale):
+	case errors.Is(err, service.ErrStale):
 		return problem(http.StatusPreconditionFailed, "precondition_failed", "the table has changed since the version in If-Match; reload it and try again"), true
-	case errors.Is(err, tables.ErrKeyReused):
+	case errors.Is(err, service.ErrKeyReused):
 		return problem(http.StatusUnprocessableEntity, "idempotency_key_reused", "this Idempotency-Key was already used with a different request"), true
 	}
 	return problem(http.StatusInternalServerError, "internal_error", "internal error"), false

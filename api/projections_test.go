@@ -22,7 +22,7 @@ import (
 	"paiju/games"
 	"paiju/natsbus"
 	"paiju/projections"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // projEnv is a live env (store, relay, embedded NATS) with the projections
@@ -64,7 +64,7 @@ func newProjEnv(t *testing.T, seed uint64) *projEnv {
 	relayDone := make(chan struct{})
 	go func() { defer close(relayDone); _ = relay.Run(ctx) }()
 	var ids, pids atomic.Int64
-	svc := tables.New(tables.Config{
+	svc := service.New(service.Config{
 		Store:     store,
 		Games:     games.All(),
 		Seeds:     &seqSeeds{base: seed},

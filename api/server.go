@@ -17,22 +17,22 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"paiju/domain/table"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // Tables is what the API needs of the table service.
 type Tables interface {
-	Open(ctx context.Context, p tables.Player, req tables.OpenRequest, cond tables.Cond) (*tables.Result, error)
-	Join(ctx context.Context, p tables.Player, tableID string, seat int, cond tables.Cond) (*tables.Result, error)
-	Act(ctx context.Context, p tables.Player, tableID string, a table.Action, cond tables.Cond) (*tables.Result, error)
-	Load(ctx context.Context, tableID string) (*tables.Loaded, error)
-	LoadAtLeast(ctx context.Context, tableID string, version int) (*tables.Loaded, error)
-	LoadRaw(ctx context.Context, tableID string) (*tables.Raw, error)
+	Open(ctx context.Context, p service.Player, req service.OpenRequest, cond service.Cond) (*service.Result, error)
+	Join(ctx context.Context, p service.Player, tableID string, seat int, cond service.Cond) (*service.Result, error)
+	Act(ctx context.Context, p service.Player, tableID string, a table.Action, cond service.Cond) (*service.Result, error)
+	Load(ctx context.Context, tableID string) (*service.Loaded, error)
+	LoadAtLeast(ctx context.Context, tableID string, version int) (*service.Loaded, error)
+	LoadRaw(ctx context.Context, tableID string) (*service.Raw, error)
 	// Legal lists what seat may do now, by the service's clock.
 	Legal(st *table.State, seat int) []table.Action
 }
 
-var _ Tables = (*tables.Service)(nil)
+var _ Tables = (*service.Service)(nil)
 
 // PlayerRecord is a registered player as the player store keeps it. Tokens are
 // kept only as their SHA-256.

@@ -10,7 +10,7 @@ import (
 	"paiju/api/apitest"
 	"paiju/audit"
 	"paiju/games"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // skTruth is what the auditor knows of a 双扣 table's running hand.
@@ -218,7 +218,7 @@ func TestShuangkouOverREST(t *testing.T) {
 				}
 			}
 			e.crawlShuangkou(id, viewers, nil, -1)
-			evs, err := e.store.Load(context.Background(), tables.StreamID(id), 0)
+			evs, err := e.store.Load(context.Background(), service.StreamID(id), 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,7 +22,7 @@ import (
 	"paiju/eventstore/sqlite"
 	"paiju/games"
 	"paiju/natsbus"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // newLiveEnv is newEnv with live streams: a real embedded NATS server, the
@@ -51,7 +51,7 @@ func newLiveEnv(t *testing.T, seed uint64, heartbeat time.Duration) (e *env, sto
 	relayDone := make(chan struct{})
 	go func() { defer close(relayDone); _ = relay.Run(ctx) }()
 	var ids, pids atomic.Int64
-	svc := tables.New(tables.Config{
+	svc := service.New(service.Config{
 		Store:     store,
 		Games:     games.All(),
 		Seeds:     &seqSeeds{base: seed},

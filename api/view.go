@@ -3,7 +3,7 @@ package api
 import (
 	"paiju/domain/cards"
 	"paiju/domain/table"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // tableView is a table as one caller sees it.
@@ -39,9 +39,9 @@ const (
 	phaseClosed  = "closed"
 )
 
-func viewOf(l *tables.Loaded, c caller) tableView {
+func viewOf(l *service.Loaded, c caller) tableView {
 	st := l.State
-	seat := tables.ViewerSeat(st, c.playerID, c.auditor)
+	seat := service.ViewerSeat(st, c.playerID, c.auditor)
 	v := tableView{
 		ID: st.ID, Game: st.Game, Variant: st.Variant, Stake: st.Stake,
 		Options: st.Options, RulesVersion: st.RulesVersion, Version: st.Version,

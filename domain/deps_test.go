@@ -13,7 +13,7 @@ func TestDomainImportsNoAdapters(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	forbidden := []string{"net/http", "database/sql", "net", "os/exec", "github.com/", "modernc.org/", "paiju/api", "paiju/eventstore", "paiju/tables", "paiju/natsbus"}
+	forbidden := []string{"net/http", "database/sql", "net", "os/exec", "github.com/", "modernc.org/", "paiju/api", "paiju/eventstore", "paiju/service", "paiju/natsbus"}
 	for _, dep := range strings.Fields(string(out)) {
 		for _, f := range forbidden {
 			if dep == f || strings.HasPrefix(dep, f+"/") || (strings.HasSuffix(f, "/") && strings.HasPrefix(dep, f)) {

@@ -9,12 +9,11 @@ import (
 	"paiju/domain/shengji"
 	"paiju/domain/shuangkou"
 	"paiju/domain/table"
-	"paiju/tables"
 )
 
 // All returns the registry of every game.
-func All() tables.Registry {
-	reg := tables.Registry{}
+func All() table.Registry {
+	reg := table.Registry{}
 	for _, g := range []table.Game{
 		doudizhu.New(),
 		niuniu.New(),

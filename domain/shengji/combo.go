@@ -72,7 +72,7 @@ func (o Order) read(cs []cards.Card) (reading, bool) {
 		return reading{}, false
 	}
 	if o.Fixed {
-		return o.gfRead(cs)
+		return o.guafengRead(cs)
 	}
 	class := o.Class(cs[0])
 	for _, c := range cs[1:] {

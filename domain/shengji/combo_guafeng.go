@@ -35,8 +35,8 @@ func (o Order) isThunderRank(r cards.Rank) bool {
 	return r == o.Level || o.isFixedRank(r)
 }
 
-// gfRead reads cs (non-empty) as one guafeng combination.
-func (o Order) gfRead(cs []cards.Card) (reading, bool) {
+// guafengRead reads cs (non-empty) as one guafeng combination.
+func (o Order) guafengRead(cs []cards.Card) (reading, bool) {
 	class := o.Class(cs[0])
 	top := -1
 	for _, c := range cs {
@@ -138,9 +138,9 @@ func (o Order) thunders(m cards.Multiset) [][]cards.Card {
 	return out
 }
 
-// gfLeads lists every guafeng lead from hand: singles, pairs, winds, rains
+// guafengLeads lists every guafeng lead from hand: singles, pairs, winds, rains
 // and thunders, each multiset once (no throws).
-func (o Order) gfLeads(hand cards.Multiset) [][]cards.Card {
+func (o Order) guafengLeads(hand cards.Multiset) [][]cards.Card {
 	var res [][]cards.Card
 	// runs[suit][key]: the card at a link key and how many are held.
 	var runs [4][13]cards.Card
@@ -240,10 +240,10 @@ func (o Order) keptAbovePlayed(in, inPlay cards.Multiset) bool {
 	return highKept > lowPlayed
 }
 
-// gfKittyValue is a buried card's worth in guafeng (shengji.md, Kitty; seed
+// guafengKittyValue is a buried card's worth in guafeng (shengji.md, Kitty; seed
 // 003 note 3; Decision 20 for level cards): RJ 100, BJ 50, a level card 20
 // (its face value replaced), other 10 and K 10, other 5 5.
-func (o Order) gfKittyValue(c cards.Card) int {
+func (o Order) guafengKittyValue(c cards.Card) int {
 	switch {
 	case c.Rank == cards.RedJoker:
 		return 100

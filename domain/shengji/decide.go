@@ -72,15 +72,15 @@ func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Pa
 		return []table.Payload{CardsDrawn{Seat: seat, Round: s.round + 1, Cards: drawn}}, nil
 	case ActionDeclare:
 		if s.v.jokerDeclarations {
-			return s.gfDeclare(seat, a.Cards, false)
+			return s.guafengDeclare(seat, a.Cards, false)
 		}
 		return s.decideDeclare(seat, a.Cards)
 	case ActionStick:
-		return s.gfDeclare(seat, a.Cards, true)
+		return s.guafengDeclare(seat, a.Cards, true)
 	case ActionReinforce:
-		return s.gfReinforce(seat, a.Cards)
+		return s.guafengReinforce(seat, a.Cards)
 	case ActionExchange:
-		return s.gfExchange(seat, a.Cards)
+		return s.guafengExchange(seat, a.Cards)
 	case ActionPass:
 		if s.phase != phaseWindow {
 			return nil, table.ErrWrongPhase.With("pass belongs to the final declaration window; the hand is %s", s.phase)
@@ -241,7 +241,7 @@ func (s *State) decideBury(seat int, cs []cards.Card) ([]table.Payload, error) {
 		return nil, table.ErrCardNotInHand.With("you do not hold %s", cards.Format(missing))
 	}
 	if s.v.partnerBuries {
-		if err := s.gfCheckBury(seat, cs); err != nil {
+		if err := s.guafengCheckBury(seat, cs); err != nil {
 			return nil, err
 		}
 	}

@@ -110,12 +110,12 @@ func (s *State) stickTargets(seat int) []stuckDecl {
 	return out
 }
 
-// gfDeclare checks a guafeng declaration, 沖主 or 粘牌 (shengji.md, guafeng
+// guafengDeclare checks a guafeng declaration, 沖主 or 粘牌 (shengji.md, guafeng
 // declarations): a first declaration needs a joker and a pair; over a
 // standing one-joker declaration, 2+ jokers override (沖主); a stick needs
 // at least as many jokers and one pair more than the standing declaration.
 // Nobody acts against their own standing declaration.
-func (s *State) gfDeclare(seat int, cs []cards.Card, stick bool) ([]table.Payload, error) {
+func (s *State) guafengDeclare(seat int, cs []cards.Card, stick bool) ([]table.Payload, error) {
 	if s.phase != phaseDrawing && s.phase != phaseWindow {
 		return nil, table.ErrWrongPhase.With("declarations are over: the hand is %s", s.phase)
 	}
@@ -161,10 +161,10 @@ func (s *State) gfDeclare(seat int, cs []cards.Card, stick bool) ([]table.Payloa
 	return []table.Payload{e}, nil
 }
 
-// gfReinforce checks a 續牌 (shengji.md, guafeng): the standing declarer,
+// guafengReinforce checks a 續牌 (shengji.md, guafeng): the standing declarer,
 // while nobody else has declared, adds the joker identical to its single
 // declared joker, or a pair of its suit that extends its pairs as a tractor.
-func (s *State) gfReinforce(seat int, cs []cards.Card) ([]table.Payload, error) {
+func (s *State) guafengReinforce(seat int, cs []cards.Card) ([]table.Payload, error) {
 	if s.phase != phaseDrawing && s.phase != phaseWindow {
 		return nil, table.ErrWrongPhase.With("declarations are over: the hand is %s", s.phase)
 	}
@@ -222,9 +222,9 @@ func (s *State) buryable(seat int) cards.Multiset {
 
 func jokersIn(m cards.Multiset) int { return m.Count(cards.BJ) + m.Count(cards.RJ) }
 
-// gfCheckBury: the burier buries every joker it holds, at most 4, and none
+// guafengCheckBury: the burier buries every joker it holds, at most 4, and none
 // of its declaration cards a stick takes (shengji.md, Kitty, guafeng).
-func (s *State) gfCheckBury(seat int, cs []cards.Card) error {
+func (s *State) guafengCheckBury(seat int, cs []cards.Card) error {
 	free := s.buryable(seat)
 	if missing := free.Missing(cs); len(missing) > 0 {
 		return ErrDeclaredCards.With("%s are declaration cards the sticker takes: they cannot be buried (shengji.md, 粘牌)", cards.Format(missing))
@@ -236,9 +236,9 @@ func (s *State) gfCheckBury(seat int, cs []cards.Card) error {
 	return nil
 }
 
-// gfBuries lists every bury gfCheckBury accepts: the jokers, then any other
+// guafengBuries lists every bury guafengCheckBury accepts: the jokers, then any other
 // cards not reserved.
-func (s *State) gfBuries(seat int) [][]cards.Card {
+func (s *State) guafengBuries(seat int) [][]cards.Card {
 	free := s.buryable(seat)
 	var jokers []cards.Card
 	for range free.Count(cards.BJ) {
@@ -280,12 +280,12 @@ func (s *State) mayGive(c cards.Card) bool {
 	return s.gives > s.trumpsOwed || s.order.isExchangeTrump(c)
 }
 
-// gfExchange checks one card the sticker gives back to the stuck seat it
+// guafengExchange checks one card the sticker gives back to the stuck seat it
 // exchanges with (shengji.md, 粘牌): a card it holds (the taken ones
 // included), an exchange trump when the cards left to give are all owed as
 // trumps. The last card given to a seat takes the next stuck seat's
 // declaration.
-func (s *State) gfExchange(seat int, cs []cards.Card) ([]table.Payload, error) {
+func (s *State) guafengExchange(seat int, cs []cards.Card) ([]table.Payload, error) {
 	if s.phase != phaseExchanging {
 		return nil, table.ErrWrongPhase.With("no exchange is owed: the hand is %s", s.phase)
 	}
@@ -310,9 +310,9 @@ func (s *State) gfExchange(seat int, cs []cards.Card) ([]table.Payload, error) {
 	return evs, nil
 }
 
-// gfExchanges lists every card gfExchange accepts now, once each, in
+// guafengExchanges lists every card guafengExchange accepts now, once each, in
 // display order: at most the distinct cards of one hand.
-func (s *State) gfExchanges(seat int) [][]cards.Card {
+func (s *State) guafengExchanges(seat int) [][]cards.Card {
 	var out [][]cards.Card
 	hand := s.handCards(seat, s.order) // after the bury: the trump is public
 	for i, c := range hand {
@@ -323,9 +323,9 @@ func (s *State) gfExchanges(seat int) [][]cards.Card {
 	return out
 }
 
-// gfDeclarations lists the declarations of kind ("" for declare/沖主,
+// guafengDeclarations lists the declarations of kind ("" for declare/沖主,
 // kindStick, or "reinforce") seat may make now, each multiset once.
-func (s *State) gfDeclarations(seat int, kind string) [][]cards.Card {
+func (s *State) guafengDeclarations(seat int, kind string) [][]cards.Card {
 	h := &s.held[seat]
 	var cur *declaration
 	if s.declarer >= 0 {

@@ -254,7 +254,7 @@ func subMultisets(m cards.Multiset, k int, f func([]cards.Card)) {
 // (shengji.md, Plays, ningyang: no throws).
 func (o Order) leads(hand cards.Multiset) [][]cards.Card {
 	if o.Fixed {
-		return o.gfLeads(hand)
+		return o.guafengLeads(hand)
 	}
 	var res [][]cards.Card
 	// byPos[class][pos]: the pairs held at a position of a class (several

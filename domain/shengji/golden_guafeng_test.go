@@ -80,10 +80,10 @@ func TestFindRESTStickSeed(t *testing.T) {
 		}
 		var declare, stick []int
 		for seat := range seats {
-			if len(s.gfDeclarations(seat, "")) > 0 {
+			if len(s.guafengDeclarations(seat, "")) > 0 {
 				declare = append(declare, seat)
 			}
-			for _, cs := range s.gfDeclarations(seat, "") {
+			for _, cs := range s.guafengDeclarations(seat, "") {
 				if len(cs) == 5 && !cs[1].IsJoker() {
 					stick = append(stick, seat)
 					break

@@ -32,9 +32,9 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 			withCards(ActionDeclare, s.declarations(seat))
 			return
 		}
-		withCards(ActionDeclare, s.gfDeclarations(seat, ""))
-		withCards(ActionStick, s.gfDeclarations(seat, kindStick))
-		withCards(ActionReinforce, s.gfDeclarations(seat, ActionReinforce))
+		withCards(ActionDeclare, s.guafengDeclarations(seat, ""))
+		withCards(ActionStick, s.guafengDeclarations(seat, kindStick))
+		withCards(ActionReinforce, s.guafengDeclarations(seat, ActionReinforce))
 	}
 	switch s.phase {
 	case phaseDrawing:
@@ -49,7 +49,7 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 		switch {
 		case seat != s.burier:
 		case s.v.partnerBuries:
-			withCards(ActionBury, s.gfBuries(seat))
+			withCards(ActionBury, s.guafengBuries(seat))
 		default:
 			var buries [][]cards.Card
 			subMultisets(s.held[seat], kittyLen, func(pick []cards.Card) {
@@ -59,7 +59,7 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 		}
 	case phaseExchanging:
 		if seat == s.turn {
-			withCards(ActionExchange, s.gfExchanges(seat))
+			withCards(ActionExchange, s.guafengExchanges(seat))
 		}
 	case phasePlaying:
 		if seat == s.turn {

@@ -37,14 +37,14 @@ const (
 // suit's, the other level cards, the trump suit's level card, BJ, RJ
 // (shengji.md, Trump order, guafeng). Side suits use the plain positions.
 const (
-	gfOtherFixed = 13 // + 0, 1, 2 for 2, 3, 5
-	gfTrumpFixed = 16
-	gfOtherLevel = 19
-	gfTrumpLevel = 20
-	gfBJ         = 21
-	gfRJ         = 22
+	guafengOtherFixed = 13 // + 0, 1, 2 for 2, 3, 5
+	guafengTrumpFixed = 16
+	guafengOtherLevel = 19
+	guafengTrumpLevel = 20
+	guafengBJ         = 21
+	guafengRJ         = 22
 	// maxPos bounds every position of both variants.
-	maxPos = gfRJ
+	maxPos = guafengRJ
 )
 
 // isFixedRank: 2, 3 and 5 are fixed trumps in guafeng (常主), unless the
@@ -81,7 +81,7 @@ func (o Order) Class(c cards.Card) cards.Suit {
 // (two level cards of side suits) go to the one played first.
 func (o Order) Pos(c cards.Card) int {
 	if o.Fixed {
-		return o.gfPos(c)
+		return o.guafengPos(c)
 	}
 	switch {
 	case c.Rank == cards.RedJoker:
@@ -96,23 +96,23 @@ func (o Order) Pos(c cards.Card) int {
 	return o.plainPos(c.Rank)
 }
 
-// gfPos is Pos in guafeng: RJ > BJ > the trump suit's level card > the
+// guafengPos is Pos in guafeng: RJ > BJ > the trump suit's level card > the
 // other level cards > the trump suit's 5 > 3 > 2 > the other 5 > 3 > 2 >
 // plain cards A … 4 (trump suit in the trump class, side suits in theirs).
-func (o Order) gfPos(c cards.Card) int {
+func (o Order) guafengPos(c cards.Card) int {
 	switch {
 	case c.Rank == cards.RedJoker:
-		return gfRJ
+		return guafengRJ
 	case c.Rank == cards.BlackJoker:
-		return gfBJ
+		return guafengBJ
 	case c.Rank == o.Level && c.Suit == o.Trump:
-		return gfTrumpLevel
+		return guafengTrumpLevel
 	case c.Rank == o.Level:
-		return gfOtherLevel
+		return guafengOtherLevel
 	case o.isFixedRank(c.Rank) && c.Suit == o.Trump:
-		return gfTrumpFixed + fixedIndex(c.Rank)
+		return guafengTrumpFixed + fixedIndex(c.Rank)
 	case o.isFixedRank(c.Rank):
-		return gfOtherFixed + fixedIndex(c.Rank)
+		return guafengOtherFixed + fixedIndex(c.Rank)
 	}
 	return int(c.Rank) - 2
 }

@@ -166,10 +166,10 @@ func (rt *randomTable) checkExchanged() {
 	}
 }
 
-// gfExpectedScore restates seed 003's table (shengji.md, Scoring, guafeng):
+// guafengExpectedScore restates seed 003's table (shengji.md, Scoring, guafeng):
 // the points of each dealer-side seat (negative: the defenders win), the
 // dealer side's and the defenders' level steps.
-func gfExpectedScore(x int) (pts, dealerUp, defUp int) {
+func guafengExpectedScore(x int) (pts, dealerUp, defUp int) {
 	rows := []struct{ lo, hi, dealerUp, defUp, pts int }{
 		{-80, -45, 5, 0, 5},
 		{-40, -5, 4, 0, 4},
@@ -194,9 +194,9 @@ func gfExpectedScore(x int) (pts, dealerUp, defUp int) {
 	return -k, 0, k - 1
 }
 
-// gfKittyWorth restates seed 003 note 3: RJ 100, BJ 50, a level card 20,
+// guafengKittyWorth restates seed 003 note 3: RJ 100, BJ 50, a level card 20,
 // other 10/K 10, other 5 5.
-func gfKittyWorth(level cards.Rank, kitty []cards.Card) int {
+func guafengKittyWorth(level cards.Rank, kitty []cards.Card) int {
 	n := 0
 	for _, c := range kitty {
 		switch {
@@ -257,7 +257,7 @@ func (rt *randomTable) checkGuafengSettled(e table.HandSettled) {
 	for _, c := range win {
 		trump = trump && g.order.IsTrump(c)
 	}
-	worth := gfKittyWorth(g.order.Level, g.buried)
+	worth := guafengKittyWorth(g.order.Level, g.buried)
 	x := g.defPts
 	switch {
 	case !trump:
@@ -276,7 +276,7 @@ func (rt *randomTable) checkGuafengSettled(e table.HandSettled) {
 	if x < 0 {
 		rt.count("gf_negative")
 	}
-	pts, dealerUp, defUp := gfExpectedScore(x)
+	pts, dealerUp, defUp := guafengExpectedScore(x)
 	dside := sideOf(g.dealer)
 	levels := rt.levelsBefore
 	levels[dside] += dealerUp

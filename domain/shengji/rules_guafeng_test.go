@@ -73,11 +73,11 @@ func TestGuafengTrumpOrder(t *testing.T) {
 		card string
 		want int
 	}{{"RJ", 100}, {"BJ", 50}, {"H7", 20}, {"SK", 10}, {"D10", 10}, {"C5", 5}, {"S4", 0}} {
-		if got := o.gfKittyValue(cards.MustParse(c.card)[0]); got != c.want {
+		if got := o.guafengKittyValue(cards.MustParse(c.card)[0]); got != c.want {
 			t.Errorf("kitty value of %s at level 7: %d, want %d (shengji.md, Kitty, guafeng)", c.card, got, c.want)
 		}
 	}
-	if got := five.gfKittyValue(cards.MustParse("S5")[0]); got != 20 {
+	if got := five.guafengKittyValue(cards.MustParse("S5")[0]); got != 20 {
 		t.Errorf("a 5 that is a level card is worth 20 in the kitty, got %d (seed 003 note 3)", got)
 	}
 }
@@ -329,7 +329,7 @@ func TestGuafengDeclarations(t *testing.T) {
 		if _, err := act(st, 1, table.Action{Type: ActionBury, Cards: append(cards.MustParse("BJ RJ"), g.kitty[:2]...)}); !errors.Is(err, ErrDeclaredCards) {
 			t.Fatalf("burying the declared BJ: %v, want declared_cards_owed (seed 003: 亮的幾張牌是不能被埋的)", err)
 		}
-		buries := g.gfBuries(1)
+		buries := g.guafengBuries(1)
 		for _, b := range buries {
 			if !slices.Contains(b, cards.RJ) || slices.Contains(b, cards.BJ) {
 				t.Fatalf("seat 1 may bury %s: every bury holds its RJ and not its declared BJ", cards.Format(b))

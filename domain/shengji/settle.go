@@ -64,7 +64,7 @@ func (s *State) kittyPoints() int {
 	}
 	n := 0
 	for _, c := range s.buried {
-		n += s.order.gfKittyValue(c)
+		n += s.order.guafengKittyValue(c)
 	}
 	return n
 }

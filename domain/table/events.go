@@ -138,6 +138,12 @@ func decodeCommon(typ string, data []byte) (p Payload, ok bool, err error) {
 		p, err = decodeAs[PlayerLeft](data)
 	case "TableClosed":
 		p, err = decodeAs[TableClosed](data)
+	case "TurnTimedOut":
+		p, err = decodeAs[TurnTimedOut](data)
+	case "SeatDelegated":
+		p, err = decodeAs[SeatDelegated](data)
+	case "SeatResumed":
+		p, err = decodeAs[SeatResumed](data)
 	default:
 		return nil, false, nil
 	}

@@ -142,3 +142,24 @@ func StateAs[S interface {
 	}
 	return s, nil
 }
+
+// Registry maps game names to games. main builds it explicitly (no init-time
+// registration): adding a game is one package and one line in package games.
+type Registry map[string]Game
+
+// Rules returns the rules a table was opened under: its game's variant with
+// its options, refusing a table opened under another rules version.
+func (reg Registry) Rules(o TableOpened) (Rules, error) {
+	g, ok := reg[o.Game]
+	if !ok {
+		return nil, fmt.Errorf("game %q is not in this server's registry", o.Game)
+	}
+	r, err := g.Rules(o.Variant, o.Options)
+	if err != nil {
+		return nil, fmt.Errorf("rules of %s/%s: %w", o.Game, o.Variant, err)
+	}
+	if r.Version() != o.RulesVersion {
+		return nil, fmt.Errorf("table was played under rules %s, this server has %s", o.RulesVersion, r.Version())
+	}
+	return r, nil
+}

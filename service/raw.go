@@ -1,4 +1,4 @@
-package tables
+package service
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ type Raw struct {
 }
 
 // ErrNoHead: the store does not expose its chain head.
-var ErrNoHead = errors.New("tables: the event store has no chain head")
+var ErrNoHead = errors.New("service: the event store has no chain head")
 
 // LoadRaw loads a table's stored events and folds them.
 func (s *Service) LoadRaw(ctx context.Context, tableID string) (*Raw, error) {

@@ -1,4 +1,4 @@
-package tables
+package service
 
 import (
 	"context"
@@ -39,7 +39,7 @@ func newTableCache(size int) *tableCache {
 	}
 	c, err := lru.New[string, *cached](size)
 	if err != nil {
-		panic(fmt.Sprintf("tables: cache of size %d: %v", size, err))
+		panic(fmt.Sprintf("service: cache of size %d: %v", size, err))
 	}
 	return &tableCache{lru: c}
 }

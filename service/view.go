@@ -1,4 +1,4 @@
-package tables
+package service
 
 import "paiju/domain/table"
 

@@ -1,4 +1,4 @@
-package tables_test
+package service_test
 
 import (
 	"context"
@@ -12,19 +12,19 @@ import (
 	"paiju/domain/table"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
-	"paiju/tables"
+	"paiju/service"
 )
 
-func newService(t *testing.T) (*tables.Service, *sqlite.Store) { return newServiceB(t) }
+func newService(t *testing.T) (*service.Service, *sqlite.Store) { return newServiceB(t) }
 
-func newServiceB(t testing.TB) (*tables.Service, *sqlite.Store) {
+func newServiceB(t testing.TB) (*service.Service, *sqlite.Store) {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return tables.New(tables.Config{Store: store, Games: games.All()}), store
+	return service.New(service.Config{Store: store, Games: games.All()}), store
 }
 
 // TestConcurrentJoins: many players race for three seats; exactly three sit,
@@ -32,7 +32,7 @@ func newServiceB(t testing.TB) (*tables.Service, *sqlite.Store) {
 func TestConcurrentJoins(t *testing.T) {
 	svc, _ := newService(t)
 	ctx := context.Background()
-	res, err := svc.Open(ctx, tables.Player{ID: "host"}, tables.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, tables.NoCond)
+	res, err := svc.Open(ctx, service.Player{ID: "host"}, service.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, service.NoCond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,8 +44,8 @@ func TestConcurrentJoins(t *testing.T) {
 	)
 	for i := range 12 {
 		wg.Go(func() {
-			p := tables.Player{ID: fmt.Sprintf("p%d", i), Name: "p"}
-			_, err := svc.Join(ctx, p, id, -1, tables.NoCond)
+			p := service.Player{ID: fmt.Sprintf("p%d", i), Name: "p"}
+			_, err := svc.Join(ctx, p, id, -1, service.NoCond)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -76,24 +76,24 @@ func TestConcurrentJoins(t *testing.T) {
 func TestConcurrentActionsOneWins(t *testing.T) {
 	svc, _ := newService(t)
 	ctx := context.Background()
-	res, err := svc.Open(ctx, tables.Player{ID: "p0"}, tables.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, tables.NoCond)
+	res, err := svc.Open(ctx, service.Player{ID: "p0"}, service.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, service.NoCond)
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := res.Table.State.ID
 	for i := range 3 {
-		if _, err := svc.Join(ctx, tables.Player{ID: fmt.Sprintf("p%d", i)}, id, i, tables.NoCond); err != nil {
+		if _, err := svc.Join(ctx, service.Player{ID: fmt.Sprintf("p%d", i)}, id, i, service.NoCond); err != nil {
 			t.Fatal(err)
 		}
 	}
 	l, _ := svc.Load(ctx, id)
 	turn := *l.State.Rules.View(l.State.G, table.Auditor).Turn
-	p := tables.Player{ID: fmt.Sprintf("p%d", turn)}
+	p := service.Player{ID: fmt.Sprintf("p%d", turn)}
 	bid := 1
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
 	for i := range errs {
-		wg.Go(func() { _, errs[i] = svc.Act(ctx, p, id, table.Action{Type: "bid", Bid: &bid}, tables.NoCond) })
+		wg.Go(func() { _, errs[i] = svc.Act(ctx, p, id, table.Action{Type: "bid", Bid: &bid}, service.NoCond) })
 	}
 	wg.Wait()
 	ok := 0
@@ -116,7 +116,7 @@ func TestConcurrentActionsOneWins(t *testing.T) {
 func TestUnknownTable(t *testing.T) {
 	svc, _ := newService(t)
 	for _, id := range []string{"NOPE", "../etc", "a.b", "", "T*"} {
-		if _, err := svc.Load(context.Background(), id); !errors.Is(err, tables.ErrTableNotFound) {
+		if _, err := svc.Load(context.Background(), id); !errors.Is(err, service.ErrTableNotFound) {
 			t.Errorf("load %q: %v, want table_not_found", id, err)
 		}
 	}
@@ -128,16 +128,16 @@ func TestUnknownTable(t *testing.T) {
 func TestTwoNodesOneStore(t *testing.T) {
 	ctx := context.Background()
 	_, store := newService(t)
-	a := tables.New(tables.Config{Store: store, Games: games.All(), SharedStore: true})
-	b := tables.New(tables.Config{Store: store, Games: games.All(), SharedStore: true})
-	res, err := a.Open(ctx, tables.Player{ID: "p0"}, tables.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, tables.NoCond)
+	a := service.New(service.Config{Store: store, Games: games.All(), SharedStore: true})
+	b := service.New(service.Config{Store: store, Games: games.All(), SharedStore: true})
+	res, err := a.Open(ctx, service.Player{ID: "p0"}, service.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, service.NoCond)
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := res.Table.State.ID
 	for i := range 3 {
-		node := []*tables.Service{a, b}[i%2]
-		if _, err := node.Join(ctx, tables.Player{ID: fmt.Sprintf("p%d", i)}, id, i, tables.NoCond); err != nil {
+		node := []*service.Service{a, b}[i%2]
+		if _, err := node.Join(ctx, service.Player{ID: fmt.Sprintf("p%d", i)}, id, i, service.NoCond); err != nil {
 			t.Fatalf("join %d on node %d: %v", i, i%2, err)
 		}
 	}
@@ -157,20 +157,20 @@ func TestTwoNodesOneStore(t *testing.T) {
 	// Misused beside another writer, it still never appends a wrong event:
 	// a command decided on its stale cache meets a version conflict, catches
 	// up and is decided again.
-	c := tables.New(tables.Config{Store: store, Games: games.All()})
+	c := service.New(service.Config{Store: store, Games: games.All()})
 	if _, err := c.Load(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	turn := *la.State.Rules.View(la.State.G, table.Auditor).Turn
-	p := tables.Player{ID: fmt.Sprintf("p%d", turn)}
-	if _, err := a.Act(ctx, p, id, table.Action{Type: "pass"}, tables.NoCond); err != nil {
+	p := service.Player{ID: fmt.Sprintf("p%d", turn)}
+	if _, err := a.Act(ctx, p, id, table.Action{Type: "pass"}, service.NoCond); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Act(ctx, p, id, table.Action{Type: "pass"}, tables.NoCond); !errors.Is(err, table.ErrNotYourTurn) {
+	if _, err := c.Act(ctx, p, id, table.Action{Type: "pass"}, service.NoCond); !errors.Is(err, table.ErrNotYourTurn) {
 		t.Fatalf("the same seat passing again through a stale node: %v, want not_your_turn after catching up", err)
 	}
-	next := tables.Player{ID: fmt.Sprintf("p%d", (turn+1)%3)}
-	if _, err := c.Act(ctx, next, id, table.Action{Type: "pass"}, tables.NoCond); err != nil {
+	next := service.Player{ID: fmt.Sprintf("p%d", (turn+1)%3)}
+	if _, err := c.Act(ctx, next, id, table.Action{Type: "pass"}, service.NoCond); err != nil {
 		t.Fatalf("the next seat through the caught-up node: %v", err)
 	}
 	lc, _ := c.Load(ctx, id)

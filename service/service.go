@@ -1,8 +1,8 @@
-// Package tables runs commands against tables: it loads a table's stream from
+// Package service runs commands against tables: it loads a table's stream from
 // the event store, lets the Table aggregate and its game decide, and appends
 // the resulting events with an expected version. It is the one place where the
 // domain meets storage; the HTTP layer and the CLI call it.
-package tables
+package service
 
 import (
 	"context"
@@ -31,9 +31,6 @@ type Store interface {
 	LookupIdempotency(ctx context.Context, scope, key string) (eventstore.IdempotencyRecord, bool, error)
 	Load(ctx context.Context, stream string, fromVersion int) ([]eventstore.Event, error)
 }
-
-// Registry maps game names to games. main builds it explicitly.
-type Registry map[string]table.Game
 
 // IDs generates table ids.
 type IDs interface{ NewID() string }
@@ -75,7 +72,7 @@ func (SystemClock) Now() time.Time { return time.Now().UTC().Truncate(time.Milli
 // Config holds the service's dependencies.
 type Config struct {
 	Store Store
-	Games Registry
+	Games table.Registry
 	Seeds table.SeedSource
 	// Clock stamps commands and dates deals (SystemClock when nil).
 	Clock  Clock
@@ -151,9 +148,9 @@ var NoCond = Cond{IfMatch: -1}
 var (
 	ErrTableNotFound = &table.Error{Kind: table.KindNotFound, Code: "table_not_found", Msg: "no such table"}
 	// ErrStale: If-Match named a version the table has moved past.
-	ErrStale = errors.New("tables: table changed since the version named in If-Match")
+	ErrStale = errors.New("service: table changed since the version named in If-Match")
 	// ErrKeyReused: an Idempotency-Key was reused with a different request.
-	ErrKeyReused = errors.New("tables: Idempotency-Key already used with a different request")
+	ErrKeyReused = errors.New("service: Idempotency-Key already used with a different request")
 )
 
 // Loaded is a table folded from its stream, with the stream itself.
@@ -224,23 +221,6 @@ func (s *Service) fold(tableID string, evs []eventstore.Event) (*Loaded, error) 
 // rulesFor returns the rules a table was opened under.
 func (s *Service) rulesFor(o table.TableOpened) (table.Rules, error) {
 	return s.cfg.Games.Rules(o)
-}
-
-// Rules returns the rules a table was opened under: its game's variant with
-// its options, refusing a table opened under another rules version.
-func (reg Registry) Rules(o table.TableOpened) (table.Rules, error) {
-	g, ok := reg[o.Game]
-	if !ok {
-		return nil, fmt.Errorf("game %q is not in this server's registry", o.Game)
-	}
-	r, err := g.Rules(o.Variant, o.Options)
-	if err != nil {
-		return nil, fmt.Errorf("rules of %s/%s: %w", o.Game, o.Variant, err)
-	}
-	if r.Version() != o.RulesVersion {
-		return nil, fmt.Errorf("table was played under rules %s, this server has %s", o.RulesVersion, r.Version())
-	}
-	return r, nil
 }
 
 // OpenRequest opens a table.
@@ -359,7 +339,7 @@ func (s *Service) command(ctx context.Context, p Player, tableID string, cond Co
 // is left as it was.
 func (s *Service) commit(ctx context.Context, p Player, tableID string, l *Loaded, evs []table.Payload, cond Cond) (*Result, error) {
 	if len(evs) == 0 {
-		return nil, errors.New("tables: a command decided no events")
+		return nil, errors.New("service: a command decided no events")
 	}
 	news := make([]eventstore.NewEvent, len(evs))
 	for i, e := range evs {

@@ -1,4 +1,4 @@
-package tables_test
+package service_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"paiju/domain/table"
-	"paiju/tables"
+	"paiju/service"
 )
 
 // BenchmarkServiceMove measures one validated, durable move through the
@@ -23,15 +23,15 @@ func BenchmarkServiceMove(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		i := n.Add(1)
 		rng := rand.New(rand.NewPCG(i, 3))
-		res, err := svc.Open(ctx, tables.Player{ID: fmt.Sprintf("h%d", i)}, tables.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, tables.NoCond)
+		res, err := svc.Open(ctx, service.Player{ID: fmt.Sprintf("h%d", i)}, service.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, service.NoCond)
 		if err != nil {
 			b.Fatal(err)
 		}
 		id := res.Table.State.ID
-		players := make([]tables.Player, 3)
+		players := make([]service.Player, 3)
 		for s := range players {
-			players[s] = tables.Player{ID: fmt.Sprintf("p%d-%d", i, s)}
-			if _, err := svc.Join(ctx, players[s], id, s, tables.NoCond); err != nil {
+			players[s] = service.Player{ID: fmt.Sprintf("p%d-%d", i, s)}
+			if _, err := svc.Join(ctx, players[s], id, s, service.NoCond); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -43,7 +43,7 @@ func BenchmarkServiceMove(b *testing.B) {
 			seat := *l.State.Rules.View(l.State.G, table.Auditor).Turn
 			legal := table.Legal(l.State, seat)
 			a := legal[rng.IntN(len(legal)-1)] // the last is escape
-			if _, err := svc.Act(ctx, players[seat], id, a, tables.NoCond); err != nil {
+			if _, err := svc.Act(ctx, players[seat], id, a, service.NoCond); err != nil {
 				b.Fatal(err)
 			}
 		}
