@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // commonConfig is what every command needs.
@@ -26,6 +27,7 @@ type serveConfig struct {
 	DebugAddr    string
 	TimeZone     string // leaderboard periods; "" is projections.DefaultLocation
 	Projector    string // "" or "in-process", or "external" (paiju project)
+	BotDelay     time.Duration
 }
 
 func (c commonConfig) dbPath() string   { return filepath.Join(c.Data, "paiju.db") }
@@ -81,6 +83,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	// Empty defaults (resolved in serve) keep the zero config the default.
 	str(fs, getenv, &c.TimeZone, "time-zone", "", "IANA time zone bounding leaderboard days, weeks and months; empty is Asia/Shanghai")
 	str(fs, getenv, &c.Projector, "projector", "", `where projections are built: "in-process" (empty) or "external" (a separate "paiju project")`)
+	botDelay := "300ms"
+	str(fs, getenv, &botDelay, "bot-delay", botDelay, "how long a bot or a delegated seat (托管) thinks before it plays (a Go duration, 0 to 1m)")
 	rate := "100"
 	str(fs, getenv, &rate, "rate-limit", rate, "requests per second one token (or one IP registering players) may make; 0 disables the limit")
 	if err := fs.Parse(args); err != nil {
@@ -94,5 +98,10 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		return c, fmt.Errorf("serve: --rate-limit %q: want an integer ≥ 0", rate)
 	}
 	c.RateLimit = n
+	d, err := time.ParseDuration(botDelay)
+	if err != nil || d < 0 || d > time.Minute {
+		return c, fmt.Errorf("serve: --bot-delay %q: want a duration from 0 to 1m", botDelay)
+	}
+	c.BotDelay = d
 	return c, nil
 }

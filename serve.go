@@ -84,10 +84,11 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	}
 	defer pdb.Close()
 	svc := service.New(service.Config{
-		Store:     store,
-		Games:     games.All(),
-		Logger:    log,
-		Committed: relay.Notify,
+		Store:      store,
+		Games:      games.All(),
+		Logger:     log,
+		Committed:  relay.Notify,
+		ThinkDelay: cfg.BotDelay,
 	})
 	stopStreams := make(chan struct{})
 	handler := api.NewServer(api.Deps{
@@ -125,6 +126,11 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	wg.Go(func() {
 		if err := relay.Run(runCtx); err != nil && !errors.Is(err, context.Canceled) {
 			log.Error("relay stopped", "err", err)
+		}
+	})
+	wg.Go(func() {
+		if err := svc.Run(runCtx); err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("turn clocks and bots stopped", "err", err)
 		}
 	})
 	if cfg.Projector == "in-process" {

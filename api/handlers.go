@@ -71,6 +71,30 @@ type openTableRequest struct {
 	Variant string          `json:"variant"`
 	Stake   *int            `json:"stake"`
 	Options json.RawMessage `json:"options"`
+	// Clock is the turn clock; absent takes the defaults.
+	Clock *clockRequest `json:"clock"`
+	Bots  int           `json:"bots"`
+}
+
+// clockRequest is the turn clock of a new table; an absent field takes its
+// default.
+type clockRequest struct {
+	TurnSeconds   *int `json:"turn_seconds"`
+	DelegateAfter *int `json:"delegate_after"`
+}
+
+func (c *clockRequest) clock() *table.Clock {
+	if c == nil {
+		return nil
+	}
+	out := table.DefaultClock()
+	if c.TurnSeconds != nil {
+		out.TurnSeconds = *c.TurnSeconds
+	}
+	if c.DelegateAfter != nil {
+		out.DelegateAfter = *c.DelegateAfter
+	}
+	return &out
 }
 
 func (s *server) player(r *http.Request) (service.Player, error) {
@@ -99,7 +123,7 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 	if opts := strings.TrimSpace(string(req.Options)); opts == "null" {
 		req.Options = nil
 	}
-	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options}, cond)
+	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots}, cond)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -229,6 +253,8 @@ func (s *server) writeCommand(w http.ResponseWriter, r *http.Request, res *servi
 type legalResponse struct {
 	Version int            `json:"version"`
 	Actions []table.Action `json:"actions"`
+	// Deadline is when the caller's time to act runs out, if it is running.
+	Deadline *time.Time `json:"deadline,omitempty"`
 }
 
 func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
@@ -249,7 +275,7 @@ func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 		actions = []table.Action{}
 	}
 	setETag(w, l.State.Version)
-	writeJSON(w, http.StatusOK, legalResponse{Version: l.State.Version, Actions: actions})
+	writeJSON(w, http.StatusOK, legalResponse{Version: l.State.Version, Actions: actions, Deadline: deadlineOf(l.State, seat)})
 }
 
 type eventsResponse struct {

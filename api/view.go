@@ -1,6 +1,8 @@
 package api
 
 import (
+	"time"
+
 	"paiju/domain/cards"
 	"paiju/domain/table"
 	"paiju/service"
@@ -24,6 +26,8 @@ type tableView struct {
 	GameState      any                `json:"game_state"`
 	LastSettlement *table.HandSettled `json:"last_settlement"`
 	Closed         bool               `json:"closed"`
+	// Clock is the table's turn clock (null: none).
+	Clock *table.Clock `json:"clock"`
 }
 
 type seatView struct {
@@ -31,6 +35,11 @@ type seatView struct {
 	PlayerID *string `json:"player_id"`
 	Name     *string `json:"name"`
 	Total    int     `json:"total"`
+	// Bot: a server bot holds the seat. Delegated: the bot plays it for its
+	// player (托管). Deadline: when the seat's time to act runs out.
+	Bot       bool       `json:"bot"`
+	Delegated bool       `json:"delegated"`
+	Deadline  *time.Time `json:"deadline"`
 }
 
 // Phases the table reports itself; the game reports the rest.
@@ -45,14 +54,14 @@ func viewOf(l *service.Loaded, c caller) tableView {
 	v := tableView{
 		ID: st.ID, Game: st.Game, Variant: st.Variant, Stake: st.Stake,
 		Options: st.Options, RulesVersion: st.RulesVersion, Version: st.Version,
-		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed,
+		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed, Clock: st.Clock,
 		Hand: []cards.Card{},
 	}
 	if seat >= 0 {
 		v.Seat = table.Seat(seat)
 	}
 	for i := range st.Players {
-		sv := seatView{Seat: i, Total: st.Totals[i]}
+		sv := seatView{Seat: i, Total: st.Totals[i], Bot: st.Bots[i], Delegated: st.Delegated[i], Deadline: deadlineOf(st, i)}
 		if st.Players[i] != "" {
 			id, name := st.Players[i], st.Names[i]
 			sv.PlayerID, sv.Name = &id, &name
@@ -73,4 +82,14 @@ func viewOf(l *service.Loaded, c caller) tableView {
 		}
 	}
 	return v
+}
+
+// deadlineOf is seat's deadline in UTC to the millisecond, or nil.
+func deadlineOf(st *table.State, seat int) *time.Time {
+	dl, ok := st.Deadline(seat)
+	if !ok {
+		return nil
+	}
+	dl = dl.UTC().Truncate(time.Millisecond)
+	return &dl
 }

@@ -73,7 +73,7 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 	if err != nil {
 		return rep, fault(0, "%v", err)
 	}
-	want, err := table.Open(rules, opened.TableID, opened.Game, opened.Variant, opened.Stake, opened.OpenedBy)
+	want, err := table.OpenClocked(rules, opened.TableID, opened.Game, opened.Variant, opened.Stake, opened.OpenedBy, opened.Clock)
 	if err != nil {
 		return rep, fault(0, "table could not have been opened: %v", err)
 	}
@@ -99,7 +99,7 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 	}
 
 	st := table.New(rules)
-	table.Apply(st, payloads[0])
+	table.ApplyAt(st, payloads[0], evs[0].RecordedAt)
 	for i := 1; i < len(payloads); {
 		produced, err := reexecute(st, payloads[i], seeds)
 		if err != nil {
@@ -127,8 +127,8 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 					if err := checkUnrevealed(payloads[j:j+rest], d); err != nil {
 						return rep, fault(j, "%v", err)
 					}
-					for _, q := range payloads[j : j+rest] {
-						table.Apply(st, q)
+					for r, q := range payloads[j : j+rest] {
+						table.ApplyAt(st, q, evs[j+r].RecordedAt)
 					}
 					break
 				}
@@ -141,7 +141,7 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 					return rep, fault(j, "settlement of hand %d: deltas and house share sum to %d, not 0", s.Hand, sum)
 				}
 			}
-			table.Apply(st, payloads[j])
+			table.ApplyAt(st, payloads[j], evs[j].RecordedAt)
 		}
 		rep.Commands++
 		i += len(produced)
@@ -160,7 +160,22 @@ func reexecute(st *table.State, p table.Payload, seeds *seedBook) ([]table.Paylo
 	)
 	switch e := p.(type) {
 	case table.PlayerSeated:
-		out, err = table.Join(st, e.PlayerID, e.Name, e.Seat, seeds)
+		if e.Bot {
+			out, err = table.SeatBot(st, e.PlayerID, e.Name, e.Seat, seeds)
+		} else {
+			out, err = table.Join(st, e.PlayerID, e.Name, e.Seat, seeds)
+		}
+	case table.TurnTimedOut:
+		// The recorded time is the input: the rules re-decide that the
+		// deadline had passed then, and the default action.
+		out, err = table.Timeout(st, e.Seat, e.At, seeds)
+	case table.SeatDelegated:
+		if e.By != "player" {
+			return nil, fmt.Errorf("SeatDelegated by %q does not follow from the command before it", e.By)
+		}
+		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionDelegate}, seeds)
+	case table.SeatResumed:
+		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionResume}, seeds)
 	case table.PlayerLeft:
 		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionLeave}, seeds)
 	case table.PlayerEscaped:

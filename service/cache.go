@@ -122,7 +122,7 @@ func (l *Loaded) extend(evs []eventstoreEvent) (*Loaded, error) {
 		if err != nil {
 			return nil, fmt.Errorf("table %s version %d: %w", n.State.ID, e.Version, err)
 		}
-		table.Apply(n.State, p)
+		table.ApplyAt(n.State, p, e.RecordedAt)
 		n.Events = append(n.Events, Recorded{Version: e.Version, Position: e.Position, Type: e.Type, RecordedAt: e.RecordedAt, Payload: p})
 	}
 	return n, nil

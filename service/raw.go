@@ -72,7 +72,7 @@ func (l *Loaded) EverSeated(player string) bool {
 func (l *Loaded) At(n int) *Loaded {
 	st := table.New(l.State.Rules)
 	for _, e := range l.Events[:n] {
-		table.Apply(st, e.Payload)
+		table.ApplyAt(st, e.Payload, e.RecordedAt)
 	}
 	return &Loaded{State: st, Events: l.Events[:n:n]}
 }

@@ -30,6 +30,7 @@ type Store interface {
 	AppendIdempotent(ctx context.Context, stream string, expectedVersion int, events []eventstore.NewEvent, key eventstore.IdempotencyKey) (eventstore.AppendResult, error)
 	LookupIdempotency(ctx context.Context, scope, key string) (eventstore.IdempotencyRecord, bool, error)
 	Load(ctx context.Context, stream string, fromVersion int) ([]eventstore.Event, error)
+	ReadAll(ctx context.Context, fromPosition int64, limit int) ([]eventstore.Event, error)
 }
 
 // IDs generates table ids.
@@ -84,6 +85,9 @@ type Config struct {
 	// CacheSize bounds how many tables are kept folded in memory
 	// (DefaultCacheSize when 0).
 	CacheSize int
+	// ThinkDelay is how long a bot (or a delegated seat) waits before it
+	// plays, so that tables of bots do not monopolise the CPU.
+	ThinkDelay time.Duration
 	// SharedStore says other processes append to the store too (several API
 	// nodes on one database): every read then catches up from the store.
 	// The embedded SQLite store has one writer, so it is false there.
@@ -95,6 +99,7 @@ type Config struct {
 type Service struct {
 	cfg   Config
 	cache *tableCache
+	sched *schedule
 }
 
 // eventstoreEvent is a stored event, named for brevity in this package.
@@ -117,7 +122,7 @@ func New(cfg Config) *Service {
 	if cfg.Committed == nil {
 		cfg.Committed = func() {}
 	}
-	return &Service{cfg: cfg, cache: newTableCache(cfg.CacheSize)}
+	return &Service{cfg: cfg, cache: newTableCache(cfg.CacheSize), sched: newSchedule(cfg.ThinkDelay)}
 }
 
 // StreamID is the event stream of a table.
@@ -212,7 +217,7 @@ func (s *Service) fold(tableID string, evs []eventstore.Event) (*Loaded, error) 
 		if err != nil {
 			return nil, fmt.Errorf("table %s version %d: %w", tableID, e.Version, err)
 		}
-		table.Apply(l.State, p)
+		table.ApplyAt(l.State, p, e.RecordedAt)
 		l.Events = append(l.Events, Recorded{Version: e.Version, Position: e.Position, Type: e.Type, RecordedAt: e.RecordedAt, Payload: p})
 	}
 	return l, nil
@@ -229,6 +234,11 @@ type OpenRequest struct {
 	Variant string
 	Stake   int
 	Options json.RawMessage
+	// Clock is the turn clock; nil takes table.DefaultClock for a game that
+	// can play a seat itself, and no clock for one that cannot.
+	Clock *table.Clock
+	// Bots is how many seats server bots take at once (the highest seats).
+	Bots int
 }
 
 // Open opens a new table.
@@ -245,7 +255,7 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 		return replay, err
 	}
 	id := s.cfg.IDs.NewID()
-	evs, err := table.Open(rules, id, req.Game, req.Variant, req.Stake, p.ID)
+	evs, err := s.opening(rules, id, p, req)
 	if err != nil {
 		return nil, err
 	}
@@ -253,6 +263,7 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 	if err == nil && !res.Replayed {
 		s.cache.entry(id).snap.Store(res.Table)
 		s.cfg.Committed()
+		s.sched.note(id, res.Table.State)
 	}
 	return res, err
 }
@@ -281,11 +292,16 @@ func (s *Service) Legal(st *table.State, seat int) []table.Action {
 	return table.LegalAt(st, seat, s.cfg.Clock.Now())
 }
 
-// Act performs an action of the caller's seat.
+// Act performs an action of the caller's seat. While the bot plays a
+// delegated seat, its player may only resume or escape.
 func (s *Service) Act(ctx context.Context, p Player, tableID string, a table.Action, cond Cond) (*Result, error) {
 	return s.command(ctx, p, tableID, cond, func(st *table.State) ([]table.Payload, error) {
+		seat := st.SeatOf(p.ID)
+		if seat >= 0 && st.Delegated[seat] && a.Type != table.ActionResume && a.Type != table.ActionEscape && a.Type != table.ActionLeave {
+			return nil, table.ErrSeatDelegated.With("the bot plays seat %d (托管): post {\"type\":\"resume\"} first", seat)
+		}
 		a.At = s.cfg.Clock.Now()
-		return table.Act(st, st.SeatOf(p.ID), a, s.dealInputs())
+		return table.Act(st, seat, a, s.dealInputs())
 	})
 }
 
@@ -320,6 +336,7 @@ func (s *Service) command(ctx context.Context, p Player, tableID string, cond Co
 			// must find the new events in the cache.
 			e.snap.Store(res.Table)
 			s.cfg.Committed()
+			s.sched.note(tableID, res.Table.State)
 		}
 		if errors.Is(err, eventstore.ErrConflict) {
 			e.stale.Store(true)
@@ -369,7 +386,7 @@ func (s *Service) commit(ctx context.Context, p Player, tableID string, l *Loade
 	}
 	next := l.next()
 	for i, e := range evs {
-		table.Apply(next.State, e)
+		table.ApplyAt(next.State, e, res.RecordedAt)
 		next.Events = append(next.Events, Recorded{Version: expected + i + 1, Position: res.Positions[i], Type: e.EventType(), RecordedAt: res.RecordedAt, Payload: e})
 	}
 	return &Result{Table: next, Appended: next.Events[len(l.Events):]}, nil

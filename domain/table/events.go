@@ -28,6 +28,8 @@ type TableOpened struct {
 	Seats        int             `json:"seats"`
 	RulesVersion string          `json:"rules_version"`
 	OpenedBy     string          `json:"opened_by"`
+	// Clock is the turn clock; absent on tables opened without one.
+	Clock *Clock `json:"clock,omitempty"`
 }
 
 // PlayerSeated: a player took a seat.
@@ -35,6 +37,8 @@ type PlayerSeated struct {
 	Seat     int    `json:"seat"`
 	PlayerID string `json:"player_id"`
 	Name     string `json:"name"`
+	// Bot: the seat is taken by a server bot, played by the game's bot.
+	Bot bool `json:"bot,omitempty"`
 }
 
 // HandDealt records a deal: every seat's cards, the kitty, and the commitment

@@ -1,6 +1,10 @@
 package table
 
-import "time"
+import (
+	"fmt"
+	"slices"
+	"time"
+)
 
 // Live tables: the turn clock, 托管 (trusteeship) and bots. The table owns the
 // clock and the delegation; a game says whom it waits for, what a seat does
@@ -48,3 +52,227 @@ type SeatResumed struct {
 func (TurnTimedOut) EventType() string  { return "TurnTimedOut" }
 func (SeatDelegated) EventType() string { return "SeatDelegated" }
 func (SeatResumed) EventType() string   { return "SeatResumed" }
+
+// Clock is a table's turn clock, recorded in TableOpened. A table opened
+// without one (every table opened before clocks existed) has no deadlines.
+type Clock struct {
+	// TurnSeconds is how long an awaited seat has to act; 0 turns the clock off.
+	TurnSeconds int `json:"turn_seconds"`
+	// DelegateAfter is how many timeouts in a row hand a seat to the bot (托管);
+	// 0 never delegates on the clock's account.
+	DelegateAfter int `json:"delegate_after"`
+}
+
+// Turn clock defaults and bounds.
+const (
+	DefaultTurnSeconds   = 30
+	DefaultDelegateAfter = 2
+	MinTurnSeconds       = 5
+	MaxTurnSeconds       = 3600
+	MaxDelegateAfter     = 10
+)
+
+// DefaultClock is the clock of a table opened without saying otherwise.
+func DefaultClock() Clock {
+	return Clock{TurnSeconds: DefaultTurnSeconds, DelegateAfter: DefaultDelegateAfter}
+}
+
+// Validate checks the clock's bounds.
+func (c Clock) Validate() error {
+	if c.TurnSeconds != 0 && (c.TurnSeconds < MinTurnSeconds || c.TurnSeconds > MaxTurnSeconds) {
+		return ErrBadOption.With("clock.turn_seconds must be 0 (no clock) or %d..%d, got %d", MinTurnSeconds, MaxTurnSeconds, c.TurnSeconds)
+	}
+	if c.DelegateAfter < 0 || c.DelegateAfter > MaxDelegateAfter {
+		return ErrBadOption.With("clock.delegate_after must be 0 (never) or 1..%d, got %d", MaxDelegateAfter, c.DelegateAfter)
+	}
+	return nil
+}
+
+// Generic actions of the live table.
+const (
+	ActionDelegate = "delegate" // hand one's seat to the bot (托管)
+	ActionResume   = "resume"   // take one's seat back from the bot
+	// ActionTimeout is how Command-style tools name a TurnTimedOut: it is
+	// never posted, the server decides it (Timeout).
+	ActionTimeout = "timeout"
+)
+
+// Errors of the live table.
+var (
+	ErrNoDeadline         = &Error{Kind: KindConflict, Code: "no_deadline"}
+	ErrDeadlineNotReached = &Error{Kind: KindConflict, Code: "deadline_not_reached"}
+	ErrNotDelegated       = &Error{Kind: KindConflict, Code: "not_delegated"}
+	ErrAlreadyDelegated   = &Error{Kind: KindConflict, Code: "already_delegated"}
+	ErrSeatDelegated      = &Error{Kind: KindConflict, Code: "seat_delegated"}
+)
+
+// live is what the table keeps of the turn clock and the server's seats.
+type live struct {
+	Clock     *Clock
+	Bots      []bool      // seat taken by a server bot
+	Delegated []bool      // seat played by the bot (托管) until its player resumes
+	TimedOut  []int       // timeouts in a row per seat
+	Waiting   []bool      // the game awaits the seat (Autoplay.Awaited)
+	Since     []time.Time // when the seat's current wait began
+	// pending is 1 + the seat of a TurnTimedOut whose default action has not
+	// started yet (0: none), so that the default action is not counted as the
+	// player acting.
+	pending int
+}
+
+func (l *live) open(seats int, c *Clock) {
+	l.Clock = c
+	l.Bots = make([]bool, seats)
+	l.Delegated = make([]bool, seats)
+	l.TimedOut = make([]int, seats)
+	l.Waiting = make([]bool, seats)
+	l.Since = make([]time.Time, seats)
+}
+
+func (l live) clone() live {
+	c := l
+	c.Bots = slices.Clone(l.Bots)
+	c.Delegated = slices.Clone(l.Delegated)
+	c.TimedOut = slices.Clone(l.TimedOut)
+	c.Waiting = slices.Clone(l.Waiting)
+	c.Since = slices.Clone(l.Since)
+	return c
+}
+
+// Deadline returns when seat's time to act runs out, if the table has a
+// clock and the game awaits the seat.
+func (s *State) Deadline(seat int) (time.Time, bool) {
+	if s.Clock == nil || s.Clock.TurnSeconds == 0 || seat < 0 || seat >= len(s.Waiting) || !s.Waiting[seat] || s.Since[seat].IsZero() {
+		return time.Time{}, false
+	}
+	return s.Since[seat].Add(time.Duration(s.Clock.TurnSeconds) * time.Second), true
+}
+
+// Awaited reports whether the game waits for seat now.
+func (s *State) Awaited(seat int) bool {
+	return seat >= 0 && seat < len(s.Waiting) && s.Waiting[seat]
+}
+
+// ServerPlays reports whether the server plays seat: a bot's seat, or a
+// delegated one.
+func (s *State) ServerPlays(seat int) bool {
+	return seat >= 0 && seat < len(s.Bots) && (s.Bots[seat] || s.Delegated[seat])
+}
+
+// applyLive records what p says of the clock and the server's seats, at the
+// time at which p was recorded; it runs after the game has evolved.
+func (s *State) applyLive(p Payload, at time.Time) {
+	actor := -1
+	switch e := p.(type) {
+	case TableOpened:
+		s.live.open(e.Seats, e.Clock)
+		return
+	case PlayerSeated:
+		s.Bots[e.Seat], s.Delegated[e.Seat], s.TimedOut[e.Seat] = e.Bot, false, 0
+	case PlayerLeft:
+		s.Bots[e.Seat], s.Delegated[e.Seat], s.TimedOut[e.Seat] = false, false, 0
+	case PlayerEscaped:
+		s.Bots[e.Seat], s.Delegated[e.Seat], s.TimedOut[e.Seat] = false, false, 0
+	case TurnTimedOut:
+		s.TimedOut[e.Seat]++
+		s.pending = e.Seat + 1
+	case SeatDelegated:
+		s.Delegated[e.Seat] = true
+	case SeatResumed:
+		s.Delegated[e.Seat], s.TimedOut[e.Seat] = false, 0
+	case HandDealt, DealSecret, DealVoided, HandSettled, TableClosed:
+	default:
+		if seat, _, ok := s.Rules.Command(p); ok {
+			actor = seat
+		}
+	}
+	if actor >= 0 {
+		if s.pending == actor+1 {
+			s.pending = 0
+		} else {
+			s.TimedOut[actor] = 0
+		}
+	}
+	ap, ok := s.Rules.(Autoplay)
+	if !ok || s.Waiting == nil {
+		return
+	}
+	var awaited []int
+	if s.InDeal && !s.Closed && s.G != nil {
+		awaited = ap.Awaited(s.G)
+	}
+	k := 0
+	for seat := range s.Waiting {
+		w := k < len(awaited) && awaited[k] == seat
+		if w {
+			k++
+			if !s.Waiting[seat] || seat == actor {
+				s.Since[seat] = at
+			}
+		} else {
+			s.Since[seat] = time.Time{}
+		}
+		s.Waiting[seat] = w
+	}
+}
+
+// Timeout decides what happens when seat's deadline has passed at now: a
+// TurnTimedOut, the delegation of the seat when it has now timed out
+// DelegateAfter times in a row, and the game's default action for the seat
+// (Autoplay.TimeoutAction) with what follows it.
+func Timeout(s *State, seat int, now time.Time, seeds SeedSource) ([]Payload, error) {
+	if s.Closed {
+		return nil, ErrTableClosed.With("table %s is closed", s.ID)
+	}
+	deadline, ok := s.Deadline(seat)
+	if !ok {
+		return nil, ErrNoDeadline.With("seat %d has no running deadline", seat)
+	}
+	if now.Before(deadline) {
+		return nil, ErrDeadlineNotReached.With("seat %d has until %s", seat, deadline.Format(time.RFC3339Nano))
+	}
+	ap, ok := s.Rules.(Autoplay)
+	if !ok {
+		return nil, fmt.Errorf("rules %s run under a clock but cannot play a seat", s.RulesVersion)
+	}
+	evs := []Payload{TurnTimedOut{Seat: seat, At: now}}
+	if d := s.Clock.DelegateAfter; d > 0 && !s.Delegated[seat] && !s.Bots[seat] && s.TimedOut[seat]+1 >= d {
+		evs = append(evs, SeatDelegated{Seat: seat, By: "clock"})
+	}
+	next := s.Clone()
+	for _, e := range evs {
+		ApplyAt(next, e, now)
+	}
+	a := ap.TimeoutAction(next.G, seat)
+	a.At = now
+	more, err := s.Rules.Decide(next.G, seat, a)
+	if err != nil {
+		// The game's documented default must always be legal.
+		return nil, fmt.Errorf("default action %q of seat %d refused: %w", a.Type, seat, err)
+	}
+	return withDeal(s, append(evs, more...), seeds)
+}
+
+// BotMove is the action the game's bot takes for seat now, from the seat's
+// view and legal actions only. ok is false when the game awaits nothing of
+// the seat or cannot play it.
+func BotMove(s *State, seat int, now time.Time) (Action, bool) {
+	ap, ok := s.Rules.(Autoplay)
+	if !ok || !s.Awaited(seat) {
+		return Action{}, false
+	}
+	legal := gameLegal(s, seat, now)
+	if len(legal) == 0 {
+		return Action{}, false
+	}
+	a := ap.BotAction(s.Rules.View(s.G, seat), legal)
+	a.At = now
+	return a, true
+}
+
+func gameLegal(s *State, seat int, now time.Time) []Action {
+	if t, ok := s.Rules.(Timed); ok && !now.IsZero() {
+		return t.LegalAt(s.G, seat, now)
+	}
+	return s.Rules.Legal(s.G, seat)
+}

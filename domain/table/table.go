@@ -57,6 +57,7 @@ type State struct {
 	Closed       bool
 	G            GameState
 	Rules        Rules
+	live
 }
 
 // New returns the empty state a stream starts from, for the given rules.
@@ -73,6 +74,7 @@ func (s *State) Clone() *State {
 	if s.G != nil {
 		c.G = s.G.Clone()
 	}
+	c.live = s.live.clone()
 	return &c
 }
 
@@ -89,20 +91,47 @@ func (s *State) Full() bool {
 	return len(s.Players) > 0 && !slices.Contains(s.Players, "")
 }
 
-// Open returns the event that opens a table.
+// Open returns the event that opens a table without a turn clock.
 func Open(r Rules, id, game, variant string, stake int, openedBy string) ([]Payload, error) {
+	return OpenClocked(r, id, game, variant, stake, openedBy, nil)
+}
+
+// OpenClocked returns the event that opens a table with the turn clock c (nil:
+// none). A clock needs rules that can play a seat (Autoplay).
+func OpenClocked(r Rules, id, game, variant string, stake int, openedBy string, c *Clock) ([]Payload, error) {
 	if stake < 1 {
 		return nil, ErrBadOption.With("stake must be an integer ≥ 1, got %d", stake)
 	}
+	if c != nil {
+		if err := c.Validate(); err != nil {
+			return nil, err
+		}
+		if _, ok := r.(Autoplay); !ok && c.TurnSeconds > 0 {
+			return nil, ErrBadOption.With("%s/%s cannot run under a turn clock: set clock.turn_seconds to 0", game, variant)
+		}
+	}
 	return []Payload{TableOpened{
 		TableID: id, Game: game, Variant: variant, Options: r.Options(),
-		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy,
+		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy, Clock: c,
 	}}, nil
 }
 
 // Join seats a player: seat < 0 takes the lowest free seat. When the last seat
 // fills, the first deal follows in the same batch of events.
 func Join(s *State, player, name string, seat int, seeds SeedSource) ([]Payload, error) {
+	return join(s, player, name, seat, false, seeds)
+}
+
+// SeatBot seats a server bot, as Join seats a player; the game's bot
+// (Autoplay.BotAction) plays the seat.
+func SeatBot(s *State, player, name string, seat int, seeds SeedSource) ([]Payload, error) {
+	if _, ok := s.Rules.(Autoplay); !ok {
+		return nil, ErrBadOption.With("%s/%s has no bot", s.Game, s.Variant)
+	}
+	return join(s, player, name, seat, true, seeds)
+}
+
+func join(s *State, player, name string, seat int, bot bool, seeds SeedSource) ([]Payload, error) {
 	if s.Closed {
 		return nil, ErrTableClosed.With("table %s is closed", s.ID)
 	}
@@ -120,7 +149,7 @@ func Join(s *State, player, name string, seat int, seeds SeedSource) ([]Payload,
 	} else if s.Players[seat] != "" {
 		return nil, ErrSeatTaken.With("seat %d is taken", seat)
 	}
-	evs := []Payload{PlayerSeated{Seat: seat, PlayerID: player, Name: name}}
+	evs := []Payload{PlayerSeated{Seat: seat, PlayerID: player, Name: name, Bot: bot}}
 	return withDeal(s, evs, seeds)
 }
 
@@ -140,6 +169,10 @@ func Act(s *State, seat int, a Action, seeds SeedSource) ([]Payload, error) {
 			return nil, ErrBadAction.With("leave takes no fields besides type")
 		}
 		return []Payload{PlayerLeft{Seat: seat, PlayerID: s.Players[seat]}}, nil
+	}
+	switch a.Type {
+	case ActionDelegate, ActionResume:
+		return delegation(s, seat, a)
 	}
 	if !s.InDeal {
 		return nil, ErrWrongPhase.With("no hand is running: waiting for players")
@@ -188,9 +221,14 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 	return append(evs, deal...), nil
 }
 
-// Apply evolves s by one event. It never fails on a stream the Decide side
-// produced; it panics on a stream that contradicts itself (a corrupt store).
-func Apply(s *State, p Payload) {
+// Apply evolves s by one event whose time is unknown: ApplyAt with a zero
+// time. Deadlines count only from recorded times.
+func Apply(s *State, p Payload) { ApplyAt(s, p, time.Time{}) }
+
+// ApplyAt evolves s by one event recorded at at (the store's recorded_at).
+// It never fails on a stream the Decide side produced; it panics on a stream
+// that contradicts itself (a corrupt store).
+func ApplyAt(s *State, p Payload, at time.Time) {
 	s.Version++
 	switch e := p.(type) {
 	case TableOpened:
@@ -223,6 +261,7 @@ func Apply(s *State, p Payload) {
 	if s.G != nil {
 		s.G = s.Rules.Evolve(s.G, p)
 	}
+	s.applyLive(p, at)
 }
 
 // Decode decodes a stored event of a table played under r.
@@ -288,11 +327,36 @@ func LegalAt(s *State, seat int, now time.Time) []Action {
 	if !s.InDeal {
 		return []Action{{Type: ActionLeave}}
 	}
-	var game []Action
-	if t, ok := s.Rules.(Timed); ok && !now.IsZero() {
-		game = t.LegalAt(s.G, seat, now)
-	} else {
-		game = s.Rules.Legal(s.G, seat)
+	if s.Delegated[seat] {
+		// The bot plays the seat until its player takes it back.
+		return []Action{{Type: ActionResume}, {Type: ActionEscape}}
+	}
+	game := gameLegal(s, seat, now)
+	if _, ok := s.Rules.(Autoplay); ok && !s.Bots[seat] {
+		game = append(game, Action{Type: ActionDelegate})
 	}
 	return append(game, Action{Type: ActionEscape})
+}
+
+// delegation decides delegate and resume.
+func delegation(s *State, seat int, a Action) ([]Payload, error) {
+	if !a.TypeOnly() {
+		return nil, ErrBadAction.With("%s takes no fields besides type", a.Type)
+	}
+	if _, ok := s.Rules.(Autoplay); !ok || s.Bots[seat] {
+		return nil, ErrUnknownAction.With("this seat cannot be handed to a bot")
+	}
+	if a.Type == ActionDelegate {
+		if s.Delegated[seat] {
+			return nil, ErrAlreadyDelegated.With("seat %d is already played by the bot", seat)
+		}
+		if !s.InDeal {
+			return nil, ErrWrongPhase.With("no hand is running: nothing to delegate")
+		}
+		return []Payload{SeatDelegated{Seat: seat, By: "player"}}, nil
+	}
+	if !s.Delegated[seat] {
+		return nil, ErrNotDelegated.With("seat %d is not delegated", seat)
+	}
+	return []Payload{SeatResumed{Seat: seat}}, nil
 }
