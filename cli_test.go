@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestMigrateThenVerifyEmpty(t *testing.T) {
@@ -34,13 +35,14 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		"PAIJU_LOG_LEVEL":     "debug",
 		"PAIJU_SYNC":          "NORMAL",
 		"PAIJU_RATE_LIMIT":    "7",
+		"PAIJU_BOT_DELAY":     "50ms",
 	}
 	var stderr bytes.Buffer
 	c, err := parseServe([]string{"--addr", "127.0.0.1:7777"}, func(k string) string { return env[k] }, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := serveConfig{commonConfig: commonConfig{Data: "/srv/paiju", LogLevel: "debug", Sync: "NORMAL"}, Addr: "127.0.0.1:7777", NATSURL: "nats://127.0.0.1:4222", AuditorToken: "tok", RateLimit: 7}
+	want := serveConfig{commonConfig: commonConfig{Data: "/srv/paiju", LogLevel: "debug", Sync: "NORMAL"}, Addr: "127.0.0.1:7777", NATSURL: "nats://127.0.0.1:4222", AuditorToken: "tok", RateLimit: 7, BotDelay: 50 * time.Millisecond}
 	if c != want {
 		t.Fatalf("config %+v, want %+v", c, want)
 	}
@@ -48,7 +50,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATSURL != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 {
+	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATSURL != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 || d.BotDelay != 300*time.Millisecond {
 		t.Fatalf("defaults %+v", d)
 	}
 }

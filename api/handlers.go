@@ -72,8 +72,9 @@ type openTableRequest struct {
 	Stake   *int            `json:"stake"`
 	Options json.RawMessage `json:"options"`
 	// Clock is the turn clock; absent takes the defaults.
-	Clock *clockRequest `json:"clock"`
-	Bots  int           `json:"bots"`
+	Clock    *clockRequest `json:"clock"`
+	Bots     int           `json:"bots"`
+	MaxHands int           `json:"max_hands"`
 }
 
 // clockRequest is the turn clock of a new table; an absent field takes its
@@ -123,7 +124,7 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 	if opts := strings.TrimSpace(string(req.Options)); opts == "null" {
 		req.Options = nil
 	}
-	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots}, cond)
+	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots, MaxHands: req.MaxHands}, cond)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -28,6 +28,8 @@ type tableView struct {
 	Closed         bool               `json:"closed"`
 	// Clock is the table's turn clock (null: none).
 	Clock *table.Clock `json:"clock"`
+	// MaxHands: the table closes after that many hands (0: when the game ends).
+	MaxHands int `json:"max_hands"`
 }
 
 type seatView struct {
@@ -54,7 +56,7 @@ func viewOf(l *service.Loaded, c caller) tableView {
 	v := tableView{
 		ID: st.ID, Game: st.Game, Variant: st.Variant, Stake: st.Stake,
 		Options: st.Options, RulesVersion: st.RulesVersion, Version: st.Version,
-		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed, Clock: st.Clock,
+		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed, Clock: st.Clock, MaxHands: st.MaxHands,
 		Hand: []cards.Card{},
 	}
 	if seat >= 0 {

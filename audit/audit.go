@@ -73,7 +73,10 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 	if err != nil {
 		return rep, fault(0, "%v", err)
 	}
-	want, err := table.OpenClocked(rules, opened.TableID, opened.Game, opened.Variant, opened.Stake, opened.OpenedBy, opened.Clock)
+	want, err := table.OpenWith(rules, table.Opening{
+		ID: opened.TableID, Game: opened.Game, Variant: opened.Variant, Stake: opened.Stake,
+		OpenedBy: opened.OpenedBy, Clock: opened.Clock, MaxHands: opened.MaxHands,
+	})
 	if err != nil {
 		return rep, fault(0, "table could not have been opened: %v", err)
 	}

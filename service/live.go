@@ -34,12 +34,19 @@ func (s *Service) opening(rules table.Rules, id string, p Player, req OpenReques
 			clock = &c
 		}
 	}
-	evs, err := table.OpenClocked(rules, id, req.Game, req.Variant, req.Stake, p.ID, clock)
+	evs, err := table.OpenWith(rules, table.Opening{
+		ID: id, Game: req.Game, Variant: req.Variant, Stake: req.Stake, OpenedBy: p.ID,
+		Clock: clock, MaxHands: req.MaxHands,
+	})
 	if err != nil {
 		return nil, err
 	}
 	if req.Bots < 0 || req.Bots > rules.Seats() {
 		return nil, table.ErrBadOption.With("bots must be 0..%d (the seats of %s/%s), got %d", rules.Seats(), req.Game, req.Variant, req.Bots)
+	}
+	if req.Bots == rules.Seats() && req.MaxHands == 0 {
+		// Nobody could ever stop a table of bots only.
+		return nil, table.ErrBadOption.With("a table of bots only needs max_hands (1..%d)", table.MaxMaxHands)
 	}
 	st := table.New(rules)
 	for _, e := range evs {
@@ -312,4 +319,3 @@ func (s *Service) dueSeat(st *table.State, now time.Time) (int, bool) {
 	}
 	return 0, false
 }
-

@@ -239,6 +239,9 @@ type OpenRequest struct {
 	Clock *table.Clock
 	// Bots is how many seats server bots take at once (the highest seats).
 	Bots int
+	// MaxHands closes the table after that many settled hands (0: the game
+	// decides when it ends). A table of bots only needs it.
+	MaxHands int
 }
 
 // Open opens a new table.

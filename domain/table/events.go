@@ -30,6 +30,9 @@ type TableOpened struct {
 	OpenedBy     string          `json:"opened_by"`
 	// Clock is the turn clock; absent on tables opened without one.
 	Clock *Clock `json:"clock,omitempty"`
+	// MaxHands closes the table once that many hands are settled, whatever
+	// the game; 0 (absent) leaves the end to the game.
+	MaxHands int `json:"max_hands,omitempty"`
 }
 
 // PlayerSeated: a player took a seat.

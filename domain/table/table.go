@@ -55,6 +55,7 @@ type State struct {
 	Totals       []int // running sum of settlement deltas per seat
 	Last         *HandSettled
 	Closed       bool
+	MaxHands     int // close after this many settled hands (0: no limit)
 	G            GameState
 	Rules        Rules
 	live
@@ -91,16 +92,35 @@ func (s *State) Full() bool {
 	return len(s.Players) > 0 && !slices.Contains(s.Players, "")
 }
 
-// Open returns the event that opens a table without a turn clock.
+// Open returns the event that opens a table without a turn clock or a hand
+// limit.
 func Open(r Rules, id, game, variant string, stake int, openedBy string) ([]Payload, error) {
-	return OpenClocked(r, id, game, variant, stake, openedBy, nil)
+	return OpenWith(r, Opening{ID: id, Game: game, Variant: variant, Stake: stake, OpenedBy: openedBy})
 }
 
-// OpenClocked returns the event that opens a table with the turn clock c (nil:
-// none). A clock needs rules that can play a seat (Autoplay).
-func OpenClocked(r Rules, id, game, variant string, stake int, openedBy string, c *Clock) ([]Payload, error) {
+// Opening is what a table is opened with.
+type Opening struct {
+	ID, Game, Variant string
+	Stake             int
+	OpenedBy          string
+	// Clock is the turn clock (nil: none). A clock needs rules that can play
+	// a seat (Autoplay).
+	Clock *Clock
+	// MaxHands closes the table after that many settled hands (0: no limit).
+	MaxHands int
+}
+
+// MaxMaxHands bounds Opening.MaxHands.
+const MaxMaxHands = 10_000
+
+// OpenWith returns the event that opens a table.
+func OpenWith(r Rules, o Opening) ([]Payload, error) {
+	id, game, variant, stake, openedBy, c := o.ID, o.Game, o.Variant, o.Stake, o.OpenedBy, o.Clock
 	if stake < 1 {
 		return nil, ErrBadOption.With("stake must be an integer ≥ 1, got %d", stake)
+	}
+	if o.MaxHands < 0 || o.MaxHands > MaxMaxHands {
+		return nil, ErrBadOption.With("max_hands must be 0 (no limit) or 1..%d, got %d", MaxMaxHands, o.MaxHands)
 	}
 	if c != nil {
 		if err := c.Validate(); err != nil {
@@ -113,6 +133,7 @@ func OpenClocked(r Rules, id, game, variant string, stake int, openedBy string, 
 	return []Payload{TableOpened{
 		TableID: id, Game: game, Variant: variant, Options: r.Options(),
 		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy, Clock: c,
+		MaxHands: o.MaxHands,
 	}}, nil
 }
 
@@ -194,7 +215,13 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 	for _, e := range evs {
 		Apply(next, e)
 	}
-	if next.Closed || !next.Full() || next.InDeal || !next.G.NeedsDeal() {
+	if next.Closed || next.InDeal || !next.G.NeedsDeal() {
+		return evs, nil
+	}
+	if next.MaxHands > 0 && next.Hand >= next.MaxHands && !next.Voided {
+		return append(evs, TableClosed{Reason: "max_hands", Totals: slices.Clone(next.Totals)}), nil
+	}
+	if !next.Full() {
 		return evs, nil
 	}
 	seed, err := seeds.NewSeed()
@@ -234,6 +261,7 @@ func ApplyAt(s *State, p Payload, at time.Time) {
 	case TableOpened:
 		s.ID, s.Game, s.Variant = e.TableID, e.Game, e.Variant
 		s.Options, s.Stake, s.RulesVersion = e.Options, e.Stake, e.RulesVersion
+		s.MaxHands = e.MaxHands
 		s.Players = make([]string, e.Seats)
 		s.Names = make([]string, e.Seats)
 		s.Totals = make([]int, e.Seats)
