@@ -191,7 +191,7 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (ti
 			return 0, 0, err
 		}
 		legal.Actions = slices.DeleteFunc(legal.Actions, func(a map[string]any) bool {
-			return a["type"] == "escape" || a["type"] == "leave"
+			return a["type"] == "escape" || a["type"] == "leave" || a["type"] == "delegate"
 		})
 		if len(legal.Actions) == 0 {
 			continue

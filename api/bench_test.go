@@ -107,7 +107,7 @@ func (e benchEnv) move(id string, ps []player) time.Duration {
 	e.do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/legal", Token: p.Token}).Decode(e.b, &l)
 	var choices []map[string]any
 	for _, a := range l.Actions {
-		if a["type"] != "escape" {
+		if a["type"] != "escape" && a["type"] != "delegate" {
 			choices = append(choices, a)
 		}
 	}

@@ -235,7 +235,7 @@ func (e *env) step(id string, ps []player) commandResp {
 	p := ps[*v.Turn]
 	var choices []map[string]any
 	for _, a := range e.legal(id, p.Token) {
-		if a["type"] != "escape" {
+		if a["type"] != "escape" && a["type"] != "delegate" {
 			choices = append(choices, a)
 		}
 	}

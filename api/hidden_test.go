@@ -172,7 +172,7 @@ func TestHiddenInformation(t *testing.T) {
 		seat := *v.Turn
 		var choices []map[string]any
 		for _, a := range e.legal(id, ps[seat].Token) {
-			if a["type"] != "escape" {
+			if a["type"] != "escape" && a["type"] != "delegate" {
 				choices = append(choices, a)
 			}
 		}

@@ -242,7 +242,7 @@ func (e *env) niuniuStep(id string, ps []player) (int, *apitest.Response) {
 	seat := e.rng.IntN(len(ps))
 	var choices []map[string]any
 	for _, a := range e.legal(id, ps[seat].Token) {
-		if a["type"] != "escape" {
+		if a["type"] != "escape" && a["type"] != "delegate" {
 			choices = append(choices, a)
 		}
 	}

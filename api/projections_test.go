@@ -352,7 +352,7 @@ func TestProjectionsTwoGames(t *testing.T) {
 		for seat, pl := range nps {
 			var choice map[string]any
 			for _, a := range p.legal(nid, pl.Token) {
-				if a["type"] != "escape" && a["type"] != "leave" {
+				if a["type"] != "escape" && a["type"] != "leave" && a["type"] != "delegate" {
 					choice = a
 					break
 				}

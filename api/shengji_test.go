@@ -263,7 +263,7 @@ func TestShengjiHandOverREST(t *testing.T) {
 		for seat, p := range ps {
 			for _, a := range e.legal(id, p.Token) {
 				switch a["type"] {
-				case "escape", "leave":
+				case "escape", "leave", "delegate":
 				case "declare":
 					decl = append(decl, choice{seat, a})
 				default:

@@ -292,7 +292,7 @@ func (d datedSeeds) DealTime() time.Time { return d.clock.Now() }
 
 // Legal lists the actions seat may take now, by the service's clock.
 func (s *Service) Legal(st *table.State, seat int) []table.Action {
-	return table.LegalAt(st, seat, s.cfg.Clock.Now())
+	return table.PlayerLegal(st, seat, s.cfg.Clock.Now())
 }
 
 // Act performs an action of the caller's seat. While the bot plays a

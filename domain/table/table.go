@@ -355,15 +355,24 @@ func LegalAt(s *State, seat int, now time.Time) []Action {
 	if !s.InDeal {
 		return []Action{{Type: ActionLeave}}
 	}
+	return append(gameLegal(s, seat, now), Action{Type: ActionEscape})
+}
+
+// PlayerLegal is what seat's player may post at the clock reading now: LegalAt
+// with the live table's own actions — delegate before escape while the
+// player plays, and only resume and escape while the bot plays the seat.
+func PlayerLegal(s *State, seat int, now time.Time) []Action {
+	legal := LegalAt(s, seat, now)
+	if len(legal) == 0 || !s.InDeal {
+		return legal
+	}
+	if _, ok := s.Rules.(Autoplay); !ok || s.Bots[seat] {
+		return legal
+	}
 	if s.Delegated[seat] {
-		// The bot plays the seat until its player takes it back.
 		return []Action{{Type: ActionResume}, {Type: ActionEscape}}
 	}
-	game := gameLegal(s, seat, now)
-	if _, ok := s.Rules.(Autoplay); ok && !s.Bots[seat] {
-		game = append(game, Action{Type: ActionDelegate})
-	}
-	return append(game, Action{Type: ActionEscape})
+	return slices.Insert(legal, len(legal)-1, Action{Type: ActionDelegate})
 }
 
 // delegation decides delegate and resume.
