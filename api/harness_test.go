@@ -36,6 +36,9 @@ type env struct {
 	rng   *rand.Rand
 	// clock is the service's clock: it stands still unless a test moves it.
 	clock *testClock
+	// svc is the table service behind the server, for tests that run the
+	// turn clock by hand (RunDue).
+	svc *service.Service
 }
 
 // testClock is a clock a test moves by hand (service.Clock).
@@ -95,13 +98,14 @@ func newEnv(t *testing.T, seed uint64) *env {
 func newEnvWith(t *testing.T, seed uint64, opt func(*api.Deps)) *env {
 	t.Helper()
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "paiju.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
+	clock := &testClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	// The store records by the same clock: deadlines count from recorded times.
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "paiju.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler), Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
 	var ids atomic.Int64
-	clock := &testClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
 	svc := service.New(service.Config{
 		Store: store,
 		Games: games.All(),
@@ -119,7 +123,7 @@ func newEnvWith(t *testing.T, seed uint64, opt func(*api.Deps)) *env {
 	opt(&deps)
 	srv := httptest.NewServer(api.NewServer(deps))
 	t.Cleanup(srv.Close)
-	return &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7)), clock: clock}
+	return &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7)), clock: clock, svc: svc}
 }
 
 type idFunc func() string
