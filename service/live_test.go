@@ -38,13 +38,13 @@ func (c *manualClock) advance(d time.Duration) {
 }
 
 type liveEnv struct {
-	t     *testing.T
+	t     testing.TB
 	store *sqlite.Store
 	clock *manualClock
 	path  string
 }
 
-func newLiveEnv(t *testing.T) *liveEnv {
+func newLiveEnv(t testing.TB) *liveEnv {
 	t.Helper()
 	e := &liveEnv{t: t, clock: &manualClock{now: time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)}, path: filepath.Join(t.TempDir(), "t.db")}
 	e.reopen()
