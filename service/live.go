@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"paiju/domain/table"
@@ -232,32 +233,47 @@ func (s *Service) Run(ctx context.Context) error {
 
 // RunDue does everything due by the service's clock now — timeouts, bot and
 // delegated moves — until nothing more is due, and returns how many commands
-// it appended.
+// it appended. Tables are worked on concurrently (up to serverWorkers at a
+// time), so that their appends share the store's group commits; each table's
+// moves stay in order.
 func (s *Service) RunDue(ctx context.Context) int {
-	n := 0
-	for steps := 0; steps < maxStepsPerRun && ctx.Err() == nil; {
+	var (
+		n     atomic.Int64
+		steps int
+	)
+	for steps < maxStepsPerRun && ctx.Err() == nil {
 		ids := s.sched.take(s.cfg.Clock.Now())
 		if len(ids) == 0 {
 			break
 		}
+		steps += len(ids)
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, serverWorkers)
 		for _, id := range ids {
-			steps++
-			acted, err := s.step(ctx, id)
-			if err != nil {
-				// Try again a little later rather than spin on a failing table.
-				s.cfg.Logger.ErrorContext(ctx, "server move failed", "table", id, "err", err)
-				s.sched.mu.Lock()
-				s.sched.due[id] = s.cfg.Clock.Now().Add(time.Second)
-				s.sched.mu.Unlock()
-				continue
-			}
-			if acted {
-				n++
-			}
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				acted, err := s.step(ctx, id)
+				if err != nil {
+					// Try again a little later rather than spin on a failing table.
+					s.cfg.Logger.ErrorContext(ctx, "server move failed", "table", id, "err", err)
+					s.sched.mu.Lock()
+					s.sched.due[id] = s.cfg.Clock.Now().Add(time.Second)
+					s.sched.mu.Unlock()
+					return
+				}
+				if acted {
+					n.Add(1)
+				}
+			})
 		}
+		wg.Wait()
 	}
-	return n
+	return int(n.Load())
 }
+
+// serverWorkers bounds the tables RunDue works on at once.
+const serverWorkers = 16
 
 // step takes the one server action due on a table, if any is still due.
 func (s *Service) step(ctx context.Context, tableID string) (bool, error) {
