@@ -148,7 +148,7 @@ func checkPatterns(fatalf func(string, ...any), r *Rules, g *State) {
 	walk = func(rk int) {
 		if rk == climb.NumRanks {
 			types := map[Type]bool{}
-			for _, rd := range classifyCounts(&p, p.Total(), r.v.twoDecks(), nil) {
+			for _, rd := range r.v.cardTypes().classify(&p, p.Total(), nil) {
 				if lead == nil || rd.Beats(*lead) {
 					types[rd.Type] = true
 				}

@@ -248,7 +248,7 @@ func (rt *randomTable) randomPlay(g *State, seat int) table.Action {
 	rt.rng.Shuffle(len(gens), func(i, j int) { gens[i], gens[j] = gens[j], gens[i] })
 	pl := &rt.pl
 	for _, t := range gens {
-		pl.makeOf(&g.hands[seat], lead, rt.r.v.twoDecks(), []Type{t})
+		pl.makeOf(&g.hands[seat], lead, rt.r.v.cardTypes(), []Type{t})
 		if pl.actions > 0 {
 			return pl.at(rt.rng.IntN(pl.actions))
 		}
