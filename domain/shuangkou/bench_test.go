@@ -40,7 +40,7 @@ func BenchmarkLegalLead(b *testing.B) {
 			n := 0
 			b.ResetTimer()
 			for i := range b.N {
-				n += len(legalPlays(&hands[i%len(hands)], nil, wild))
+				n += len(legalPlays(&hands[i%len(hands)], nil, cardTypes{wild: wild}))
 			}
 			b.ReportMetric(float64(n)/float64(b.N), "plays/op")
 		})

@@ -125,7 +125,7 @@ func (rt *randomTable) apply(evs []table.Payload) {
 // sampleLead lists the leads of one shape drawn at random (a type, and a
 // length for runs), falling back to every lead when the hand has none.
 func (rt *randomTable) sampleLead(hand *cards.Multiset) []table.Action {
-	g := newGen(hand, rt.r.v.wild)
+	g := newGen(hand, rt.r.v.cardTypes())
 	switch k := rt.rng.IntN(8); k {
 	case 0, 1, 2:
 		g.groups([...]Type{Single, Pair, Trio}[k], -1)
@@ -139,7 +139,7 @@ func (rt *randomTable) sampleLead(hand *cards.Multiset) []table.Action {
 	if plays := g.plays(nil); len(plays) > 0 {
 		return plays
 	}
-	return legalPlays(hand, nil, rt.r.v.wild)
+	return legalPlays(hand, nil, rt.r.v.cardTypes())
 }
 
 // choose picks a random legal action: a pass one time in three when it may
