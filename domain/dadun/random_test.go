@@ -177,7 +177,7 @@ func (rt *randomTable) choose(legal []table.Action) table.Action {
 
 // step makes one action and checks it.
 func (rt *randomTable) step() {
-	r, g := rt.r, game(rt.st)
+	r, g := rt.r, gametest.Game[State](rt.st)
 	seat, legal := -1, []table.Action(nil)
 	sampled := g.phase == phasePlaying && g.last == nil && rt.rng.IntN(8) != 0
 	for i := range seats {
@@ -295,7 +295,7 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 // Deal, banker, friend: nobody but the friend knows until its card is
 // played).
 func (rt *randomTable) checkHidden(evs []table.Payload) {
-	g := game(rt.st)
+	g := gametest.Game[State](rt.st)
 	if g.phase == phaseWaiting || g.sidesPublic() {
 		return
 	}
@@ -329,7 +329,7 @@ func (rt *randomTable) checkDeal(d table.HandDealt) {
 // checkTurned: the banker holds the turned card and leads the declaring
 // round (dadun.md, Deal, banker, friend).
 func (rt *randomTable) checkTurned(e CardTurned) {
-	g := game(rt.st)
+	g := gametest.Game[State](rt.st)
 	if g.hands[e.Banker].Count(e.Card) == 0 || e.Banker != rt.dealt.FirstSeat || g.turn != e.Banker || g.phase != phaseDeclaring {
 		rt.fatalf("%+v: the banker must hold the turned card and act first", e)
 	}
@@ -365,7 +365,7 @@ func (rt *randomTable) checkSeed(hex string, pre *State) {
 
 // checkCards: the 108 cards are always in the hands or played.
 func (rt *randomTable) checkCards() {
-	g := game(rt.st)
+	g := gametest.Game[State](rt.st)
 	if g.phase == phaseWaiting {
 		return
 	}

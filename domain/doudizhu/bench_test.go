@@ -27,13 +27,13 @@ func BenchmarkRandomHand(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for hand := st.Hand; st.Hand == hand || !st.InDeal; {
-					g := game(st)
+					g := gametest.Game[State](st)
 					a := benchAction(r, g, rng, &pl)
 					evs, err := table.Act(st, g.turn, a, seeds)
 					if err != nil {
 						b.Fatal(err)
 					}
-					applyAll(st, evs)
+					gametest.ApplyAll(st, evs)
 					actions++
 				}
 			}

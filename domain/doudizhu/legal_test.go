@@ -47,7 +47,7 @@ func TestPerft(t *testing.T) {
 	for _, tc := range tests {
 		pos := position{hands: []string{tc.hand, "SA", "HA"}, kitty: "CA DA SK"}
 		st := pos.build(t, r)
-		g := game(st)
+		g := gametest.Game[State](st)
 		g.phase, g.turn, g.landlord = phasePlaying, 0, 1
 		if tc.lead != "" {
 			cs := cards.MustParse(tc.lead)
@@ -74,7 +74,7 @@ func TestLegalPatterns(t *testing.T) {
 		checked := 0
 		for checked < 100 {
 			rt.step()
-			g := game(rt.st)
+			g := gametest.Game[State](rt.st)
 			if g.phase != phasePlaying || rng.IntN(3) != 0 {
 				continue
 			}
@@ -96,7 +96,7 @@ func TestLegalPatterns(t *testing.T) {
 		{"S3 S3 H3 C3 S4 S4 H4 C4 S5 S5 H5 S9 S9 BJ BJ", "S7 S7 H7 S8 S8 H8 S10 S10 SJ SJ"},
 	} {
 		pos := position{hands: []string{tc.hand, "SK", "HK", "CK"}, kitty: "DK SQ HQ CQ DQ SJ HJ CJ"}
-		g := game(pos.build(t, four))
+		g := gametest.Game[State](pos.build(t, four))
 		g.phase, g.turn, g.landlord = phasePlaying, 0, 0
 		if tc.lead != "" {
 			cs := cards.MustParse(tc.lead)
@@ -116,7 +116,7 @@ func TestLegalPatterns(t *testing.T) {
 		{"S3 H3 C3 D3 S4 H4 S5 H5 C5 D5 S6 H6 S7 H7 S8 H8 S9 H9 BJ RJ", ""},
 	} {
 		pos := position{hands: []string{tc.hand, "SK", "HK"}, kitty: "CK DK SQ"}
-		g := game(pos.build(t, r))
+		g := gametest.Game[State](pos.build(t, r))
 		g.phase, g.turn, g.landlord = phasePlaying, 0, 0
 		if tc.lead != "" {
 			cs := cards.MustParse(tc.lead)
@@ -243,7 +243,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 		checked := 0
 		for checked < 40 {
 			rt.step()
-			g := game(rt.st)
+			g := gametest.Game[State](rt.st)
 			if g.phase != phasePlaying || g.hands[g.turn].Len() > 10 {
 				continue
 			}

@@ -147,7 +147,7 @@ func (rt *randomTable) apply(evs []table.Payload) {
 
 // step makes one action and checks it.
 func (rt *randomTable) step() {
-	r, g, n := rt.r, game(rt.st), rt.n
+	r, g, n := rt.r, gametest.Game[State](rt.st), rt.n
 	seat := g.turn
 	for i := range n {
 		if i != seat && r.Legal(rt.st.G, i) != nil {
@@ -180,7 +180,7 @@ func (rt *randomTable) step() {
 	rt.apply(evs)
 	rt.checkMatch(pre, ended, closed)
 	rt.checkCards()
-	if post := game(rt.st); post.phase != phaseWaiting && post.hand == pre.hand && post.deal == pre.deal {
+	if post := gametest.Game[State](rt.st); post.phase != phaseWaiting && post.hand == pre.hand && post.deal == pre.deal {
 		want := (seat + 1) % n
 		switch {
 		case post.phase == phasePlaying && pre.phase != phasePlaying:
@@ -381,7 +381,7 @@ func (rt *randomTable) checkMatch(pre *State, ended *MatchEnded, closed *table.T
 			leaders++
 		}
 	}
-	played := game(rt.st).handsDone
+	played := gametest.Game[State](rt.st).handsDone
 	settledNow := played != pre.handsDone
 	wantEnd := pre.v.matchHands > 0 && settledNow && played >= pre.v.matchHands && leaders == 1
 	if (ended != nil) != wantEnd || (closed != nil) != wantEnd {
@@ -394,7 +394,7 @@ func (rt *randomTable) checkMatch(pre *State, ended *MatchEnded, closed *table.T
 		}
 		return
 	}
-	if ended.Hands != played || closed.Reason != "match_over" || !slices.Equal(closed.Totals, totals) || game(rt.st).NeedsDeal() {
+	if ended.Hands != played || closed.Reason != "match_over" || !slices.Equal(closed.Totals, totals) || gametest.Game[State](rt.st).NeedsDeal() {
 		rt.fatalf("match end %+v / %+v, want %d hands, reason match_over, totals %v, no deal wanted", ended, closed, played, totals)
 	}
 	for i, s := range ended.Standings {
@@ -467,7 +467,7 @@ func (rt *randomTable) checkDeal(d table.HandDealt) {
 
 // checkCards: every card is always in a hand, the unshown kitty, or played.
 func (rt *randomTable) checkCards() {
-	g := game(rt.st)
+	g := gametest.Game[State](rt.st)
 	if g.hand == 0 {
 		return
 	}

@@ -178,7 +178,7 @@ func (rt *randomTable) step() {
 	if rt.steps == rt.escapeAt {
 		seat, a = rt.escaper, table.Action{Type: table.ActionEscape}
 	}
-	pre := game(rt.st).Clone().(*State)
+	pre := gametest.Game[State](rt.st).Clone().(*State)
 	evs, err := table.Act(rt.st, seat, a, rt.seeds)
 	if err != nil { // Decide must accept what Legal offers
 		rt.fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
@@ -192,7 +192,7 @@ func (rt *randomTable) step() {
 	if a.Type == table.ActionEscape {
 		rt.join()
 	}
-	if g := game(rt.st); g.phase == phaseArranging && g.hand == pre.hand {
+	if g := gametest.Game[State](rt.st); g.phase == phaseArranging && g.hand == pre.hand {
 		for i := range n {
 			if !slices.Equal(g.hands[i], rt.dealt.Hands[i]) {
 				rt.fatalf("seat %d holds %s, was dealt %s: cards lost or invented", i, cards.Format(g.hands[i]), cards.Format(rt.dealt.Hands[i]))

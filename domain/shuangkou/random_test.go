@@ -158,7 +158,7 @@ func (rt *randomTable) choose(legal []table.Action) table.Action {
 
 // step makes one action and checks it.
 func (rt *randomTable) step() {
-	r, g := rt.r, game(rt.st)
+	r, g := rt.r, gametest.Game[State](rt.st)
 	seat, legal := -1, []table.Action(nil)
 	// A lead lists hundreds of plays in 百变 (BenchmarkLegalLead); most
 	// leads draw from the plays of one random shape instead, which keeps
@@ -199,7 +199,7 @@ func (rt *randomTable) step() {
 	escaped := a.Type == table.ActionEscape
 	rt.apply(evs)
 	rt.checkCards()
-	post := game(rt.st)
+	post := gametest.Game[State](rt.st)
 	if post.phase != phaseWaiting && post.hand == pre.hand {
 		want := post.nextWithCards(seat)
 		if te, ok := evs[len(evs)-1].(TrickEnded); ok {
@@ -304,7 +304,7 @@ func (rt *randomTable) checkDeal(d table.HandDealt) {
 
 // checkCards: the 108 cards are always in the hands or played.
 func (rt *randomTable) checkCards() {
-	g := game(rt.st)
+	g := gametest.Game[State](rt.st)
 	if g.phase == phaseWaiting {
 		return
 	}
