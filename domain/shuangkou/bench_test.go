@@ -16,8 +16,8 @@ func BenchmarkRandomHand(b *testing.B) {
 		b.Run(variant, func(b *testing.B) {
 			rt := newRandomTable(b, rulesFor(b, variant), 7)
 			b.ResetTimer()
-			for rt.settled < b.N {
-				rt.step()
+			for rt.Settled < b.N {
+				rt.Step()
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
 		})
