@@ -73,8 +73,8 @@ func TestLegalPatterns(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		checked := 0
 		for checked < 100 {
-			rt.step()
-			g := gametest.Game[State](rt.st)
+			rt.Step()
+			g := gametest.Game[State](rt.St)
 			if g.phase != phasePlaying || rng.IntN(3) != 0 {
 				continue
 			}
@@ -83,7 +83,7 @@ func TestLegalPatterns(t *testing.T) {
 				continue
 			}
 			checked++
-			checkPatterns(rt.fatalf, rt.r, g)
+			checkPatterns(rt.Fatalf, rt.r, g)
 		}
 	}
 	// Two decks: identical copies, bombs of 4 to 8, joker pairs, the rocket.
@@ -242,8 +242,8 @@ func TestLegalMatchesDecide(t *testing.T) {
 		rt := newRandomTable(t, variant, 777)
 		checked := 0
 		for checked < 40 {
-			rt.step()
-			g := gametest.Game[State](rt.st)
+			rt.Step()
+			g := gametest.Game[State](rt.St)
 			if g.phase != phasePlaying || g.hands[g.turn].Len() > 10 {
 				continue
 			}
@@ -270,10 +270,10 @@ func checkDecideEqualsLegal(rt *randomTable, r *Rules, g *State) {
 		legal[k] = append(legal[k], a.As)
 	}
 	if _, err := r.Decide(g, seat, passA()); (err == nil) != canPass {
-		rt.fatalf("pass: Decide says %v, Legal lists it: %v", err, canPass)
+		rt.Fatalf("pass: Decide says %v, Legal lists it: %v", err, canPass)
 	}
 	if _, err := r.Decide(g, seat, openA()); (err == nil) != canOpen {
-		rt.fatalf("open: Decide says %v, Legal lists it: %v", err, canOpen)
+		rt.Fatalf("open: Decide says %v, Legal lists it: %v", err, canOpen)
 	}
 	hand := g.hands[seat].Cards()
 	climb.Sort(hand)
@@ -288,10 +288,10 @@ func checkDecideEqualsLegal(rt *randomTable, r *Rules, g *State) {
 		listed, ok := legal[k]
 		evs, err := r.Decide(g, seat, table.Action{Type: ActionPlay, Cards: cs})
 		if (err == nil) != ok {
-			rt.fatalf("play %s: Decide says %v, Legal lists it: %v", k, err, ok)
+			rt.Fatalf("play %s: Decide says %v, Legal lists it: %v", k, err, ok)
 		}
 		if err != nil && !errors.Is(err, table.ErrInvalidCombo) && !errors.Is(err, table.ErrDoesNotBeat) {
-			rt.fatalf("play %s: %v, want invalid_combination or does_not_beat", k, err)
+			rt.Fatalf("play %s: %v, want invalid_combination or does_not_beat", k, err)
 		}
 		// "as" naming each type the cards read as, and one they do not.
 		var types []Type
@@ -304,7 +304,7 @@ func checkDecideEqualsLegal(rt *randomTable, r *Rules, g *State) {
 			want := slices.Contains(listed, ty.String()) ||
 				(ok && listed[0] == "" && evs[0].(CardsPlayed).Reading.Type == ty)
 			if (err == nil) != want {
-				rt.fatalf("play %s as %s: Decide says %v, Legal lists %q", k, ty, err, listed)
+				rt.Fatalf("play %s as %s: Decide says %v, Legal lists %q", k, ty, err, listed)
 			}
 		}
 	}
