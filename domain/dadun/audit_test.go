@@ -31,8 +31,8 @@ func recordTable(t *testing.T, seed uint64, hands int) []eventstore.Event {
 		}
 	}
 	rt := newRecordedTable(t, rulesFor(t), seed, rec)
-	for rt.settled < hands {
-		rt.step()
+	for rt.Settled < hands {
+		rt.Step()
 	}
 	return out
 }

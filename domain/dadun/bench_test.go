@@ -14,8 +14,8 @@ import (
 func BenchmarkRandomHand(b *testing.B) {
 	rt := newRandomTable(b, rulesFor(b), 7)
 	b.ResetTimer()
-	for rt.settled < b.N {
-		rt.step()
+	for rt.Settled < b.N {
+		rt.Step()
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
 }

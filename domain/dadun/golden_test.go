@@ -185,14 +185,14 @@ func recordAward(t *testing.T, r *Rules, combo string) *goldenFile {
 			t.Fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
 		}
 		f.Steps = append(f.Steps, goldenStep{Seat: table.Seat(seat), Action: &a, Events: gametest.Record(t, evs)})
-		applyAll(st, evs)
+		gametest.ApplyAll(st, evs)
 	}
 	for i := range seats {
 		act(i, passA())
 	}
 	act(0, playA(combo))
 	for st.Last == nil {
-		seat := game(st).turn
+		seat := gametest.Game[State](st).turn
 		act(seat, r.Legal(st.G, seat)[0])
 	}
 	f.Totals = st.Totals
@@ -247,7 +247,7 @@ func recordGolden(t *testing.T, r *Rules, c goldenCase, k uint64) (*goldenFile, 
 		record(goldenStep{Join: p}, evs)
 	}
 	for step := 0; st.Last == nil; step++ {
-		g := game(st)
+		g := gametest.Game[State](st)
 		seat := g.turn
 		legal := r.Legal(g, seat)
 		a := legal[rng.IntN(len(legal))]

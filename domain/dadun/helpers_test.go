@@ -1,7 +1,6 @@
 package dadun
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -21,12 +20,6 @@ func rulesFor(t testing.TB) *Rules {
 	return r.(*Rules)
 }
 
-func applyAll(st *table.State, evs []table.Payload) {
-	for _, e := range evs {
-		table.Apply(st, e)
-	}
-}
-
 // openTable opens a table at stake and seats p0 … p3; the first deal follows
 // the fourth join.
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
@@ -36,13 +29,13 @@ func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table
 	if err != nil {
 		t.Fatal(err)
 	}
-	applyAll(st, evs)
+	gametest.ApplyAll(st, evs)
 	for i := range seats {
 		evs, err := table.Join(st, fmt.Sprintf("p%d", i), fmt.Sprintf("Player %d", i), -1, seeds)
 		if err != nil {
 			t.Fatal(err)
 		}
-		applyAll(st, evs)
+		gametest.ApplyAll(st, evs)
 	}
 	return st
 }
@@ -96,12 +89,10 @@ func (p position) playing(t testing.TB, r *Rules) *table.State {
 	t.Helper()
 	st := p.build(t, r)
 	for i := range seats {
-		mustAct(t, st, (p.banker+i)%seats, passA())
+		gametest.MustAct(t, st, (p.banker+i)%seats, passA())
 	}
 	return st
 }
-
-func game(st *table.State) *State { return st.G.(*State) }
 
 func passA() table.Action  { return table.Action{Type: ActionPass} }
 func aloneA() table.Action { return table.Action{Type: ActionAlone} }
@@ -117,35 +108,9 @@ func playAs(cs, as string) table.Action {
 	return a
 }
 
-// mustAct decides and applies an action that the rules must accept.
-func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Payload {
-	t.Helper()
-	evs, err := table.Act(st, seat, a, &gametest.SeedSeq{ID: 99})
-	if err != nil {
-		t.Fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
-	}
-	applyAll(st, evs)
-	return evs
-}
-
 // eventTypes lists the types of evs as one string, for comparisons.
 func eventTypes(evs []table.Payload) string {
 	return strings.Join(gametest.EventTypes(evs), ",")
-}
-
-func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
-	t.Helper()
-	for _, e := range evs {
-		if hs, ok := e.(table.HandSettled); ok {
-			var res Result
-			if err := json.Unmarshal(hs.Result, &res); err != nil {
-				t.Fatal(err)
-			}
-			return hs, res
-		}
-	}
-	t.Fatalf("no HandSettled in %v", eventTypes(evs))
-	return table.HandSettled{}, Result{}
 }
 
 func readingsOf(cs string, last bool) []Reading {

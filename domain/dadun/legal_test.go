@@ -38,7 +38,7 @@ func leadPosition(t testing.TB, r *Rules, hand, lead string) *table.State {
 	p.hands[1] = p.turned
 	st := p.playing(t, r)
 	if lead != "" {
-		mustAct(t, st, 3, playA(lead))
+		gametest.MustAct(t, st, 3, playA(lead))
 	}
 	return st
 }

@@ -38,7 +38,7 @@ func TestDealAndTurnedCard(t *testing.T) {
 	r := rulesFor(t)
 	for id := uint64(1); id <= 20; id++ {
 		st := openTable(t, r, 1, &gametest.SeedSeq{ID: id})
-		g := game(st)
+		g := gametest.Game[State](st)
 		seed, _ := (&gametest.SeedSeq{ID: id}).NewSeed()
 		deck, stream := cards.Shuffled(seed, 2)
 		at := int(stream.Below(108))
@@ -90,7 +90,7 @@ func TestHiddenFriend(t *testing.T) {
 	st := friendPosition.build(t, r)
 	var evs []table.Payload
 	for i := range seats {
-		evs = append(evs, mustAct(t, st, i, passA())...)
+		evs = append(evs, gametest.MustAct(t, st, i, passA())...)
 	}
 	wantRoles := []string{RoleBanker, RoleOpponent, RoleFriend, RoleOpponent}
 	check := func(revealed bool) {
@@ -113,11 +113,11 @@ func TestHiddenFriend(t *testing.T) {
 	}
 	check(false)
 	// The banker's own copy reveals nothing, nor do the friend's other cards.
-	evs = append(evs, mustAct(t, st, 0, playA("H10"))...)
-	evs = append(evs, mustAct(t, st, 1, passA())...)
-	evs = append(evs, mustAct(t, st, 2, playA("SJ"))...)
+	evs = append(evs, gametest.MustAct(t, st, 0, playA("H10"))...)
+	evs = append(evs, gametest.MustAct(t, st, 1, passA())...)
+	evs = append(evs, gametest.MustAct(t, st, 2, playA("SJ"))...)
 	for _, s := range []int{3, 0, 1} {
-		evs = append(evs, mustAct(t, st, s, passA())...)
+		evs = append(evs, gametest.MustAct(t, st, s, passA())...)
 	}
 	check(false)
 	for _, e := range evs {
@@ -126,7 +126,7 @@ func TestHiddenFriend(t *testing.T) {
 			t.Fatalf("%s %s names the friend before the friend card is played", e.EventType(), b)
 		}
 	}
-	got := mustAct(t, st, 2, playA("H10"))
+	got := gametest.MustAct(t, st, 2, playA("H10"))
 	if len(got) < 2 || got[1] != (FriendRevealed{Seat: 2, Card: cards.MustParse("H10")[0]}) {
 		t.Fatalf("the friend plays the friend card: %v, want CardsPlayed then FriendRevealed", eventTypes(got))
 	}
@@ -168,8 +168,8 @@ func TestBankerHoldsBoth(t *testing.T) {
 	if _, err := table.Act(st, 1, callA("SA"), nil); !errors.Is(err, table.ErrNotYourTurn) {
 		t.Errorf("call out of turn: got %v, want not_your_turn", err)
 	}
-	mustAct(t, st, 0, callA("SA"))
-	g := game(st)
+	gametest.MustAct(t, st, 0, callA("SA"))
+	g := gametest.Game[State](st)
 	if g.friend != 1 || g.turn != 1 || g.friendCard != cards.MustParse("SA")[0] {
 		t.Fatalf("after calling SA: friend %d, turn %d; want friend 1 (the other SA), seat 1 to declare", g.friend, g.turn)
 	}
@@ -183,15 +183,15 @@ func TestBankerHoldsBoth(t *testing.T) {
 		t.Errorf("seat 1 holding the other SA sees role %q, want friend", v.Role)
 	}
 	for i := 1; i < seats; i++ {
-		mustAct(t, st, i, passA())
+		gametest.MustAct(t, st, i, passA())
 	}
-	if g := game(st); g.phase != phasePlaying || g.turn != 0 {
+	if g := gametest.Game[State](st); g.phase != phasePlaying || g.turn != 0 {
 		t.Fatalf("after the round: phase %s, turn %d; want the banker to lead", g.phase, g.turn)
 	}
 	// Going alone instead.
 	st = p.build(t, r)
-	mustAct(t, st, 0, aloneA())
-	if g := game(st); g.soloist != 0 || g.turn != 0 || g.phase != phasePlaying {
+	gametest.MustAct(t, st, 0, aloneA())
+	if g := gametest.Game[State](st); g.soloist != 0 || g.turn != 0 || g.phase != phasePlaying {
 		t.Fatalf("the banker goes alone: soloist %d, turn %d, phase %s", g.soloist, g.turn, g.phase)
 	}
 }
@@ -210,10 +210,10 @@ func TestGoAloneRound(t *testing.T) {
 	if _, err := table.Act(st, 1, playA("S5"), nil); !errors.Is(err, table.ErrWrongPhase) {
 		t.Fatalf("a play during the round: got %v, want wrong_phase", err)
 	}
-	mustAct(t, st, 1, passA())
-	mustAct(t, st, 2, passA())
-	evs := mustAct(t, st, 3, aloneA())
-	g := game(st)
+	gametest.MustAct(t, st, 1, passA())
+	gametest.MustAct(t, st, 2, passA())
+	evs := gametest.MustAct(t, st, 3, aloneA())
+	g := gametest.Game[State](st)
 	if g.soloist != 3 || g.turn != 3 || g.phase != phasePlaying || eventTypes(evs) != "AloneDeclared" {
 		t.Fatalf("seat 3 goes alone: soloist %d, turn %d, phase %s", g.soloist, g.turn, g.phase)
 	}
@@ -221,14 +221,14 @@ func TestGoAloneRound(t *testing.T) {
 		t.Fatalf("after 打独 seat 2 sees role %q, sides %v; want opponent, [[3] [0 1 2]]", v.Role, v.Sides)
 	}
 	// The friend card reveals nothing in 打独.
-	if evs := mustAct(t, st, 3, playA("D5")); eventTypes(evs) != "CardsPlayed" {
+	if evs := gametest.MustAct(t, st, 3, playA("D5")); eventTypes(evs) != "CardsPlayed" {
 		t.Fatalf("%v", eventTypes(evs))
 	}
 	st = p.build(t, r)
 	for _, s := range []int{1, 2, 3, 0} {
-		mustAct(t, st, s, passA())
+		gametest.MustAct(t, st, s, passA())
 	}
-	if g := game(st); g.soloist != -1 || g.turn != 1 || g.phase != phasePlaying {
+	if g := gametest.Game[State](st); g.soloist != -1 || g.turn != 1 || g.phase != phasePlaying {
 		t.Fatalf("nobody went alone: soloist %d, turn %d, phase %s; want the banker 1 to lead", g.soloist, g.turn, g.phase)
 	}
 }
@@ -248,19 +248,19 @@ func TestClimbing(t *testing.T) {
 	if _, err := table.Act(st, 0, playA("D5"), nil); !errors.Is(err, table.ErrCardNotInHand) {
 		t.Fatalf("a card not held: got %v, want card_not_in_hand", err)
 	}
-	mustAct(t, st, 0, playA("H10"))
+	gametest.MustAct(t, st, 0, playA("H10"))
 	if _, err := table.Act(st, 1, playA("S5"), nil); !errors.Is(err, table.ErrDoesNotBeat) {
 		t.Fatalf("S5 on H10: got %v, want does_not_beat", err)
 	}
-	mustAct(t, st, 1, passA())
-	mustAct(t, st, 2, playA("SJ"))
-	mustAct(t, st, 3, passA())
-	mustAct(t, st, 0, passA())
-	evs := mustAct(t, st, 1, passA())
+	gametest.MustAct(t, st, 1, passA())
+	gametest.MustAct(t, st, 2, playA("SJ"))
+	gametest.MustAct(t, st, 3, passA())
+	gametest.MustAct(t, st, 0, passA())
+	evs := gametest.MustAct(t, st, 1, passA())
 	if te, ok := evs[len(evs)-1].(TrickEnded); !ok || te.Winner != 2 || te.Leader != 2 || te.Points != 10 || te.Jiefeng {
 		t.Fatalf("three passes after SJ: %v, want TrickEnded winner 2 with 10 points leading", evs)
 	}
-	if g := game(st); g.captured[2] != 10 || g.turn != 2 || g.last != nil {
+	if g := gametest.Game[State](st); g.captured[2] != 10 || g.turn != 2 || g.last != nil {
 		t.Fatalf("captured %v, turn %d", g.captured, g.turn)
 	}
 }
@@ -271,17 +271,17 @@ func TestJiefeng(t *testing.T) {
 	r := rulesFor(t)
 	p := position{hands: [seats]string{"H10 S3", "S5 S6", "H10 S9", "D5 D6"}, turned: "H10", banker: 0}
 	st := p.playing(t, r)
-	mustAct(t, st, 0, playA("S3"))
-	mustAct(t, st, 1, playA("S6"))
-	mustAct(t, st, 2, passA())
-	mustAct(t, st, 3, passA())
-	mustAct(t, st, 0, playA("H10")) // banker out 1st
-	mustAct(t, st, 1, passA())
-	evs := mustAct(t, st, 2, passA())
+	gametest.MustAct(t, st, 0, playA("S3"))
+	gametest.MustAct(t, st, 1, playA("S6"))
+	gametest.MustAct(t, st, 2, passA())
+	gametest.MustAct(t, st, 3, passA())
+	gametest.MustAct(t, st, 0, playA("H10")) // banker out 1st
+	gametest.MustAct(t, st, 1, passA())
+	evs := gametest.MustAct(t, st, 2, passA())
 	if eventTypes(evs) != "PlayPassed" {
 		t.Fatalf("after two passes: %v; seat 3 still holds cards", eventTypes(evs))
 	}
-	evs = mustAct(t, st, 3, passA())
+	evs = gametest.MustAct(t, st, 3, passA())
 	te, ok := evs[len(evs)-1].(TrickEnded)
 	if !ok || te.Winner != 0 || te.Leader != 1 || !te.Jiefeng {
 		t.Fatalf("all pass on the banker's last card: %v, want the lead to seat 1 (接风)", evs)
@@ -301,12 +301,12 @@ func TestLastCardsKickers(t *testing.T) {
 	if _, err := table.Act(st, 0, playA("S3 H3 C3 S9"), nil); !errors.Is(err, table.ErrInvalidCombo) {
 		t.Fatalf("a trio + one with cards left: got %v, want invalid_combination", err)
 	}
-	mustAct(t, st, 0, playA("S3 H3 C3 S9 H10"))
-	mustAct(t, st, 1, passA())
-	mustAct(t, st, 2, passA())
-	mustAct(t, st, 3, passA())
+	gametest.MustAct(t, st, 0, playA("S3 H3 C3 S9 H10"))
+	gametest.MustAct(t, st, 1, passA())
+	gametest.MustAct(t, st, 2, passA())
+	gametest.MustAct(t, st, 3, passA())
 	// Seat 1 now leads its last four cards as a trio + one.
-	evs := mustAct(t, st, 1, playA("S5 H5 C5 S6"))
+	evs := gametest.MustAct(t, st, 1, playA("S5 H5 C5 S6"))
 	if cp := evs[0].(CardsPlayed); cp.Reading.Type != Trio || cp.Reading.Kickers != 1 {
 		t.Fatalf("the last four cards read as %v, want trio + one", cp.Reading)
 	}
@@ -421,24 +421,24 @@ func TestAwardsSettled(t *testing.T) {
 	r := rulesFor(t)
 	p := position{hands: [seats]string{"H10 H7 D7 H7 D7", "S5 S6", "H10 SJ", "D5 D6"}, turned: "H10", banker: 0, stake: 2}
 	st := p.playing(t, r)
-	evs := mustAct(t, st, 0, playA("H7 D7 H7 D7"))
+	evs := gametest.MustAct(t, st, 0, playA("H7 D7 H7 D7"))
 	if cp := evs[0].(CardsPlayed); cp.Awards != 1 || cp.Reading.Type != Bomb {
 		t.Fatalf("四红 bomb: %+v, want a bomb earning 1 award", cp)
 	}
 	for _, s := range []int{1, 2, 3} {
-		mustAct(t, st, s, passA())
+		gametest.MustAct(t, st, s, passA())
 	}
-	mustAct(t, st, 0, playA("H10")) // the banker out 1st
-	mustAct(t, st, 1, passA())
-	mustAct(t, st, 2, playA("SJ"))
-	mustAct(t, st, 3, passA())
-	mustAct(t, st, 1, passA())
+	gametest.MustAct(t, st, 0, playA("H10")) // the banker out 1st
+	gametest.MustAct(t, st, 1, passA())
+	gametest.MustAct(t, st, 2, playA("SJ"))
+	gametest.MustAct(t, st, 3, passA())
+	gametest.MustAct(t, st, 1, passA())
 	// The friend leads its copy, out 2nd: 双赢.
-	evs = mustAct(t, st, 2, playA("H10"))
+	evs = gametest.MustAct(t, st, 2, playA("H10"))
 	if !strings.HasPrefix(eventTypes(evs), "CardsPlayed,FriendRevealed,PlayerOut,HandSettled") {
 		t.Fatalf("the friend's last card: %v", eventTypes(evs))
 	}
-	hs, res := settledOf(t, evs)
+	hs, res := gametest.SettledOf[Result](t, evs)
 	if res.Outcome != OutcomeShuangying || !slices.Equal(res.ResultDeltas, []int{6, -6, 6, -6}) {
 		t.Fatalf("result %s: want 双赢 at stake 2", hs.Result)
 	}
@@ -464,8 +464,8 @@ func TestEscape(t *testing.T) {
 		if c.afterPlaying {
 			st = p.playing(t, r)
 		}
-		evs := mustAct(t, st, c.escaper, table.Action{Type: table.ActionEscape})
-		hs, res := settledOf(t, evs)
+		evs := gametest.MustAct(t, st, c.escaper, table.Action{Type: table.ActionEscape})
+		hs, res := gametest.SettledOf[Result](t, evs)
 		sum := hs.House
 		for i, d := range hs.Deltas {
 			want := c.each
@@ -500,14 +500,14 @@ func TestReadingChoice(t *testing.T) {
 	} {
 		p := position{hands: [seats]string{c.hand, "S6", "H10 S8", "S6"}, turned: "H10", banker: 0}
 		st := p.playing(t, r)
-		evs := mustAct(t, st, 0, playAs(c.play, c.as))
+		evs := gametest.MustAct(t, st, 0, playAs(c.play, c.as))
 		if got := evs[0].(CardsPlayed).Reading.String(); got != c.want {
 			t.Errorf("%s as %q reads %s, want %s", c.play, c.as, got, c.want)
 		}
 	}
 	p := position{hands: [seats]string{"S7 H7 C7 D7", "S6", "S7 S8", "S6"}, turned: "S7", banker: 0}
 	st := p.playing(t, r)
-	if evs := mustAct(t, st, 0, playAs("S7 H7 C7 D7", "trio")); evs[0].(CardsPlayed).Reading.String() != "trio:7+1" {
+	if evs := gametest.MustAct(t, st, 0, playAs("S7 H7 C7 D7", "trio")); evs[0].(CardsPlayed).Reading.String() != "trio:7+1" {
 		t.Errorf("the last four 7s as trio read %v, want a trio + one", evs[0].(CardsPlayed).Reading)
 	}
 	st = p.playing(t, r)

@@ -27,13 +27,13 @@ func BenchmarkRandomHand(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for hand := st.Hand; st.Hand == hand || !st.InDeal; {
-					g := game(st)
+					g := gametest.Game[State](st)
 					a := benchAction(r, g, rng, &pl)
 					evs, err := table.Act(st, g.turn, a, seeds)
 					if err != nil {
 						b.Fatal(err)
 					}
-					applyAll(st, evs)
+					gametest.ApplyAll(st, evs)
 					actions++
 				}
 			}
@@ -61,7 +61,7 @@ func benchAction(r *Rules, g *State, rng *rand.Rand, pl *plan) table.Action {
 		gens = []Type{lead.Type, Bomb, Rocket}
 	}
 	for range 2 * len(gens) {
-		pl.makeOf(&g.hands[g.turn], lead, r.v.twoDecks(), []Type{gens[rng.IntN(len(gens))]})
+		pl.makeOf(&g.hands[g.turn], lead, r.v.cardTypes(), []Type{gens[rng.IntN(len(gens))]})
 		if pl.actions > 0 {
 			return pl.at(rng.IntN(pl.actions))
 		}
@@ -69,7 +69,7 @@ func benchAction(r *Rules, g *State, rng *rand.Rand, pl *plan) table.Action {
 	if lead != nil {
 		return table.Action{Type: ActionPass}
 	}
-	pl.makeOf(&g.hands[g.turn], nil, r.v.twoDecks(), []Type{Single})
+	pl.makeOf(&g.hands[g.turn], nil, r.v.cardTypes(), []Type{Single})
 	return pl.at(rng.IntN(pl.actions))
 }
 
@@ -77,19 +77,19 @@ func benchAction(r *Rules, g *State, rng *rand.Rand, pl *plan) table.Action {
 // lead: 20 cards with one deck, 33 with two.
 func BenchmarkLegalLead(b *testing.B) {
 	for _, tc := range []struct {
-		name string
-		two  bool
-		hand string
+		name  string
+		decks int
+		hand  string
 	}{
-		{"one_deck", false, "S3 H3 C3 S4 H4 C4 S5 H5 D5 S6 S7 H7 S8 S9 H10 SJ HQ SK S2 BJ"},
-		{"two_decks", true, "S3 S3 H3 C3 S4 H4 C4 D4 S5 H5 D5 S6 S6 S7 H7 S8 S8 S9 H10 SJ SJ HQ SK SK HK S2 S2 H2 BJ RJ RJ HA SA"},
+		{"one_deck", 1, "S3 H3 C3 S4 H4 C4 S5 H5 D5 S6 S7 H7 S8 S9 H10 SJ HQ SK S2 BJ"},
+		{"two_decks", 2, "S3 S3 H3 C3 S4 H4 C4 D4 S5 H5 D5 S6 S6 S7 H7 S8 S8 S9 H10 SJ SJ HQ SK SK HK S2 S2 H2 BJ RJ RJ HA SA"},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			m := cards.Of(cards.MustParse(tc.hand))
 			n := 0
 			b.ReportAllocs()
 			for b.Loop() {
-				n = len(legalPlays(&m, nil, tc.two))
+				n = len(legalPlays(&m, nil, typesOf(tc.decks)))
 			}
 			b.ReportMetric(float64(n), "plays")
 		})

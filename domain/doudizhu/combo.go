@@ -176,16 +176,46 @@ func (r Reading) Outranks(o Reading) bool {
 // reads a variant's own.
 func Classify(cs []cards.Card) []Reading {
 	c := climb.CountsOf(cs)
-	return classifyCounts(&c, len(cs), false, nil)
+	return typesOf(1).classify(&c, len(cs), nil)
 }
 
-// classifyCounts appends the readings of the multiset with rank counts c and
-// n cards in all. It accepts any counts (fuzzed input may hold five of a
-// rank). With two false it reads only one-deck shapes; with two it reads
-// the two-deck types of doudizhu.md (fourplayer Decision): bombs of 4 to 8
-// cards, the four jokers as the rocket, two jokers of a colour as a pair and
-// BJ + RJ as nothing.
-func classifyCounts(c *climb.Counts, n int, two bool, out []Reading) []Reading {
+// cardTypes is what the number of decks changes in the card types: the
+// classifier and the legal-play generator read it, so that one value, not a
+// flag handed down every call, says which plays exist. One deck (classic,
+// hubei) has bombs of four and BJ + RJ as the rocket; two decks (doudizhu.md,
+// fourplayer Decision) have bombs of 4 to 8 cards, all four jokers as the
+// rocket, and two jokers of a colour as a pair.
+type cardTypes struct {
+	// maxBomb is the most cards of a bomb: every card of a rank.
+	maxBomb uint8
+	// rocketJokers is how many of each joker the rocket holds.
+	rocketJokers uint8
+}
+
+// typesOf returns the card types of a variant dealt from decks decks (1 or 2).
+func typesOf(decks int) cardTypes {
+	return cardTypes{maxBomb: uint8(4 * decks), rocketJokers: uint8(decks)}
+}
+
+// cardTypes returns the card types of the variant.
+func (v *variant) cardTypes() cardTypes { return typesOf(v.decks) }
+
+// counted reports whether bombs and the rocket record their number of cards
+// in Reading.Count: only where bombs of different sizes exist.
+func (t cardTypes) counted() bool { return t.maxBomb > 4 }
+
+// count is the Count of a bomb or rocket of n cards.
+func (t cardTypes) count(n int) int {
+	if t.counted() {
+		return n
+	}
+	return 0
+}
+
+// classify appends the readings of the multiset with rank counts c and n
+// cards in all. It accepts any counts (fuzzed input may hold five of a rank,
+// or a pair of jokers with one deck).
+func (t cardTypes) classify(c *climb.Counts, n int, out []Reading) []Reading {
 	if n == 0 {
 		return out
 	}
@@ -204,23 +234,19 @@ func classifyCounts(c *climb.Counts, n int, two bool, out []Reading) []Reading {
 	one := func(t Type, main int) []Reading {
 		return append(out, Reading{Type: t, Main: climb.Rank(main), Length: 1})
 	}
-	if two {
-		switch {
-		case n >= 4 && n <= 8 && distinct == 1 && lo <= int(climb.Rank2):
-			return append(out, Reading{Type: Bomb, Main: climb.Rank(lo), Length: 1, Count: n})
-		case n == 4 && c[climb.RankBJ] == 2 && c[climb.RankRJ] == 2:
-			return append(out, Reading{Type: Rocket, Main: climb.RankRJ, Length: 1, Count: 4})
-		}
+	k := t.rocketJokers
+	switch {
+	case n >= 4 && n <= int(t.maxBomb) && distinct == 1 && lo <= int(climb.Rank2):
+		return append(out, Reading{Type: Bomb, Main: climb.Rank(lo), Length: 1, Count: t.count(n)})
+	case n == 2*int(k) && c[climb.RankBJ] == k && c[climb.RankRJ] == k:
+		return append(out, Reading{Type: Rocket, Main: climb.RankRJ, Length: 1, Count: t.count(n)})
 	}
 	switch n {
 	case 1:
 		return one(Single, lo)
 	case 2:
 		if c[climb.RankBJ] == 1 && c[climb.RankRJ] == 1 {
-			if two {
-				return out // BJ + RJ: neither a pair nor the rocket with two decks
-			}
-			return one(Rocket, int(climb.RankRJ))
+			return out // BJ + RJ: neither a pair nor, with two decks, the rocket
 		}
 		if distinct == 1 {
 			return one(Pair, lo)
@@ -232,9 +258,6 @@ func classifyCounts(c *climb.Counts, n int, two bool, out []Reading) []Reading {
 		}
 		return out
 	case 4:
-		if distinct == 1 && lo <= int(climb.Rank2) {
-			return one(Bomb, lo)
-		}
 		if distinct == 2 && maxc == 3 {
 			return one(TrioSingle, levelWith(c, 3))
 		}
@@ -245,12 +268,12 @@ func classifyCounts(c *climb.Counts, n int, two bool, out []Reading) []Reading {
 		}
 	case 6:
 		// 4 + 2 singles; the singles may pair but may not be the rocket.
-		if f := levelWith(c, 4); f >= 0 && f <= int(climb.Rank2) && maxc == 4 && !hasRocket(c, two) {
+		if f := levelWith(c, 4); f >= 0 && f <= int(climb.Rank2) && maxc == 4 && !t.hasRocket(c) {
 			out = one(FourTwoSingles, f)
 		}
 	case 8:
 		// 4 + two real pairs of two other ranks: 44445555 is two bombs, not this.
-		if f := levelWith(c, 4); f >= 0 && f <= int(climb.Rank2) && distinct == 3 && maxc == 4 && pairsBesides(c, f) && !(two && hasRocket(c, two)) {
+		if f := levelWith(c, 4); f >= 0 && f <= int(climb.Rank2) && distinct == 3 && maxc == 4 && pairsBesides(c, f) && !t.pairsHoldRocket(c) {
 			out = one(FourTwoPairs, f)
 		}
 	}
@@ -269,14 +292,14 @@ func classifyCounts(c *climb.Counts, n int, two bool, out []Reading) []Reading {
 	}
 	if k := n / 4; n%4 == 0 && k >= 2 {
 		for s := 0; s+k-1 <= int(climb.RankA); s++ {
-			if allEqual(c, s, s+k-1, 3) && singleKickersOK(c, s, s+k-1, two) {
+			if allEqual(c, s, s+k-1, 3) && t.singleKickersOK(c, s, s+k-1) {
 				out = append(out, Reading{Type: AirplaneSingles, Main: climb.Rank(s + k - 1), Length: k})
 			}
 		}
 	}
 	if k := n / 5; n%5 == 0 && k >= 2 {
 		for s := 0; s+k-1 <= int(climb.RankA); s++ {
-			if allEqual(c, s, s+k-1, 3) && pairKickersOK(c, s, s+k-1, two) {
+			if allEqual(c, s, s+k-1, 3) && t.pairKickersOK(c, s, s+k-1) {
 				out = append(out, Reading{Type: AirplanePairs, Main: climb.Rank(s + k - 1), Length: k})
 			}
 		}
@@ -315,20 +338,23 @@ func pairsBesides(c *climb.Counts, f int) bool {
 	return true
 }
 
-// hasRocket reports whether c holds the rocket: BJ + RJ with one deck, all
-// four jokers with two (kickers may never be the rocket: doudizhu.md,
-// Kickers Decision; 004 带牌中不能有火箭).
-func hasRocket(c *climb.Counts, two bool) bool {
-	if two {
-		return c[climb.RankBJ] >= 2 && c[climb.RankRJ] >= 2
-	}
-	return c[climb.RankBJ] > 0 && c[climb.RankRJ] > 0
+// hasRocket reports whether c holds the rocket (kickers may never be the
+// rocket: doudizhu.md, Kickers Decision; 004 带牌中不能有火箭).
+func (t cardTypes) hasRocket(c *climb.Counts) bool {
+	return c[climb.RankBJ] >= t.rocketJokers && c[climb.RankRJ] >= t.rocketJokers
+}
+
+// pairsHoldRocket reports whether kicker pairs c hold the rocket: only the
+// rocket of two decks is made of pairs (BJ BJ + RJ RJ); one deck's BJ + RJ
+// is no pair, so a one-deck hand's kicker pairs never hold it.
+func (t cardTypes) pairsHoldRocket(c *climb.Counts) bool {
+	return t.rocketJokers == 2 && t.hasRocket(c)
 }
 
 // singleKickersOK checks the single kickers of an airplane with body lo..hi:
 // never four of a rank, never the rocket (doudizhu.md, Kickers Decision).
-func singleKickersOK(c *climb.Counts, lo, hi int, two bool) bool {
-	if hasRocket(c, two) {
+func (t cardTypes) singleKickersOK(c *climb.Counts, lo, hi int) bool {
+	if t.hasRocket(c) {
 		return false
 	}
 	for r, n := range c {
@@ -340,10 +366,9 @@ func singleKickersOK(c *climb.Counts, lo, hi int, two bool) bool {
 }
 
 // pairKickersOK checks the pair kickers of an airplane with body lo..hi: each
-// kicker rank holds exactly one pair; with two decks the pairs BJ BJ and
-// RJ RJ together would be the rocket.
-func pairKickersOK(c *climb.Counts, lo, hi int, two bool) bool {
-	if two && hasRocket(c, two) {
+// kicker rank holds exactly one pair, and the pairs never hold the rocket.
+func (t cardTypes) pairKickersOK(c *climb.Counts, lo, hi int) bool {
+	if t.pairsHoldRocket(c) {
 		return false
 	}
 	for r, n := range c {

@@ -193,7 +193,7 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	played := slices.Clone(a.Cards)
 	climb.Sort(played)
 	c := climb.CountsOf(played)
-	readings := classifyCounts(&c, len(played), s.v.twoDecks(), nil)
+	readings := s.v.cardTypes().classify(&c, len(played), nil)
 	if len(readings) == 0 {
 		return nil, table.ErrInvalidCombo.With("%s is not a play of any card type (doudizhu.md, Card types)", cards.Format(played))
 	}

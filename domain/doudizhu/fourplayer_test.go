@@ -130,7 +130,7 @@ func TestFourplayerPerft(t *testing.T) {
 		{"BJ BJ RJ RJ", 5},
 	} {
 		pos := position{hands: []string{tc.hand, "SA", "HA", "CA"}, kitty: "DA SK HK CK DK SQ HQ CQ"}
-		g := game(pos.build(t, r))
+		g := gametest.Game[State](pos.build(t, r))
 		g.phase, g.turn, g.landlord = phasePlaying, 0, 1
 		if got := r.Legal(g, 0); len(got) != tc.want {
 			var names []string
@@ -148,10 +148,10 @@ func TestFourplayerBiddingAndScoring(t *testing.T) {
 	pos := position{hands: []string{"S3 S5", "S4 H7", "C4 C7", "D4 D7"}, kitty: "SK HK CK DK SQ HQ CQ DQ", first: 0}
 	t.Run("four grabs stop at the ceiling 24", func(t *testing.T) {
 		st := pos.build(t, r)
-		mustAct(t, st, 0, bidA(3))
+		gametest.MustAct(t, st, 0, bidA(3))
 		var evs []table.Payload
 		for _, seat := range []int{1, 2, 3, 0} {
-			evs = mustAct(t, st, seat, grabA())
+			evs = gametest.MustAct(t, st, seat, grabA())
 		}
 		lc := evs[len(evs)-1].(LandlordChosen)
 		if lc.Seat != 0 || lc.Multiplier != 24 || len(lc.Kitty) != 8 {
@@ -172,9 +172,9 @@ func TestFourplayerBiddingAndScoring(t *testing.T) {
 			{0, playA("S5")}, {1, passA()}, {2, passA()}, {3, passA()},
 			{0, playA("SJ SJ HJ")},
 		} {
-			evs = mustAct(t, st, s.seat, s.a)
+			evs = gametest.MustAct(t, st, s.seat, s.a)
 		}
-		hs, res := settledOf(t, evs)
+		hs, res := gametest.SettledOf[Result](t, evs)
 		// bid 2 × bomb 2 × spring 4 = 16, paid by each of the three farmers.
 		if res.Multiplier != 16 || !res.Spring || res.Bombs != 1 || !slices.Equal(hs.Deltas, []int{48, -16, -16, -16}) {
 			t.Errorf("settles %v with %+v, want multiplier 16 and deltas [48 -16 -16 -16] (%s)", hs.Deltas, res, rule)
@@ -182,7 +182,7 @@ func TestFourplayerBiddingAndScoring(t *testing.T) {
 	})
 	t.Run("an escape is shared by the three who stayed", func(t *testing.T) {
 		st := pos.build(t, r)
-		hs, res := settledOf(t, mustAct(t, st, 2, table.Action{Type: table.ActionEscape}))
+		hs, res := gametest.SettledOf[Result](t, gametest.MustAct(t, st, 2, table.Action{Type: table.ActionEscape}))
 		// A farmer at ×1: 8, shared 2 + 2 + 2 with the remainder 2 to the lowest seat.
 		if res.Penalty != 8 || !slices.Equal(hs.Deltas, []int{4, 2, -8, 2}) {
 			t.Errorf("escape settles %v (%+v), want [4 2 -8 2] (doudizhu.md, Escape Decision)", hs.Deltas, res)
@@ -195,7 +195,7 @@ func TestFourplayerAmbiguousPlay(t *testing.T) {
 	r := fourplayer(t)
 	all := "S3 S3 H3 S4 S4 H4 S5 S5 H5 S6 S6 H6"
 	pos := position{hands: []string{all, "SA", "HA", "CA"}, kitty: "DA SK HK CK DK SQ HQ CQ"}
-	g := game(pos.build(t, r))
+	g := gametest.Game[State](pos.build(t, r))
 	g.phase, g.turn, g.landlord = phasePlaying, 0, 0
 	for _, tc := range []struct {
 		as   string

@@ -58,7 +58,7 @@ func FuzzClassify(f *testing.F) {
 	})
 }
 
-// explains checks, independently of classifyCounts, that rd accounts for
+// explains checks, independently of the classifier, that rd accounts for
 // exactly the multiset with rank counts c and n cards: its body is there and
 // the rest are kickers as doudizhu.md (Card types, Kickers Decision) allows.
 func explains(rd Reading, c *climb.Counts, n int) error {

@@ -69,9 +69,6 @@ type variant struct {
 
 func (v *variant) handSize() int { return (v.decks*cards.DeckSize - v.kitty) / v.seats }
 
-// twoDecks reports the fourplayer card types (doudizhu.md, fourplayer).
-func (v *variant) twoDecks() bool { return v.decks == 2 }
-
 // variantNamed returns a fresh config, which the caller may fill with options.
 func variantNamed(name string) (*variant, bool) {
 	switch name {
@@ -162,7 +159,7 @@ func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return 
 // doudizhu.md (fourplayer) for fourplayer.
 func (r *Rules) Classify(cs []cards.Card) []Reading {
 	c := climb.CountsOf(cs)
-	return classifyCounts(&c, len(cs), r.v.twoDecks(), nil)
+	return r.v.cardTypes().classify(&c, len(cs), nil)
 }
 
 // Redact shows every game event of 斗地主 to everyone: the game's only

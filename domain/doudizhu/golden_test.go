@@ -168,7 +168,7 @@ func recordGolden(t *testing.T, r *Rules, stake int, seedID uint64, play strateg
 		record(goldenStep{Join: p}, evs)
 	}
 	for step := 0; st.Last == nil; step++ {
-		g := game(st)
+		g := gametest.Game[State](st)
 		seat, a := play(g, step, r.Legal(g, g.turn))
 		evs, err := table.Act(st, seat, a, seeds)
 		if err != nil {

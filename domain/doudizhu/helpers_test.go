@@ -23,12 +23,6 @@ func rulesOf(t testing.TB, variant, options string) *Rules {
 	return r.(*Rules)
 }
 
-func applyAll(st *table.State, evs []table.Payload) {
-	for _, e := range evs {
-		table.Apply(st, e)
-	}
-}
-
 // openTable opens a table of r's variant at stake and seats players p0, p1,
 // …; the first deal follows the last join.
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
@@ -38,13 +32,13 @@ func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table
 	if err != nil {
 		t.Fatal(err)
 	}
-	applyAll(st, evs)
+	gametest.ApplyAll(st, evs)
 	for i := range r.v.seats {
 		evs, err := table.Join(st, fmt.Sprintf("p%d", i), fmt.Sprintf("Player %d", i), -1, seeds)
 		if err != nil {
 			t.Fatal(err)
 		}
-		applyAll(st, evs)
+		gametest.ApplyAll(st, evs)
 	}
 	return st
 }
@@ -88,21 +82,19 @@ func (p position) playing(t testing.TB, r *Rules, landlord, bid int) *table.Stat
 	n := r.v.seats
 	p.first = landlord
 	st := p.build(t, r)
-	mustAct(t, st, landlord, bidA(bid))
+	gametest.MustAct(t, st, landlord, bidA(bid))
 	if bid < 3 {
 		for i := 1; i < n; i++ {
-			mustAct(t, st, (landlord+i)%n, passA())
+			gametest.MustAct(t, st, (landlord+i)%n, passA())
 		}
 	}
 	if r.v.grab {
 		for i := 1; i < n; i++ {
-			mustAct(t, st, (landlord+i)%n, passA())
+			gametest.MustAct(t, st, (landlord+i)%n, passA())
 		}
 	}
 	return st
 }
-
-func game(st *table.State) *State { return st.G.(*State) }
 
 func bidA(n int) table.Action { return table.Action{Type: ActionBid, Bid: table.Seat(n)} }
 func passA() table.Action     { return table.Action{Type: ActionPass} }
@@ -115,32 +107,6 @@ func playAs(cs, as string) table.Action {
 	a := playA(cs)
 	a.As = as
 	return a
-}
-
-// mustAct decides and applies an action that the rules must accept.
-func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Payload {
-	t.Helper()
-	evs, err := table.Act(st, seat, a, &gametest.SeedSeq{ID: 99})
-	if err != nil {
-		t.Fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
-	}
-	applyAll(st, evs)
-	return evs
-}
-
-func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
-	t.Helper()
-	for _, e := range evs {
-		if hs, ok := e.(table.HandSettled); ok {
-			var res Result
-			if err := json.Unmarshal(hs.Result, &res); err != nil {
-				t.Fatal(err)
-			}
-			return hs, res
-		}
-	}
-	t.Fatalf("no HandSettled in %v", gametest.EventTypes(evs))
-	return table.HandSettled{}, Result{}
 }
 
 // resultOf decodes the result of a HandSettled's JSON.

@@ -22,32 +22,32 @@ func TestHubeiCallPhase(t *testing.T) {
 	r := hubei(t)
 	t.Run("a call of 3 ends the call phase at once", func(t *testing.T) {
 		st := hubeiPos.build(t, r)
-		evs := mustAct(t, st, 1, bidA(3))
+		evs := gametest.MustAct(t, st, 1, bidA(3))
 		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"BidMade", "CallWon"}) {
 			t.Fatalf("call 3 emits %v, want BidMade, CallWon (%s)", got, rule)
 		}
 		if cw := evs[1].(CallWon); cw.Seat != 1 || cw.Bid != 3 {
 			t.Fatalf("%+v, want seat 1 at 3", cw)
 		}
-		if g := game(st); g.phase != phaseGrabbing || g.turn != 2 || g.landlord != -1 || g.kittyShown {
+		if g := gametest.Game[State](st); g.phase != phaseGrabbing || g.turn != 2 || g.landlord != -1 || g.kittyShown {
 			t.Fatalf("after the call: phase %s turn %d landlord %d kitty shown %v; want the grab phase from seat 2, no landlord yet, kitty hidden (doudizhu.md, Bidding, hubei)", g.phase, g.turn, g.landlord, g.kittyShown)
 		}
 	})
 	t.Run("highest caller after all spoke", func(t *testing.T) {
 		st := hubeiPos.build(t, r)
-		mustAct(t, st, 1, bidA(1))
-		mustAct(t, st, 2, bidA(2))
-		evs := mustAct(t, st, 0, passA())
+		gametest.MustAct(t, st, 1, bidA(1))
+		gametest.MustAct(t, st, 2, bidA(2))
+		evs := gametest.MustAct(t, st, 0, passA())
 		if cw, ok := evs[len(evs)-1].(CallWon); !ok || cw.Seat != 2 || cw.Bid != 2 {
 			t.Fatalf("calls 1, 2, pass: %v, want seat 2 winning at 2 (%s)", gametest.EventTypes(evs), rule)
 		}
 	})
 	t.Run("all pass: re-deal", func(t *testing.T) {
 		st := openTable(t, r, 1, &gametest.SeedSeq{ID: 4})
-		first := game(st).firstSeat
+		first := gametest.Game[State](st).firstSeat
 		var evs []table.Payload
 		for i := range 3 {
-			evs = mustAct(t, st, (first+i)%3, passA())
+			evs = gametest.MustAct(t, st, (first+i)%3, passA())
 		}
 		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"BidPassed", "DealVoided", "HandDealt", "DealSecret"}) {
 			t.Fatalf("third pass emits %v, want a re-deal (%s)", got, rule)
@@ -83,14 +83,14 @@ func TestHubeiGrabPhase(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			st := hubeiPos.build(t, r)
-			mustAct(t, st, 1, bidA(tc.call))
+			gametest.MustAct(t, st, 1, bidA(tc.call))
 			if tc.call < 3 {
-				mustAct(t, st, 2, passA())
-				mustAct(t, st, 0, passA())
+				gametest.MustAct(t, st, 2, passA())
+				gametest.MustAct(t, st, 0, passA())
 			}
 			var evs []table.Payload
 			for i, w := range tc.words {
-				if g := game(st); g.turn != w.seat {
+				if g := gametest.Game[State](st); g.turn != w.seat {
 					t.Fatalf("word %d: seat %d's turn, want seat %d (%s: in turn after the caller, then the caller)", i, g.turn, w.seat, rule)
 				}
 				if got := r.Legal(st.G, w.seat); len(got) != 2 || got[0].Type != ActionGrab || got[1].Type != ActionPass {
@@ -100,7 +100,7 @@ func TestHubeiGrabPhase(t *testing.T) {
 				if w.grab {
 					a = grabA()
 				}
-				evs = mustAct(t, st, w.seat, a)
+				evs = gametest.MustAct(t, st, w.seat, a)
 				if gm, ok := evs[0].(GrabMade); ok && gm.Back != (w.seat == 1) {
 					t.Errorf("%+v: back marks the caller's grab-back only", gm)
 				}
@@ -112,7 +112,7 @@ func TestHubeiGrabPhase(t *testing.T) {
 			if lc.Seat != tc.landlord || lc.Multiplier != tc.mult || lc.Bid != tc.call || cards.Format(lc.Kitty) != "SJ SQ SK" {
 				t.Errorf("landlord %+v, want seat %d at multiplier %d (%s: every grab ×2, the last grabber is landlord)", lc, tc.landlord, tc.mult, rule)
 			}
-			g := game(st)
+			g := gametest.Game[State](st)
 			if g.phase != phasePlaying || g.turn != tc.landlord || g.grabBack != tc.back || g.multiplier() != tc.mult {
 				t.Errorf("after the grab phase: phase %s turn %d back %v multiplier %d", g.phase, g.turn, g.grabBack, g.multiplier())
 			}
@@ -126,7 +126,7 @@ func TestHubeiGrabPhase(t *testing.T) {
 		if _, err := r.Decide(st.G, 1, grabA()); !errors.Is(err, table.ErrWrongPhase) {
 			t.Errorf("grab in the call phase: %v, want wrong_phase", err)
 		}
-		mustAct(t, st, 1, bidA(3))
+		gametest.MustAct(t, st, 1, bidA(3))
 		for _, tc := range []struct {
 			seat int
 			a    table.Action
@@ -143,7 +143,7 @@ func TestHubeiGrabPhase(t *testing.T) {
 				t.Errorf("seat %d %s in the grab phase: %v, want %v", tc.seat, gametest.DescribeAction(tc.a), err, tc.want)
 			}
 		}
-		if _, err := classic(t).Decide(game(position{hands: []string{"S3", "S4", "S5"}, kitty: "S6 S7 S8"}.build(t, classic(t))), 0, grabA()); !errors.Is(err, table.ErrUnknownAction) {
+		if _, err := classic(t).Decide(gametest.Game[State](position{hands: []string{"S3", "S4", "S5"}, kitty: "S6 S7 S8"}.build(t, classic(t))), 0, grabA()); !errors.Is(err, table.ErrUnknownAction) {
 			t.Errorf("grab in classic: %v, want unknown_action (classic has no grab phase)", err)
 		}
 	})
@@ -165,7 +165,7 @@ func TestHubeiOpen(t *testing.T) {
 	if _, err := r.Decide(st.G, 1, openA()); !errors.Is(err, table.ErrNotYourTurn) {
 		t.Errorf("a farmer opens: %v, want not_your_turn", err)
 	}
-	evs := mustAct(t, st, 0, openA())
+	evs := gametest.MustAct(t, st, 0, openA())
 	ho, ok := evs[0].(HandOpened)
 	if len(evs) != 1 || !ok || ho.Seat != 0 || cards.Format(ho.Cards) != "S3 S5 D9 SK HK CK" || ho.Multiplier != 4 {
 		t.Fatalf("open emits %v %+v, want HandOpened of seat 0 with its whole hand S3 S5 D9 SK HK CK at multiplier 2 × 2 (%s)", gametest.EventTypes(evs), evs[0], rule)
@@ -179,25 +179,25 @@ func TestHubeiOpen(t *testing.T) {
 			t.Errorf("viewer %d sees open %v hand %v multiplier %d after 明牌, want the landlord's hand and ×2 (%s)", seat, v.Open, v.OpenHand, v.Multiplier, rule)
 		}
 	}
-	if g := game(st); g.turn != 0 {
+	if g := gametest.Game[State](st); g.turn != 0 {
 		t.Fatalf("after 明牌 the turn is %d's, want the landlord still to lead", g.turn)
 	}
 	if _, err := r.Decide(st.G, 0, openA()); !errors.Is(err, ErrCannotOpen) {
 		t.Errorf("opening twice: %v, want cannot_open", err)
 	}
-	mustAct(t, st, 0, playA("S3"))
+	gametest.MustAct(t, st, 0, playA("S3"))
 	if v := r.View(st.G, 2).Game.(GameView); cards.Format(v.OpenHand) != "S5 D9 SK HK CK" {
 		t.Errorf("after a play seat 2 sees the open hand %v, want the landlord's current hand", v.OpenHand)
 	}
-	mustAct(t, st, 1, passA())
-	mustAct(t, st, 2, passA())
+	gametest.MustAct(t, st, 1, passA())
+	gametest.MustAct(t, st, 2, passA())
 	if slices.ContainsFunc(r.Legal(st.G, 0), func(a table.Action) bool { return a.Type == ActionOpen }) {
 		t.Errorf("the landlord may open after playing (%s: before the first play)", rule)
 	}
 	st2 := pos.playing(t, r, 0, 2)
-	mustAct(t, st2, 0, playA("S3"))
-	mustAct(t, st2, 1, passA())
-	mustAct(t, st2, 2, passA())
+	gametest.MustAct(t, st2, 0, playA("S3"))
+	gametest.MustAct(t, st2, 1, passA())
+	gametest.MustAct(t, st2, 2, passA())
 	if _, err := r.Decide(st2.G, 0, openA()); !errors.Is(err, ErrCannotOpen) {
 		t.Errorf("opening after the first play: %v, want cannot_open (%s)", err, rule)
 	}
@@ -268,13 +268,13 @@ func TestHubeiScoring(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st := position{hands: tc.hands, kitty: tc.kitty}.playing(t, r, 0, 3)
 			if tc.open {
-				mustAct(t, st, 0, openA())
+				gametest.MustAct(t, st, 0, openA())
 			}
 			var evs []table.Payload
 			for _, s := range tc.steps {
-				evs = mustAct(t, st, s.seat, s.a)
+				evs = gametest.MustAct(t, st, s.seat, s.a)
 			}
-			hs, res := settledOf(t, evs)
+			hs, res := gametest.SettledOf[Result](t, evs)
 			if res.Multiplier != tc.mult || !slices.Equal(hs.Deltas, tc.deltas) || !tc.check(res) || res.Multiplier != product(res) {
 				t.Errorf("settles %v with %+v, want multiplier %d and deltas %v (%s)", hs.Deltas, res, tc.mult, tc.deltas, rule)
 			}
@@ -288,31 +288,31 @@ func TestHubeiEscape(t *testing.T) {
 	pos := position{hands: []string{"S3 H3 C3 D3 S5", "S4 H7", "C4 C7"}, kitty: "SK HK CK", first: 0}
 	t.Run("during the call phase: a farmer at ×1", func(t *testing.T) {
 		st := pos.build(t, r)
-		mustAct(t, st, 0, bidA(2))
-		_, res := settledOf(t, mustAct(t, st, 0, table.Action{Type: table.ActionEscape}))
+		gametest.MustAct(t, st, 0, bidA(2))
+		_, res := gametest.SettledOf[Result](t, gametest.MustAct(t, st, 0, table.Action{Type: table.ActionEscape}))
 		if res.Multiplier != 1 || res.Penalty != 8 {
 			t.Errorf("%+v, want multiplier 1 and penalty 8 (%s)", res, rule)
 		}
 	})
 	t.Run("during the grab phase the provisional landlord is landlord", func(t *testing.T) {
 		st := pos.build(t, r)
-		mustAct(t, st, 0, bidA(3))
-		mustAct(t, st, 1, grabA()) // ×6, seat 1 provisional landlord
-		hs, res := settledOf(t, mustAct(t, st, 1, table.Action{Type: table.ActionEscape}))
+		gametest.MustAct(t, st, 0, bidA(3))
+		gametest.MustAct(t, st, 1, grabA()) // ×6, seat 1 provisional landlord
+		hs, res := gametest.SettledOf[Result](t, gametest.MustAct(t, st, 1, table.Action{Type: table.ActionEscape}))
 		if res.Multiplier != 6 || res.Penalty != 96 || !slices.Equal(hs.Deltas, []int{48, -96, 48}) || *res.Landlord != 1 {
 			t.Errorf("%v %+v, want 6 × 16 = 96 shared (%s)", hs.Deltas, res, rule)
 		}
 	})
 	t.Run("in the play: bombs and open count", func(t *testing.T) {
 		st := pos.playing(t, r, 0, 3)
-		mustAct(t, st, 0, openA())
-		mustAct(t, st, 0, playA("S3 H3 C3 D3"))
-		hs, res := settledOf(t, mustAct(t, st, 2, table.Action{Type: table.ActionEscape}))
+		gametest.MustAct(t, st, 0, openA())
+		gametest.MustAct(t, st, 0, playA("S3 H3 C3 D3"))
+		hs, res := gametest.SettledOf[Result](t, gametest.MustAct(t, st, 2, table.Action{Type: table.ActionEscape}))
 		// 3 × 2 (open) × 2 (bomb) = 12; a farmer pays 12 × 8 = 96.
 		if res.Multiplier != 12 || res.Penalty != 96 || !slices.Equal(hs.Deltas, []int{48, 48, -96}) || !res.Open || res.Bombs != 1 {
 			t.Errorf("%v %+v, want multiplier 12 and penalty 96 shared by seats 0 and 1 (%s)", hs.Deltas, res, rule)
 		}
-		_, res = settledOf(t, mustAct(t, pos.playing(t, r, 0, 3), 0, table.Action{Type: table.ActionEscape}))
+		_, res = gametest.SettledOf[Result](t, gametest.MustAct(t, pos.playing(t, r, 0, 3), 0, table.Action{Type: table.ActionEscape}))
 		if res.Penalty != 48 {
 			t.Errorf("the landlord escapes at ×3: penalty %d, want 3 × 16 = 48 (%s)", res.Penalty, rule)
 		}
@@ -342,7 +342,7 @@ func TestHubeiCardTypes(t *testing.T) {
 func TestHubeiViewMultiplierAndDecode(t *testing.T) {
 	r := hubei(t)
 	st := position{hands: []string{"S3 H3 C3 D3 S5", "S4 H7", "C4 C7"}, kitty: "SK HK CK"}.playing(t, r, 0, 2)
-	mustAct(t, st, 0, playA("S3 H3 C3 D3"))
+	gametest.MustAct(t, st, 0, playA("S3 H3 C3 D3"))
 	if v := r.View(st.G, 1).Game.(GameView); v.Multiplier != 4 || v.Bombs != 1 {
 		t.Errorf("after a bomb a farmer sees multiplier %d bombs %d, want 2 × 2 = 4 (doudizhu.md, Scoring, hubei: the multiplier is public)", v.Multiplier, v.Bombs)
 	}

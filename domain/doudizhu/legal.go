@@ -36,7 +36,7 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 	if s.last != nil {
 		lead = &s.last.reading
 	}
-	out := legalPlays(&s.hands[seat], lead, r.v.twoDecks())
+	out := legalPlays(&s.hands[seat], lead, r.v.cardTypes())
 	if s.mayOpen(seat) {
 		out = append(out, table.Action{Type: ActionOpen})
 	}
@@ -54,8 +54,8 @@ type holding struct {
 	cards [climb.NumRanks][2 * 4]cards.Card // up to two decks
 	// twin has bit j set when cards[r][j] is the same card as cards[r][j-1]:
 	// choosing the second copy without the first would repeat a play.
-	twin [climb.NumRanks]uint
-	two  bool // the two-deck card types
+	twin  [climb.NumRanks]uint
+	types cardTypes
 }
 
 // fill arranges hand m; h must be zero.
@@ -85,9 +85,9 @@ func (h *holding) of(r int) []cards.Card { return h.cards[r][:h.c[r]] }
 // distinct pattern is then read by the same classifier Decide uses and kept
 // with the readings that may be played. Second it expands each kept pattern
 // into every choice of suits the hand allows.
-func legalPlays(hand *cards.Multiset, lead *Reading, two bool) []table.Action {
+func legalPlays(hand *cards.Multiset, lead *Reading, ct cardTypes) []table.Action {
 	var pl plan
-	pl.make(hand, lead, two)
+	pl.make(hand, lead, ct)
 	return pl.all()
 }
 
@@ -110,7 +110,7 @@ type kept struct {
 	types uint32 // bit t set: playable as type t
 }
 
-func (pl *plan) make(hand *cards.Multiset, lead *Reading, two bool) {
+func (pl *plan) make(hand *cards.Multiset, lead *Reading, ct cardTypes) {
 	var gens []Type
 	switch {
 	case lead == nil:
@@ -121,7 +121,7 @@ func (pl *plan) make(hand *cards.Multiset, lead *Reading, two bool) {
 	default:
 		gens = []Type{lead.Type, Bomb, Rocket}
 	}
-	pl.makeOf(hand, lead, two, gens)
+	pl.makeOf(hand, lead, ct, gens)
 }
 
 var allTypes = [...]Type{Single, Pair, Trio, TrioSingle, TrioPair, Straight, PairStraight, Airplane,
@@ -129,10 +129,10 @@ var allTypes = [...]Type{Single, Pair, Trio, TrioSingle, TrioPair, Straight, Pai
 
 // makeOf plans the plays of the generators' types only (chains of lead's
 // length when following).
-func (pl *plan) makeOf(hand *cards.Multiset, lead *Reading, two bool, gens []Type) {
+func (pl *plan) makeOf(hand *cards.Multiset, lead *Reading, ct cardTypes, gens []Type) {
 	pl.h, pl.total, pl.actions = holding{}, 0, 0 // a plan may be reused
 	h := &pl.h
-	h.two = two
+	h.types = ct
 	h.fill(hand)
 	g := &pl.g
 	if g.pats == nil {
@@ -154,7 +154,7 @@ func (pl *plan) makeOf(hand *cards.Multiset, lead *Reading, two bool, gens []Typ
 	for _, p := range g.pats {
 		n := p.Total()
 		var types uint32
-		for _, rd := range classifyCounts(&p, n, two, readings[:0]) {
+		for _, rd := range ct.classify(&p, n, readings[:0]) {
 			if lead == nil || rd.Beats(*lead) {
 				types |= 1 << rd.Type
 			}
@@ -301,21 +301,14 @@ func (h *holding) generate(t Type, length int, g *patternSet) {
 	case Bomb:
 		// One deck: four of a rank. Two decks: 4 to 8 (doudizhu.md, fourplayer).
 		for r := 0; r <= int(climb.Rank2); r++ {
-			most := uint8(4)
-			if h.two {
-				most = h.c[r]
-			}
-			for k := uint8(4); k <= min(h.c[r], most); k++ {
+			for k := uint8(4); k <= min(h.c[r], h.types.maxBomb); k++ {
 				p[r] = k
 				g.add(&p, false)
 			}
 			p[r] = 0
 		}
 	case Rocket:
-		k := uint8(1)
-		if h.two {
-			k = 2 // the four jokers
-		}
+		k := h.types.rocketJokers
 		if h.c[climb.RankBJ] >= k && h.c[climb.RankRJ] >= k {
 			p[climb.RankBJ], p[climb.RankRJ] = k, k
 			g.add(&p, false)
@@ -389,7 +382,7 @@ type kickerRule struct {
 // k.pairs) from the ranks ≥ from.
 func (h *holding) kickers(p *climb.Counts, from, need int, k *kickerRule, g *patternSet) {
 	if need == 0 {
-		if !hasRocket(p, h.two) {
+		if !h.types.hasRocket(p) {
 			g.add(p, k.repeat)
 		}
 		return

@@ -47,7 +47,7 @@ func TestPerft(t *testing.T) {
 	for _, tc := range tests {
 		pos := position{hands: []string{tc.hand, "SA", "HA"}, kitty: "CA DA SK"}
 		st := pos.build(t, r)
-		g := game(st)
+		g := gametest.Game[State](st)
 		g.phase, g.turn, g.landlord = phasePlaying, 0, 1
 		if tc.lead != "" {
 			cs := cards.MustParse(tc.lead)
@@ -73,8 +73,8 @@ func TestLegalPatterns(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		checked := 0
 		for checked < 100 {
-			rt.step()
-			g := game(rt.st)
+			rt.Step()
+			g := gametest.Game[State](rt.St)
 			if g.phase != phasePlaying || rng.IntN(3) != 0 {
 				continue
 			}
@@ -83,7 +83,7 @@ func TestLegalPatterns(t *testing.T) {
 				continue
 			}
 			checked++
-			checkPatterns(rt.fatalf, rt.r, g)
+			checkPatterns(rt.Fatalf, rt.r, g)
 		}
 	}
 	// Two decks: identical copies, bombs of 4 to 8, joker pairs, the rocket.
@@ -96,7 +96,7 @@ func TestLegalPatterns(t *testing.T) {
 		{"S3 S3 H3 C3 S4 S4 H4 C4 S5 S5 H5 S9 S9 BJ BJ", "S7 S7 H7 S8 S8 H8 S10 S10 SJ SJ"},
 	} {
 		pos := position{hands: []string{tc.hand, "SK", "HK", "CK"}, kitty: "DK SQ HQ CQ DQ SJ HJ CJ"}
-		g := game(pos.build(t, four))
+		g := gametest.Game[State](pos.build(t, four))
 		g.phase, g.turn, g.landlord = phasePlaying, 0, 0
 		if tc.lead != "" {
 			cs := cards.MustParse(tc.lead)
@@ -116,7 +116,7 @@ func TestLegalPatterns(t *testing.T) {
 		{"S3 H3 C3 D3 S4 H4 S5 H5 C5 D5 S6 H6 S7 H7 S8 H8 S9 H9 BJ RJ", ""},
 	} {
 		pos := position{hands: []string{tc.hand, "SK", "HK"}, kitty: "CK DK SQ"}
-		g := game(pos.build(t, r))
+		g := gametest.Game[State](pos.build(t, r))
 		g.phase, g.turn, g.landlord = phasePlaying, 0, 0
 		if tc.lead != "" {
 			cs := cards.MustParse(tc.lead)
@@ -148,7 +148,7 @@ func checkPatterns(fatalf func(string, ...any), r *Rules, g *State) {
 	walk = func(rk int) {
 		if rk == climb.NumRanks {
 			types := map[Type]bool{}
-			for _, rd := range classifyCounts(&p, p.Total(), r.v.twoDecks(), nil) {
+			for _, rd := range r.v.cardTypes().classify(&p, p.Total(), nil) {
 				if lead == nil || rd.Beats(*lead) {
 					types[rd.Type] = true
 				}
@@ -242,8 +242,8 @@ func TestLegalMatchesDecide(t *testing.T) {
 		rt := newRandomTable(t, variant, 777)
 		checked := 0
 		for checked < 40 {
-			rt.step()
-			g := game(rt.st)
+			rt.Step()
+			g := gametest.Game[State](rt.St)
 			if g.phase != phasePlaying || g.hands[g.turn].Len() > 10 {
 				continue
 			}
@@ -270,10 +270,10 @@ func checkDecideEqualsLegal(rt *randomTable, r *Rules, g *State) {
 		legal[k] = append(legal[k], a.As)
 	}
 	if _, err := r.Decide(g, seat, passA()); (err == nil) != canPass {
-		rt.fatalf("pass: Decide says %v, Legal lists it: %v", err, canPass)
+		rt.Fatalf("pass: Decide says %v, Legal lists it: %v", err, canPass)
 	}
 	if _, err := r.Decide(g, seat, openA()); (err == nil) != canOpen {
-		rt.fatalf("open: Decide says %v, Legal lists it: %v", err, canOpen)
+		rt.Fatalf("open: Decide says %v, Legal lists it: %v", err, canOpen)
 	}
 	hand := g.hands[seat].Cards()
 	climb.Sort(hand)
@@ -288,10 +288,10 @@ func checkDecideEqualsLegal(rt *randomTable, r *Rules, g *State) {
 		listed, ok := legal[k]
 		evs, err := r.Decide(g, seat, table.Action{Type: ActionPlay, Cards: cs})
 		if (err == nil) != ok {
-			rt.fatalf("play %s: Decide says %v, Legal lists it: %v", k, err, ok)
+			rt.Fatalf("play %s: Decide says %v, Legal lists it: %v", k, err, ok)
 		}
 		if err != nil && !errors.Is(err, table.ErrInvalidCombo) && !errors.Is(err, table.ErrDoesNotBeat) {
-			rt.fatalf("play %s: %v, want invalid_combination or does_not_beat", k, err)
+			rt.Fatalf("play %s: %v, want invalid_combination or does_not_beat", k, err)
 		}
 		// "as" naming each type the cards read as, and one they do not.
 		var types []Type
@@ -304,7 +304,7 @@ func checkDecideEqualsLegal(rt *randomTable, r *Rules, g *State) {
 			want := slices.Contains(listed, ty.String()) ||
 				(ok && listed[0] == "" && evs[0].(CardsPlayed).Reading.Type == ty)
 			if (err == nil) != want {
-				rt.fatalf("play %s as %s: Decide says %v, Legal lists %q", k, ty, err, listed)
+				rt.Fatalf("play %s as %s: Decide says %v, Legal lists %q", k, ty, err, listed)
 			}
 		}
 	}

@@ -18,9 +18,9 @@ func seatPlayer(seat int) string { return "p" + string(rune('0'+seat)) }
 // (a farmer at ×1: 8 × stake, shared) and seats a new player in its place.
 func escapeHand(t *testing.T, st *table.State, seat int, newPlayer string, seeds table.SeedSource) []table.Payload {
 	t.Helper()
-	evs := mustAct(t, st, seat, table.Action{Type: table.ActionEscape})
+	evs := gametest.MustAct(t, st, seat, table.Action{Type: table.ActionEscape})
 	if !st.Closed {
-		applyAll(st, mustJoin(t, st, newPlayer, seeds))
+		gametest.ApplyAll(st, mustJoin(t, st, newPlayer, seeds))
 	}
 	return evs
 }
@@ -67,8 +67,8 @@ func TestMatch(t *testing.T) {
 					t.Errorf("seat 0's standing %+v, want players p0 then q0: standings are per seat", s)
 				}
 			}
-			if !st.Closed || game(st).NeedsDeal() || st.InDeal {
-				t.Errorf("after the match: closed %v, needs deal %v; want a closed table that deals no more", st.Closed, game(st).NeedsDeal())
+			if !st.Closed || gametest.Game[State](st).NeedsDeal() || st.InDeal {
+				t.Errorf("after the match: closed %v, needs deal %v; want a closed table that deals no more", st.Closed, gametest.Game[State](st).NeedsDeal())
 			}
 			if _, err := table.Join(st, "z", "z", -1, seeds); !errors.Is(err, table.ErrTableClosed) {
 				t.Errorf("joining after the match: %v, want table_closed", err)
@@ -113,7 +113,7 @@ func TestMatch(t *testing.T) {
 func TestMatchCloneIsDeep(t *testing.T) {
 	r := rulesOf(t, "hubei", `{"hands":3}`)
 	st := openTable(t, r, 1, &gametest.SeedSeq{ID: 5})
-	before := game(st)
+	before := gametest.Game[State](st)
 	c := before.Clone().(*State)
 	r.Evolve(c, table.HandSettled{Hand: 1, Deltas: []int{-8, 4, 4}})
 	r.Evolve(c, table.PlayerSeated{Seat: 0, PlayerID: "zz"})

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -38,44 +37,36 @@ const handsPerTable = 250 // × 40 tables = 10,000 settled hands per variant
 // offers.)
 func TestRandomGames(t *testing.T) {
 	t.Parallel()
-	seeds := randomTableSeeds
-	if *tableSeedFlag != 0 {
-		seeds = []uint64{*tableSeedFlag}
-	}
 	for _, variant := range []string{"classic", "hubei", "fourplayer"} {
 		t.Run(variant, func(t *testing.T) {
 			t.Parallel()
-			for _, seed := range seeds {
-				t.Run(fmt.Sprint(seed), func(t *testing.T) {
-					t.Parallel()
-					rt := newRandomTable(t, variant, seed)
-					for rt.settled < handsPerTable {
-						rt.step()
-					}
-				})
-			}
+			gametest.PlayRandom(t, randomConfig(variant, *tableSeedFlag))
 		})
 	}
 }
 
-// randomTable drives one table with random legal actions.
+// randomConfig is the random-hand test of a variant: the table seeds (only
+// when not 0), the hands, the escapes (in a hand's first deal only).
+func randomConfig(variant string, only uint64) gametest.RandomConfig {
+	return gametest.RandomConfig{
+		Seeds: randomTableSeeds, Only: only, Hands: handsPerTable,
+		Stream: 0x646f75, MaxSteps: 2000,
+		Escapes: gametest.Escapes{OneIn: 25, Within: 40, FirstDealOnly: true},
+		New: func(d *gametest.Driver) gametest.RandomGame {
+			v, _ := variantNamed(variant)
+			return &randomTable{Driver: d, variant: variant, n: v.seats, deck: cards.Of(cards.Deck(v.decks))}
+		},
+	}
+}
+
+// randomTable is doudizhu's side of a random table: it picks the actions
+// and checks every one.
 type randomTable struct {
-	t       testing.TB
+	*gametest.Driver
 	variant string
-	r       *Rules
-	n       int // seats
-	seed    uint64
-	rng     *rand.Rand
-	seeds   *gametest.SeedSeq
-	st      *table.State
-	tables  int             // tables opened
-	dealt   table.HandDealt // the running deal, as dealt
-	settled int             // hands settled, over every table
-	steps   int             // actions in the running deal
-	joins   int
-	// escapeAt is the step of the running hand at which escaper escapes; -1: none.
-	escapeAt, escaper int
-	deck              cards.Multiset // the whole deck(s)
+	r       *Rules         // the running table's
+	n       int            // seats
+	deck    cards.Multiset // the whole deck(s)
 
 	// What the events of the running deal showed, tallied independently of
 	// State, to recompute multipliers: the winning call, the grabs, open play,
@@ -84,103 +75,66 @@ type randomTable struct {
 	grabBack, open bool
 	bombs, rockets int
 
+	// The match's end, when the events of the last action held it.
+	ended  *MatchEnded
+	closed *table.TableClosed
+
 	pl plan // reused by randomPlay
 }
 
 func newRandomTable(t testing.TB, variant string, seed uint64) *randomTable {
-	rt := &randomTable{t: t, variant: variant, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x646f75)), seeds: &gametest.SeedSeq{ID: seed}}
-	v, _ := variantNamed(variant)
-	rt.n, rt.deck = v.seats, cards.Of(cards.Deck(v.decks))
-	rt.openTable()
-	return rt
+	return gametest.NewDriver(t, randomConfig(variant, 0), seed, nil).Game.(*randomTable)
 }
 
-// openTable opens a new table: endless, or (one in four) a match.
-func (rt *randomTable) openTable() {
-	rt.tables++
+// Open opens a new table: endless, or (one in four) a match.
+func (rt *randomTable) Open() (table.Rules, []table.Payload) {
 	opts := ""
-	if rt.rng.IntN(4) == 0 {
-		opts = fmt.Sprintf(`{"hands":%d}`, 1+rt.rng.IntN(6))
+	if rt.Rng.IntN(4) == 0 {
+		opts = fmt.Sprintf(`{"hands":%d}`, 1+rt.Rng.IntN(6))
 	}
-	rt.r = rulesOf(rt.t, rt.variant, opts)
-	stake := 1 + rt.rng.IntN(5)
-	rt.st = table.New(rt.r)
-	evs, err := table.Open(rt.r, fmt.Sprint("t", rt.seed, "-", rt.tables), "doudizhu", rt.variant, stake, "p0")
+	rt.r = rulesOf(rt.T, rt.variant, opts)
+	stake := 1 + rt.Rng.IntN(5)
+	evs, err := table.Open(rt.r, fmt.Sprint("t", rt.Seed, "-", rt.Tables), "doudizhu", rt.variant, stake, "p0")
 	if err != nil {
-		rt.t.Fatal(err)
+		rt.T.Fatal(err)
 	}
-	rt.apply(evs)
-	for range rt.r.v.seats {
-		rt.join()
-	}
+	return rt.r, evs
 }
 
-func (rt *randomTable) fatalf(format string, args ...any) {
-	rt.t.Helper()
-	rt.t.Fatalf("%s table seed %d (table %d), hand %d deal %d, step %d: %s", rt.variant, rt.seed, rt.tables, rt.st.Hand, rt.st.Deal, rt.steps, fmt.Sprintf(format, args...))
-}
-
-func (rt *randomTable) join() {
-	rt.joins++
-	evs, err := table.Join(rt.st, fmt.Sprintf("r%d", rt.joins), "", -1, rt.seeds)
-	if err != nil {
-		rt.fatalf("join: %v", err)
-	}
-	rt.apply(evs)
-}
-
-func (rt *randomTable) apply(evs []table.Payload) {
-	for _, e := range evs {
-		table.Apply(rt.st, e)
-		if d, ok := e.(table.HandDealt); ok {
-			rt.dealt = d
-			rt.steps = 0
-			rt.escapeAt = -1
-			if d.Deal == 1 && rt.rng.IntN(25) == 0 {
-				rt.escapeAt, rt.escaper = rt.rng.IntN(40), rt.rng.IntN(rt.r.v.seats)
-			}
-			rt.bid, rt.grabs, rt.grabBack, rt.open, rt.bombs, rt.rockets = 0, 0, false, false, 0, 0
-			rt.checkDeal(d)
-		}
+func (rt *randomTable) Applied(e table.Payload) {
+	if d, ok := e.(table.HandDealt); ok {
+		rt.bid, rt.grabs, rt.grabBack, rt.open, rt.bombs, rt.rockets = 0, 0, false, false, 0, 0
+		rt.checkDeal(d)
 	}
 }
 
-// step makes one action and checks it.
-func (rt *randomTable) step() {
-	r, g, n := rt.r, game(rt.st), rt.n
+// Choose checks that only the seat on turn may act, in the order of the
+// bidding, and picks one of its actions.
+func (rt *randomTable) Choose() (int, table.Action) {
+	r, g, n := rt.r, gametest.Game[State](rt.St), rt.n
 	seat := g.turn
 	for i := range n {
-		if i != seat && r.Legal(rt.st.G, i) != nil {
-			rt.fatalf("seat %d may act, but it is seat %d's turn", i, g.turn)
+		if i != seat && r.Legal(rt.St.G, i) != nil {
+			rt.Fatalf("seat %d may act, but it is seat %d's turn", i, g.turn)
 		}
 	}
 	switch {
 	case g.phase == phaseBidding && seat != (g.firstSeat+len(g.bids))%n:
-		rt.fatalf("seat %d bids, want the seats in turn from the first bidder %d (doudizhu.md, Bidding)", seat, g.firstSeat)
+		rt.Fatalf("seat %d bids, want the seats in turn from the first bidder %d (doudizhu.md, Bidding)", seat, g.firstSeat)
 	case g.phase == phaseGrabbing && len(g.grabRecords) < n-1 && seat != (g.caller+1+len(g.grabRecords))%n:
-		rt.fatalf("seat %d grabs, want the seats in turn after the caller %d (doudizhu.md, Bidding, hubei)", seat, g.caller)
+		rt.Fatalf("seat %d grabs, want the seats in turn after the caller %d (doudizhu.md, Bidding, hubei)", seat, g.caller)
 	case g.phase == phaseGrabbing && len(g.grabRecords) >= n-1 && (seat != g.caller || g.grabs == 0):
-		rt.fatalf("seat %d speaks after every other seat grabbed or declined; only the caller %d grabs back, and only after a grab (doudizhu.md, Bidding, hubei)", seat, g.caller)
+		rt.Fatalf("seat %d speaks after every other seat grabbed or declined; only the caller %d grabs back, and only after a grab (doudizhu.md, Bidding, hubei)", seat, g.caller)
 	}
-	a := rt.randomLegal(g, seat)
-	if rt.steps == rt.escapeAt {
-		seat, a = rt.escaper, table.Action{Type: table.ActionEscape}
-	}
-	pre := g.Clone().(*State)
-	evs, err := table.Act(rt.st, seat, a, rt.seeds)
-	if err != nil { // Decide must accept what Legal offers
-		rt.fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
-	}
-	rt.steps++
-	if rt.steps > 2000 {
-		rt.fatalf("the deal does not end")
-	}
-	ended, closed := rt.checkEvents(pre, seat, a, evs)
-	escaped := a.Type == table.ActionEscape
-	rt.apply(evs)
-	rt.checkMatch(pre, ended, closed)
+	return seat, rt.randomLegal(g, seat)
+}
+
+// After checks the match, the cards and the turn once an action is applied.
+func (rt *randomTable) After(gpre table.GameState, seat int, a table.Action, evs []table.Payload) {
+	pre, n := gpre.(*State), rt.n
+	rt.checkMatch(pre, rt.ended, rt.closed)
 	rt.checkCards()
-	if post := game(rt.st); post.phase != phaseWaiting && post.hand == pre.hand && post.deal == pre.deal {
+	if post := gametest.Game[State](rt.St); post.phase != phaseWaiting && post.hand == pre.hand && post.deal == pre.deal {
 		want := (seat + 1) % n
 		switch {
 		case post.phase == phasePlaying && pre.phase != phasePlaying:
@@ -193,18 +147,11 @@ func (rt *randomTable) step() {
 			want = seat
 		}
 		if post.turn != want {
-			rt.fatalf("after seat %d the turn is %d's, want %d's (doudizhu.md, Beating: play goes to the next seat)", seat, post.turn, want)
+			rt.Fatalf("after seat %d the turn is %d's, want %d's (doudizhu.md, Beating: play goes to the next seat)", seat, post.turn, want)
 		}
 	}
-	if rt.st.Closed {
-		if pre.v.matchHands == 0 {
-			rt.fatalf("an endless table closed")
-		}
-		rt.openTable()
-		return
-	}
-	if escaped {
-		rt.join()
+	if rt.St.Closed && pre.v.matchHands == 0 {
+		rt.Fatalf("an endless table closed")
 	}
 }
 
@@ -217,27 +164,27 @@ func (rt *randomTable) step() {
 func (rt *randomTable) randomLegal(g *State, seat int) table.Action {
 	if g.phase != phasePlaying {
 		legal := rt.r.Legal(g, seat)
-		return legal[rt.rng.IntN(len(legal))]
+		return legal[rt.Rng.IntN(len(legal))]
 	}
 	a := rt.randomPlay(g, seat)
-	if rt.rng.IntN(128<<(2*(rt.r.v.decks-1))) == 0 { // two-deck leads list tens of thousands
+	if rt.Rng.IntN(128<<(2*(rt.r.v.decks-1))) == 0 { // two-deck leads list tens of thousands
 		if !slices.ContainsFunc(rt.r.Legal(g, seat), func(l table.Action) bool {
 			return l.Type == a.Type && l.As == a.As && slices.Equal(l.Cards, a.Cards)
 		}) {
-			rt.fatalf("the random pick %s is not among the legal actions", gametest.DescribeAction(a))
+			rt.Fatalf("the random pick %s is not among the legal actions", gametest.DescribeAction(a))
 		}
 	}
 	return a
 }
 
 func (rt *randomTable) randomPlay(g *State, seat int) table.Action {
-	if g.mayOpen(seat) && rt.rng.IntN(3) == 0 {
+	if g.mayOpen(seat) && rt.Rng.IntN(3) == 0 {
 		return table.Action{Type: ActionOpen}
 	}
 	var lead *Reading
 	var gens []Type
 	if g.last != nil {
-		if rt.rng.IntN(4) == 0 {
+		if rt.Rng.IntN(4) == 0 {
 			return table.Action{Type: ActionPass}
 		}
 		lead = &g.last.reading
@@ -245,66 +192,67 @@ func (rt *randomTable) randomPlay(g *State, seat int) table.Action {
 	} else {
 		gens = slices.Clone(allTypes[:])
 	}
-	rt.rng.Shuffle(len(gens), func(i, j int) { gens[i], gens[j] = gens[j], gens[i] })
+	rt.Rng.Shuffle(len(gens), func(i, j int) { gens[i], gens[j] = gens[j], gens[i] })
 	pl := &rt.pl
 	for _, t := range gens {
-		pl.makeOf(&g.hands[seat], lead, rt.r.v.twoDecks(), []Type{t})
+		pl.makeOf(&g.hands[seat], lead, rt.r.v.cardTypes(), []Type{t})
 		if pl.actions > 0 {
-			return pl.at(rt.rng.IntN(pl.actions))
+			return pl.at(rt.Rng.IntN(pl.actions))
 		}
 	}
 	if lead == nil {
-		rt.fatalf("a leader has no play")
+		rt.Fatalf("a leader has no play")
 	}
 	return table.Action{Type: ActionPass}
 }
 
-// checkEvents checks the events of an action against the state before it;
-// it returns the match's end, if the events hold one.
-func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []table.Payload) (*MatchEnded, *table.TableClosed) {
+// Events checks the events of an action against the state before it; it
+// keeps the match's end, if the events hold one, for After.
+func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, evs []table.Payload) {
+	pre := gpre.(*State)
 	switch e := evs[0].(type) {
 	case BidMade:
 		if a.Type != ActionBid || e.Seat != seat || e.Bid != *a.Bid || e.Bid <= pre.highBid {
-			rt.fatalf("seat %d %s emits %+v (doudizhu.md, Bidding)", seat, gametest.DescribeAction(a), e)
+			rt.Fatalf("seat %d %s emits %+v (doudizhu.md, Bidding)", seat, gametest.DescribeAction(a), e)
 		}
 		rt.bid = e.Bid
 	case BidPassed:
 		if a.Type != ActionPass || pre.phase != phaseBidding || e.Seat != seat {
-			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
+			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 	case GrabMade:
 		rt.grabs++
 		want := min(rt.bid<<rt.grabs, 24)
 		if a.Type != ActionGrab || pre.phase != phaseGrabbing || e.Seat != seat || e.Back != (seat == pre.caller) || e.Multiplier != want {
-			rt.fatalf("seat %d %s emits %+v, want multiplier %d (doudizhu.md, Bidding, hubei: each grab ×2, at most 24)", seat, gametest.DescribeAction(a), e, want)
+			rt.Fatalf("seat %d %s emits %+v, want multiplier %d (doudizhu.md, Bidding, hubei: each grab ×2, at most 24)", seat, gametest.DescribeAction(a), e, want)
 		}
 		rt.grabBack = e.Back
 	case GrabDeclined:
 		if a.Type != ActionPass || pre.phase != phaseGrabbing || e.Seat != seat {
-			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
+			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 	case HandOpened:
 		rt.open = true
 		if a.Type != ActionOpen || e.Seat != pre.landlord || pre.plays[seat] != 0 || cards.Of(e.Cards) != pre.hands[seat] {
-			rt.fatalf("seat %d %s emits %+v: only the landlord opens, before the first play, showing the whole hand (doudizhu.md, hubei 明牌)", seat, gametest.DescribeAction(a), e)
+			rt.Fatalf("seat %d %s emits %+v: only the landlord opens, before the first play, showing the whole hand (doudizhu.md, hubei 明牌)", seat, gametest.DescribeAction(a), e)
 		}
 		if want := rt.currentMult(); e.Multiplier != want {
-			rt.fatalf("open play multiplier %d, want %d", e.Multiplier, want)
+			rt.Fatalf("open play multiplier %d, want %d", e.Multiplier, want)
 		}
 	case PlayPassed:
 		if a.Type != ActionPass || pre.phase != phasePlaying || pre.last == nil {
-			rt.fatalf("seat %d %s emits %+v: a leader may not pass (doudizhu.md, Beating)", seat, gametest.DescribeAction(a), e)
+			rt.Fatalf("seat %d %s emits %+v: a leader may not pass (doudizhu.md, Beating)", seat, gametest.DescribeAction(a), e)
 		}
 	case CardsPlayed:
 		if a.Type != ActionPlay || e.Seat != seat || cards.Of(e.Cards) != cards.Of(a.Cards) {
-			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
+			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 		if !slices.Contains(rt.r.Classify(e.Cards), e.Reading) || (a.As != "" && e.Reading.Type.String() != a.As) {
-			rt.fatalf("%s recorded as %v, which is not one of its readings %v (as %q) (doudizhu.md, Card types)",
+			rt.Fatalf("%s recorded as %v, which is not one of its readings %v (as %q) (doudizhu.md, Card types)",
 				cards.Format(e.Cards), e.Reading, rt.r.Classify(e.Cards), a.As)
 		}
 		if pre.last != nil && !e.Reading.Beats(pre.last.reading) {
-			rt.fatalf("%v played on %v, which it does not beat (doudizhu.md, Beating)", e.Reading, pre.last.reading)
+			rt.Fatalf("%v played on %v, which it does not beat (doudizhu.md, Beating)", e.Reading, pre.last.reading)
 		}
 		switch e.Reading.Type {
 		case Bomb:
@@ -314,13 +262,12 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 		}
 	case table.PlayerEscaped:
 		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
-			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
+			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 	default:
-		rt.fatalf("seat %d %s emits %T first", seat, gametest.DescribeAction(a), e)
+		rt.Fatalf("seat %d %s emits %T first", seat, gametest.DescribeAction(a), e)
 	}
-	var closed *table.TableClosed
-	var ended *MatchEnded
+	rt.ended, rt.closed = nil, nil
 	for i, e := range evs[1:] {
 		switch e := e.(type) {
 		case CallWon:
@@ -329,7 +276,7 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 				high, highSeat = *a.Bid, seat
 			}
 			if !rt.r.v.grab || e.Seat != highSeat || e.Bid != high {
-				rt.fatalf("call won %+v, want the highest caller %d at %d (doudizhu.md, Bidding, hubei)", e, highSeat, high)
+				rt.Fatalf("call won %+v, want the highest caller %d at %d (doudizhu.md, Bidding, hubei)", e, highSeat, high)
 			}
 			rt.bid = high
 		case LandlordChosen:
@@ -347,55 +294,53 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 			if rt.r.v.grab {
 				wantMult = min(rt.bid<<rt.grabs, 24)
 			}
-			if e.Seat != landlord || e.Bid != high || cards.Of(e.Kitty) != cards.Of(rt.dealt.Kitty) || e.Multiplier != wantMult {
-				rt.fatalf("landlord %+v, want seat %d at %d (multiplier %d) with the dealt kitty (doudizhu.md, Bidding)", e, landlord, high, wantMult)
+			if e.Seat != landlord || e.Bid != high || cards.Of(e.Kitty) != cards.Of(rt.Dealt.Kitty) || e.Multiplier != wantMult {
+				rt.Fatalf("landlord %+v, want seat %d at %d (multiplier %d) with the dealt kitty (doudizhu.md, Bidding)", e, landlord, high, wantMult)
 			}
 		case table.DealVoided:
 			if pre.highBid != 0 || len(pre.bids) != rt.n-1 || e.Reason != "all_passed" {
-				rt.fatalf("%+v after bids %v", e, pre.bids)
+				rt.Fatalf("%+v after bids %v", e, pre.bids)
 			}
 			rt.checkSeed(e.Seed)
 		case table.HandSettled:
 			rt.checkSettlement(pre, seat, a, e)
-			rt.settled++
 		case MatchEnded:
 			if i == 0 {
-				rt.fatalf("MatchEnded before the hand settled")
+				rt.Fatalf("MatchEnded before the hand settled")
 			}
-			ended = &e
+			rt.ended = &e
 		case table.TableClosed:
-			closed = &e
+			rt.closed = &e
 		}
 	}
-	return ended, closed
 }
 
 // checkMatch checks the end of a match (doudizhu.md, Tournament): after the
 // last hand of the option "hands", or a later one, as soon as exactly one
 // seat leads; the standings rank the table's totals; TableClosed follows.
 func (rt *randomTable) checkMatch(pre *State, ended *MatchEnded, closed *table.TableClosed) {
-	totals := rt.st.Totals
+	totals := rt.St.Totals
 	leaders := 0
 	for _, t := range totals {
 		if t == slices.Max(totals) {
 			leaders++
 		}
 	}
-	played := game(rt.st).handsDone
+	played := gametest.Game[State](rt.St).handsDone
 	settledNow := played != pre.handsDone
 	wantEnd := pre.v.matchHands > 0 && settledNow && played >= pre.v.matchHands && leaders == 1
 	if (ended != nil) != wantEnd || (closed != nil) != wantEnd {
-		rt.fatalf("after hand %d of a match of %d, totals %v: match ended %v, table closed %v; want %v (doudizhu.md, Tournament: a tie for first plays extra hands)",
+		rt.Fatalf("after hand %d of a match of %d, totals %v: match ended %v, table closed %v; want %v (doudizhu.md, Tournament: a tie for first plays extra hands)",
 			played, pre.v.matchHands, totals, ended != nil, closed != nil, wantEnd)
 	}
 	if !wantEnd {
-		if settledNow && rt.st.InDeal != rt.st.Full() {
-			rt.fatalf("after a hand of a running match the next is dealt: %v, want %v (every seat filled)", rt.st.InDeal, rt.st.Full())
+		if settledNow && rt.St.InDeal != rt.St.Full() {
+			rt.Fatalf("after a hand of a running match the next is dealt: %v, want %v (every seat filled)", rt.St.InDeal, rt.St.Full())
 		}
 		return
 	}
-	if ended.Hands != played || closed.Reason != "match_over" || !slices.Equal(closed.Totals, totals) || game(rt.st).NeedsDeal() {
-		rt.fatalf("match end %+v / %+v, want %d hands, reason match_over, totals %v, no deal wanted", ended, closed, played, totals)
+	if ended.Hands != played || closed.Reason != "match_over" || !slices.Equal(closed.Totals, totals) || gametest.Game[State](rt.St).NeedsDeal() {
+		rt.Fatalf("match end %+v / %+v, want %d hands, reason match_over, totals %v, no deal wanted", ended, closed, played, totals)
 	}
 	for i, s := range ended.Standings {
 		place := 1
@@ -405,11 +350,11 @@ func (rt *randomTable) checkMatch(pre *State, ended *MatchEnded, closed *table.T
 			}
 		}
 		if s.Total != totals[s.Seat] || s.Place != place || (i > 0 && s.Place < ended.Standings[i-1].Place) || s.PlayerID != s.Players[len(s.Players)-1] {
-			rt.fatalf("standing %+v in %+v for totals %v", s, ended.Standings, totals)
+			rt.Fatalf("standing %+v in %+v for totals %v", s, ended.Standings, totals)
 		}
 	}
 	if ended.Standings[0].Place != 1 || ended.Standings[1].Place == 1 {
-		rt.fatalf("standings %+v: want one first", ended.Standings)
+		rt.Fatalf("standings %+v: want one first", ended.Standings)
 	}
 }
 
@@ -433,41 +378,41 @@ func (rt *randomTable) currentMult() int {
 // checkSeed checks that a revealed seed matches the deal's commitment and
 // deals exactly the dealt cards (doudizhu.md, Deal; rules/README.md, Shuffling).
 func (rt *randomTable) checkSeed(hex string) {
-	rt.t.Helper()
+	rt.T.Helper()
 	seed, err := cards.ParseSeed(hex)
-	if err != nil || seed.Commitment() != rt.dealt.Commitment {
-		rt.fatalf("revealed seed %q does not match the commitment %s", hex, rt.dealt.Commitment)
+	if err != nil || seed.Commitment() != rt.Dealt.Commitment {
+		rt.Fatalf("revealed seed %q does not match the commitment %s", hex, rt.Dealt.Commitment)
 	}
 	deck, _ := cards.Shuffled(seed, rt.r.v.decks)
 	dealt := rt.n * rt.r.v.handSize()
 	for i, c := range deck {
-		in := rt.dealt.Kitty
+		in := rt.Dealt.Kitty
 		if i < dealt {
-			in = rt.dealt.Hands[i%rt.n]
+			in = rt.Dealt.Hands[i%rt.n]
 		}
 		if !slices.Contains(in, c) {
-			rt.fatalf("the seed deals %s to %d, the deal has it elsewhere (doc.go, Dealing)", c, i%rt.n)
+			rt.Fatalf("the seed deals %s to %d, the deal has it elsewhere (doc.go, Dealing)", c, i%rt.n)
 		}
 	}
 }
 
 func (rt *randomTable) checkDeal(d table.HandDealt) {
-	rt.t.Helper()
+	rt.T.Helper()
 	all := cards.Of(d.Kitty)
 	for _, h := range d.Hands {
 		if len(h) != rt.r.v.handSize() {
-			rt.fatalf("a hand of %d cards, want %d (doudizhu.md, Deal)", len(h), rt.r.v.handSize())
+			rt.Fatalf("a hand of %d cards, want %d (doudizhu.md, Deal)", len(h), rt.r.v.handSize())
 		}
 		all.Add(h...)
 	}
 	if all != rt.deck || len(d.Kitty) != rt.r.v.kitty || len(d.Hands) != rt.n {
-		rt.fatalf("the deal is not the whole deck(s) with a kitty of %d (doudizhu.md, Deal)", rt.r.v.kitty)
+		rt.Fatalf("the deal is not the whole deck(s) with a kitty of %d (doudizhu.md, Deal)", rt.r.v.kitty)
 	}
 }
 
 // checkCards: every card is always in a hand, the unshown kitty, or played.
 func (rt *randomTable) checkCards() {
-	g := game(rt.st)
+	g := gametest.Game[State](rt.St)
 	if g.hand == 0 {
 		return
 	}
@@ -481,17 +426,17 @@ func (rt *randomTable) checkCards() {
 		all.Add(g.kitty...)
 	}
 	if all != rt.deck {
-		rt.fatalf("cards lost or invented: hands, kitty and plays hold %d cards", all.Len())
+		rt.Fatalf("cards lost or invented: hands, kitty and plays hold %d cards", all.Len())
 	}
 }
 
 func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs table.HandSettled) {
-	rt.t.Helper()
+	rt.T.Helper()
 	var res Result
 	if err := json.Unmarshal(hs.Result, &res); err != nil {
-		rt.fatalf("result %s: %v", hs.Result, err)
+		rt.Fatalf("result %s: %v", hs.Result, err)
 	}
-	stake, n, grab := rt.st.Stake, rt.n, rt.r.v.grab
+	stake, n, grab := rt.St.Stake, rt.n, rt.r.v.grab
 	want := make([]int, n)
 	if a.Type == table.ActionEscape {
 		// doudizhu.md, Escape: stake × current multiplier × 16 (landlord) or × 8;
@@ -517,7 +462,7 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		}
 		want[seat] = -p
 		if res.Multiplier != mult || res.Penalty != p {
-			rt.fatalf("escape result %+v, want multiplier %d penalty %d", res, mult, p)
+			rt.Fatalf("escape result %+v, want multiplier %d penalty %d", res, mult, p)
 		}
 	} else {
 		// doudizhu.md, Scoring.
@@ -557,14 +502,14 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 			}
 		}
 		if res.Multiplier != mult || res.Bid != pre.bid || *res.Landlord != l || res.Spring != spring || res.AntiSpring != anti {
-			rt.fatalf("result %+v, want multiplier %d spring %v anti-spring %v", res, mult, spring, anti)
+			rt.Fatalf("result %+v, want multiplier %d spring %v anti-spring %v", res, mult, spring, anti)
 		}
 		if grab && (res.Grabs != rt.grabs || res.GrabBack != rt.grabBack || res.Open != rt.open || res.Bombs != rt.bombs || res.Rockets != rt.rockets ||
 			res.BidMultiplier != min(rt.bid<<rt.grabs, 24)) {
-			rt.fatalf("result %+v, want grabs %d (back %v) open %v bombs %d rockets %d (doudizhu.md, Scoring, hubei)", res, rt.grabs, rt.grabBack, rt.open, rt.bombs, rt.rockets)
+			rt.Fatalf("result %+v, want grabs %d (back %v) open %v bombs %d rockets %d (doudizhu.md, Scoring, hubei)", res, rt.grabs, rt.grabBack, rt.open, rt.bombs, rt.rockets)
 		}
 		if pre.hands[seat].Len() != len(a.Cards) {
-			rt.fatalf("seat %d settled the hand with cards left", seat)
+			rt.Fatalf("seat %d settled the hand with cards left", seat)
 		}
 	}
 	sum := 0
@@ -572,10 +517,10 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		sum += d
 	}
 	if !slices.Equal(hs.Deltas, want) || sum != 0 {
-		rt.fatalf("seat %d %s settles %v, want %v summing to 0 (doudizhu.md, Scoring / Escape)", seat, gametest.DescribeAction(a), hs.Deltas, want)
+		rt.Fatalf("seat %d %s settles %v, want %v summing to 0 (doudizhu.md, Scoring / Escape)", seat, gametest.DescribeAction(a), hs.Deltas, want)
 	}
 	if hs.Hand != pre.hand {
-		rt.fatalf("settles hand %d, want %d", hs.Hand, pre.hand)
+		rt.Fatalf("settles hand %d, want %d", hs.Hand, pre.hand)
 	}
 	rt.checkSeed(hs.Seed)
 }

@@ -120,7 +120,7 @@ func TestBidding(t *testing.T) {
 
 	t.Run("higher bids only", func(t *testing.T) {
 		st := pos.build(t, r)
-		mustAct(t, st, 1, bidA(2))
+		gametest.MustAct(t, st, 1, bidA(2))
 		for _, b := range []int{1, 2} {
 			if _, err := table.Act(st, 2, bidA(b), &gametest.SeedSeq{}); !errors.Is(err, table.ErrBidTooLow) {
 				t.Errorf("bid %d after a 2: %v, want bid_too_low (%s: a bid must be higher than every earlier bid)", b, err, rule)
@@ -132,7 +132,7 @@ func TestBidding(t *testing.T) {
 	})
 	t.Run("3 ends the bidding at once", func(t *testing.T) {
 		st := pos.build(t, r)
-		evs := mustAct(t, st, 1, bidA(3))
+		evs := gametest.MustAct(t, st, 1, bidA(3))
 		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"BidMade", "LandlordChosen"}) {
 			t.Fatalf("bid 3 emits %v, want BidMade, LandlordChosen (%s: a bid of 3 ends bidding at once)", got, rule)
 		}
@@ -140,7 +140,7 @@ func TestBidding(t *testing.T) {
 		if lc.Seat != 1 || lc.Bid != 3 || cards.Format(lc.Kitty) != "SJ SQ SK" {
 			t.Fatalf("landlord %+v, want seat 1 at 3 with the kitty SJ SQ SK", lc)
 		}
-		g := game(st)
+		g := gametest.Game[State](st)
 		if g.phase != phasePlaying || g.turn != 1 || g.hands[1].Len() != 5 {
 			t.Fatalf("after the bidding: phase %s turn %d landlord holds %d cards, want playing, the landlord to lead, kitty in hand (doudizhu.md, Deal, Beating)",
 				g.phase, g.turn, g.hands[1].Len())
@@ -152,16 +152,16 @@ func TestBidding(t *testing.T) {
 	})
 	t.Run("highest bidder after all spoke", func(t *testing.T) {
 		st := pos.build(t, r)
-		mustAct(t, st, 1, bidA(1))
-		mustAct(t, st, 2, passA())
-		evs := mustAct(t, st, 0, bidA(2))
+		gametest.MustAct(t, st, 1, bidA(1))
+		gametest.MustAct(t, st, 2, passA())
+		evs := gametest.MustAct(t, st, 0, bidA(2))
 		if lc, ok := evs[len(evs)-1].(LandlordChosen); !ok || lc.Seat != 0 || lc.Bid != 2 {
 			t.Fatalf("bids 1, pass, 2: %v, want seat 0 landlord at 2 (%s)", gametest.EventTypes(evs), rule)
 		}
 		st = pos.build(t, r)
-		mustAct(t, st, 1, bidA(2))
-		mustAct(t, st, 2, passA())
-		evs = mustAct(t, st, 0, passA())
+		gametest.MustAct(t, st, 1, bidA(2))
+		gametest.MustAct(t, st, 2, passA())
+		evs = gametest.MustAct(t, st, 0, passA())
 		if lc, ok := evs[len(evs)-1].(LandlordChosen); !ok || lc.Seat != 1 || lc.Bid != 2 {
 			t.Fatalf("bids 2, pass, pass: %v, want seat 1 landlord at 2 (%s)", gametest.EventTypes(evs), rule)
 		}
@@ -195,14 +195,14 @@ func TestAllPassRedealAndRotation(t *testing.T) {
 	r := classic(t)
 	seeds := &gametest.SeedSeq{ID: 7}
 	st := openTable(t, r, 1, seeds)
-	first := game(st).firstSeat
+	first := gametest.Game[State](st).firstSeat
 	if st.Hand != 1 || st.Deal != 1 {
 		t.Fatalf("first deal is %d/%d", st.Hand, st.Deal)
 	}
-	secret := game(st).Seed
+	secret := gametest.Game[State](st).Seed
 	var evs []table.Payload
 	for i := range 3 {
-		evs = mustAct(t, st, (first+i)%3, passA())
+		evs = gametest.MustAct(t, st, (first+i)%3, passA())
 	}
 	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"BidPassed", "DealVoided", "HandDealt", "DealSecret"}) {
 		t.Fatalf("third pass emits %v, want BidPassed, DealVoided, HandDealt, DealSecret (%s: all pass, re-deal)", got, rule)
@@ -216,10 +216,10 @@ func TestAllPassRedealAndRotation(t *testing.T) {
 		t.Fatalf("re-deal %d/%d first bidder %d, want 1/2 with the same first bidder %d (%s)", hd.Hand, hd.Deal, hd.FirstSeat, first, rule)
 	}
 	// Hand 1 ends by escape; hand 2's first bidder is the next seat.
-	mustAct(t, st, first, table.Action{Type: table.ActionEscape})
-	applyAll(st, mustJoin(t, st, "p9", seeds))
-	if game(st).hand != 2 || game(st).firstSeat != (first+1)%3 {
-		t.Fatalf("hand %d first bidder %d, want hand 2 first bidder %d (%s: the first bidder rotates)", game(st).hand, game(st).firstSeat, (first+1)%3, rule)
+	gametest.MustAct(t, st, first, table.Action{Type: table.ActionEscape})
+	gametest.ApplyAll(st, mustJoin(t, st, "p9", seeds))
+	if gametest.Game[State](st).hand != 2 || gametest.Game[State](st).firstSeat != (first+1)%3 {
+		t.Fatalf("hand %d first bidder %d, want hand 2 first bidder %d (%s: the first bidder rotates)", gametest.Game[State](st).hand, gametest.Game[State](st).firstSeat, (first+1)%3, rule)
 	}
 }
 
@@ -262,7 +262,7 @@ func TestPlayErrors(t *testing.T) {
 		t.Errorf("playing D3 and D4 not held: %v, want card_not_in_hand naming exactly D3 D4", err)
 	}
 
-	mustAct(t, st, 0, playA("S4"))
+	gametest.MustAct(t, st, 0, playA("S4"))
 	_, err = r.Decide(st.G, 1, playA("S6 H6"))
 	if !errors.Is(err, table.ErrDoesNotBeat) {
 		t.Errorf("a pair on a single: %v, want does_not_beat (doudizhu.md, Beating: same type)", err)
@@ -279,16 +279,16 @@ func TestPlayErrors(t *testing.T) {
 			}
 		}
 	}
-	mustAct(t, st, 1, playA("H6"))
-	mustAct(t, st, 2, passA())
-	mustAct(t, st, 0, passA())
-	if g := game(st); g.last != nil || g.turn != 1 {
+	gametest.MustAct(t, st, 1, playA("H6"))
+	gametest.MustAct(t, st, 2, passA())
+	gametest.MustAct(t, st, 0, passA())
+	if g := gametest.Game[State](st); g.last != nil || g.turn != 1 {
 		t.Fatalf("after two passes: last play %v, turn %d; want seat 1 to lead anything (doudizhu.md, Beating)", g.last, g.turn)
 	}
 	if _, err := r.Decide(st.G, 1, passA()); !errors.Is(err, table.ErrCannotPass) {
 		t.Errorf("seat 1 leading passes: %v, want cannot_pass", err)
 	}
-	mustAct(t, st, 1, playA("C7"))
+	gametest.MustAct(t, st, 1, playA("C7"))
 }
 
 func TestAmbiguousPlay(t *testing.T) {
@@ -390,9 +390,9 @@ func TestScoring(t *testing.T) {
 			st := position{hands: tc.hands, kitty: "SK HK CK", stake: tc.stake}.playing(t, r, 0, tc.bid)
 			var evs []table.Payload
 			for _, s := range tc.steps {
-				evs = mustAct(t, st, s.seat, s.a)
+				evs = gametest.MustAct(t, st, s.seat, s.a)
 			}
-			hs, res := settledOf(t, evs)
+			hs, res := gametest.SettledOf[Result](t, evs)
 			if !slices.Equal(hs.Deltas, tc.deltas) {
 				t.Errorf("deltas %v, want %v (%s: each farmer pays or receives bid × stake, ×2 for spring or anti-spring)", hs.Deltas, tc.deltas, rule)
 			}
@@ -433,16 +433,16 @@ func TestEscape(t *testing.T) {
 			if tc.bid > 0 {
 				st = p.playing(t, r, 0, tc.bid)
 			} else {
-				mustAct(t, st, 0, bidA(1))
+				gametest.MustAct(t, st, 0, bidA(1))
 			}
-			evs := mustAct(t, st, tc.seat, table.Action{Type: table.ActionEscape})
+			evs := gametest.MustAct(t, st, tc.seat, table.Action{Type: table.ActionEscape})
 			if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"PlayerEscaped", "HandSettled"}) {
 				t.Fatalf("escape emits %v, want PlayerEscaped, HandSettled", got)
 			}
 			if pe := evs[0].(table.PlayerEscaped); pe.Seat != tc.seat || pe.PlayerID != "p"+string(rune('0'+tc.seat)) || pe.Hand != 1 {
 				t.Errorf("PlayerEscaped %+v", pe)
 			}
-			hs, res := settledOf(t, evs)
+			hs, res := gametest.SettledOf[Result](t, evs)
 			if !slices.Equal(hs.Deltas, tc.deltas) {
 				t.Errorf("deltas %v, want %v (%s: %s, shared by those who stayed)", hs.Deltas, tc.deltas, rule, tc.why)
 			}
@@ -473,7 +473,7 @@ func TestEscape(t *testing.T) {
 	})
 	t.Run("no hand running", func(t *testing.T) {
 		st := pos.build(t, r)
-		g := game(st).Clone().(*State)
+		g := gametest.Game[State](st).Clone().(*State)
 		g.phase = phaseWaiting
 		if _, err := r.Decide(g, 0, table.Action{Type: table.ActionEscape}); !errors.Is(err, table.ErrWrongPhase) {
 			t.Errorf("escape between hands: %v, want wrong_phase", err)
@@ -485,7 +485,7 @@ func TestViewAndRedact(t *testing.T) {
 	r := classic(t)
 	seeds := &gametest.SeedSeq{ID: 3}
 	st := openTable(t, r, 1, seeds)
-	g := game(st)
+	g := gametest.Game[State](st)
 	for seat := range 3 {
 		v := r.View(st.G, seat)
 		if v.Phase != "bidding" || v.Turn == nil || *v.Turn != g.firstSeat || len(v.Hand) != 17 {
@@ -561,8 +561,8 @@ func TestDecodeEvents(t *testing.T) {
 func TestCloneIsDeep(t *testing.T) {
 	r := classic(t)
 	st := position{hands: []string{"S3 S5", "S4 H7", "C4 C7"}, kitty: "SK HK CK"}.playing(t, r, 0, 1)
-	mustAct(t, st, 0, playA("S3"))
-	before := game(st)
+	gametest.MustAct(t, st, 0, playA("S3"))
+	before := gametest.Game[State](st)
 	c := before.Clone().(*State)
 	r.Evolve(c, CardsPlayed{Seat: 1, Cards: cards.MustParse("S4"), Reading: rd(Single, climb.Rank4, 1)})
 	r.Evolve(c, table.PlayerSeated{Seat: 2, PlayerID: "zz"})

@@ -27,7 +27,7 @@ func BenchmarkRandomHand(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			applyAll(st, evs)
+			gametest.ApplyAll(st, evs)
 			actions++
 		}
 	}

@@ -18,7 +18,7 @@ import (
 func datedPosition(t *testing.T, r *Rules, hands ...string) *table.State {
 	t.Helper()
 	st := position(t, r, 1, hands...)
-	g := game(st)
+	g := gametest.Game[State](st)
 	g.dealtAt = clockStart
 	return st
 }
@@ -37,7 +37,7 @@ func TestRevealAfterDeadline(t *testing.T) {
 	r := rulesWith(t, `{"seats":3,"arrange_seconds":30}`)
 	// Seat 0 (banker) holds 牛8, seat 1 牛牛, seat 2 牛9; only seat 0 arranges.
 	st := datedPosition(t, r, "S3 H7 DK C4 S4", "SJ HQ DK C10 S10", "S2 H8 DQ C4 S5")
-	mustAct(t, st, 0, arrangeA("S3 H7 DK"))
+	gametest.MustAct(t, st, 0, arrangeA("S3 H7 DK"))
 	due := clockStart.Add(30 * time.Second)
 
 	early := due.Add(-time.Millisecond)
@@ -58,7 +58,7 @@ func TestRevealAfterDeadline(t *testing.T) {
 		t.Errorf("view deadline %v, want %s", v.Deadline, due)
 	}
 
-	evs := mustAct(t, st, 2, revealAt(due))
+	evs := gametest.MustAct(t, st, 2, revealAt(due))
 	if got := gametest.EventTypes(evs); !slices.Equal(got[:3], []string{"RevealCalled", "HandsRevealed", "HandSettled"}) {
 		t.Fatalf("reveal emits %v", got)
 	}
@@ -71,7 +71,7 @@ func TestRevealAfterDeadline(t *testing.T) {
 			t.Errorf("seat %d revealed as %v, want %v (niuniu.md: not arranged = 没牛)", seat, got, want)
 		}
 	}
-	hs, res := settledOf(t, evs)
+	hs, res := gametest.SettledOf[Result](t, evs)
 	// The banker's 牛8 (×3) beats both unarranged players.
 	if want := []int{6, -3, -3}; !slices.Equal(hs.Deltas, want) || res.End != "deadline" {
 		t.Errorf("settled %v, end %q; want %v, end deadline", hs.Deltas, res.End, want)

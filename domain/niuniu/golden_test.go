@@ -156,7 +156,7 @@ func recordGolden(t *testing.T, r *Rules, tc goldenCase) *goldenFile {
 	}
 	legal := func(seat int) []table.Action { return r.Legal(st.G, seat) }
 	for step := 0; st.Last == nil; step++ {
-		seat, a := tc.play(game(st), step, legal)
+		seat, a := tc.play(gametest.Game[State](st), step, legal)
 		evs, err := table.Act(st, seat, a, seeds)
 		if err != nil {
 			t.Fatalf("step %d: seat %d %s: %v", step, seat, gametest.DescribeAction(a), err)

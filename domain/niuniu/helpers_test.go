@@ -32,12 +32,6 @@ func rulesWith(t testing.TB, options string) *Rules {
 	return r.(*Rules)
 }
 
-func applyAll(st *table.State, evs []table.Payload) {
-	for _, e := range evs {
-		table.Apply(st, e)
-	}
-}
-
 // openTable opens a table at stake and seats players p0.. in order; the
 // first deal follows the last join.
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
@@ -47,13 +41,13 @@ func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table
 	if err != nil {
 		t.Fatal(err)
 	}
-	applyAll(st, evs)
+	gametest.ApplyAll(st, evs)
 	for i := range r.Seats() {
 		evs, err := table.Join(st, fmt.Sprintf("p%d", i), fmt.Sprintf("Player %d", i), -1, seeds)
 		if err != nil {
 			t.Fatal(err)
 		}
-		applyAll(st, evs)
+		gametest.ApplyAll(st, evs)
 	}
 	return st
 }
@@ -86,42 +80,14 @@ func position(t testing.TB, r *Rules, stake int, hands ...string) *table.State {
 	return st
 }
 
-func game(st *table.State) *State { return st.G.(*State) }
-
 func arrangeA(cs string) table.Action {
 	return table.Action{Type: ActionArrange, Cards: cards.MustParse(cs)}
 }
 func noBullA() table.Action { return table.Action{Type: ActionNoBull} }
 
-// mustAct decides and applies an action that the rules must accept.
-func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Payload {
-	t.Helper()
-	evs, err := table.Act(st, seat, a, &gametest.SeedSeq{ID: 99})
-	if err != nil {
-		t.Fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
-	}
-	applyAll(st, evs)
-	return evs
-}
-
 // arrangeBest has seat arrange its first bull, or declare no bull.
 func arrangeBest(t testing.TB, st *table.State, seat int) []table.Payload {
 	t.Helper()
 	legal := st.Rules.Legal(st.G, seat)
-	return mustAct(t, st, seat, legal[0])
-}
-
-func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
-	t.Helper()
-	for _, e := range evs {
-		if hs, ok := e.(table.HandSettled); ok {
-			var res Result
-			if err := json.Unmarshal(hs.Result, &res); err != nil {
-				t.Fatal(err)
-			}
-			return hs, res
-		}
-	}
-	t.Fatalf("no HandSettled in %v", gametest.EventTypes(evs))
-	return table.HandSettled{}, Result{}
+	return gametest.MustAct(t, st, seat, legal[0])
 }

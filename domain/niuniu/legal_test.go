@@ -58,11 +58,11 @@ func TestLegalMatchesDecide(t *testing.T) {
 		for seat := range seats - 1 {
 			if rng.IntN(2) == 0 {
 				l := r.Legal(st.G, seat)
-				mustAct(t, st, seat, l[rng.IntN(len(l))])
+				gametest.MustAct(t, st, seat, l[rng.IntN(len(l))])
 			}
 		}
 		seat := rng.IntN(seats)
-		hand := game(st).hands[seat]
+		hand := gametest.Game[State](st).hands[seat]
 		legal := r.Legal(st.G, seat)
 		listed := map[cards.Multiset]bool{}
 		noBull := 0

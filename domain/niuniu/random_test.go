@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -39,177 +38,146 @@ const handsPerTable = 150 // × 40 tables = 6,000 settled hands
 // costs more than playing it).
 func TestRandomGames(t *testing.T) {
 	t.Parallel()
-	seeds := randomTableSeeds
-	if *tableSeedFlag != 0 {
-		seeds = []uint64{*tableSeedFlag}
+	c := randomConfig(*tableSeedFlag, func(seed uint64) bool {
+		return *tableSeedFlag != 0 || slices.Index(randomTableSeeds, seed)%2 == 0
+	})
+	c.Done = func(t *testing.T, d *gametest.Driver) {
+		rt := d.Game.(*randomTable)
+		if s := rt.r.opts.ArrangeSeconds; s > 0 && s <= 10 && rt.reveals == 0 {
+			t.Fatalf("table seed %d: a deadline of %d s and no reveal called in %d hands: the deadline is not exercised", d.Seed, s, d.Settled)
+		}
+		if rt.stream == nil {
+			return
+		}
+		rep, err := audit.VerifyTable(func(o table.TableOpened) (table.Rules, error) {
+			return New().Rules(o.Variant, o.Options)
+		}, rt.stream)
+		if err != nil {
+			t.Fatalf("table seed %d: the recorded stream does not verify: %v", d.Seed, err)
+		}
+		if rep.Deals < handsPerTable {
+			t.Fatalf("table seed %d: %d deals verified, want ≥ %d", d.Seed, rep.Deals, handsPerTable)
+		}
 	}
-	for i, seed := range seeds {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			t.Parallel()
-			rt := newRandomTable(t, seed, i%2 == 0 || len(seeds) == 1)
-			for rt.settled < handsPerTable {
-				rt.step()
-			}
-			if d := rt.r.opts.ArrangeSeconds; d > 0 && d <= 10 && rt.reveals == 0 {
-				t.Fatalf("table seed %d: a deadline of %d s and no reveal called in %d hands: the deadline is not exercised", seed, d, rt.settled)
-			}
-			if rt.stream == nil {
-				return
-			}
-			rep, err := audit.VerifyTable(func(o table.TableOpened) (table.Rules, error) {
-				return New().Rules(o.Variant, o.Options)
-			}, rt.stream)
-			if err != nil {
-				t.Fatalf("table seed %d: the recorded stream does not verify: %v", seed, err)
-			}
-			if rep.Deals < handsPerTable {
-				t.Fatalf("table seed %d: %d deals verified, want ≥ %d", seed, rep.Deals, handsPerTable)
-			}
-		})
+	gametest.PlayRandom(t, c)
+}
+
+// randomConfig is the random-hand test: the table seeds (only when not 0),
+// the hands, the escapes; record says which tables keep their stream for
+// the audit.
+func randomConfig(only uint64, record func(seed uint64) bool) gametest.RandomConfig {
+	return gametest.RandomConfig{
+		Seeds: randomTableSeeds, Only: only, Hands: handsPerTable,
+		Stream: 0x6e6975, MaxSteps: 500,
+		Escapes: gametest.Escapes{OneIn: 30, Within: 6},
+		New: func(d *gametest.Driver) gametest.RandomGame {
+			rt := &randomTable{Driver: d, record: record(d.Seed), now: clockStart}
+			d.Seeds = &datedSeq{SeedSeq: gametest.SeedSeq{ID: d.Seed}, now: &rt.now}
+			return rt
+		},
 	}
 }
 
-// randomTable drives one table with random legal actions.
+// randomTable is niuniu's side of a random table: it picks the actions,
+// moves the clock and checks every action.
 type randomTable struct {
-	t     testing.TB
-	r     *Rules
-	seed  uint64
-	rng   *rand.Rand
-	seeds *datedSeq
-	st    *table.State
+	*gametest.Driver
+	r *Rules
 	// now is the table's clock; it moves on by a few seconds an action.
 	now     time.Time
 	record  bool
 	stream  []eventstore.Event // as the store would hold it, when recording
-	dealt   table.HandDealt    // the running deal, as dealt
-	settled int
-	reveals int // reveals called after a deadline
-	steps   int // actions in the running deal
-	joins   int
+	reveals int                // reveals called after a deadline
 	// arranged is each seat's last arrangement in the running deal, as the
 	// test saw it made.
 	arranged [maxSeats]*table.Action
-	// escapeAt is the step of the running hand at which escaper escapes; -1: none.
-	escapeAt, escaper int
 }
 
 // newRandomTable opens a table of random size, banker and stake; record
 // keeps its stream for the audit.
 func newRandomTable(t testing.TB, seed uint64, record bool) *randomTable {
-	rt := &randomTable{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x6e6975)), record: record, now: clockStart}
-	rt.seeds = &datedSeq{SeedSeq: gametest.SeedSeq{ID: seed}, now: &rt.now}
-	seats := 2 + rt.rng.IntN(3)
+	c := randomConfig(0, func(uint64) bool { return record })
+	return gametest.NewDriver(t, c, seed, nil).Game.(*randomTable)
+}
+
+// Open opens a table of random size, banker, deadline and stake.
+func (rt *randomTable) Open() (table.Rules, []table.Payload) {
+	seats := 2 + rt.Rng.IntN(3)
 	deadline := 0
-	if rt.rng.IntN(3) > 0 {
-		deadline = 1 + rt.rng.IntN(60)
+	if rt.Rng.IntN(3) > 0 {
+		deadline = 1 + rt.Rng.IntN(60)
 	}
-	r, err := New().Rules("classic", json.RawMessage(fmt.Sprintf(`{"seats":%d,"banker":%d,"arrange_seconds":%d}`, seats, rt.rng.IntN(seats), deadline)))
+	r, err := New().Rules("classic", json.RawMessage(fmt.Sprintf(`{"seats":%d,"banker":%d,"arrange_seconds":%d}`, seats, rt.Rng.IntN(seats), deadline)))
 	if err != nil {
-		t.Fatal(err)
+		rt.T.Fatal(err)
 	}
 	rt.r = r.(*Rules)
-	rt.st = table.New(r)
-	evs, err := table.Open(r, fmt.Sprint("t", seed), "niuniu", "classic", 1+rt.rng.IntN(5), "p0")
+	evs, err := table.Open(r, fmt.Sprint("t", rt.Seed), "niuniu", "classic", 1+rt.Rng.IntN(5), "p0")
 	if err != nil {
-		t.Fatal(err)
+		rt.T.Fatal(err)
 	}
-	rt.apply(evs)
-	for range seats {
-		rt.join()
-	}
-	return rt
+	return r, evs
 }
 
-func (rt *randomTable) fatalf(format string, args ...any) {
-	rt.t.Helper()
-	rt.t.Fatalf("table seed %d (%d seats, banker %d), hand %d, step %d: %s", rt.seed, rt.r.Seats(), rt.r.Banker(), rt.st.Hand, rt.steps, fmt.Sprintf(format, args...))
-}
-
-func (rt *randomTable) join() {
-	rt.joins++
-	evs, err := table.Join(rt.st, fmt.Sprintf("r%d", rt.joins), "", -1, rt.seeds)
-	if err != nil {
-		rt.fatalf("join: %v", err)
-	}
-	rt.apply(evs)
-}
-
-func (rt *randomTable) apply(evs []table.Payload) {
-	for _, e := range evs {
-		table.Apply(rt.st, e)
-		if rt.record {
-			data, err := json.Marshal(e)
-			if err != nil {
-				rt.fatalf("encode %s: %v", e.EventType(), err)
-			}
-			rt.stream = append(rt.stream, eventstore.Event{Stream: "table-" + rt.st.ID, Version: rt.st.Version, Type: e.EventType(), Data: data})
+// Applied records e in the stream, when recording, and checks each deal.
+func (rt *randomTable) Applied(e table.Payload) {
+	if rt.record {
+		data, err := json.Marshal(e)
+		if err != nil {
+			rt.Fatalf("encode %s: %v", e.EventType(), err)
 		}
-		if d, ok := e.(table.HandDealt); ok {
-			rt.dealt = d
-			rt.steps = 0
-			rt.arranged = [maxSeats]*table.Action{}
-			rt.escapeAt = -1
-			if rt.rng.IntN(30) == 0 {
-				rt.escapeAt, rt.escaper = rt.rng.IntN(6), rt.rng.IntN(rt.r.Seats())
-			}
-			rt.checkDeal(d)
-		}
+		rt.stream = append(rt.stream, eventstore.Event{Stream: "table-" + rt.St.ID, Version: rt.St.Version, Type: e.EventType(), Data: data})
+	}
+	if d, ok := e.(table.HandDealt); ok {
+		rt.arranged = [maxSeats]*table.Action{}
+		rt.checkDeal(d)
 	}
 }
 
-// step makes one action of a random seat and checks it.
-func (rt *randomTable) step() {
+// Choose picks a random seat and one of its actions, moving the clock on.
+func (rt *randomTable) Choose() (int, table.Action) {
 	n := rt.r.Seats()
 	for seat := range n {
-		if rt.r.Legal(rt.st.G, seat) == nil {
-			rt.fatalf("seat %d may not act while the hand is arranged (niuniu.md, Arranging: every seat arranges)", seat)
+		if rt.r.Legal(rt.St.G, seat) == nil {
+			rt.Fatalf("seat %d may not act while the hand is arranged (niuniu.md, Arranging: every seat arranges)", seat)
 		}
 	}
-	seat := rt.rng.IntN(n)
-	rt.now = rt.now.Add(time.Duration(rt.rng.IntN(8000)) * time.Millisecond)
-	legal := rt.r.LegalAt(rt.st.G, seat, rt.now)
-	due := rt.dealt.At.Add(time.Duration(rt.r.opts.ArrangeSeconds) * time.Second)
+	seat := rt.Rng.IntN(n)
+	rt.now = rt.now.Add(time.Duration(rt.Rng.IntN(8000)) * time.Millisecond)
+	legal := rt.r.LegalAt(rt.St.G, seat, rt.now)
+	due := rt.Dealt.At.Add(time.Duration(rt.r.opts.ArrangeSeconds) * time.Second)
 	wantReveal := rt.r.opts.ArrangeSeconds > 0 && !rt.now.Before(due)
 	if got := slices.ContainsFunc(legal, func(a table.Action) bool { return a.Type == ActionReveal }); got != wantReveal {
-		rt.fatalf("at %s, deadline %s: reveal legal %v, want %v (niuniu.md, Arranging: the table's clock)", rt.now, due, got, wantReveal)
+		rt.Fatalf("at %s, deadline %s: reveal legal %v, want %v (niuniu.md, Arranging: the table's clock)", rt.now, due, got, wantReveal)
 	}
-	a := legal[rt.rng.IntN(len(legal))]
+	a := legal[rt.Rng.IntN(len(legal))]
 	a.At = rt.now
-	if rt.steps == rt.escapeAt {
-		seat, a = rt.escaper, table.Action{Type: table.ActionEscape}
-	}
-	pre := game(rt.st).Clone().(*State)
-	evs, err := table.Act(rt.st, seat, a, rt.seeds)
-	if err != nil { // Decide must accept what Legal offers
-		rt.fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
-	}
-	rt.steps++
-	if rt.steps > 500 {
-		rt.fatalf("the hand does not end")
-	}
-	rt.checkEvents(pre, seat, a, evs)
-	rt.apply(evs)
-	if a.Type == table.ActionEscape {
-		rt.join()
-	}
-	if g := game(rt.st); g.phase == phaseArranging && g.hand == pre.hand {
+	return seat, a
+}
+
+// After checks that no card moves while the hand is arranged.
+func (rt *randomTable) After(gpre table.GameState, _ int, _ table.Action, _ []table.Payload) {
+	pre, n := gpre.(*State), rt.r.Seats()
+	if g := gametest.Game[State](rt.St); g.phase == phaseArranging && g.hand == pre.hand {
 		for i := range n {
-			if !slices.Equal(g.hands[i], rt.dealt.Hands[i]) {
-				rt.fatalf("seat %d holds %s, was dealt %s: cards lost or invented", i, cards.Format(g.hands[i]), cards.Format(rt.dealt.Hands[i]))
+			if !slices.Equal(g.hands[i], rt.Dealt.Hands[i]) {
+				rt.Fatalf("seat %d holds %s, was dealt %s: cards lost or invented", i, cards.Format(g.hands[i]), cards.Format(rt.Dealt.Hands[i]))
 			}
 		}
 	}
 }
 
-func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []table.Payload) {
+// Events checks the events of an action against the state before it.
+func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, evs []table.Payload) {
+	pre := gpre.(*State)
 	switch e := evs[0].(type) {
 	case HandArranged:
-		hand := rt.dealt.Hands[seat]
+		hand := rt.Dealt.Hands[seat]
 		want, _, _ := bruteBull(hand)
 		if a.Type == ActionNoBull {
 			want = NoBull
 			if len(e.Cards) != 0 {
-				rt.fatalf("no_bull recorded with cards %s", cards.Format(e.Cards))
+				rt.Fatalf("no_bull recorded with cards %s", cards.Format(e.Cards))
 			}
 		} else {
 			held := cards.Of(hand)
@@ -218,24 +186,24 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 				sum += Value(c)
 			}
 			if len(e.Cards) != 3 || sum%10 != 0 || cards.Of(e.Cards) != cards.Of(a.Cards) || !held.Contains(e.Cards) {
-				rt.fatalf("seat %d %s recorded as %s (niuniu.md, Arranging)", seat, gametest.DescribeAction(a), cards.Format(e.Cards))
+				rt.Fatalf("seat %d %s recorded as %s (niuniu.md, Arranging)", seat, gametest.DescribeAction(a), cards.Format(e.Cards))
 			}
 		}
 		if e.Seat != seat || e.Reading == nil || *e.Reading != want || e.Hidden {
-			rt.fatalf("seat %d %s of %s recorded as %+v, want %v (niuniu.md, Arranging)", seat, gametest.DescribeAction(a), cards.Format(hand), e, want)
+			rt.Fatalf("seat %d %s of %s recorded as %+v, want %v (niuniu.md, Arranging)", seat, gametest.DescribeAction(a), cards.Format(hand), e, want)
 		}
 		rt.arranged[seat] = &a
 	case table.PlayerEscaped:
 		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
-			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
+			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 	case RevealCalled:
 		if a.Type != ActionReveal || e.Seat != seat || !e.At.Equal(rt.now) {
-			rt.fatalf("seat %d %s at %s emits %+v", seat, gametest.DescribeAction(a), rt.now, e)
+			rt.Fatalf("seat %d %s at %s emits %+v", seat, gametest.DescribeAction(a), rt.now, e)
 		}
 		rt.reveals++
 	default:
-		rt.fatalf("seat %d %s emits %T first", seat, gametest.DescribeAction(a), e)
+		rt.Fatalf("seat %d %s emits %T first", seat, gametest.DescribeAction(a), e)
 	}
 	all := true
 	for i := range rt.r.Seats() {
@@ -251,7 +219,7 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 		wantTypes = []string{"HandArranged", "HandsRevealed", "HandSettled", "HandDealt", "DealSecret"}
 	}
 	if got := gametest.EventTypes(evs); !slices.Equal(got, wantTypes) {
-		rt.fatalf("seat %d %s emits %v, want %v (niuniu.md, Arranging: the reveal comes when every seat has arranged or declared)", seat, gametest.DescribeAction(a), got, wantTypes)
+		rt.Fatalf("seat %d %s emits %v, want %v (niuniu.md, Arranging: the reveal comes when every seat has arranged or declared)", seat, gametest.DescribeAction(a), got, wantTypes)
 	}
 	if a.Type == table.ActionEscape {
 		rt.checkEscape(pre, seat, evs[1].(table.HandSettled))
@@ -264,7 +232,7 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 // arrangement's class, or no bull when it last declared none or never
 // arranged (niuniu.md, Arranging: "不拼牌,按无牛处理").
 func (rt *randomTable) reading(seat int) Reading {
-	hand := rt.dealt.Hands[seat]
+	hand := rt.Dealt.Hands[seat]
 	r := Reading{High: rt.highest(hand)}
 	if a := rt.arranged[seat]; a != nil && a.Type == ActionArrange {
 		r.Bull, _, _ = bruteBull(hand)
@@ -310,15 +278,15 @@ func bout(stake int, banker, player Reading) int {
 }
 
 func (rt *randomTable) checkReveal(pre *State, rev HandsRevealed, hs table.HandSettled) {
-	n, b, stake := rt.r.Seats(), rt.r.Banker(), rt.st.Stake
+	n, b, stake := rt.r.Seats(), rt.r.Banker(), rt.St.Stake
 	if rev.Hand != pre.hand || len(rev.Hands) != n {
-		rt.fatalf("reveal %+v", rev)
+		rt.Fatalf("reveal %+v", rev)
 	}
 	want := make([]int, n)
 	for i, h := range rev.Hands {
 		exp := rt.reading(i)
-		if h.Seat != i || !slices.Equal(h.Cards, rt.dealt.Hands[i]) || h.Reading != exp {
-			rt.fatalf("seat %d revealed as %+v, want its dealt %s as %+v (niuniu.md, Arranging)", i, h, cards.Format(rt.dealt.Hands[i]), exp)
+		if h.Seat != i || !slices.Equal(h.Cards, rt.Dealt.Hands[i]) || h.Reading != exp {
+			rt.Fatalf("seat %d revealed as %+v, want its dealt %s as %+v (niuniu.md, Arranging)", i, h, cards.Format(rt.Dealt.Hands[i]), exp)
 		}
 		if i != b {
 			want[i] = bout(stake, rt.reading(b), exp)
@@ -329,11 +297,11 @@ func (rt *randomTable) checkReveal(pre *State, rev HandsRevealed, hs table.HandS
 }
 
 func (rt *randomTable) checkEscape(pre *State, seat int, hs table.HandSettled) {
-	n, b, stake := rt.r.Seats(), rt.r.Banker(), rt.st.Stake
+	n, b, stake := rt.r.Seats(), rt.r.Banker(), rt.St.Stake
 	mult := []int{1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5}
 	value := func(i int) Bull {
 		if rt.arranged[i] == nil {
-			best, _, _ := bruteBull(rt.dealt.Hands[i])
+			best, _, _ := bruteBull(rt.Dealt.Hands[i])
 			return best
 		}
 		return rt.reading(i).Bull
@@ -354,54 +322,53 @@ func (rt *randomTable) checkEscape(pre *State, seat int, hs table.HandSettled) {
 }
 
 func (rt *randomTable) checkSettled(pre *State, hs table.HandSettled, want []int, rule string) {
-	rt.t.Helper()
+	rt.T.Helper()
 	sum := 0
 	for _, d := range hs.Deltas {
 		sum += d
 	}
 	if !slices.Equal(hs.Deltas, want) || sum != 0 || hs.Hand != pre.hand {
-		rt.fatalf("hand %d settles %v, want %v, summing to 0 (%s)", pre.hand, hs.Deltas, want, rule)
+		rt.Fatalf("hand %d settles %v, want %v, summing to 0 (%s)", pre.hand, hs.Deltas, want, rule)
 	}
 	var res Result
 	if err := json.Unmarshal(hs.Result, &res); err != nil {
-		rt.fatalf("result %s: %v", hs.Result, err)
+		rt.Fatalf("result %s: %v", hs.Result, err)
 	}
 	for _, bt := range res.Bouts {
 		if bt.Delta != hs.Deltas[bt.Seat] {
-			rt.fatalf("bout %+v disagrees with deltas %v", bt, hs.Deltas)
+			rt.Fatalf("bout %+v disagrees with deltas %v", bt, hs.Deltas)
 		}
 	}
-	rt.settled++
 	// The revealed seed opens the commitment and deals exactly the dealt hands.
 	seed, err := cards.ParseSeed(hs.Seed)
-	if err != nil || seed.Commitment() != rt.dealt.Commitment {
-		rt.fatalf("revealed seed %q does not open the commitment %s (rules/README.md, Shuffling)", hs.Seed, rt.dealt.Commitment)
+	if err != nil || seed.Commitment() != rt.Dealt.Commitment {
+		rt.Fatalf("revealed seed %q does not open the commitment %s (rules/README.md, Shuffling)", hs.Seed, rt.Dealt.Commitment)
 	}
 	deck, _ := cards.Shuffled(seed, 1)
 	n := rt.r.Seats()
 	for i, c := range deck[:n*HandSize] {
-		if !slices.Contains(rt.dealt.Hands[i%n], c) {
-			rt.fatalf("the seed deals %s to seat %d, the deal has it elsewhere (doc.go, Dealing)", c, i%n)
+		if !slices.Contains(rt.Dealt.Hands[i%n], c) {
+			rt.Fatalf("the seed deals %s to seat %d, the deal has it elsewhere (doc.go, Dealing)", c, i%n)
 		}
 	}
 }
 
 func (rt *randomTable) checkDeal(d table.HandDealt) {
-	rt.t.Helper()
+	rt.T.Helper()
 	var all cards.Multiset
 	for _, h := range d.Hands {
 		if len(h) != HandSize {
-			rt.fatalf("a hand of %d cards, want 5 (niuniu.md)", len(h))
+			rt.Fatalf("a hand of %d cards, want 5 (niuniu.md)", len(h))
 		}
 		all.Add(h...)
 	}
 	for _, k := range all {
 		if k > 1 {
-			rt.fatalf("a card dealt twice from one deck (niuniu.md)")
+			rt.Fatalf("a card dealt twice from one deck (niuniu.md)")
 		}
 	}
 	if len(d.Hands) != rt.r.Seats() || d.FirstSeat != rt.r.Banker() || d.Deal != 1 {
-		rt.fatalf("deal %+v", d)
+		rt.Fatalf("deal %+v", d)
 	}
 }
 
@@ -409,8 +376,8 @@ func (rt *randomTable) checkDeal(d table.HandDealt) {
 // arrangement, reveal or settlement that the rules would not have produced.
 func TestTamperingIsFound(t *testing.T) {
 	rt := newRandomTable(t, 4242, true)
-	for rt.settled < 5 {
-		rt.step()
+	for rt.Settled < 5 {
+		rt.Step()
 	}
 	rulesOf := func(o table.TableOpened) (table.Rules, error) { return New().Rules(o.Variant, o.Options) }
 	if _, err := audit.VerifyTable(rulesOf, rt.stream); err != nil {

@@ -141,7 +141,7 @@ func TestArrangeErrors(t *testing.T) {
 		{"a pass", table.Action{Type: "pass"}, table.ErrUnknownAction},
 	}
 	for _, tc := range tests {
-		before := *game(st)
+		before := *gametest.Game[State](st)
 		_, err := r.Decide(st.G, 0, tc.a)
 		if !errors.Is(err, tc.want) {
 			t.Errorf("%s (%s): got %v, want %v (niuniu.md, Arranging: an invalid arrangement is rejected)", tc.name, gametest.DescribeAction(tc.a), err, tc.want)
@@ -156,7 +156,7 @@ func TestArrangeErrors(t *testing.T) {
 				}
 			}
 		}
-		if !reflect.DeepEqual(*game(st), before) {
+		if !reflect.DeepEqual(*gametest.Game[State](st), before) {
 			t.Fatalf("%s: a rejected action changed the state", tc.name)
 		}
 	}
@@ -176,7 +176,7 @@ func TestArrangeErrors(t *testing.T) {
 func TestArrangeAnyOrder(t *testing.T) {
 	r := rulesWith(t, "")
 	st := position(t, r, 1, hand0, hand1, hand2, hand3)
-	evs := mustAct(t, st, 0, arrangeA("CK H7 S3"))
+	evs := gametest.MustAct(t, st, 0, arrangeA("CK H7 S3"))
 	e := evs[0].(HandArranged)
 	if cards.Format(e.Cards) != "S3 H7 CK" || *e.Reading != 6 || e.Seat != 0 || len(evs) != 1 {
 		t.Fatalf("arranging CK H7 S3 of %s: %+v, want S3 H7 CK read as bull_6 (niuniu.md, Arranging)", hand0, e)
@@ -188,14 +188,14 @@ func TestArrangeAnyOrder(t *testing.T) {
 func TestResubmitUntilReveal(t *testing.T) {
 	r := rulesWith(t, `{"seats":2}`)
 	st := position(t, r, 2, hand0, hand2)
-	mustAct(t, st, 1, noBullA())
-	mustAct(t, st, 1, arrangeA("H3 C7 SK"))
-	mustAct(t, st, 1, noBullA())
-	evs := mustAct(t, st, 1, arrangeA("H3 C7 SK"))
-	if len(evs) != 1 || game(st).phase != phaseArranging {
+	gametest.MustAct(t, st, 1, noBullA())
+	gametest.MustAct(t, st, 1, arrangeA("H3 C7 SK"))
+	gametest.MustAct(t, st, 1, noBullA())
+	evs := gametest.MustAct(t, st, 1, arrangeA("H3 C7 SK"))
+	if len(evs) != 1 || gametest.Game[State](st).phase != phaseArranging {
 		t.Fatalf("seat 1 re-arranging alone ends the hand: %v (niuniu.md, Arranging: the reveal waits for every seat)", gametest.EventTypes(evs))
 	}
-	evs = mustAct(t, st, 0, arrangeA("S3 H7 CK"))
+	evs = gametest.MustAct(t, st, 0, arrangeA("S3 H7 CK"))
 	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"HandArranged", "HandsRevealed", "HandSettled", "HandDealt", "DealSecret"}) {
 		t.Fatalf("the last arrangement emits %v, want the reveal, the settlement and the next deal", got)
 	}
@@ -203,7 +203,7 @@ func TestResubmitUntilReveal(t *testing.T) {
 	if rev.Hands[1].Bull != 8 || cards.Format(rev.Hands[1].BullCards) != "H3 C7 SK" {
 		t.Fatalf("seat 1 revealed as %+v, want its last arrangement, bull_8", rev.Hands[1])
 	}
-	hs, res := settledOf(t, evs)
+	hs, res := gametest.SettledOf[Result](t, evs)
 	// 牛8 beats 牛6: the player wins stake 2 × 3.
 	if !slices.Equal(hs.Deltas, []int{-6, 6}) || res.Bouts[0].Winner != "player" || res.Bouts[0].Multiplier != 3 {
 		t.Fatalf("settled %v %+v, want [-6 6]: 牛8 wins ×3 at stake 2 (niuniu.md, Settlement)", hs.Deltas, res.Bouts)
@@ -220,10 +220,10 @@ func TestResubmitUntilReveal(t *testing.T) {
 func TestRevealAndSettle(t *testing.T) {
 	r := rulesWith(t, "")
 	st := position(t, r, 3, hand0, hand1, hand2, hand3)
-	mustAct(t, st, 3, noBullA())
-	mustAct(t, st, 1, arrangeA("S10 HJ CQ"))
-	mustAct(t, st, 2, noBullA()) // holds 牛8 but declares no bull
-	evs := mustAct(t, st, 0, arrangeA("S3 H7 CK"))
+	gametest.MustAct(t, st, 3, noBullA())
+	gametest.MustAct(t, st, 1, arrangeA("S10 HJ CQ"))
+	gametest.MustAct(t, st, 2, noBullA()) // holds 牛8 but declares no bull
+	evs := gametest.MustAct(t, st, 0, arrangeA("S3 H7 CK"))
 	rev := evs[1].(HandsRevealed)
 	wantClasses := []Bull{6, BullBull, NoBull, NoBull}
 	for i, h := range rev.Hands {
@@ -233,7 +233,7 @@ func TestRevealAndSettle(t *testing.T) {
 			t.Fatalf("revealed %+v, want seat %d's dealt %s as %v (niuniu.md, Arranging)", h, i, cards.Format(dealt), wantClasses[i])
 		}
 	}
-	hs, res := settledOf(t, evs)
+	hs, res := gametest.SettledOf[Result](t, evs)
 	// Seat 1 牛牛 beats 牛6: +3×5. Seat 2 (no bull) loses to 牛6: -3.
 	// Seat 3 no bull loses: -3. The banker: -15 + 3 + 3.
 	want := []int{-9, 15, -3, -3}
@@ -258,7 +258,7 @@ func TestBankerSeat(t *testing.T) {
 	for seat := range 3 {
 		evs = arrangeBest(t, st, seat)
 	}
-	hs, res := settledOf(t, evs)
+	hs, res := gametest.SettledOf[Result](t, evs)
 	if !slices.Equal(hs.Deltas, []int{-3, 5, -2}) || res.Banker != 2 {
 		t.Fatalf("deltas %v banker %d, want [-3 5 -2] with banker 2 (niuniu.md, Settlement; doc.go, Table options)", hs.Deltas, res.Banker)
 	}
@@ -294,17 +294,17 @@ func TestEscape(t *testing.T) {
 			st := position(t, r, 2, hand0, hand1, hand2, hand3)
 			for seat := range 4 {
 				if a, ok := tc.arrange[seat]; ok {
-					mustAct(t, st, seat, a)
+					gametest.MustAct(t, st, seat, a)
 				}
 			}
-			evs := mustAct(t, st, tc.escaper, table.Action{Type: table.ActionEscape})
+			evs := gametest.MustAct(t, st, tc.escaper, table.Action{Type: table.ActionEscape})
 			if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"PlayerEscaped", "HandSettled"}) {
 				t.Fatalf("escape emits %v, want PlayerEscaped, HandSettled (rules/README.md, Escape: the hand ends at once)", got)
 			}
 			if e := evs[0].(table.PlayerEscaped); e.Seat != tc.escaper || e.PlayerID == "" || e.Hand != 1 {
 				t.Fatalf("escape event %+v", e)
 			}
-			hs, res := settledOf(t, evs)
+			hs, res := gametest.SettledOf[Result](t, evs)
 			if !slices.Equal(hs.Deltas, tc.want) {
 				t.Fatalf("seat %d escapes: deltas %v, want %v (%s)", tc.escaper, hs.Deltas, tc.want, rule)
 			}
@@ -362,7 +362,7 @@ func TestRedact(t *testing.T) {
 func TestView(t *testing.T) {
 	r := rulesWith(t, "")
 	st := position(t, r, 1, hand0, hand1, hand2, hand3)
-	mustAct(t, st, 2, arrangeA("H3 C7 SK"))
+	gametest.MustAct(t, st, 2, arrangeA("H3 C7 SK"))
 	for seat := range 4 {
 		v := r.View(st.G, seat)
 		g := v.Game.(GameView)
@@ -391,7 +391,7 @@ func TestView(t *testing.T) {
 	}
 	// After the hand: the reveal is public.
 	for _, seat := range []int{0, 1, 3} {
-		mustAct(t, st, seat, noBullA())
+		gametest.MustAct(t, st, seat, noBullA())
 	}
 	g := r.View(st.G, table.Spectator).Game.(GameView)
 	if g.LastReveal == nil || len(g.LastReveal.Hands) != 4 || g.Hand != 2 {
@@ -405,7 +405,7 @@ func TestCommand(t *testing.T) {
 	r := rulesWith(t, "")
 	st := position(t, r, 1, hand0, hand1, hand2, hand3)
 	for seat, a := range []table.Action{arrangeA("CK S3 H7"), noBullA(), arrangeA("H3 C7 SK"), noBullA()} {
-		evs := mustAct(t, st, seat, a)
+		evs := gametest.MustAct(t, st, seat, a)
 		s, got, ok := r.Command(evs[0])
 		if !ok || s != seat || got.Type != a.Type || cards.Of(got.Cards) != cards.Of(a.Cards) {
 			t.Fatalf("%+v names seat %d %s, want seat %d %s", evs[0], s, gametest.DescribeAction(got), seat, gametest.DescribeAction(a))

@@ -1,6 +1,7 @@
 package shengji
 
 import (
+	"paiju/domain/internal/gametest"
 	"testing"
 
 	"paiju/domain/cards"
@@ -74,11 +75,11 @@ func BenchmarkGuafengExchangeLegal(b *testing.B) {
 	r := guafeng(b)
 	st := stickDeal.build(b, r)
 	drawRounds(b, st, 7)
-	mustAct(b, st, 1, declareA("BJ H5 H5 H6 H6"))
-	mustAct(b, st, 0, stickA("BJ C6 C6 C7 C7 C8 C8"))
+	gametest.MustAct(b, st, 1, declareA("BJ H5 H5 H6 H6"))
+	gametest.MustAct(b, st, 0, stickA("BJ C6 C6 C7 C7 C8 C8"))
 	closeWindow(b, st)
-	mustAct(b, st, 2, buryA("RJ SK D4 D6"))
-	g := game(st)
+	gametest.MustAct(b, st, 2, buryA("RJ SK D4 D6"))
+	g := gametest.Game[State](st)
 	n := 0
 	b.ReportAllocs()
 	for b.Loop() {

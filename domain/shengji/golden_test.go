@@ -116,7 +116,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			applyAll(st, evs)
+			gametest.ApplyAll(st, evs)
 			for i, step := range gf.Steps {
 				var evs []table.Payload
 				var err error
@@ -141,9 +141,9 @@ func TestGolden(t *testing.T) {
 						t.Fatalf("step %d event %d: %s %s, recorded %s %s", i, k, got[k].Type, got[k].Data, step.Events[k].Type, rec.Bytes())
 					}
 				}
-				applyAll(st, evs)
+				gametest.ApplyAll(st, evs)
 			}
-			if gs := game(st); gs.totals[0] != gf.Totals[0] || gs.totals[1] != gf.Totals[1] || gs.totals[2] != gf.Totals[2] || gs.totals[3] != gf.Totals[3] {
+			if gs := gametest.Game[State](st); gs.totals[0] != gf.Totals[0] || gs.totals[1] != gf.Totals[1] || gs.totals[2] != gf.Totals[2] || gs.totals[3] != gf.Totals[3] {
 				t.Fatalf("totals %v, recorded %v", gs.totals, gf.Totals)
 			}
 		})

@@ -27,12 +27,6 @@ func variantRules(t testing.TB, variant, options string) *Rules {
 	return r.(*Rules)
 }
 
-func applyAll(st *table.State, evs []table.Payload) {
-	for _, e := range evs {
-		table.Apply(st, e)
-	}
-}
-
 // openTable opens a table at stake and seats p0..p3; the first deal follows
 // the last join.
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
@@ -42,13 +36,13 @@ func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table
 	if err != nil {
 		t.Fatal(err)
 	}
-	applyAll(st, evs)
+	gametest.ApplyAll(st, evs)
 	for i := range seats {
 		evs, err := table.Join(st, fmt.Sprintf("p%d", i), fmt.Sprintf("Player %d", i), -1, seeds)
 		if err != nil {
 			t.Fatal(err)
 		}
-		applyAll(st, evs)
+		gametest.ApplyAll(st, evs)
 	}
 	return st
 }
@@ -110,7 +104,7 @@ func (d deal) build(t testing.TB, r *Rules) *table.State {
 		table.Apply(st, table.PlayerSeated{Seat: i, PlayerID: fmt.Sprintf("p%d", i)})
 	}
 	if d.match != nil {
-		g := game(st)
+		g := gametest.Game[State](st)
 		g.matchDealer, g.levels, g.handsDone = d.match.dealer, d.match.levels, 1
 	}
 	hands, kitty := d.hands(t)
@@ -119,8 +113,6 @@ func (d deal) build(t testing.TB, r *Rules) *table.State {
 	table.Apply(st, table.DealSecret{Hand: 1, Deal: 1, Seed: seed.String()})
 	return st
 }
-
-func game(st *table.State) *State { return st.G.(*State) }
 
 func drawA() table.Action { return table.Action{Type: ActionDraw} }
 func passA() table.Action { return table.Action{Type: ActionPass} }
@@ -139,31 +131,11 @@ func exchangeA(cs string) table.Action {
 }
 func playA(cs string) table.Action { return table.Action{Type: ActionPlay, Cards: cards.MustParse(cs)} }
 
-// mustAct decides and applies an action that the rules must accept.
-func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Payload {
-	t.Helper()
-	evs, err := table.Act(st, seat, a, &gametest.SeedSeq{ID: 99})
-	if err != nil {
-		t.Fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
-	}
-	applyAll(st, evs)
-	return evs
-}
-
-// act decides and applies an action, returning the rules' error.
-func act(st *table.State, seat int, a table.Action) ([]table.Payload, error) {
-	evs, err := table.Act(st, seat, a, &gametest.SeedSeq{ID: 99})
-	if err == nil {
-		applyAll(st, evs)
-	}
-	return evs, err
-}
-
 // drawRounds has seat 0 draw n rounds.
 func drawRounds(t testing.TB, st *table.State, n int) {
 	t.Helper()
 	for range n {
-		mustAct(t, st, 0, drawA())
+		gametest.MustAct(t, st, 0, drawA())
 	}
 }
 
@@ -171,29 +143,14 @@ func drawRounds(t testing.TB, st *table.State, n int) {
 // passed pass, in seat order.
 func closeWindow(t testing.TB, st *table.State) []table.Payload {
 	t.Helper()
-	drawRounds(t, st, handSize-game(st).round)
+	drawRounds(t, st, handSize-gametest.Game[State](st).round)
 	var last []table.Payload
 	for i := range seats {
-		if !game(st).passed[i] {
-			last = mustAct(t, st, i, passA())
+		if !gametest.Game[State](st).passed[i] {
+			last = gametest.MustAct(t, st, i, passA())
 		}
 	}
 	return last
-}
-
-func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
-	t.Helper()
-	for _, e := range evs {
-		if s, ok := e.(table.HandSettled); ok {
-			var res Result
-			if err := json.Unmarshal(s.Result, &res); err != nil {
-				t.Fatal(err)
-			}
-			return s, res
-		}
-	}
-	t.Fatalf("no HandSettled in %v", gametest.EventTypes(evs))
-	return table.HandSettled{}, Result{}
 }
 
 func hasCode(err error, code string) bool {

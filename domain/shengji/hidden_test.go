@@ -66,7 +66,7 @@ func newTwinPositions(t *testing.T, r *Rules, id uint64, dealer int) *twinPositi
 		table.Apply(st, table.HandDealt{Hand: 1, Deal: 1, Commitment: seed.Commitment(), Hands: hands, Kitty: slices.Clone(rest), FirstSeat: 0})
 		table.Apply(st, table.DealSecret{Hand: 1, Deal: 1, Seed: seed.String()})
 		if dealer >= 0 {
-			g := game(st)
+			g := gametest.Game[State](st)
 			g.matchDealer, g.dealer = dealer, dealer
 		}
 		tp.st[k] = st
@@ -115,7 +115,7 @@ func (tp *twinPositions) do(seat int, a *table.Action, typ string) {
 		if a != nil {
 			act = *a
 		}
-		evs[k] = mustAct(tp.t, st, seat, act)
+		evs[k] = gametest.MustAct(tp.t, st, seat, act)
 	}
 	tp.steps++
 	tp.same(fmt.Sprintf("step %d (seat %d %s)", tp.steps, seat, typ), evs)
@@ -182,8 +182,8 @@ func TestHiddenTrumpMetamorphic(t *testing.T) {
 				tp.same("the deal", [2][]table.Payload{})
 				declareAt := 9 + tp.rng.IntN(handSize-9+1) // handSize: in the final window
 				declared := false
-				for game(tp.st[0]).phase == phaseDrawing {
-					g := game(tp.st[0])
+				for gametest.Game[State](tp.st[0]).phase == phaseDrawing {
+					g := gametest.Game[State](tp.st[0])
 					if !declared && g.round >= declareAt {
 						tp.declare()
 						declared = true
@@ -203,7 +203,7 @@ func TestHiddenTrumpMetamorphic(t *testing.T) {
 				for seat := range seats {
 					tp.do(seat, &table.Action{Type: ActionPass}, ActionPass)
 				}
-				g := [2]*State{game(tp.st[0]), game(tp.st[1])}
+				g := [2]*State{gametest.Game[State](tp.st[0]), gametest.Game[State](tp.st[1])}
 				if g[0].phase != phaseBurying || g[0].order.Trump == g[1].order.Trump || g[0].decls[g[0].declarer].seat != tp.d {
 					t.Fatalf("phase %s, trumps %v and %v, declarer %d: the twins must reach the bury with seat %d's two suits", g[0].phase, g[0].order.Trump, g[1].order.Trump, g[0].decls[g[0].declarer].seat, tp.d)
 				}
@@ -227,7 +227,7 @@ func TestHiddenTrumpMetamorphic(t *testing.T) {
 					t.Fatalf("seat %d, the burier, has no bury", g[0].burier)
 				}
 				for _, st := range tp.st {
-					mustAct(t, st, g[0].burier, *bury)
+					gametest.MustAct(t, st, g[0].burier, *bury)
 				}
 				// Buried, the trump is public: the twins now differ, so the
 				// comparison above could fail.
@@ -253,7 +253,7 @@ func TestHiddenTrumpMetamorphic(t *testing.T) {
 func (tp *twinPositions) declare() {
 	tp.t.Helper()
 	typ := ActionDeclare
-	if game(tp.st[0]).declarer >= 0 {
+	if gametest.Game[State](tp.st[0]).declarer >= 0 {
 		tp.over = true
 		if tp.r.v.jokerDeclarations {
 			typ = ActionStick
@@ -292,12 +292,12 @@ func TestGuafengExchangeHidesTrumpsOwed(t *testing.T) {
 	for k, give := range []string{"H5", "C8"} {
 		st[k] = stickDeal.build(t, r)
 		drawRounds(t, st[k], 7)
-		mustAct(t, st[k], 1, declareA("BJ H5 H5"))
-		mustAct(t, st[k], 1, reinforceA("H6 H6"))
-		mustAct(t, st[k], 0, stickA("BJ C6 C6 C7 C7 C8 C8"))
+		gametest.MustAct(t, st[k], 1, declareA("BJ H5 H5"))
+		gametest.MustAct(t, st[k], 1, reinforceA("H6 H6"))
+		gametest.MustAct(t, st[k], 0, stickA("BJ C6 C6 C7 C7 C8 C8"))
 		closeWindow(t, st[k])
-		mustAct(t, st[k], 2, buryA("RJ SK D4 D6"))
-		evs[k] = mustAct(t, st[k], 0, exchangeA(give))
+		gametest.MustAct(t, st[k], 2, buryA("RJ SK D4 D6"))
+		evs[k] = gametest.MustAct(t, st[k], 0, exchangeA(give))
 	}
 	for _, seat := range []int{2, 3, table.Spectator} {
 		var got [2]string
@@ -332,33 +332,33 @@ func TestGuafengExchangeHidesTrumpsOwed(t *testing.T) {
 func TestGuafengMenPaiEscape(t *testing.T) {
 	r := guafeng(t)
 	st := deal{first: [4]string{"S2", "S3", "S4", "S5"}, kitty: "BJ H3 H4 H6", match: &matchAt{dealer: 1, levels: [2]int{3, 6}}}.build(t, r)
-	if g := game(st); g.order.Level != 6 {
+	if g := gametest.Game[State](st); g.order.Level != 6 {
 		t.Fatalf("seat 1 deals at level %s, want 6", g.order.Level)
 	}
 	evs := closeWindow(t, st)
-	if i := slices.Index(gametest.EventTypes(evs), "LevelDropped"); i < 0 || evs[i].(LevelDropped).Level != "5" || game(st).levels[1] != 5 {
-		t.Fatalf("悶牌 at level 6: %v, side 1 at %s; want a drop to 5", gametest.EventTypes(evs), levelName(game(st).levels[1]))
+	if i := slices.Index(gametest.EventTypes(evs), "LevelDropped"); i < 0 || evs[i].(LevelDropped).Level != "5" || gametest.Game[State](st).levels[1] != 5 {
+		t.Fatalf("悶牌 at level 6: %v, side 1 at %s; want a drop to 5", gametest.EventTypes(evs), levelName(gametest.Game[State](st).levels[1]))
 	}
-	evs = mustAct(t, st, 3, table.Action{Type: table.ActionEscape})
-	if _, res := settledOf(t, evs); !slices.Equal(res.Levels, []string{"3", "6"}) || res.Level != "5" {
+	evs = gametest.MustAct(t, st, 3, table.Action{Type: table.ActionEscape})
+	if _, res := gametest.SettledOf[Result](t, evs); !slices.Equal(res.Levels, []string{"3", "6"}) || res.Level != "5" {
 		t.Fatalf("escape after 悶牌: levels %v, hand level %s; want 3 and 6 standing, the hand played at 5", res.Levels, res.Level)
 	}
-	if g := game(st); g.levels != [2]int{3, 6} || g.matchDealer != 1 {
+	if g := gametest.Game[State](st); g.levels != [2]int{3, 6} || g.matchDealer != 1 {
 		t.Fatalf("after the escape: levels %v, next dealer %d; want [3 6] and seat 1 (doc.go, Decisions: an escape changes no level)", g.levels, g.matchDealer)
 	}
 	evs, err := table.Join(st, "p9", "", 3, &gametest.SeedSeq{ID: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
-	applyAll(st, evs)
-	if g := game(st); g.phase != phaseDrawing || g.dealer != 1 || g.order.Level != 6 {
+	gametest.ApplyAll(st, evs)
+	if g := gametest.Game[State](st); g.phase != phaseDrawing || g.dealer != 1 || g.order.Level != 6 {
 		t.Fatalf("the replayed deal: phase %s, dealer %d, level %s; want drawing, seat 1, 6", g.phase, g.dealer, g.order.Level)
 	}
-	if lv := r.View(game(st), 0).Game.(GameView).Levels; !slices.Equal(lv, []string{"3", "6"}) {
+	if lv := r.View(gametest.Game[State](st), 0).Game.(GameView).Levels; !slices.Equal(lv, []string{"3", "6"}) {
 		t.Fatalf("the replayed deal shows levels %v, want [3 6]", lv)
 	}
 	evs = closeWindow(t, st)
-	if i := slices.Index(gametest.EventTypes(evs), "LevelDropped"); i < 0 || evs[i].(LevelDropped).Level != "5" || game(st).levels[1] != 5 {
-		t.Fatalf("悶牌 again in the replayed deal: %v, side 1 at %s; want a drop from 6 to 5, not to 4", gametest.EventTypes(evs), levelName(game(st).levels[1]))
+	if i := slices.Index(gametest.EventTypes(evs), "LevelDropped"); i < 0 || evs[i].(LevelDropped).Level != "5" || gametest.Game[State](st).levels[1] != 5 {
+		t.Fatalf("悶牌 again in the replayed deal: %v, side 1 at %s; want a drop from 6 to 5, not to 4", gametest.EventTypes(evs), levelName(gametest.Game[State](st).levels[1]))
 	}
 }

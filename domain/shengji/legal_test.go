@@ -163,7 +163,7 @@ func TestLegalDeclarations(t *testing.T) {
 	r := ningyang(t)
 	st := deal{first: [4]string{"BJ RJ H9 H9 H10 H10 HJ HJ H7 H7 C2 C2", "BJ D3 D3 D5 D5 C4 C6 C8 CJ H2 H4 H6", "S2", "S3"}}.build(t, r)
 	drawRounds(t, st, 12)
-	g := game(st)
+	g := gametest.Game[State](st)
 	// Seat 0, level A: pairs H7 H9 H10 HJ C2 (5); tractors H9-H10,
 	// H10-HJ, H9-HJ (3): 8 sets × two jokers = 16.
 	got := r.Legal(g, 0)
@@ -179,7 +179,7 @@ func TestLegalDeclarations(t *testing.T) {
 	if n := len(r.Legal(g, 1)) - 1; n != 2 {
 		t.Fatalf("seat 1: %d declarations, want 2", n)
 	}
-	mustAct(t, st, 1, declareA("BJ D3 D3"))
+	gametest.MustAct(t, st, 1, declareA("BJ D3 D3"))
 	// Now only tractors from seat 0 (3 × 2), none from seat 1 (its own).
 	if n := len(r.Legal(g, 0)) - 1; n != 6 {
 		t.Fatalf("seat 0 after seat 1's pair: %d overrides, want 6", n)
@@ -195,7 +195,7 @@ func TestLegalBury(t *testing.T) {
 	r := ningyang(t)
 	st := deal{first: [4]string{"S2", "S3", "S4", "S5"}, kitty: "H2 H2 H3 H4", fallback: 1}.build(t, r)
 	closeWindow(t, st)
-	g := game(st)
+	g := gametest.Game[State](st)
 	want := 0
 	subMultisets(g.held[1], 4, func([]cards.Card) { want++ })
 	if got := len(r.Legal(g, 1)); got != want || want < 1000 {

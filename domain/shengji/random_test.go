@@ -199,7 +199,7 @@ func (rt *randomTable) join() {
 	rt.apply(evs)
 }
 
-func (rt *randomTable) g() *State { return game(rt.st) }
+func (rt *randomTable) g() *State { return gametest.Game[State](rt.st) }
 
 // apply folds events, checking each hand's settlement before applying it.
 func (rt *randomTable) apply(evs []table.Payload) {

@@ -196,37 +196,37 @@ func TestGuafengDeclarations(t *testing.T) {
 	t.Run("stick", func(t *testing.T) {
 		st := stickDeal.build(t, r)
 		drawRounds(t, st, 7)
-		if _, err := act(st, 1, declareA("BJ H5 H5")); err != nil {
+		if _, err := gametest.Act(st, 1, declareA("BJ H5 H5")); err != nil {
 			t.Fatal(err)
 		}
-		mustAct(t, st, 1, reinforceA("H6 H6"))
-		if d := game(st).decls[0]; d.pairs != 2 || d.jokers != 1 {
+		gametest.MustAct(t, st, 1, reinforceA("H6 H6"))
+		if d := gametest.Game[State](st).decls[0]; d.pairs != 2 || d.jokers != 1 {
 			t.Fatalf("after 續牌 H6 H6: %d pairs %d jokers, want 2 and 1", d.pairs, d.jokers)
 		}
-		if _, err := act(st, 0, stickA("BJ C6 C6 C7 C7")); !errors.Is(err, ErrCannotStick) {
+		if _, err := gametest.Act(st, 0, stickA("BJ C6 C6 C7 C7")); !errors.Is(err, ErrCannotStick) {
 			t.Fatalf("stick with two pairs over two: %v, want cannot_stick (seed 003: with only C6 C6 C7 C7, A may not)", err)
 		}
-		evs := mustAct(t, st, 0, stickA("BJ C6 C6 C7 C7 C8 C8"))
+		evs := gametest.MustAct(t, st, 0, stickA("BJ C6 C6 C7 C7 C8 C8"))
 		if e := evs[0].(TrumpDeclared); e.Kind != kindStick || !slices.Equal(e.Stuck, []int{1}) || e.Suit != "C" {
 			t.Fatalf("stick: %+v", e)
 		}
-		if _, err := act(st, 1, reinforceA("BJ")); !errors.Is(err, ErrCannotReinforce) {
+		if _, err := gametest.Act(st, 1, reinforceA("BJ")); !errors.Is(err, ErrCannotReinforce) {
 			t.Fatalf("續牌 after a stick: %v, want cannot_reinforce", err)
 		}
 		closeWindow(t, st)
-		g := game(st)
+		g := gametest.Game[State](st)
 		if g.dealer != 0 || g.burier != 2 || g.order.Trump != cards.Clubs {
 			t.Fatalf("dealer %d burier %d trump %v: want seat 0 (the final declarer deals), its partner 2 buries, clubs (shengji.md, guafeng)", g.dealer, g.burier, g.order.Trump)
 		}
-		if _, err := act(st, 0, buryA("C6 C6 C7 C7")); !errors.Is(err, ErrNotDealer) {
+		if _, err := gametest.Act(st, 0, buryA("C6 C6 C7 C7")); !errors.Is(err, ErrNotDealer) {
 			t.Fatalf("the dealer buries: %v, want not_dealer (shengji.md, Kitty: the partner buries when the dealer declared)", err)
 		}
-		if _, err := act(st, 2, buryA("S10 SK D4 D6")); !errors.Is(err, ErrMustBuryJokers) {
+		if _, err := gametest.Act(st, 2, buryA("S10 SK D4 D6")); !errors.Is(err, ErrMustBuryJokers) {
 			t.Fatalf("bury without the RJ held: %v, want must_bury_jokers (shengji.md, Kitty, guafeng)", err)
 		}
-		evs = mustAct(t, st, 2, buryA("RJ SK D4 D6"))
-		if gametest.EventTypes(evs)[1] != "TrumpRevealed" || game(st).phase != phaseExchanging || game(st).turn != 0 {
-			t.Fatalf("after the bury: %v, phase %s turn %d; want the sticker to exchange", gametest.EventTypes(evs), game(st).phase, game(st).turn)
+		evs = gametest.MustAct(t, st, 2, buryA("RJ SK D4 D6"))
+		if gametest.EventTypes(evs)[1] != "TrumpRevealed" || gametest.Game[State](st).phase != phaseExchanging || gametest.Game[State](st).turn != 0 {
+			t.Fatalf("after the bury: %v, phase %s turn %d; want the sticker to exchange", gametest.EventTypes(evs), gametest.Game[State](st).phase, gametest.Game[State](st).turn)
 		}
 		// The bury takes the stuck declaration into the sticker's hand:
 		// public, with one trump owed for its joker.
@@ -239,28 +239,28 @@ func TestGuafengDeclarations(t *testing.T) {
 				t.Fatalf("seat %d sees the declaration taken as %+v (doc.go: public)", seat, got)
 			}
 		}
-		if g := game(st); g.held[0].Count(cards.BJ) < 2 || g.held[1].Count(cards.BJ) != 0 || g.held[1].Len() != handSize-5 {
+		if g := gametest.Game[State](st); g.held[0].Count(cards.BJ) < 2 || g.held[1].Count(cards.BJ) != 0 || g.held[1].Len() != handSize-5 {
 			t.Fatalf("after the take seat 0 holds %s, seat 1 %d cards", cards.Format(g.held[0].Cards()), g.held[1].Len())
 		}
 		for seat, trumps := range []int{1, 1, 0, 0} {
 			// How many trumps are still owed only the two seats of the
 			// exchange see (doc.go: the cards given are theirs).
-			if gv := r.View(game(st), seat).Game.(GameView); gv.OwedCards != 5 || gv.OwedTrumps != trumps || !slices.Equal(gv.Owed, []int{1}) {
+			if gv := r.View(gametest.Game[State](st), seat).Game.(GameView); gv.OwedCards != 5 || gv.OwedTrumps != trumps || !slices.Equal(gv.Owed, []int{1}) {
 				t.Fatalf("seat %d sees %v owed, %d cards, %d trumps; want seat 1, 5 and %d", seat, gv.Owed, gv.OwedCards, gv.OwedTrumps, trumps)
 			}
 		}
 		// One card per exchange (doc.go, Actions).
-		if _, err := act(st, 0, exchangeA("C8 C8")); !errors.Is(err, ErrBadExchange) {
+		if _, err := gametest.Act(st, 0, exchangeA("C8 C8")); !errors.Is(err, ErrBadExchange) {
 			t.Fatalf("two cards in one exchange: %v, want invalid_exchange", err)
 		}
-		if _, err := act(st, 1, exchangeA("C8")); !errors.Is(err, ErrNotSticker) {
+		if _, err := gametest.Act(st, 1, exchangeA("C8")); !errors.Is(err, ErrNotSticker) {
 			t.Fatalf("the stuck seat exchanges: %v, want not_sticker", err)
 		}
-		h0, h1 := game(st).held[0], game(st).held[1]
+		h0, h1 := gametest.Game[State](st).held[0], gametest.Game[State](st).held[1]
 		// Four cards of five for the pairs: any cards while a give is left
 		// for the joker.
 		for i, c := range []string{"C8", "C8", "C6", "C6"} {
-			evs = mustAct(t, st, 0, exchangeA(c))
+			evs = gametest.MustAct(t, st, 0, exchangeA(c))
 			if g, ok := evs[0].(CardGiven); len(evs) != 1 || !ok || g.To != 1 || g.Left != 4-i || g.Cards[0] != cards.MustParse(c)[0] {
 				t.Fatalf("give %s: %v", c, evs)
 			}
@@ -275,13 +275,13 @@ func TestGuafengDeclarations(t *testing.T) {
 		}
 		// One joker taken, one give left: only a joker, level card, 2, 3
 		// or 5 (seed 003: 主必須給大小王、級牌、2、3、5).
-		if _, err := act(st, 0, exchangeA("C7")); !errors.Is(err, ErrBadExchange) {
+		if _, err := gametest.Act(st, 0, exchangeA("C7")); !errors.Is(err, ErrBadExchange) {
 			t.Fatalf("the last give, owed for the joker, a C7: %v, want invalid_exchange", err)
 		}
-		if gv := r.View(game(st), 1).Game.(GameView); gv.OwedCards != 1 || gv.OwedTrumps != 1 {
+		if gv := r.View(gametest.Game[State](st), 1).Game.(GameView); gv.OwedCards != 1 || gv.OwedTrumps != 1 {
 			t.Fatalf("seat 1 sees %d cards, %d trumps owed; want 1 and 1", gv.OwedCards, gv.OwedTrumps)
 		}
-		g = game(st)
+		g = gametest.Game[State](st)
 		legal := r.Legal(g, 0)
 		var want []string
 		for _, c := range slices.Compact(g.handCards(0, g.order)) {
@@ -296,16 +296,16 @@ func TestGuafengDeclarations(t *testing.T) {
 		if !slices.Contains(want, ActionExchange+" H5") || !slices.Equal(got, want) {
 			t.Fatalf("Legal with one trump owed and one give left: %v, want the exchange trumps held %v", got, want)
 		}
-		evs = mustAct(t, st, 0, exchangeA("H5"))
-		if len(evs) != 1 || evs[0].(CardGiven).Left != 0 || game(st).phase != phasePlaying || game(st).turn != 0 {
-			t.Fatalf("the last give: %v, phase %s turn %d; want the dealer to lead", evs, game(st).phase, game(st).turn)
+		evs = gametest.MustAct(t, st, 0, exchangeA("H5"))
+		if len(evs) != 1 || evs[0].(CardGiven).Left != 0 || gametest.Game[State](st).phase != phasePlaying || gametest.Game[State](st).turn != 0 {
+			t.Fatalf("the last give: %v, phase %s turn %d; want the dealer to lead", evs, gametest.Game[State](st).phase, gametest.Game[State](st).turn)
 		}
 		h0.Remove(cards.MustParse("C8 C8 C6 C6 H5"))
 		h1.Add(cards.MustParse("C8 C8 C6 C6 H5")...)
-		if game(st).held[0] != h0 || game(st).held[1] != h1 || h1.Len() != handSize || h0.Len() != handSize {
-			t.Fatalf("after the exchange seat 0 holds %s, seat 1 %s", cards.Format(game(st).held[0].Cards()), cards.Format(game(st).held[1].Cards()))
+		if gametest.Game[State](st).held[0] != h0 || gametest.Game[State](st).held[1] != h1 || h1.Len() != handSize || h0.Len() != handSize {
+			t.Fatalf("after the exchange seat 0 holds %s, seat 1 %s", cards.Format(gametest.Game[State](st).held[0].Cards()), cards.Format(gametest.Game[State](st).held[1].Cards()))
 		}
-		if _, err := act(st, 0, exchangeA("C7")); !errors.Is(err, table.ErrWrongPhase) {
+		if _, err := gametest.Act(st, 0, exchangeA("C7")); !errors.Is(err, table.ErrWrongPhase) {
 			t.Fatalf("a sixth give: %v, want wrong_phase", err)
 		}
 	})
@@ -315,18 +315,18 @@ func TestGuafengDeclarations(t *testing.T) {
 		// the kitty and still buries its other joker.
 		st := deal{first: [4]string{"BJ C6 C6 C7 C7", "BJ H5 H5 RJ", "S4", "RJ D8 D8 D9 D9 D10 D10"}}.build(t, r)
 		drawRounds(t, st, 7)
-		mustAct(t, st, 1, declareA("BJ H5 H5"))
-		mustAct(t, st, 0, stickA("BJ C6 C6 C7 C7"))
-		evs := mustAct(t, st, 3, stickA("RJ D8 D8 D9 D9 D10 D10"))
+		gametest.MustAct(t, st, 1, declareA("BJ H5 H5"))
+		gametest.MustAct(t, st, 0, stickA("BJ C6 C6 C7 C7"))
+		evs := gametest.MustAct(t, st, 3, stickA("RJ D8 D8 D9 D9 D10 D10"))
 		if e := evs[0].(TrumpDeclared); !slices.Equal(e.Stuck, []int{0, 1}) {
 			t.Fatalf("a stick over seat 0's stick of seat 1: stuck %v, want [0 1]", e.Stuck)
 		}
 		closeWindow(t, st)
-		g := game(st)
+		g := gametest.Game[State](st)
 		if g.dealer != 3 || g.burier != 1 {
 			t.Fatalf("dealer %d burier %d, want 3 and its partner 1", g.dealer, g.burier)
 		}
-		if _, err := act(st, 1, table.Action{Type: ActionBury, Cards: append(cards.MustParse("BJ RJ"), g.kitty[:2]...)}); !errors.Is(err, ErrDeclaredCards) {
+		if _, err := gametest.Act(st, 1, table.Action{Type: ActionBury, Cards: append(cards.MustParse("BJ RJ"), g.kitty[:2]...)}); !errors.Is(err, ErrDeclaredCards) {
 			t.Fatalf("burying the declared BJ: %v, want declared_cards_owed (seed 003: 亮的幾張牌是不能被埋的)", err)
 		}
 		buries := g.guafengBuries(1)
@@ -335,36 +335,36 @@ func TestGuafengDeclarations(t *testing.T) {
 				t.Fatalf("seat 1 may bury %s: every bury holds its RJ and not its declared BJ", cards.Format(b))
 			}
 		}
-		mustAct(t, st, 1, table.Action{Type: ActionBury, Cards: buries[0]})
-		if g := game(st); g.phase != phaseExchanging || g.turn != 3 || len(g.owed) != 2 {
+		gametest.MustAct(t, st, 1, table.Action{Type: ActionBury, Cards: buries[0]})
+		if g := gametest.Game[State](st); g.phase != phaseExchanging || g.turn != 3 || len(g.owed) != 2 {
 			t.Fatalf("phase %s turn %d owed %d, want the sticker 3 to exchange twice", g.phase, g.turn, len(g.owed))
 		}
 		// Seat 0 first (TrumpDeclared.stuck): a joker given first meets
 		// the obligation, so the last give may be any card; it takes seat
 		// 1's declaration.
 		for _, c := range []string{"BJ", "C6", "C6", "C7"} {
-			if g := mustAct(t, st, 3, exchangeA(c))[0].(CardGiven); g.To != 0 {
+			if g := gametest.MustAct(t, st, 3, exchangeA(c))[0].(CardGiven); g.To != 0 {
 				t.Fatalf("give %s to seat %d, want 0", c, g.To)
 			}
 		}
-		evs = mustAct(t, st, 3, exchangeA("C7"))
+		evs = gametest.MustAct(t, st, 3, exchangeA("C7"))
 		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"CardGiven", "DeclarationTaken"}) {
 			t.Fatalf("the last give to seat 0: %v, want CardGiven DeclarationTaken", got)
 		}
 		if tk := evs[1].(DeclarationTaken); tk.From != 1 || tk.Trumps != 1 || canon(tk.Cards) != canon(cards.MustParse("BJ H5 H5")) {
 			t.Fatalf("second take %+v, want seat 1's BJ H5 H5", tk)
 		}
-		mustAct(t, st, 3, exchangeA("D8"))
-		mustAct(t, st, 3, exchangeA("D9"))
-		if _, err := act(st, 3, exchangeA("D10")); !errors.Is(err, ErrBadExchange) {
+		gametest.MustAct(t, st, 3, exchangeA("D8"))
+		gametest.MustAct(t, st, 3, exchangeA("D9"))
+		if _, err := gametest.Act(st, 3, exchangeA("D10")); !errors.Is(err, ErrBadExchange) {
 			t.Fatalf("seat 1's last give, owed for its joker, a D10: %v, want invalid_exchange (shengji.md, 粘牌)", err)
 		}
-		evs = mustAct(t, st, 3, exchangeA("H5"))
-		if g := evs[0].(CardGiven); len(evs) != 1 || g.To != 1 || g.Left != 0 || game(st).phase != phasePlaying || game(st).turn != 3 {
-			t.Fatalf("the last give %v, phase %s", evs, game(st).phase)
+		evs = gametest.MustAct(t, st, 3, exchangeA("H5"))
+		if g := evs[0].(CardGiven); len(evs) != 1 || g.To != 1 || g.Left != 0 || gametest.Game[State](st).phase != phasePlaying || gametest.Game[State](st).turn != 3 {
+			t.Fatalf("the last give %v, phase %s", evs, gametest.Game[State](st).phase)
 		}
 		for seat := range seats {
-			if n := game(st).held[seat].Len(); n != handSize {
+			if n := gametest.Game[State](st).held[seat].Len(); n != handSize {
 				t.Fatalf("after the exchanges seat %d holds %d cards", seat, n)
 			}
 		}
@@ -372,45 +372,45 @@ func TestGuafengDeclarations(t *testing.T) {
 	t.Run("override", func(t *testing.T) {
 		st := deal{first: [4]string{"BJ H9 H9", "BJ RJ S4 S4", "RJ D8 D8", "S2"}}.build(t, r)
 		drawRounds(t, st, 4)
-		mustAct(t, st, 0, declareA("BJ H9 H9"))
-		if _, err := act(st, 2, declareA("RJ D8 D8")); !errors.Is(err, ErrDeclarationWeak) {
+		gametest.MustAct(t, st, 0, declareA("BJ H9 H9"))
+		if _, err := gametest.Act(st, 2, declareA("RJ D8 D8")); !errors.Is(err, ErrDeclarationWeak) {
 			t.Fatalf("one joker over one joker: %v, want declaration_too_weak (shengji.md, 沖主: 2+ jokers)", err)
 		}
-		evs := mustAct(t, st, 1, declareA("BJ RJ S4 S4"))
+		evs := gametest.MustAct(t, st, 1, declareA("BJ RJ S4 S4"))
 		if e := evs[0].(TrumpDeclared); e.Kind != kindOverride || e.Jokers != 2 {
 			t.Fatalf("沖主: %+v", e)
 		}
-		if _, err := act(st, 0, reinforceA("H10 H10")); !errors.Is(err, ErrCannotReinforce) {
+		if _, err := gametest.Act(st, 0, reinforceA("H10 H10")); !errors.Is(err, ErrCannotReinforce) {
 			t.Fatalf("續牌 after 沖主: %v, want cannot_reinforce (seed 003 續牌 note 1)", err)
 		}
-		if len(r.Legal(game(st), 2)) != 1 {
-			t.Fatalf("seat 2 may not override a two-joker declaration: %v", r.Legal(game(st), 2))
+		if len(r.Legal(gametest.Game[State](st), 2)) != 1 {
+			t.Fatalf("seat 2 may not override a two-joker declaration: %v", r.Legal(gametest.Game[State](st), 2))
 		}
 		closeWindow(t, st)
-		if g := game(st); g.dealer != 1 || g.burier != 3 || g.order.Trump != cards.Spades {
+		if g := gametest.Game[State](st); g.dealer != 1 || g.burier != 3 || g.order.Trump != cards.Spades {
 			t.Fatalf("first hand after 沖主: dealer %d burier %d: the overrider's side deals (shengji.md, 沖主)", g.dealer, g.burier)
 		}
 	})
 	t.Run("reinforce", func(t *testing.T) {
 		st := deal{first: [4]string{"BJ HA HA BJ H2 H2 HK HK H4 H4 RJ", "S3", "S4", "S5"}}.build(t, r)
 		drawRounds(t, st, 11)
-		if _, err := act(st, 0, reinforceA("BJ")); !errors.Is(err, ErrCannotReinforce) {
+		if _, err := gametest.Act(st, 0, reinforceA("BJ")); !errors.Is(err, ErrCannotReinforce) {
 			t.Fatalf("續牌 before declaring: %v, want cannot_reinforce", err)
 		}
-		mustAct(t, st, 0, declareA("BJ HA HA"))
-		if _, err := act(st, 0, reinforceA("RJ")); !errors.Is(err, ErrCannotReinforce) {
+		gametest.MustAct(t, st, 0, declareA("BJ HA HA"))
+		if _, err := gametest.Act(st, 0, reinforceA("RJ")); !errors.Is(err, ErrCannotReinforce) {
 			t.Fatalf("續牌 with RJ on a BJ: %v, want cannot_reinforce (seed 003: 與亮主用的王相同)", err)
 		}
-		mustAct(t, st, 0, reinforceA("BJ"))
-		mustAct(t, st, 0, reinforceA("H2 H2"))
-		mustAct(t, st, 0, reinforceA("HK HK")) // K-A
-		if _, err := act(st, 0, reinforceA("H4 H4")); !errors.Is(err, ErrCannotReinforce) {
+		gametest.MustAct(t, st, 0, reinforceA("BJ"))
+		gametest.MustAct(t, st, 0, reinforceA("H2 H2"))
+		gametest.MustAct(t, st, 0, reinforceA("HK HK")) // K-A
+		if _, err := gametest.Act(st, 0, reinforceA("H4 H4")); !errors.Is(err, ErrCannotReinforce) {
 			t.Fatalf("H4 H4 does not touch K A 2: %v, want cannot_reinforce", err)
 		}
-		if d := game(st).decls[0]; d.jokers != 2 || d.pairs != 3 {
+		if d := gametest.Game[State](st).decls[0]; d.jokers != 2 || d.pairs != 3 {
 			t.Fatalf("declaration %+v: want 2 jokers, 3 pairs (shengji.md, 續牌)", d)
 		}
-		if _, err := act(st, 0, reinforceA("RJ")); !errors.Is(err, ErrCannotReinforce) {
+		if _, err := gametest.Act(st, 0, reinforceA("RJ")); !errors.Is(err, ErrCannotReinforce) {
 			t.Fatalf("a joker on two: %v, want cannot_reinforce", err)
 		}
 	})
@@ -428,14 +428,14 @@ func TestGuafengMenPai(t *testing.T) {
 	}
 	for _, c := range []struct{ level, want int }{{5, 4}, {1, 1}} {
 		st = deal{first: [4]string{"S2", "S3", "S4", "S5"}, kitty: "BJ H3 H4 H6"}.build(t, r)
-		g := game(st)
+		g := gametest.Game[State](st)
 		g.matchDealer, g.dealer, g.levels = 1, 1, [2]int{3, c.level}
 		g.order.Level = levelRank(c.level)
 		evs = closeWindow(t, st)
 		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "LevelDropped", "KittyFlipped", "KittyTaken"}) {
 			t.Fatalf("悶牌: %v", got)
 		}
-		if g := game(st); g.levels[1] != c.want || g.order.Level != levelRank(c.want) || g.order.Trump != cards.Hearts || evs[3].(KittyTaken).Level != levelName(c.want) {
+		if g := gametest.Game[State](st); g.levels[1] != c.want || g.order.Level != levelRank(c.want) || g.order.Trump != cards.Hearts || evs[3].(KittyTaken).Level != levelName(c.want) {
 			t.Fatalf("悶牌 at %s: side 1 at %s, trump %v; want %s and hearts (the kitty's first card that is not a joker)", levelName(c.level), levelName(g.levels[1]), g.order.Trump, levelName(c.want))
 		}
 	}
@@ -461,7 +461,7 @@ func TestGuafengScoring(t *testing.T) {
 		s.Stake, s.dealer, s.levels, s.order = 1, 0, [2]int{2, 3}, Order{Level: 2, Trump: cards.Hearts, Fixed: true}
 		// Trick points x, no kitty.
 		evs := s.settlePlayedOut(1, Shape{}, true, row.x)
-		hs, res := settledOf(t, evs)
+		hs, res := gametest.SettledOf[Result](t, evs)
 		next := 2
 		if row.onStage {
 			next = 1
@@ -490,7 +490,7 @@ func TestGuafengScoring(t *testing.T) {
 		s := newState(rr.v, rr.o)
 		s.Stake, s.dealer, s.levels, s.order = 1, 0, [2]int{2, 3}, Order{Level: 2, Trump: cards.Hearts, Fixed: true}
 		s.buried = kitty
-		_, res := settledOf(t, s.settlePlayedOut(c.last, c.shape, c.trump, 40))
+		_, res := gametest.SettledOf[Result](t, s.settlePlayedOut(c.last, c.shape, c.trump, 40))
 		if res.DefenderPoints != c.x || res.KittyPoints != 130 {
 			t.Errorf("options %q, last trick seat %d with a trump %v %s: X %d kitty %d, want %d and 130 (shengji.md, Kitty, guafeng; seed 003 notes 3, 4, 6)", c.opt, c.last, c.trump, c.shape, res.DefenderPoints, res.KittyPoints, c.x)
 		}
@@ -514,14 +514,14 @@ func TestGuafengActionValidation(t *testing.T) {
 		{0, table.Action{Type: "swap"}, "unknown_action"},
 	}
 	for _, c := range cases {
-		if _, err := act(st, c.seat, c.a); !hasCode(err, c.code) {
+		if _, err := gametest.Act(st, c.seat, c.a); !hasCode(err, c.code) {
 			t.Errorf("seat %d %s: %v, want %s", c.seat, gametest.DescribeAction(c.a), err, c.code)
 		}
 	}
 	ny := deal{first: [4]string{"BJ H5 H5"}}.build(t, ningyang(t))
 	drawRounds(t, ny, 3)
 	for _, a := range []table.Action{stickA("BJ H5 H5"), reinforceA("BJ"), exchangeA("BJ")} {
-		if _, err := act(ny, 0, a); !hasCode(err, "unknown_action") {
+		if _, err := gametest.Act(ny, 0, a); !hasCode(err, "unknown_action") {
 			t.Errorf("ningyang %s: %v, want unknown_action (no 粘牌 or 續牌 in seed 000)", gametest.DescribeAction(a), err)
 		}
 	}

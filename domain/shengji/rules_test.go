@@ -46,7 +46,7 @@ func TestDrawOrder(t *testing.T) {
 	st := openTable(t, r, 1, &gametest.SeedSeq{ID: 7})
 	seed, _ := (&gametest.SeedSeq{ID: 7}).NewSeed()
 	deck, _ := cards.Shuffled(seed, decks)
-	g := game(st)
+	g := gametest.Game[State](st)
 	for seat := range seats {
 		for k := range handSize {
 			if g.dealt[seat][k] != deck[4*k+seat] {
@@ -66,13 +66,13 @@ func TestDrawOrder(t *testing.T) {
 			}
 		}
 		if round < handSize {
-			mustAct(t, st, round%seats, drawA())
+			gametest.MustAct(t, st, round%seats, drawA())
 		}
 	}
 	if g.phase != phaseWindow {
 		t.Fatalf("after 26 rounds the phase is %s, want the final declaration window", g.phase)
 	}
-	if _, err := act(st, 0, drawA()); !errors.Is(err, table.ErrWrongPhase) {
+	if _, err := gametest.Act(st, 0, drawA()); !errors.Is(err, table.ErrWrongPhase) {
 		t.Fatalf("a 27th draw: %v, want wrong_phase", err)
 	}
 }
@@ -114,7 +114,7 @@ func TestDeclarations(t *testing.T) {
 		{1, passA(), "wrong_phase", "pass only in the final window"},
 	}
 	for _, c := range cases {
-		_, err := act(st, c.seat, c.a)
+		_, err := gametest.Act(st, c.seat, c.a)
 		switch {
 		case c.code == "" && err != nil:
 			t.Fatalf("seat %d %s: %v, want accepted (shengji.md, ningyang declarations: %s)", c.seat, gametest.DescribeAction(c.a), err, c.rule)
@@ -122,7 +122,7 @@ func TestDeclarations(t *testing.T) {
 			t.Fatalf("seat %d %s: %v, want %s (shengji.md, ningyang declarations: %s)", c.seat, gametest.DescribeAction(c.a), err, c.code, c.rule)
 		}
 	}
-	g := game(st)
+	g := gametest.Game[State](st)
 	if len(g.decls) != 3 || g.decls[g.declarer].seat != 3 || g.decls[g.declarer].suit != cards.Diamonds {
 		t.Fatalf("declarations %+v", g.decls)
 	}
@@ -141,13 +141,13 @@ func TestDeclarations(t *testing.T) {
 	}
 	// Final window: a seat passes once; after passing it may not declare.
 	closeWindowExcept(t, st, 0)
-	if _, err := act(st, 2, declareA("RJ S9 S9 S10 S10")); !errors.Is(err, ErrAlreadyPassed) {
+	if _, err := gametest.Act(st, 2, declareA("RJ S9 S9 S10 S10")); !errors.Is(err, ErrAlreadyPassed) {
 		t.Fatalf("declaring after passing: %v, want already_passed (doc.go, Decisions: a seat passes once)", err)
 	}
-	if _, err := act(st, 2, passA()); !errors.Is(err, ErrAlreadyPassed) {
+	if _, err := gametest.Act(st, 2, passA()); !errors.Is(err, ErrAlreadyPassed) {
 		t.Fatalf("passing twice: %v, want already_passed", err)
 	}
-	evs := mustAct(t, st, 0, passA())
+	evs := gametest.MustAct(t, st, 0, passA())
 	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "KittyTaken"}) {
 		t.Fatalf("last pass: %v, want DeclarePassed KittyTaken", got)
 	}
@@ -159,10 +159,10 @@ func TestDeclarations(t *testing.T) {
 		t.Fatalf("trump %v, want the final declaration's suit ♦", g.order.Trump)
 	}
 	// Bury: the dealer only, four cards; the suit is revealed with it.
-	if _, err := act(st, 0, buryA("C2 C3 C4 C6")); !errors.Is(err, ErrNotDealer) {
+	if _, err := gametest.Act(st, 0, buryA("C2 C3 C4 C6")); !errors.Is(err, ErrNotDealer) {
 		t.Fatalf("seat 0 buries: %v, want not_dealer (shengji.md, Kitty: the dealer buries)", err)
 	}
-	if _, err := act(st, 1, buryA("C7 C7 C10")); !errors.Is(err, ErrBuryFour) {
+	if _, err := gametest.Act(st, 1, buryA("C7 C7 C10")); !errors.Is(err, ErrBuryFour) {
 		t.Fatalf("burying 3: %v, want bury_four", err)
 	}
 	if v := r.View(g, 0).Game.(GameView); v.Kitty != nil || v.Trump != "" {
@@ -171,7 +171,7 @@ func TestDeclarations(t *testing.T) {
 	if v := r.View(g, 1).Game.(GameView); canon(v.Kitty) != canon(cards.MustParse("C7 C7 C10 C10")) || len(r.View(g, 1).Hand) != 30 {
 		t.Fatalf("dealer sees kitty %v and %d cards, want the kitty and 30", v.Kitty, len(r.View(g, 1).Hand))
 	}
-	evs = mustAct(t, st, 1, buryA("C7 C7 C10 C10"))
+	evs = gametest.MustAct(t, st, 1, buryA("C7 C7 C10 C10"))
 	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"KittyBuried", "TrumpRevealed"}) {
 		t.Fatalf("bury: %v", got)
 	}
@@ -193,11 +193,11 @@ func TestDeclarations(t *testing.T) {
 // closeWindowExcept draws out and has every seat but keep pass.
 func closeWindowExcept(t *testing.T, st *table.State, keep int) []table.Payload {
 	t.Helper()
-	drawRounds(t, st, handSize-game(st).round)
+	drawRounds(t, st, handSize-gametest.Game[State](st).round)
 	var evs []table.Payload
 	for i := range seats {
 		if i != keep {
-			evs = mustAct(t, st, i, passA())
+			evs = gametest.MustAct(t, st, i, passA())
 		}
 	}
 	return evs
@@ -218,7 +218,7 @@ func TestKittyFlip(t *testing.T) {
 	if kt := evs[2].(KittyTaken); kt.Seat != 2 || kt.Declarer != nil {
 		t.Fatalf("%+v: nobody declared in the first hand: the seed-drawn seat 2 deals (doc.go, Decisions)", kt)
 	}
-	if v := r.View(game(st), 0).Game.(GameView); v.Trump != "H" || cards.Format(v.Flipped) != "RJ BJ H8" {
+	if v := r.View(gametest.Game[State](st), 0).Game.(GameView); v.Trump != "H" || cards.Format(v.Flipped) != "RJ BJ H8" {
 		t.Fatalf("a flipped trump is public at once: seat 0 sees %q %v", v.Trump, v.Flipped)
 	}
 
@@ -227,8 +227,8 @@ func TestKittyFlip(t *testing.T) {
 	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"DeclarePassed", "DealVoided", "HandDealt", "DealSecret"}) || evs[1].(table.DealVoided).Reason != "kitty_all_jokers" {
 		t.Fatalf("four jokers in the kitty: %v, want a re-deal (shengji.md: 极限底牌4张王，重新发牌)", got)
 	}
-	if d := evs[2].(table.HandDealt); d.Hand != 1 || d.Deal != 2 || game(st).phase != phaseDrawing {
-		t.Fatalf("re-deal: hand %d deal %d, phase %s", d.Hand, d.Deal, game(st).phase)
+	if d := evs[2].(table.HandDealt); d.Hand != 1 || d.Deal != 2 || gametest.Game[State](st).phase != phaseDrawing {
+		t.Fatalf("re-deal: hand %d deal %d, phase %s", d.Hand, d.Deal, gametest.Game[State](st).phase)
 	}
 }
 
@@ -402,14 +402,14 @@ func TestScoring(t *testing.T) {
 	s := newState(r.v, options{Match: true, KittyMultiplier: KittyDouble})
 	s.Stake, s.dealer, s.order = 1, 0, Order{Level: cards.Ace, Trump: cards.Hearts}
 	s.buried = kittyWorth(10)
-	if _, res := settledOf(t, s.settlePlayedOut(1, Shape{Pairs: 2}, false, 40)); res.DefenderPoints != 60 {
+	if _, res := gametest.SettledOf[Result](t, s.settlePlayedOut(1, Shape{Pairs: 2}, false, 40)); res.DefenderPoints != 60 {
 		t.Errorf("kitty_multiplier double: X %d, want 40 + 10×2", res.DefenderPoints)
 	}
 	// Passing K wins the match and closes the table.
 	s = newState(r.v, r.o)
 	s.Stake, s.dealer, s.levels, s.order = 1, 1, [2]int{5, 12}, Order{Level: cards.Queen, Trump: cards.Hearts}
 	evs := s.settlePlayedOut(1, Shape{Pairs: 0}, false, 0)
-	_, res := settledOf(t, evs)
+	_, res := gametest.SettledOf[Result](t, evs)
 	if res.MatchWinner == nil || *res.MatchWinner != 1 || res.Levels[1] != "won" || evs[len(evs)-1].EventType() != "TableClosed" {
 		t.Errorf("side 1 at Q scores +3: result %+v, events %v: want the match won and the table closed (shengji.md, Levels: a side that would pass K has won)", res, gametest.EventTypes(evs))
 	}
@@ -447,7 +447,7 @@ func TestEscape(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hs, res := settledOf(t, evs)
+		hs, res := gametest.SettledOf[Result](t, evs)
 		want := []int{3 * c.bonus, 3 * c.bonus, -48, 3 * c.bonus}
 		if !slices.Equal(hs.Deltas, want) || res.House != 48-9*c.bonus || res.Penalty != 48 {
 			t.Errorf("escape with %d cards left at stake 3: deltas %v house %d, want %v house %d (shengji.md, Escape and its Decision)", c.left, hs.Deltas, res.House, want, 48-9*c.bonus)
@@ -456,11 +456,11 @@ func TestEscape(t *testing.T) {
 	// During the draw, undrawn cards count as left.
 	st := deal{first: [4]string{"S2", "S3", "S4", "S5"}}.build(t, r)
 	drawRounds(t, st, 3)
-	evs := mustAct(t, st, 1, table.Action{Type: table.ActionEscape})
-	if _, res := settledOf(t, evs); res.CardsLeft[1] != 26 || res.Bonus != 0 {
+	evs := gametest.MustAct(t, st, 1, table.Action{Type: table.ActionEscape})
+	if _, res := gametest.SettledOf[Result](t, evs); res.CardsLeft[1] != 26 || res.Bonus != 0 {
 		t.Fatalf("escape in the draw: %+v", res)
 	}
-	if game(st).matchDealer != -1 || game(st).levels != [2]int{1, 1} {
+	if gametest.Game[State](st).matchDealer != -1 || gametest.Game[State](st).levels != [2]int{1, 1} {
 		t.Fatal("an escape changes no level and no dealer (doc.go, Decisions)")
 	}
 }
@@ -471,10 +471,10 @@ func TestNextHand(t *testing.T) {
 	r := ningyang(t)
 	rt := newRandomTable(t, r, 3, false)
 	st := rt.st
-	for st.Hand < 2 || game(st).phase != phaseWindow {
+	for st.Hand < 2 || gametest.Game[State](st).phase != phaseWindow {
 		rt.step()
 	}
-	g := game(st)
+	g := gametest.Game[State](st)
 	var res Result
 	if err := json.Unmarshal(st.Last.Result, &res); err != nil {
 		t.Fatal(err)
@@ -511,13 +511,13 @@ func TestActionValidation(t *testing.T) {
 		{5, drawA(), table.ErrNotSeated}, // the table answers first
 	}
 	for _, c := range cases {
-		if _, err := act(st, c.seat, c.a); !errors.Is(err, c.err) {
+		if _, err := gametest.Act(st, c.seat, c.a); !errors.Is(err, c.err) {
 			t.Errorf("seat %d %s: %v, want %s", c.seat, gametest.DescribeAction(c.a), err, c.err.Code)
 		}
 	}
 	closeWindow(t, st)
-	mustAct(t, st, 0, buryA("H2 H2 H3 H4"))
-	g := game(st)
+	gametest.MustAct(t, st, 0, buryA("H2 H2 H3 H4"))
+	g := gametest.Game[State](st)
 	lead := g.held[0].Cards()[0]
 	for _, c := range []struct {
 		seat int
@@ -528,7 +528,7 @@ func TestActionValidation(t *testing.T) {
 		{0, table.Action{Type: ActionPlay, Cards: []cards.Card{cards.RJ, cards.RJ, cards.RJ}}, table.ErrCardNotInHand},
 		{0, drawA(), table.ErrWrongPhase},
 	} {
-		if _, err := act(st, c.seat, c.a); !errors.Is(err, c.err) {
+		if _, err := gametest.Act(st, c.seat, c.a); !errors.Is(err, c.err) {
 			t.Errorf("seat %d %s: %v, want %s", c.seat, gametest.DescribeAction(c.a), err, c.err.Code)
 		}
 	}
@@ -536,7 +536,7 @@ func TestActionValidation(t *testing.T) {
 	hand := g.held[0].Cards()
 	for _, c := range hand[1:] {
 		if c != lead && g.order.Class(c) == g.order.Class(lead) {
-			if _, err := act(st, 0, table.Action{Type: ActionPlay, Cards: []cards.Card{lead, c}}); !errors.Is(err, table.ErrInvalidCombo) {
+			if _, err := gametest.Act(st, 0, table.Action{Type: ActionPlay, Cards: []cards.Card{lead, c}}); !errors.Is(err, table.ErrInvalidCombo) {
 				t.Fatalf("lead %s %s: %v, want invalid_combination (no throws)", lead, c, err)
 			}
 			break

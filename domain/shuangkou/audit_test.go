@@ -32,8 +32,8 @@ func recordTable(t *testing.T, variant string, seed uint64, hands int) []eventst
 		}
 	}
 	rt := newRecordedTable(t, rulesFor(t, variant), seed, rec)
-	for rt.settled < hands {
-		rt.step()
+	for rt.Settled < hands {
+		rt.Step()
 	}
 	return out
 }

@@ -16,8 +16,8 @@ func BenchmarkRandomHand(b *testing.B) {
 		b.Run(variant, func(b *testing.B) {
 			rt := newRandomTable(b, rulesFor(b, variant), 7)
 			b.ResetTimer()
-			for rt.settled < b.N {
-				rt.step()
+			for rt.Settled < b.N {
+				rt.Step()
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
 		})
@@ -40,7 +40,7 @@ func BenchmarkLegalLead(b *testing.B) {
 			n := 0
 			b.ResetTimer()
 			for i := range b.N {
-				n += len(legalPlays(&hands[i%len(hands)], nil, wild))
+				n += len(legalPlays(&hands[i%len(hands)], nil, cardTypes{wild: wild}))
 			}
 			b.ReportMetric(float64(n)/float64(b.N), "plays/op")
 		})

@@ -158,14 +158,33 @@ func (r Reading) Outranks(o Reading) bool {
 // natural cards, jokers are wild in 百变 (each stands for any rank 3 … 2) and
 // make the play invalid in classic. It returns nil when cs is no combination.
 func Classify(cs []cards.Card, wild bool) []Reading {
+	return cardTypes{wild: wild}.read(cs)
+}
+
+// cardTypes is what a variant changes in the combinations: the classifier
+// and the legal-play generator read it, so that one value, not a flag handed
+// down every call, says which plays exist. Both variants share every type;
+// they differ in the jokers alone.
+type cardTypes struct {
+	// wild: jokers join natural cards, each standing for any rank 3 … 2
+	// (百变); else a joker plays only as itself (classic).
+	wild bool
+}
+
+// cardTypes returns the combinations of the variant.
+func (v *variant) cardTypes() cardTypes { return cardTypes{wild: v.wild} }
+
+// read lists every reading of the cards cs, Wild filled in: what Decide
+// records.
+func (t cardTypes) read(cs []cards.Card) []Reading {
 	c := climb.CountsOf(cs)
-	return classify(&c, wild, true, nil)
+	return t.classify(&c, true, nil)
 }
 
 // classify appends the readings of the cards with rank counts s to out; Wild
 // is filled in only when withWild (Legal needs no more than type, main rank
 // and length).
-func classify(s *climb.Counts, wild, withWild bool, out []Reading) []Reading {
+func (t cardTypes) classify(s *climb.Counts, withWild bool, out []Reading) []Reading {
 	n, j := s.Total(), s.Jokers()
 	bj, rj := s[climb.RankBJ], s[climb.RankRJ]
 	if n == j {
@@ -183,7 +202,7 @@ func classify(s *climb.Counts, wild, withWild bool, out []Reading) []Reading {
 		}
 		return out
 	}
-	if j > 0 && !wild {
+	if j > 0 && !t.wild {
 		return out // classic: a joker never joins natural cards
 	}
 	lo, hi, maxCount := -1, -1, 0

@@ -100,7 +100,7 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	}
 	played := slices.Clone(a.Cards)
 	climb.Sort(played)
-	readings := Classify(played, s.v.wild)
+	readings := s.v.cardTypes().read(played)
 	if len(readings) == 0 {
 		why := ""
 		if !s.v.wild && slices.ContainsFunc(played, cards.Card.IsJoker) && len(played) > 1 {

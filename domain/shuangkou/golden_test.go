@@ -128,7 +128,7 @@ func recordGolden(t *testing.T, r *Rules, c goldenCase, k uint64) (*goldenFile, 
 		record(goldenStep{Join: p}, evs)
 	}
 	for step := 0; st.Last == nil; step++ {
-		g := game(st)
+		g := gametest.Game[State](st)
 		seat := g.turn
 		legal := r.Legal(g, seat)
 		a := legal[rng.IntN(len(legal))]

@@ -1,7 +1,6 @@
 package shuangkou
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -20,12 +19,6 @@ func rulesFor(t testing.TB, variant string) *Rules {
 	return r.(*Rules)
 }
 
-func applyAll(st *table.State, evs []table.Payload) {
-	for _, e := range evs {
-		table.Apply(st, e)
-	}
-}
-
 // openTable opens a table of variant at stake and seats p0 … p3; the first
 // deal follows the fourth join.
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
@@ -35,13 +28,13 @@ func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table
 	if err != nil {
 		t.Fatal(err)
 	}
-	applyAll(st, evs)
+	gametest.ApplyAll(st, evs)
 	for i := range seats {
 		evs, err := table.Join(st, fmt.Sprintf("p%d", i), fmt.Sprintf("Player %d", i), -1, seeds)
 		if err != nil {
 			t.Fatal(err)
 		}
-		applyAll(st, evs)
+		gametest.ApplyAll(st, evs)
 	}
 	return st
 }
@@ -76,8 +69,6 @@ func (p position) build(t testing.TB, r *Rules) *table.State {
 	return st
 }
 
-func game(st *table.State) *State { return st.G.(*State) }
-
 func passA() table.Action { return table.Action{Type: ActionPass} }
 func playA(cs string) table.Action {
 	return table.Action{Type: ActionPlay, Cards: cards.MustParse(cs)}
@@ -86,30 +77,4 @@ func playAs(cs, as string) table.Action {
 	a := playA(cs)
 	a.As = as
 	return a
-}
-
-// mustAct decides and applies an action that the rules must accept.
-func mustAct(t testing.TB, st *table.State, seat int, a table.Action) []table.Payload {
-	t.Helper()
-	evs, err := table.Act(st, seat, a, &gametest.SeedSeq{ID: 99})
-	if err != nil {
-		t.Fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
-	}
-	applyAll(st, evs)
-	return evs
-}
-
-func settledOf(t testing.TB, evs []table.Payload) (table.HandSettled, Result) {
-	t.Helper()
-	for _, e := range evs {
-		if hs, ok := e.(table.HandSettled); ok {
-			var res Result
-			if err := json.Unmarshal(hs.Result, &res); err != nil {
-				t.Fatal(err)
-			}
-			return hs, res
-		}
-	}
-	t.Fatalf("no HandSettled in %v", gametest.EventTypes(evs))
-	return table.HandSettled{}, Result{}
 }

@@ -33,7 +33,7 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 	if s.last != nil {
 		lead = &s.last.reading
 	}
-	out := legalPlays(&s.hands[seat], lead, r.v.wild)
+	out := legalPlays(&s.hands[seat], lead, r.v.cardTypes())
 	if lead != nil {
 		out = append(out, table.Action{Type: ActionPass})
 	}
@@ -47,7 +47,7 @@ type holding struct {
 	cards [climb.NumNatural][2 * 4]cards.Card // the cards of each rank in suit order
 }
 
-func newHolding(m *cards.Multiset, wild bool) *holding {
+func newHolding(m *cards.Multiset, ct cardTypes) *holding {
 	h := &holding{}
 	for i, k := range m {
 		if k == 0 {
@@ -64,7 +64,7 @@ func newHolding(m *cards.Multiset, wild bool) *holding {
 			h.s[r]++
 		}
 	}
-	if wild {
+	if ct.wild {
 		h.wilds = h.s.Jokers()
 	}
 	return h
@@ -75,9 +75,9 @@ func newHolding(m *cards.Multiset, wild bool) *holding {
 // wilds the same cards can complete several runs, or a run and a bomb, so
 // plays sorts and de-duplicates them.
 type gen struct {
-	h    *holding
-	wild bool
-	pats []climb.Counts
+	h     *holding
+	types cardTypes
+	pats  []climb.Counts
 }
 
 func (g *gen) add(p climb.Counts) { g.pats = append(g.pats, p) }
@@ -100,8 +100,8 @@ func (g *gen) addWild(p climb.Counts, w int) {
 // It generates candidate rank patterns, only of the shapes that can be legal
 // on lead, reads each with the classifier Decide uses, and keeps the readings
 // that may be played.
-func legalPlays(hand *cards.Multiset, lead *Reading, wild bool) []table.Action {
-	g := newGen(hand, wild)
+func legalPlays(hand *cards.Multiset, lead *Reading, ct cardTypes) []table.Action {
+	g := newGen(hand, ct)
 	switch {
 	case lead == nil:
 		g.jokersAlone()
@@ -131,15 +131,14 @@ func legalPlays(hand *cards.Multiset, lead *Reading, wild bool) []table.Action {
 	return g.plays(lead)
 }
 
-func newGen(hand *cards.Multiset, wild bool) *gen {
-	h := newHolding(hand, wild)
-	return &gen{h: h, wild: wild, pats: make([]climb.Counts, 0, 64)}
+func newGen(hand *cards.Multiset, ct cardTypes) *gen {
+	return &gen{h: newHolding(hand, ct), types: ct, pats: make([]climb.Counts, 0, 64)}
 }
 
 // plays reads the generated patterns and lists the plays that may be made
 // on lead (nil: leading).
 func (g *gen) plays(lead *Reading) []table.Action {
-	h, wild := g.h, g.wild
+	h, ct := g.h, g.types
 	if h.wilds > 0 {
 		slices.SortFunc(g.pats, func(a, b climb.Counts) int { return cmp.Compare(a.Key(), b.Key()) })
 		g.pats = slices.Compact(g.pats)
@@ -157,7 +156,7 @@ func (g *gen) plays(lead *Reading) []table.Action {
 	total, actions := 0, 0
 	for _, p := range g.pats {
 		var names uint64
-		rs := classify(&p, wild, false, buf[:0])
+		rs := ct.classify(&p, false, buf[:0])
 		for i, rd := range rs {
 			if lead == nil || rd.Beats(*lead) {
 				names |= 1 << i
@@ -181,7 +180,7 @@ func (g *gen) plays(lead *Reading) []table.Action {
 			out = append(out, table.Action{Type: ActionPlay, Cards: cs})
 			continue
 		}
-		for i, rd := range classify(&k.p, wild, false, buf[:0]) {
+		for i, rd := range ct.classify(&k.p, false, buf[:0]) {
 			if k.names&(1<<i) != 0 {
 				out = append(out, table.Action{Type: ActionPlay, Cards: cs, As: rd.Name()})
 			}

@@ -38,7 +38,7 @@ func TestLegalCounts(t *testing.T) {
 		}
 		st := position{hands: hands, first: first}.build(t, r)
 		if c.lead != "" {
-			mustAct(t, st, 3, playA(c.lead))
+			gametest.MustAct(t, st, 3, playA(c.lead))
 		}
 		got := r.Legal(st.G, 0)
 		if len(got) != c.want {
@@ -110,9 +110,9 @@ func TestLegalMatchesDecide(t *testing.T) {
 			}
 			st := position{hands: hands, first: first}.build(t, r)
 			if lead != "" {
-				mustAct(t, st, 3, playA(lead))
+				gametest.MustAct(t, st, 3, playA(lead))
 			}
-			g := game(st)
+			g := gametest.Game[State](st)
 			var leadR *Reading
 			if g.last != nil {
 				leadR = &g.last.reading

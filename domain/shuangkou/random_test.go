@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -32,40 +31,33 @@ const handsPerTable = 125 // × 20 tables × 2 variants = 5,000 settled hands
 // shuangkou.md and sums to zero.
 func TestRandomHands(t *testing.T) {
 	t.Parallel()
-	seeds := randomTableSeeds
-	if *tableSeedFlag != 0 {
-		seeds = []uint64{*tableSeedFlag}
-	}
 	for _, variant := range []string{"baibian", "classic"} {
-		r := rulesFor(t, variant)
-		for _, seed := range seeds {
-			t.Run(fmt.Sprint(variant, "/", seed), func(t *testing.T) {
-				t.Parallel()
-				rt := newRandomTable(t, r, seed)
-				for rt.settled < handsPerTable {
-					rt.step()
-				}
-			})
-		}
+		t.Run(variant, func(t *testing.T) {
+			t.Parallel()
+			gametest.PlayRandom(t, randomConfig(rulesFor(t, variant), *tableSeedFlag))
+		})
 	}
 }
 
-// randomTable drives one table with random legal actions.
+// randomConfig is the random-hand test of r's variant: the table seeds
+// (only when not 0), the hands, the escapes.
+func randomConfig(r *Rules, only uint64) gametest.RandomConfig {
+	return gametest.RandomConfig{
+		Seeds: randomTableSeeds, Only: only, Hands: handsPerTable,
+		Stream: 0x736b, MaxSteps: 2000,
+		Escapes: gametest.Escapes{OneIn: 25, Within: 60},
+		New: func(d *gametest.Driver) gametest.RandomGame {
+			return &randomTable{Driver: d, r: r, deck: cards.Of(cards.Deck(decks))}
+		},
+	}
+}
+
+// randomTable is shuangkou's side of a random table: it picks the actions
+// and checks every one.
 type randomTable struct {
-	t       testing.TB
-	r       *Rules
-	seed    uint64
-	rng     *rand.Rand
-	seeds   *gametest.SeedSeq
-	st      *table.State
-	dealt   table.HandDealt // the running deal, as dealt
-	settled int             // hands settled
-	steps   int             // actions in the running deal
-	joins   int
-	// escapeAt is the step of the running hand at which escaper escapes; -1: none.
-	escapeAt, escaper int
-	deck              cards.Multiset // two whole decks
-	record            func(evs []table.Payload)
+	*gametest.Driver
+	r    *Rules
+	deck cards.Multiset // two whole decks
 }
 
 func newRandomTable(t testing.TB, r *Rules, seed uint64) *randomTable {
@@ -75,58 +67,29 @@ func newRandomTable(t testing.TB, r *Rules, seed uint64) *randomTable {
 // newRecordedTable is newRandomTable passing every batch of events, from the
 // opening on, to record (when not nil).
 func newRecordedTable(t testing.TB, r *Rules, seed uint64, record func([]table.Payload)) *randomTable {
-	rt := &randomTable{t: t, r: r, seed: seed, deck: cards.Of(cards.Deck(decks)), record: record,
-		rng: rand.New(rand.NewPCG(seed, 0x736b)), seeds: &gametest.SeedSeq{ID: seed}}
-	stake := 1 + rt.rng.IntN(5)
-	rt.st = table.New(r)
-	evs, err := table.Open(r, fmt.Sprint("t", seed), "shuangkou", r.v.name, stake, "p0")
+	return gametest.NewDriver(t, randomConfig(r, 0), seed, record).Game.(*randomTable)
+}
+
+func (rt *randomTable) Open() (table.Rules, []table.Payload) {
+	stake := 1 + rt.Rng.IntN(5)
+	evs, err := table.Open(rt.r, fmt.Sprint("t", rt.Seed), "shuangkou", rt.r.v.name, stake, "p0")
 	if err != nil {
-		t.Fatal(err)
+		rt.T.Fatal(err)
 	}
-	rt.apply(evs)
-	for range seats {
-		rt.join()
-	}
-	return rt
+	return rt.r, evs
 }
 
-func (rt *randomTable) fatalf(format string, args ...any) {
-	rt.t.Helper()
-	rt.t.Fatalf("%s table seed %d, hand %d, step %d: %s", rt.r.v.name, rt.seed, rt.st.Hand, rt.steps, fmt.Sprintf(format, args...))
-}
-
-func (rt *randomTable) join() {
-	rt.joins++
-	evs, err := table.Join(rt.st, fmt.Sprintf("r%d", rt.joins), "", -1, rt.seeds)
-	if err != nil {
-		rt.fatalf("join: %v", err)
-	}
-	rt.apply(evs)
-}
-
-func (rt *randomTable) apply(evs []table.Payload) {
-	if rt.record != nil {
-		rt.record(evs)
-	}
-	for _, e := range evs {
-		table.Apply(rt.st, e)
-		if d, ok := e.(table.HandDealt); ok {
-			rt.dealt = d
-			rt.steps = 0
-			rt.escapeAt = -1
-			if rt.rng.IntN(25) == 0 {
-				rt.escapeAt, rt.escaper = rt.rng.IntN(60), rt.rng.IntN(seats)
-			}
-			rt.checkDeal(d)
-		}
+func (rt *randomTable) Applied(e table.Payload) {
+	if d, ok := e.(table.HandDealt); ok {
+		rt.checkDeal(d)
 	}
 }
 
 // sampleLead lists the leads of one shape drawn at random (a type, and a
 // length for runs), falling back to every lead when the hand has none.
 func (rt *randomTable) sampleLead(hand *cards.Multiset) []table.Action {
-	g := newGen(hand, rt.r.v.wild)
-	switch k := rt.rng.IntN(8); k {
+	g := newGen(hand, rt.r.v.cardTypes())
+	switch k := rt.Rng.IntN(8); k {
 	case 0, 1, 2:
 		g.groups([...]Type{Single, Pair, Trio}[k], -1)
 	case 3:
@@ -134,117 +97,106 @@ func (rt *randomTable) sampleLead(hand *cards.Multiset) []table.Action {
 		g.jokersAlone()
 	default:
 		t := [...]Type{PairRun, TrioRun, Straight, Straight}[k-4]
-		g.runs(t, minRun(t)+rt.rng.IntN(3), -1)
+		g.runs(t, minRun(t)+rt.Rng.IntN(3), -1)
 	}
 	if plays := g.plays(nil); len(plays) > 0 {
 		return plays
 	}
-	return legalPlays(hand, nil, rt.r.v.wild)
+	return legalPlays(hand, nil, rt.r.v.cardTypes())
 }
 
 // choose picks a random legal action: a pass one time in three when it may
 // pass (so that tricks run longer than one play), else any legal action.
 func (rt *randomTable) choose(legal []table.Action) table.Action {
 	last := legal[len(legal)-1]
-	if last.Type == ActionPass && (len(legal) == 1 || rt.rng.IntN(3) == 0) {
+	if last.Type == ActionPass && (len(legal) == 1 || rt.Rng.IntN(3) == 0) {
 		return last
 	}
 	n := len(legal)
 	if last.Type == ActionPass {
 		n--
 	}
-	return legal[rt.rng.IntN(n)]
+	return legal[rt.Rng.IntN(n)]
 }
 
-// step makes one action and checks it.
-func (rt *randomTable) step() {
-	r, g := rt.r, game(rt.st)
+// Choose finds the one seat that may act and picks one of its actions.
+func (rt *randomTable) Choose() (int, table.Action) {
+	r, g := rt.r, gametest.Game[State](rt.St)
 	seat, legal := -1, []table.Action(nil)
 	// A lead lists hundreds of plays in 百变 (BenchmarkLegalLead); most
 	// leads draw from the plays of one random shape instead, which keeps
 	// 5,000 hands fast under -race. TestLegalMatchesDecide checks whole lists.
-	sampled := g.phase == phasePlaying && g.last == nil && rt.rng.IntN(8) != 0
+	sampled := g.phase == phasePlaying && g.last == nil && rt.Rng.IntN(8) != 0
 	for i := range seats {
 		if sampled && i == g.turn {
 			seat, legal = i, rt.sampleLead(&g.hands[i])
 			continue
 		}
-		if l := r.Legal(rt.st.G, i); l != nil {
+		if l := r.Legal(rt.St.G, i); l != nil {
 			if seat >= 0 {
-				rt.fatalf("seats %d and %d may both act", seat, i)
+				rt.Fatalf("seats %d and %d may both act", seat, i)
 			}
 			seat, legal = i, l
 		}
 	}
 	if seat < 0 || seat != g.turn {
-		rt.fatalf("seat %d may act, but it is seat %d's turn", seat, g.turn)
+		rt.Fatalf("seat %d may act, but it is seat %d's turn", seat, g.turn)
 	}
 	if g.out(seat) {
-		rt.fatalf("seat %d is on turn with no cards (shuangkou.md: play goes to the next seat with cards)", seat)
+		rt.Fatalf("seat %d is on turn with no cards (shuangkou.md: play goes to the next seat with cards)", seat)
 	}
-	a := rt.choose(legal)
-	if rt.steps == rt.escapeAt {
-		seat, a = rt.escaper, table.Action{Type: table.ActionEscape}
-	}
-	pre := g.Clone().(*State)
-	evs, err := table.Act(rt.st, seat, a, rt.seeds)
-	if err != nil { // Decide must accept what Legal offers
-		rt.fatalf("seat %d %s: %v", seat, gametest.DescribeAction(a), err)
-	}
-	rt.steps++
-	if rt.steps > 2000 {
-		rt.fatalf("the deal does not end")
-	}
-	rt.checkEvents(pre, seat, a, evs)
-	escaped := a.Type == table.ActionEscape
-	rt.apply(evs)
+	return seat, rt.choose(legal)
+}
+
+// After checks the cards and the turn once an action is applied.
+func (rt *randomTable) After(gpre table.GameState, seat int, a table.Action, evs []table.Payload) {
+	pre := gpre.(*State)
 	rt.checkCards()
-	post := game(rt.st)
+	post := gametest.Game[State](rt.St)
 	if post.phase != phaseWaiting && post.hand == pre.hand {
 		want := post.nextWithCards(seat)
 		if te, ok := evs[len(evs)-1].(TrickEnded); ok {
 			want = te.Leader
 		}
 		if post.turn != want {
-			rt.fatalf("after seat %d the turn is %d's, want %d's (shuangkou.md: play goes to the next seat with cards)", seat, post.turn, want)
+			rt.Fatalf("after seat %d the turn is %d's, want %d's (shuangkou.md: play goes to the next seat with cards)", seat, post.turn, want)
 		}
-	}
-	if escaped {
-		rt.join()
 	}
 }
 
-func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []table.Payload) {
+// Events checks the events of an action against the state before it.
+func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, evs []table.Payload) {
+	pre := gpre.(*State)
 	switch e := evs[0].(type) {
 	case PlayPassed:
 		if a.Type != ActionPass || pre.last == nil || e.Seat != seat {
-			rt.fatalf("seat %d %s emits %+v: a leader may not pass", seat, gametest.DescribeAction(a), e)
+			rt.Fatalf("seat %d %s emits %+v: a leader may not pass", seat, gametest.DescribeAction(a), e)
 		}
 	case CardsPlayed:
 		if a.Type != ActionPlay || e.Seat != seat || cards.Of(e.Cards) != cards.Of(a.Cards) {
-			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
+			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 		rs := Classify(e.Cards, rt.r.v.wild)
 		if !slices.ContainsFunc(rs, func(r Reading) bool { return r.same(e.Reading) && slices.Equal(r.Wild, e.Reading.Wild) }) ||
 			(a.As != "" && !e.Reading.matches(a.As)) {
-			rt.fatalf("%s recorded as %v, which is not one of its readings %v (as %q) (shuangkou.md, Combinations)",
+			rt.Fatalf("%s recorded as %v, which is not one of its readings %v (as %q) (shuangkou.md, Combinations)",
 				cards.Format(e.Cards), e.Reading, rs, a.As)
 		}
 		if pre.last != nil && !e.Reading.Beats(pre.last.reading) {
-			rt.fatalf("%v played on %v, which it does not beat (shuangkou.md, Combinations)", e.Reading, pre.last.reading)
+			rt.Fatalf("%v played on %v, which it does not beat (shuangkou.md, Combinations)", e.Reading, pre.last.reading)
 		}
 	case table.PlayerEscaped:
 		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
-			rt.fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
+			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 	default:
-		rt.fatalf("seat %d %s emits %T first", seat, gametest.DescribeAction(a), e)
+		rt.Fatalf("seat %d %s emits %T first", seat, gametest.DescribeAction(a), e)
 	}
 	for _, e := range evs[1:] {
 		switch e := e.(type) {
 		case PlayerOut:
 			if pre.hands[seat].Len() != len(a.Cards) || e.Seat != seat || e.Place != len(pre.finish)+1 {
-				rt.fatalf("%+v after seat %d played %d of %d cards", e, seat, len(a.Cards), pre.hands[seat].Len())
+				rt.Fatalf("%+v after seat %d played %d of %d cards", e, seat, len(a.Cards), pre.hands[seat].Len())
 			}
 		case TrickEnded:
 			w := pre.last.seat
@@ -256,14 +208,13 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 				}
 			}
 			if e.Winner != w || e.Leader != want || e.Jiefeng != (want == partner(w) && pre.out(w)) {
-				rt.fatalf("%+v, want the lead to %d (shuangkou.md: 接风 to the partner)", e, want)
+				rt.Fatalf("%+v, want the lead to %d (shuangkou.md: 接风 to the partner)", e, want)
 			}
 			if pre.passes+1 != pre.othersWithCards(w) {
-				rt.fatalf("trick ended after %d passes with %d others holding cards", pre.passes+1, pre.othersWithCards(w))
+				rt.Fatalf("trick ended after %d passes with %d others holding cards", pre.passes+1, pre.othersWithCards(w))
 			}
 		case table.HandSettled:
 			rt.checkSettlement(pre, seat, a, e)
-			rt.settled++
 		}
 	}
 }
@@ -271,10 +222,10 @@ func (rt *randomTable) checkEvents(pre *State, seat int, a table.Action, evs []t
 // checkSeed checks that a revealed seed matches the deal's commitment and
 // deals exactly the dealt cards (doc.go, Dealing; rules/README.md, Shuffling).
 func (rt *randomTable) checkSeed(hex string) {
-	rt.t.Helper()
+	rt.T.Helper()
 	seed, err := cards.ParseSeed(hex)
-	if err != nil || seed.Commitment() != rt.dealt.Commitment {
-		rt.fatalf("revealed seed %q does not match the commitment %s", hex, rt.dealt.Commitment)
+	if err != nil || seed.Commitment() != rt.Dealt.Commitment {
+		rt.Fatalf("revealed seed %q does not match the commitment %s", hex, rt.Dealt.Commitment)
 	}
 	deck, _ := cards.Shuffled(seed, decks)
 	var got [seats]cards.Multiset
@@ -282,29 +233,29 @@ func (rt *randomTable) checkSeed(hex string) {
 		got[i%seats].Add(c)
 	}
 	for i := range seats {
-		if got[i] != cards.Of(rt.dealt.Hands[i]) {
-			rt.fatalf("the seed deals seat %d other cards than the deal holds (doc.go, Dealing)", i)
+		if got[i] != cards.Of(rt.Dealt.Hands[i]) {
+			rt.Fatalf("the seed deals seat %d other cards than the deal holds (doc.go, Dealing)", i)
 		}
 	}
 }
 
 func (rt *randomTable) checkDeal(d table.HandDealt) {
-	rt.t.Helper()
+	rt.T.Helper()
 	var all cards.Multiset
 	for _, h := range d.Hands {
 		if len(h) != handSize {
-			rt.fatalf("a hand of %d cards, want 27 (shuangkou.md: two decks, 27 cards each)", len(h))
+			rt.Fatalf("a hand of %d cards, want 27 (shuangkou.md: two decks, 27 cards each)", len(h))
 		}
 		all.Add(h...)
 	}
 	if all != rt.deck || len(d.Kitty) != 0 {
-		rt.fatalf("the deal is not two decks of 108 cards without a kitty (shuangkou.md)")
+		rt.Fatalf("the deal is not two decks of 108 cards without a kitty (shuangkou.md)")
 	}
 }
 
 // checkCards: the 108 cards are always in the hands or played.
 func (rt *randomTable) checkCards() {
-	g := game(rt.st)
+	g := gametest.Game[State](rt.St)
 	if g.phase == phaseWaiting {
 		return
 	}
@@ -315,17 +266,17 @@ func (rt *randomTable) checkCards() {
 		}
 	}
 	if all != rt.deck {
-		rt.fatalf("cards lost or invented: hands and plays hold %d cards", all.Len())
+		rt.Fatalf("cards lost or invented: hands and plays hold %d cards", all.Len())
 	}
 }
 
 func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs table.HandSettled) {
-	rt.t.Helper()
+	rt.T.Helper()
 	var res Result
 	if err := json.Unmarshal(hs.Result, &res); err != nil {
-		rt.fatalf("result %s: %v", hs.Result, err)
+		rt.Fatalf("result %s: %v", hs.Result, err)
 	}
-	stake := rt.st.Stake
+	stake := rt.St.Stake
 	want := make([]int, seats)
 	if a.Type == table.ActionEscape {
 		// shuangkou.md, Escape: the escaper pays 6 × base, the partner 0,
@@ -341,11 +292,11 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		first := finish[0]
 		// shuangkou.md, Result: the hand ends when a side is out.
 		if !slices.Contains(finish, partner(seat)) {
-			rt.fatalf("settled with finish %v: no side is out", finish)
+			rt.Fatalf("settled with finish %v: no side is out", finish)
 		}
 		for _, s := range finish[:len(finish)-1] {
 			if slices.Contains(finish[:len(finish)-1], partner(s)) {
-				rt.fatalf("the hand went on after side of %d was out (finish %v)", s, finish)
+				rt.Fatalf("the hand went on after side of %d was out (finish %v)", s, finish)
 			}
 		}
 		mult := 1 // 1st and 4th
@@ -359,7 +310,7 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 			}
 		}
 		if res.Multiplier != mult || !slices.Equal(res.Finish, finish) {
-			rt.fatalf("result %+v, want multiplier %d, finish %v", res, mult, finish)
+			rt.Fatalf("result %+v, want multiplier %d, finish %v", res, mult, finish)
 		}
 	}
 	sum := 0
@@ -367,10 +318,10 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		sum += d
 	}
 	if sum != 0 || !slices.Equal(hs.Deltas, want) {
-		rt.fatalf("seat %d %s settles %v, want %v (shuangkou.md, Result / Escape)", seat, gametest.DescribeAction(a), hs.Deltas, want)
+		rt.Fatalf("seat %d %s settles %v, want %v (shuangkou.md, Result / Escape)", seat, gametest.DescribeAction(a), hs.Deltas, want)
 	}
 	if hs.Hand != pre.hand {
-		rt.fatalf("settles hand %d, want %d", hs.Hand, pre.hand)
+		rt.Fatalf("settles hand %d, want %d", hs.Hand, pre.hand)
 	}
 	rt.checkSeed(hs.Seed)
 }

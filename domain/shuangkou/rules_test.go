@@ -39,7 +39,7 @@ func TestDeal(t *testing.T) {
 	r := rulesFor(t, "baibian")
 	seeds := &gametest.SeedSeq{ID: 11}
 	st := openTable(t, r, 1, seeds)
-	g := game(st)
+	g := gametest.Game[State](st)
 	first := g.firstSeat
 	seed, _ := (&gametest.SeedSeq{ID: 11}).NewSeed()
 	deck, stream := cards.Shuffled(seed, 2)
@@ -59,13 +59,13 @@ func TestDeal(t *testing.T) {
 		t.Errorf("turn %d, want the first leader %d", g.turn, first)
 	}
 	// Escape ends the hand; the next hand's leader is the next seat.
-	mustAct(t, st, 1, table.Action{Type: table.ActionEscape})
+	gametest.MustAct(t, st, 1, table.Action{Type: table.ActionEscape})
 	evs, err := table.Join(st, "late", "", 1, seeds)
 	if err != nil {
 		t.Fatal(err)
 	}
-	applyAll(st, evs)
-	if g := game(st); g.hand != 2 || g.firstSeat != (first+1)%4 || g.turn != g.firstSeat {
+	gametest.ApplyAll(st, evs)
+	if g := gametest.Game[State](st); g.hand != 2 || g.firstSeat != (first+1)%4 || g.turn != g.firstSeat {
 		t.Errorf("hand %d first leader %d, want hand 2 led by %d (doc.go, Dealing Decision)", g.hand, g.firstSeat, (first+1)%4)
 	}
 }
@@ -88,19 +88,19 @@ func TestClimbing(t *testing.T) {
 	if _, err := table.Act(st, 0, playA("D3"), nil); !errors.Is(err, table.ErrCardNotInHand) {
 		t.Fatalf("a card not held: got %v, want card_not_in_hand", err)
 	}
-	mustAct(t, st, 0, playA("S3 H3"))
+	gametest.MustAct(t, st, 0, playA("S3 H3"))
 	if _, err := table.Act(st, 1, playA("SK"), nil); !errors.Is(err, table.ErrDoesNotBeat) {
 		t.Fatalf("a single on a pair: got %v, want does_not_beat (shuangkou.md: same type and length)", err)
 	}
-	mustAct(t, st, 1, playA("S4 H4"))
-	mustAct(t, st, 2, passA())
-	mustAct(t, st, 3, passA())
-	evs := mustAct(t, st, 0, passA())
+	gametest.MustAct(t, st, 1, playA("S4 H4"))
+	gametest.MustAct(t, st, 2, passA())
+	gametest.MustAct(t, st, 3, passA())
+	evs := gametest.MustAct(t, st, 0, passA())
 	want := TrickEnded{Winner: 1, Leader: 1}
 	if te, ok := evs[len(evs)-1].(TrickEnded); !ok || te != want {
 		t.Fatalf("three passes emit %v, want %+v (shuangkou.md: three passes give the lead back)", gametest.EventTypes(evs), want)
 	}
-	if g := game(st); g.turn != 1 || g.last != nil {
+	if g := gametest.Game[State](st); g.turn != 1 || g.last != nil {
 		t.Fatalf("turn %d, want seat 1 to lead", g.turn)
 	}
 }
@@ -110,23 +110,23 @@ func TestClimbing(t *testing.T) {
 func TestJiefeng(t *testing.T) {
 	r := rulesFor(t, "classic")
 	st := position{hands: [4]string{"S3", "S4 H4", "S5 H5", "S6 H6"}}.build(t, r)
-	evs := mustAct(t, st, 0, playA("S3"))
+	evs := gametest.MustAct(t, st, 0, playA("S3"))
 	if out, ok := evs[1].(PlayerOut); !ok || out != (PlayerOut{Seat: 0, Place: 1}) {
 		t.Fatalf("going out emits %v, want PlayerOut seat 0 place 1", gametest.EventTypes(evs))
 	}
-	mustAct(t, st, 1, passA())
-	mustAct(t, st, 2, passA())
-	evs = mustAct(t, st, 3, passA())
+	gametest.MustAct(t, st, 1, passA())
+	gametest.MustAct(t, st, 2, passA())
+	evs = gametest.MustAct(t, st, 3, passA())
 	want := TrickEnded{Winner: 0, Leader: 2, Jiefeng: true}
 	if te, ok := evs[len(evs)-1].(TrickEnded); !ok || te != want {
 		t.Fatalf("all pass on the last play of seat 0: %v, want %+v (shuangkou.md, 接风 to the partner)", evs, want)
 	}
-	mustAct(t, st, 2, playA("S5"))
-	if g := game(st); g.turn != 3 {
+	gametest.MustAct(t, st, 2, playA("S5"))
+	if g := gametest.Game[State](st); g.turn != 3 {
 		t.Fatalf("after seat 2 the turn is %d's, want 3", g.turn)
 	}
-	mustAct(t, st, 3, playA("S6"))
-	if g := game(st); g.turn != 1 {
+	gametest.MustAct(t, st, 3, playA("S6"))
+	if g := gametest.Game[State](st); g.turn != 1 {
 		t.Fatalf("after seat 3 the turn is %d's, want 1: seat 0 is out and skipped", g.turn)
 	}
 }
@@ -166,14 +166,14 @@ func TestResults(t *testing.T) {
 				if !st.InDeal {
 					t.Fatalf("the hand ended before action %d", i)
 				}
-				evs = mustAct(t, st, x.seat, x.a)
+				evs = gametest.MustAct(t, st, x.seat, x.a)
 			}
-			hs, res := settledOf(t, evs)
+			hs, res := gametest.SettledOf[Result](t, evs)
 			if res.Outcome != c.outcome || !slices.Equal(res.Finish, c.finish) || !slices.Equal(hs.Deltas, c.deltas) {
 				t.Fatalf("settled %s finish %v deltas %v, want %s %v %v (shuangkou.md, Result)", res.Outcome, res.Finish, hs.Deltas, c.outcome, c.finish, c.deltas)
 			}
 			// The next hand is dealt in the same batch once the result is known.
-			if hs.Hand != 1 || game(st).hand != 2 || hs.Seed == "" {
+			if hs.Hand != 1 || gametest.Game[State](st).hand != 2 || hs.Seed == "" {
 				t.Fatalf("the hand goes on after a side is out, or the seed is not revealed (shuangkou.md: the hand ends as soon as the result is known)")
 			}
 		})
@@ -185,8 +185,8 @@ func TestResults(t *testing.T) {
 func TestEscape(t *testing.T) {
 	for escaper := range seats {
 		st := position{hands: [4]string{"S3 H3", "S4 H4", "S5 H5", "S6 H6"}, stake: 3}.build(t, rulesFor(t, "baibian"))
-		evs := mustAct(t, st, escaper, table.Action{Type: table.ActionEscape})
-		hs, res := settledOf(t, evs)
+		evs := gametest.MustAct(t, st, escaper, table.Action{Type: table.ActionEscape})
+		hs, res := gametest.SettledOf[Result](t, evs)
 		want := []int{9, 9, 9, 9}
 		want[escaper], want[partner(escaper)] = -18, 0
 		if !slices.Equal(hs.Deltas, want) || res.End != "escape" || res.Penalty != 18 || *res.Escaper != escaper {
@@ -214,7 +214,7 @@ func TestWildReadingRecorded(t *testing.T) {
 		{"straight:8", `{"type":"straight","main":"8","length":5,"wild":["4","8"]}`},
 	} {
 		st := position{hands: hands}.build(t, r)
-		evs := mustAct(t, st, 0, playAs("S5 S6 S7 BJ RJ", c.as))
+		evs := gametest.MustAct(t, st, 0, playAs("S5 S6 S7 BJ RJ", c.as))
 		got, _ := json.Marshal(evs[0].(CardsPlayed).Reading)
 		if string(got) != c.want {
 			t.Errorf("as %q: reading %s, want %s (shuangkou.md, 百变: the reading is recorded)", c.as, got, c.want)
@@ -236,20 +236,20 @@ func TestWildReadingRecorded(t *testing.T) {
 	}
 	// Following a straight topped by 8, only the reading topped by 9 beats it.
 	st = position{hands: hands, first: 1}.build(t, r)
-	mustAct(t, st, 1, playA("S4 S5 S6 S7 S8"))
-	mustAct(t, st, 2, passA())
-	mustAct(t, st, 3, passA())
+	gametest.MustAct(t, st, 1, playA("S4 S5 S6 S7 S8"))
+	gametest.MustAct(t, st, 2, passA())
+	gametest.MustAct(t, st, 3, passA())
 	if _, err := table.Act(st, 0, playAs("S5 S6 S7 BJ RJ", "straight:8"), nil); !errors.Is(err, table.ErrDoesNotBeat) {
 		t.Errorf("straight:8 on straight:8: got %v, want does_not_beat", err)
 	}
-	evs := mustAct(t, st, 0, playA("S5 S6 S7 BJ RJ"))
+	evs := gametest.MustAct(t, st, 0, playA("S5 S6 S7 BJ RJ"))
 	if rd := evs[0].(CardsPlayed).Reading; rd.Main != climb.Rank9 {
 		t.Errorf("read as %v, want the straight to 9, the reading that beats", rd)
 	}
 	// ♠7 ♥7 RJ BJ is a 4-card bomb of 7s (shuangkou.md, 百变).
-	mustAct(t, st, 1, passA())
-	mustAct(t, st, 2, passA())
-	evs = mustAct(t, st, 3, playA("S7 H7 RJ BJ"))
+	gametest.MustAct(t, st, 1, passA())
+	gametest.MustAct(t, st, 2, passA())
+	evs = gametest.MustAct(t, st, 3, playA("S7 H7 RJ BJ"))
 	if rd := evs[0].(CardsPlayed).Reading; rd.Type != Bomb || rd.Main != climb.Rank7 || rd.Length != 4 || !slices.Equal(rd.Wild, []climb.Rank{climb.Rank7, climb.Rank7}) {
 		t.Errorf("S7 H7 RJ BJ read as %v, want a 4-card bomb of 7s (shuangkou.md, 百变)", rd)
 	}
@@ -263,7 +263,7 @@ func TestClassicNoWilds(t *testing.T) {
 	if _, err := table.Act(st, 0, playA("S7 H7 BJ RJ"), nil); !errors.Is(err, table.ErrInvalidCombo) {
 		t.Fatalf("S7 H7 BJ RJ in classic: got %v, want invalid_combination", err)
 	}
-	evs := mustAct(t, st, 0, playA("BJ BJ"))
+	evs := gametest.MustAct(t, st, 0, playA("BJ BJ"))
 	if rd := evs[0].(CardsPlayed).Reading; rd.Type != Pair || rd.Main != climb.RankBJ {
 		t.Fatalf("BJ BJ read as %v, want a pair of black jokers (shuangkou.md: BJ BJ is a pair)", rd)
 	}

@@ -34,3 +34,12 @@ func TestDescribeAction(t *testing.T) {
 		}
 	}
 }
+
+func TestSettledOfDecodesTheResult(t *testing.T) {
+	type result struct{ Multiplier int }
+	evs := []table.Payload{table.PlayerSeated{Seat: 1}, table.HandSettled{Hand: 2, Result: []byte(`{"Multiplier":3}`)}}
+	hs, res := SettledOf[result](t, evs)
+	if hs.Hand != 2 || res.Multiplier != 3 {
+		t.Errorf("SettledOf = hand %d, %+v; want hand 2, multiplier 3", hs.Hand, res)
+	}
+}
