@@ -45,10 +45,9 @@ func (sh *Shapes) Plays(c *Counts) int {
 }
 
 type tally struct {
-	plays            int
-	singles, pairs   int
-	trios            int // trios that take kickers (a trio run counts each)
-	jokersSeparately bool
+	plays          int
+	singles, pairs int
+	trios          int // trios that take kickers (a trio run counts each)
 }
 
 type partition struct {
