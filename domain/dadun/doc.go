@@ -156,4 +156,23 @@
 // "soloist"), the friend and the sides once public (every seat) or always
 // (the auditor), the current trick, points captured per seat, cards left,
 // finish order and the awards earned.
+//
+// # Turn clock and bot (table.Autoplay)
+//
+// Awaited is the seat on turn in the declaring round and the play; no other
+// seat ever has a legal action. A seat whose time runs out: in the
+// declaring round passes (never goes alone), but a banker holding both
+// copies of the turned card, who may not pass, calls its lowest card held
+// exactly once (climb.Sort's order); in the play passes when following, and
+// when leading plays its lowest card as a single.
+//
+// The bot reads only its view and legal list: it never goes alone, and a
+// banker who must call names its highest card held once. In the play it
+// shares the climbing games' policy (climb.Shapes.Choose): shed the hand in
+// the fewest plays, lowest first, keeping bombs, joker bombs and 510Ks; it
+// lets a partner's winning play stand and stops an opponent with 3 cards or
+// fewer. Partners are only what the view shows: the banker, to the friend
+// (role friend); both sides once public; the three against the soloist in
+// 打独. Before that the banker and the opponents treat every seat as an
+// opponent.
 package dadun

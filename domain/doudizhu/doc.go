@@ -152,4 +152,24 @@
 // the grab phase (where the provisional landlord counts as landlord), and
 // in the play the bidding's × open × bombs × rockets so far. The current
 // multiplier is public in every view (GameView.multiplier).
+//
+// # Turn clock and bot (table.Autoplay)
+//
+// Awaited is the seat on turn in every phase (bidding, grabbing, playing);
+// no other seat ever has a legal action. A seat whose time runs out: in the
+// bidding passes (不叫), except the last seat to speak after every other
+// seat passed, which bids 1 (else a table of absent players throws its deals
+// in for ever); in the grab phase declines (不抢); in the play passes (不出)
+// when following, and when leading plays its lowest card (climb.Sort's
+// order) as a single. It never grabs or plays open.
+//
+// The bot reads only its view and legal list. It bids by hand strength
+// (jokers, 2s, aces and bombs against the plays the hand needs): 3, 2 or 1
+// as strength allows and the bids so far permit, else pass; grabs only a
+// hand worth 3; never plays open. In the play it shares the climbing games'
+// policy (climb.Shapes.Choose): shed the hand in the fewest plays
+// (straights of 5, pair straights of 3, airplanes, trios with a kicker),
+// lowest first, keeping bombs and the rocket; a farmer lets the other
+// farmer's play win; any play, bombs included, stops the landlord (or a
+// farmer, for the landlord) holding 2 cards or fewer.
 package doudizhu

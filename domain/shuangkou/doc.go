@@ -103,4 +103,17 @@
 //
 // Escape (shuangkou.md, Escape Decision): the escaper's side loses as in 双扣:
 // each opponent wins 3 × stake, the escaper pays 6 × stake, the partner 0.
+//
+// # Turn clock and bot (table.Autoplay)
+//
+// Awaited is the seat on turn; no other seat ever has a legal action. A
+// seat whose time runs out passes when following and, when leading, plays
+// its lowest card (climb.Sort's order) as a single.
+//
+// The bot reads only its view and legal list and shares the climbing
+// games' policy (climb.Shapes.Choose): shed the hand in the fewest plays
+// (straights of 5, pair runs of 3, trio runs of 2; wild jokers cost no play
+// of their own in 百变), lowest first, keeping bombs; it lets the partner's
+// (the seat across) winning play stand and stops an opponent with 3 cards
+// or fewer.
 package shuangkou
