@@ -221,7 +221,7 @@ func TestLiveTableBadInput(t *testing.T) {
 		{map[string]any{"game": "doudizhu", "variant": "classic", "bots": 3}, 422, "invalid_option"},
 		{map[string]any{"game": "doudizhu", "variant": "classic", "max_hands": -1}, 422, "invalid_option"},
 	} {
-		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: p.Token, Body: c.body})
+		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: p.Token, Body: c.body, Raw: true})
 		if r.Status != c.status || !strings.Contains(string(r.Body), `"`+c.code+`"`) {
 			t.Errorf("open %v: %d %s, want %d %s", c.body, r.Status, r.Body, c.status, c.code)
 		}
