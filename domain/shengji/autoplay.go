@@ -205,8 +205,14 @@ func (s *State) greedyFollow(hand cards.Multiset, lead []cards.Card) []cards.Car
 	}
 	rest = left.Cards()
 	if len(pairs) < k && lr.class == trumpClass {
-		// Out of pairs on a trump lead: the highest trumps left.
-		slices.SortStableFunc(rest, func(a, b cards.Card) int { return s.timeoutKey(b) - s.timeoutKey(a) })
+		// Out of pairs on a trump lead: the highest trumps left, and
+		// among equal ones (level cards of side suits) the lowest.
+		slices.SortStableFunc(rest, func(a, b cards.Card) int {
+			if pa, pb := o.Pos(a), o.Pos(b); pa != pb {
+				return pb - pa
+			}
+			return s.timeoutKey(a) - s.timeoutKey(b)
+		})
 		return append(play, rest[:n-len(play)]...)
 	}
 	return append(play, lowest(rest, n-len(play), s.timeoutKey)...)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"paiju/domain/cards"
 	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
@@ -125,6 +126,9 @@ func TestTimeoutActions(t *testing.T) {
 					if _, err := r.Decide(st.G, seat, a); err != nil {
 						t.Fatalf("hand %d, %s: seat %d times out with %s: %v", g.hand, g.phase, seat, gametest.DescribeAction(a), err)
 					}
+					if why := timeoutPolicyBroken(g, seat, a, legal); why != "" {
+						t.Fatalf("hand %d, %s: seat %d times out with %s: %s (doc.go, Turn clock)", g.hand, g.phase, seat, gametest.DescribeAction(a), why)
+					}
 					phases[g.phase.String()]++
 				}
 			}
@@ -153,6 +157,66 @@ func TestTimeoutActions(t *testing.T) {
 			t.Logf("timeouts checked per phase: %v", phases)
 		})
 	}
+}
+
+// timeoutPolicyBroken says how a, seat's timeout action, breaks doc.go's
+// policy, or "": draw; pass (a declaration only in guafeng's first hand
+// with none standing); no card kept lower than one buried (jokers aside in
+// guafeng); the lowest single led; no legal follow or give lower (by the
+// sum of the cards' keys, checked against Legal when it is short).
+func timeoutPolicyBroken(s *State, seat int, a table.Action, legal []table.Action) string {
+	sum := func(cs []cards.Card) int {
+		n := 0
+		for _, c := range cs {
+			n += s.timeoutKey(c)
+		}
+		return n
+	}
+	switch s.phase {
+	case phaseDrawing:
+		if a.Type != ActionDraw {
+			return "want draw"
+		}
+	case phaseWindow:
+		first := s.v.menPai && s.dealer < 0 && s.declarer < 0
+		if a.Type == ActionDeclare && !first || a.Type != ActionPass && a.Type != ActionDeclare {
+			return "want pass"
+		}
+		if first && a.Type == ActionPass && slices.ContainsFunc(legal, func(l table.Action) bool { return l.Type == ActionDeclare }) {
+			return "guafeng's first hand, no declaration standing: want a declaration, not a deal voided"
+		}
+	case phaseBurying:
+		kept := s.buryable(seat)
+		kept.Remove(a.Cards)
+		for _, b := range a.Cards {
+			for _, k := range kept.Cards() {
+				if !(s.v.partnerBuries && b.IsJoker()) && !k.IsJoker() && s.timeoutKey(k) < s.timeoutKey(b) {
+					return fmt.Sprintf("keeps %s, lower than %s", k, b)
+				}
+			}
+		}
+	case phasePlaying, phaseExchanging:
+		if s.phase == phasePlaying && len(s.trick) == 0 {
+			if len(a.Cards) != 1 {
+				return "want a single lead"
+			}
+			for _, c := range s.held[seat].Cards() {
+				if s.timeoutKey(c) < s.timeoutKey(a.Cards[0]) {
+					return fmt.Sprintf("holds %s, lower", c)
+				}
+			}
+			return ""
+		}
+		if len(legal) > 20000 {
+			return ""
+		}
+		for _, l := range legal {
+			if sum(l.Cards) < sum(a.Cards) {
+				return fmt.Sprintf("%s is lower (lead %s, hand %s)", cards.Format(l.Cards), cards.Format(s.trick[0].cards), cards.Format(s.held[seat].Cards()))
+			}
+		}
+	}
+	return ""
 }
 
 // TestTimeoutHandsSettle: hands in which every seat only ever times out
