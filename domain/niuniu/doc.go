@@ -104,4 +104,24 @@
 // that stays: a seat is valued at its arrangement if it made one, else at
 // the best bull of its hand, since the escape took away its time to arrange
 // (and an escape must not pay less because the other side was slow).
+//
+// # Turn clock, timeouts and the bot (table.Autoplay)
+//
+// Awaited: while a hand is arranged, every seat that has neither arranged
+// nor declared no bull, in seat order; nobody between hands. A seat that
+// has arranged is not awaited although its Legal is not empty: it may
+// arrange again until the reveal, and call the reveal once the deadline has
+// passed, but the hand ends without either (the reveal comes with the last
+// arrangement, or from any seat after arrange_seconds), so it is no seat's
+// obligation.
+//
+// Timeout: an awaited seat whose time runs out declares no bull (没牛), the
+// seed's rule for a seat that does not arrange ("不拼牌,按无牛处理"),
+// even with a bull in hand.
+//
+// Bot: arranges the bull that reads highest (every bull of a hand reads the
+// same class, so the first one listed), else declares no bull; once its
+// arrangement stands it calls the reveal when that is legal, else arranges
+// again as before. Random legal play declares no bull with a bull in hand
+// now and then; the bot never does.
 package niuniu

@@ -225,4 +225,50 @@
 //   - guafeng: owed_cards is public (CardGiven.left) but owed_trumps, which
 //     drops only when the hidden card given is an exchange trump, is shown
 //     to the sticker and the stuck seat it is giving to only.
+//
+// # Turn clock, timeouts and the bot (table.Autoplay)
+//
+// Awaited, per phase: "drawing", the seat round mod 4 (any seat may draw,
+// and one draw deals a card to every seat, so the clock waits for one seat,
+// a different one each round; the other seats may draw or declare, but the
+// draw goes on without them, so they are not awaited); "declaring", every
+// seat that has not passed (the window closes only when all four have);
+// "burying", the burier; "exchanging", the sticker; "playing", the seat in
+// turn. Nobody between hands.
+//
+// Timeout, per phase (the cards sorted as Legal lists them for the seat):
+//
+//   - drawing: draw.
+//   - declaring: pass, never a declaration; except in guafeng's first hand
+//     while nobody has declared, where a window closing without a
+//     declaration deals again (DealVoided "no_declaration") and a table of
+//     absent seats would deal for ever: there the seat makes its
+//     declaration with the fewest cards, if it has one.
+//   - burying: the 4 lowest cards; in guafeng every joker the burier holds
+//     first (at most 4, the rule), then its lowest cards no stick takes.
+//   - exchanging: give back the lowest card the exchange allows.
+//   - playing: lead the lowest single; follow with the lowest legal follow:
+//     the led class first, its lowest pairs when the lead has pairs, then
+//     the lowest cards (on a trump lead out of pairs, the highest trumps, as
+//     the rule demands); a thunder lead, the legal follow of lowest cards.
+//
+// "Lowest": side-suit cards before trumps, then by position in the class
+// (order.go), then ♦ ♣ ♥ ♠.
+//
+// Bot: it reads only its seat's view (the trump suit once the seat knows
+// it, its hand, the trick) and its legal actions, and scores each legal
+// action once, taking the first of the best (linear in the legal list).
+// Draw and window: it declares (or sticks, or 沖主) in a suit holding at
+// least a third of its cards, with 6 drawn or more, preferring the longest
+// suit and more pairs; it always reinforces; in guafeng's first hand it
+// declares its longest suit in the window rather than let the deal void.
+// Bury: low cards of short side suits, no points, no trumps, emptying a
+// suit if it can. Exchange: its lowest card without points. Lead: a side
+// suit's top cards (pairs and tractors first), else a low side card
+// without points; trumps when they are half its hand or form a high pair.
+// Follow: with its partner winning, it feeds points when that is safe (the
+// last play, or the partner's play is a suit's top or a high trump), else
+// plays low; with an opponent winning it follows or ruffs to win as
+// cheaply as the trick's points make worthwhile, else plays its cheapest
+// cards without points.
 package shengji

@@ -1,0 +1,145 @@
+package niuniu
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"paiju/domain/internal/gametest"
+	"paiju/domain/table"
+)
+
+// controller chooses seat's action from what the seat may see and do.
+type controller func(st *table.State, seat int, legal []table.Action) table.Action
+
+func randomPlayer(rng *rand.Rand) controller {
+	return func(_ *table.State, _ int, legal []table.Action) table.Action {
+		return legal[rng.IntN(len(legal))]
+	}
+}
+
+func timeoutPlayer(st *table.State, seat int, _ []table.Action) table.Action {
+	return st.Rules.(*Rules).TimeoutAction(st.G, seat)
+}
+
+func botPlayer(st *table.State, seat int, legal []table.Action) table.Action {
+	return st.Rules.(*Rules).BotAction(st.Rules.View(st.G, seat), legal)
+}
+
+// playHand plays the running hand to its settlement: each awaited seat in
+// turn, by its controller, from its Legal at now (so a reveal is offered
+// once the deadline has passed). It returns the settlement.
+func playHand(t testing.TB, st *table.State, seeds table.SeedSource, now time.Time, players []controller) table.HandSettled {
+	t.Helper()
+	r := st.Rules.(*Rules)
+	hand := st.Hand
+	for step := 0; ; step++ {
+		if step > 50 {
+			t.Fatalf("hand %d does not end: awaited %v", hand, r.Awaited(st.G))
+		}
+		aw := r.Awaited(st.G)
+		if len(aw) == 0 {
+			t.Fatalf("hand %d: nobody awaited while arranging", hand)
+		}
+		seat := aw[0]
+		legal := r.LegalAt(st.G, seat, now)
+		a := players[seat](st, seat, legal)
+		a.At = now
+		evs, err := table.Act(st, seat, a, seeds)
+		if err != nil {
+			t.Fatalf("hand %d: seat %d %s: %v", hand, seat, gametest.DescribeAction(a), err)
+		}
+		applyAll(st, evs)
+		for _, e := range evs {
+			if hs, ok := e.(table.HandSettled); ok {
+				return hs
+			}
+		}
+	}
+}
+
+// TestTimeoutActions: at every position of random hands, each awaited
+// seat's TimeoutAction (no_bull) is in its Legal and Decide accepts it; a
+// seat that is not awaited but may act has arranged already (doc.go: an
+// arrangement may be replaced, and the reveal called, but the hand ends
+// without either). Every phase with a deadline, "arranging", is seen timing
+// out (niuniu.md, Arranging: "不拼牌,按无牛处理").
+func TestTimeoutActions(t *testing.T) {
+	phases := map[string]int{}
+	for _, id := range []uint64{11, 12, 13, 14, 15, 16} {
+		seats := 2 + int(id%3)
+		r := rulesWith(t, fmt.Sprintf(`{"seats":%d,"banker":%d,"arrange_seconds":30}`, seats, int(id)%seats))
+		seeds := &datedSeq{SeedSeq: gametest.SeedSeq{ID: id}, now: new(time.Time)}
+		*seeds.now = clockStart
+		st := openTable(t, r, 1, seeds)
+		rng := rand.New(rand.NewPCG(id, 7))
+		for step := 0; st.Hand <= 40; step++ {
+			g := game(st)
+			aw := r.Awaited(st.G)
+			if !slices.IsSorted(aw) {
+				t.Fatalf("awaited %v not in seat order", aw)
+			}
+			for seat := range seats {
+				legal := r.Legal(st.G, seat)
+				if !slices.Contains(aw, seat) {
+					if len(legal) > 0 && !g.arr[seat].done {
+						t.Fatalf("hand %d: seat %d may act, has not arranged and is not awaited (doc.go, Turn clock)", g.hand, seat)
+					}
+					continue
+				}
+				if g.arr[seat].done {
+					t.Fatalf("hand %d: seat %d is awaited after arranging", g.hand, seat)
+				}
+				a := r.TimeoutAction(st.G, seat)
+				if !slices.ContainsFunc(legal, func(l table.Action) bool { return reflect.DeepEqual(l, a) }) {
+					t.Fatalf("hand %d: seat %d times out with %s, not in Legal", g.hand, seat, gametest.DescribeAction(a))
+				}
+				if _, err := table.Act(st, seat, a, seeds); err != nil {
+					t.Fatalf("hand %d: seat %d times out with %s: %v", g.hand, seat, gametest.DescribeAction(a), err)
+				}
+				phases[st.Rules.View(st.G, seat).Phase]++
+			}
+			// Move on with a random legal action of a random awaited seat.
+			seat := aw[rng.IntN(len(aw))]
+			legal := r.Legal(st.G, seat)
+			evs, err := table.Act(st, seat, legal[rng.IntN(len(legal))], seeds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			applyAll(st, evs)
+		}
+	}
+	if phases["arranging"] == 0 {
+		t.Fatalf("no seat timed out while arranging: %v", phases)
+	}
+}
+
+// TestTimeoutHandsSettle: hands where every seat only times out settle
+// (every seat 没牛: the banker wins every bout by its edge or high card),
+// and so do hands where some seats play at random and the others time out.
+func TestTimeoutHandsSettle(t *testing.T) {
+	for _, mixed := range []bool{false, true} {
+		r := rulesWith(t, `{"seats":4,"banker":1}`)
+		seeds := &gametest.SeedSeq{ID: 21}
+		st := openTable(t, r, 1, seeds)
+		rng := rand.New(rand.NewPCG(21, 1))
+		players := []controller{timeoutPlayer, timeoutPlayer, timeoutPlayer, timeoutPlayer}
+		if mixed {
+			players[0], players[3] = randomPlayer(rng), randomPlayer(rng)
+		}
+		for range 60 {
+			hs := playHand(t, st, seeds, time.Time{}, players)
+			if !mixed {
+				_, res := settledOf(t, []table.Payload{hs})
+				for _, b := range res.Readings {
+					if b != NoBull {
+						t.Fatalf("every seat timed out, yet a reading is %v (niuniu.md: 不拼牌,按无牛处理)", b)
+					}
+				}
+			}
+		}
+	}
+}
