@@ -52,7 +52,7 @@ func playHand(t testing.TB, st *table.State, seeds table.SeedSource, now time.Ti
 		if err != nil {
 			t.Fatalf("hand %d: seat %d %s: %v", hand, seat, gametest.DescribeAction(a), err)
 		}
-		applyAll(st, evs)
+		gametest.ApplyAll(st, evs)
 		for _, e := range evs {
 			if hs, ok := e.(table.HandSettled); ok {
 				return hs
@@ -77,7 +77,7 @@ func TestTimeoutActions(t *testing.T) {
 		st := openTable(t, r, 1, seeds)
 		rng := rand.New(rand.NewPCG(id, 7))
 		for step := 0; st.Hand <= 40; step++ {
-			g := game(st)
+			g := gametest.Game[State](st)
 			aw := r.Awaited(st.G)
 			if !slices.IsSorted(aw) {
 				t.Fatalf("awaited %v not in seat order", aw)
@@ -109,7 +109,7 @@ func TestTimeoutActions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			applyAll(st, evs)
+			gametest.ApplyAll(st, evs)
 		}
 	}
 	if phases["arranging"] == 0 {
@@ -133,7 +133,7 @@ func TestTimeoutHandsSettle(t *testing.T) {
 		for range 60 {
 			hs := playHand(t, st, seeds, time.Time{}, players)
 			if !mixed {
-				_, res := settledOf(t, []table.Payload{hs})
+				_, res := gametest.SettledOf[Result](t, []table.Payload{hs})
 				for _, b := range res.Readings {
 					if b != NoBull {
 						t.Fatalf("every seat timed out, yet a reading is %v (niuniu.md: 不拼牌,按无牛处理)", b)

@@ -29,8 +29,8 @@ func TestBotLegal(t *testing.T) {
 			if !slices.ContainsFunc(legal, func(l table.Action) bool { return reflect.DeepEqual(l, a) }) {
 				t.Fatalf("hand %d: bot of seat %d chose %s, not in Legal", st.Hand, seat, gametest.DescribeAction(a))
 			}
-			if a.Type == ActionNoBull && Best(game(st).hands[seat]) != NoBull {
-				t.Fatalf("hand %d: bot of seat %d declares no bull holding %v", st.Hand, seat, Best(game(st).hands[seat]))
+			if a.Type == ActionNoBull && Best(gametest.Game[State](st).hands[seat]) != NoBull {
+				t.Fatalf("hand %d: bot of seat %d declares no bull holding %v", st.Hand, seat, Best(gametest.Game[State](st).hands[seat]))
 			}
 			if a.Type == ActionReveal {
 				reveals++
@@ -44,7 +44,7 @@ func TestBotLegal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		applyAll(st, evs)
+		gametest.ApplyAll(st, evs)
 	}
 	if reveals == 0 {
 		t.Fatal("the bot never chose the reveal: the deadline case is not exercised")
@@ -62,7 +62,7 @@ func TestBotHidden(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 3))
 	checked := 0
 	for st.Hand <= 200 {
-		g := game(st)
+		g := gametest.Game[State](st)
 		for seat := range 4 {
 			others := []int{}
 			for o := range 4 {
@@ -95,7 +95,7 @@ func TestBotHidden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		applyAll(st, evs)
+		gametest.ApplyAll(st, evs)
 	}
 	if checked < 1000 {
 		t.Fatalf("%d positions checked", checked)

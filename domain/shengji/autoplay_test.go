@@ -70,7 +70,7 @@ func (d *handDriver) step() []table.Payload {
 		if err != nil {
 			d.t.Fatalf("hand %d (%s): seat %d %s: %v", d.st.Hand, r.View(d.st.G, seat).Phase, seat, gametest.DescribeAction(a), err)
 		}
-		applyAll(d.st, evs)
+		gametest.ApplyAll(d.st, evs)
 		return evs
 	}
 	d.t.Fatalf("hand %d (%s): nobody may act; awaited %v", d.st.Hand, r.View(d.st.G, 0).Phase, aw)
@@ -106,7 +106,7 @@ func TestTimeoutActions(t *testing.T) {
 			r := variantRules(t, variant, "")
 			phases := map[string]int{}
 			check := func(st *table.State) {
-				g := game(st)
+				g := gametest.Game[State](st)
 				aw := r.Awaited(st.G)
 				if !slices.IsSorted(aw) {
 					t.Fatalf("awaited %v not in seat order", aw)

@@ -88,7 +88,7 @@ func TestBotHidden(t *testing.T) {
 			rng := rand.New(rand.NewPCG(7, 7))
 			checked, changed := 0, 0
 			check := func(st *table.State) {
-				g := game(st)
+				g := gametest.Game[State](st)
 				for seat := range seats {
 					legal := r.Legal(g, seat)
 					if len(legal) == 0 {

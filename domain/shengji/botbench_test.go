@@ -21,7 +21,7 @@ func largestLegal(b *testing.B, variant string, ph phase, hands int) (*table.Sta
 		rp := randomPlayer(rand.New(rand.NewPCG(id, 6)))
 		d := &handDriver{t: b, st: openTable(b, r, 1, seeds), seeds: seeds, players: []player{rp, rp, rp, rp}}
 		d.visit = func(st *table.State) {
-			g := game(st)
+			g := gametest.Game[State](st)
 			if g.phase != ph {
 				return
 			}
