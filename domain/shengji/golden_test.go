@@ -15,6 +15,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden hands under testdata/TestGolden")
 
+// goldenStream is the second word of the PCG generator that played the
+// golden hands (seeded with the case's id): changing it replays other
+// hands.
+const goldenStream = 0x676f
+
 // goldenFile is a recorded table: its commands from the opening, each with
 // the events it produced (as the auditor sees them).
 type goldenFile struct {
@@ -187,15 +192,15 @@ func recordGolden(t testing.TB, variant string, id uint64, options string, hands
 	if variant != "ningyang" {
 		gf.Variant = variant
 	}
-	rt := &randomTable{t: t, r: r, rng: newRandGolden(id), seeds: &gametest.SeedSeq{ID: id}, escapeAt: -1, noDeclare: noDeclare}
-	rt.record = func(join string, seat int, a *table.Action, evs []table.Payload) {
-		gf.Steps = append(gf.Steps, goldenStep{Join: join, Seat: seat, Action: a, Events: goldenEvents(t, evs)})
+	c := randomConfig(r, goldenStream, func(uint64) randomOptions { return randomOptions{noDeclare: noDeclare} })
+	c.Record = func(cmd gametest.Command) {
+		gf.Steps = append(gf.Steps, goldenStep{Join: cmd.Join, Seat: cmd.Seat, Action: cmd.Action, Events: goldenEvents(t, cmd.Events)})
 	}
-	rt.open()
-	gf.Stake = rt.st.Stake
-	for rt.settled < hands && !rt.st.Closed {
-		rt.step()
+	d := gametest.NewDriver(t, c, id, nil)
+	gf.Stake = d.St.Stake
+	for d.Settled < hands && !d.St.Closed {
+		d.Act()
 	}
-	gf.Totals = rt.st.Totals
+	gf.Totals = d.St.Totals
 	return gf
 }
