@@ -170,16 +170,45 @@ func goldenEvents(t testing.TB, evs []table.Payload) []goldenEvent {
 
 func writeGolden(t *testing.T, path, variant string, id uint64, options string, hands int, noDeclare bool) {
 	t.Helper()
-	gf := recordGolden(t, variant, id, options, hands, noDeclare)
+	b := goldenBytes(t, recordGolden(t, variant, id, options, hands, noDeclare))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// goldenBytes is gf as its golden file holds it.
+func goldenBytes(t testing.TB, gf goldenFile) []byte {
+	t.Helper()
 	b, err := json.MarshalIndent(gf, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
+	return append(b, '\n')
+}
+
+// TestGoldenRecordsAgain records each golden case anew, as -update does,
+// and requires the very bytes of its file: the random-hand driver that
+// recorded them still plays the same hands (same draws, players, commands),
+// so that -update rewrites a golden hand only when the rules change.
+func TestGoldenRecordsAgain(t *testing.T) {
+	if *update {
+		t.Skip("-update rewrites the files TestGolden reads")
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
+	for _, c := range goldenCases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join("testdata", "TestGolden", c.name, "hand.json")
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to record)", err)
+			}
+			got := goldenBytes(t, recordGolden(t, cmp.Or(c.variant, "ningyang"), c.id, c.options, c.hands, c.noDeclare))
+			if !bytes.Equal(got, want) {
+				t.Fatalf("recording %s anew gives %d bytes that differ from its %d-byte golden file", c.name, len(got), len(want))
+			}
+		})
 	}
 }
 
