@@ -48,6 +48,9 @@ type Command struct {
 // Escapes is how often a random hand has a seat escape: in one deal in
 // OneIn (0: never), at a step drawn below Within, by a seat drawn below the
 // number of seats. FirstDealOnly restricts escapes to a hand's first deal.
+// A game that counts its steps otherwise (升级 counts the picks of a seat
+// that may not act) leaves Escapes zero and returns the escape from Choose;
+// Step seats a new player either way.
 type Escapes struct {
 	OneIn, Within int
 	FirstDealOnly bool
