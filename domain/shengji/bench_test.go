@@ -16,11 +16,8 @@ func BenchmarkRandomHand(b *testing.B) {
 	rt.keep = false
 	b.ReportAllocs()
 	for b.Loop() {
-		for n := rt.settled; rt.settled == n; {
-			if rt.st.Closed {
-				rt.open()
-			}
-			rt.step()
+		for n := rt.Settled; rt.Settled == n; {
+			rt.Step()
 		}
 	}
 }
@@ -47,11 +44,8 @@ func BenchmarkGuafengRandomHand(b *testing.B) {
 	rt.keep = false
 	b.ReportAllocs()
 	for b.Loop() {
-		for n := rt.settled; rt.settled == n; {
-			if rt.st.Closed {
-				rt.open()
-			}
-			rt.step()
+		for n := rt.Settled; rt.Settled == n; {
+			rt.Step()
 		}
 	}
 }

@@ -15,6 +15,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden hands under testdata/TestGolden")
 
+// goldenStream is the second word of the PCG generator that played the
+// golden hands (seeded with the case's id): changing it replays other
+// hands.
+const goldenStream = 0x676f
+
 // goldenFile is a recorded table: its commands from the opening, each with
 // the events it produced (as the auditor sees them).
 type goldenFile struct {
@@ -165,16 +170,45 @@ func goldenEvents(t testing.TB, evs []table.Payload) []goldenEvent {
 
 func writeGolden(t *testing.T, path, variant string, id uint64, options string, hands int, noDeclare bool) {
 	t.Helper()
-	gf := recordGolden(t, variant, id, options, hands, noDeclare)
+	b := goldenBytes(t, recordGolden(t, variant, id, options, hands, noDeclare))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// goldenBytes is gf as its golden file holds it.
+func goldenBytes(t testing.TB, gf goldenFile) []byte {
+	t.Helper()
 	b, err := json.MarshalIndent(gf, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
+	return append(b, '\n')
+}
+
+// TestGoldenRecordsAgain records each golden case anew, as -update does,
+// and requires the very bytes of its file: the random-hand driver that
+// recorded them still plays the same hands (same draws, players, commands),
+// so that -update rewrites a golden hand only when the rules change.
+func TestGoldenRecordsAgain(t *testing.T) {
+	if *update {
+		t.Skip("-update rewrites the files TestGolden reads")
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
+	for _, c := range goldenCases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join("testdata", "TestGolden", c.name, "hand.json")
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to record)", err)
+			}
+			got := goldenBytes(t, recordGolden(t, cmp.Or(c.variant, "ningyang"), c.id, c.options, c.hands, c.noDeclare))
+			if !bytes.Equal(got, want) {
+				t.Fatalf("recording %s anew gives %d bytes that differ from its %d-byte golden file", c.name, len(got), len(want))
+			}
+		})
 	}
 }
 
@@ -187,15 +221,15 @@ func recordGolden(t testing.TB, variant string, id uint64, options string, hands
 	if variant != "ningyang" {
 		gf.Variant = variant
 	}
-	rt := &randomTable{t: t, r: r, rng: newRandGolden(id), seeds: &gametest.SeedSeq{ID: id}, escapeAt: -1, noDeclare: noDeclare}
-	rt.record = func(join string, seat int, a *table.Action, evs []table.Payload) {
-		gf.Steps = append(gf.Steps, goldenStep{Join: join, Seat: seat, Action: a, Events: goldenEvents(t, evs)})
+	c := randomConfig(r, goldenStream, func(uint64) randomOptions { return randomOptions{noDeclare: noDeclare} })
+	c.Record = func(cmd gametest.Command) {
+		gf.Steps = append(gf.Steps, goldenStep{Join: cmd.Join, Seat: cmd.Seat, Action: cmd.Action, Events: goldenEvents(t, cmd.Events)})
 	}
-	rt.open()
-	gf.Stake = rt.st.Stake
-	for rt.settled < hands && !rt.st.Closed {
-		rt.step()
+	d := gametest.NewDriver(t, c, id, nil)
+	gf.Stake = d.St.Stake
+	for d.Settled < hands && !d.St.Closed {
+		d.Act()
 	}
-	gf.Totals = rt.st.Totals
+	gf.Totals = d.St.Totals
 	return gf
 }

@@ -3,7 +3,6 @@ package shengji
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -170,5 +169,3 @@ func canon(cs []cards.Card) string {
 	cards.SortCanonical(c)
 	return cards.Format(c)
 }
-
-func newRandGolden(id uint64) *rand.Rand { return rand.New(rand.NewPCG(id, 0x676f)) }

@@ -27,7 +27,7 @@ func TestGuafengLegalMatchesDecide(t *testing.T) {
 			break
 		}
 		rt := newRandomTable(t, r, 700+id, false)
-		for rt.settled < 2 {
+		for rt.Settled < 2 {
 			g := rt.g()
 			for seat := range seats {
 				legal := r.Legal(g, seat)
@@ -84,7 +84,7 @@ func TestGuafengLegalMatchesDecide(t *testing.T) {
 					}
 				}
 			}
-			rt.step()
+			rt.Step()
 		}
 	}
 	if buries == 0 || exchanges == 0 {

@@ -113,7 +113,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 	r := ningyang(t)
 	for id := range uint64(6) {
 		rt := newRandomTable(t, r, 500+id, false)
-		for rt.settled < 2 {
+		for rt.Settled < 2 {
 			g := rt.g()
 			if g.phase == phasePlaying {
 				seat := g.turn
@@ -152,7 +152,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 					}
 				}
 			}
-			rt.step()
+			rt.Step()
 		}
 	}
 }

@@ -2,13 +2,10 @@ package shengji
 
 import (
 	"encoding/json"
-	"fmt"
 	"testing"
 
-	"paiju/audit"
 	"paiju/domain/cards"
 	"paiju/domain/table"
-	"paiju/eventstore"
 )
 
 const (
@@ -30,70 +27,20 @@ const (
 // phase is logged.
 func TestGuafengRandomHands(t *testing.T) {
 	t.Parallel()
-	r := guafeng(t)
-	ids := make([]uint64, 0, guafengTables)
-	for i := range uint64(guafengTables) {
-		ids = append(ids, 3000+i)
-	}
-	if *tableSeedFlag != 0 {
-		ids = []uint64{*tableSeedFlag}
-	} else {
-		t.Cleanup(func() {
-			seen.Lock()
-			defer seen.Unlock()
-			t.Logf("random hands: %v", seen.n)
-			legalMax.Lock()
-			defer legalMax.Unlock()
-			t.Logf("longest Legal lists: %v", legalMax.n)
-			for _, k := range []string{"guafeng_override", "guafeng_stick", "TrumpReinforced", "DeclarationTaken", "CardGiven", "exchange_done", "exchange_trump_forced", "audited_exchange",
-				"LevelDropped", "no_declaration", "rain_lead", "thunder_lead", "gf_kitty_deducted", "gf_negative",
-				"gf_kitty_defenders", "gf_partner_buries", "gf_defenders_win", "escape", "TableClosed"} {
-				if seen.n["guafeng/"+k] == 0 {
-					t.Errorf("no random guafeng hand reached %s", k)
-				}
-			}
-		})
-	}
-	for _, id := range ids {
-		t.Run(fmt.Sprint(id), func(t *testing.T) {
-			t.Parallel()
-			audited := id%4 == 0
-			rt := newRandomTableKeep(t, r, id, id%8 != 0, audited)
-			rt.measureBury = true
-			var first []eventstore.Event
-			for rt.settled < guafengHandsPerTable {
-				if rt.st.Closed {
-					if first == nil {
-						first = rt.stream
-					}
-					rt.open()
-				}
-				rt.step()
-			}
-			if audited {
-				if first == nil {
-					first = rt.stream
-				}
-				rep, err := audit.VerifyTable(func(o table.TableOpened) (table.Rules, error) {
-					return New().Rules(o.Variant, o.Options)
-				}, first)
-				if err != nil {
-					t.Fatalf("table %d: a recorded legal game fails audit.VerifyTable: %v", id, err)
-				}
-				// Command re-creates each give of a 粘牌 exchange.
-				for _, ev := range first {
-					if ev.Type == "CardGiven" {
-						rt.count("audited_exchange")
-						break
-					}
-				}
-				// A 刮风 match is short: a side climbs up to 4 levels a hand.
-				if rep.Deals < 3 {
-					t.Fatalf("table %d: audit recomputed %d deals", id, rep.Deals)
-				}
-			}
-		})
-	}
+	playRandom(t, guafengRandom)
+}
+
+// guafengRandom is TestGuafengRandomHands: a quarter of the tables are
+// audited; the longest Legal list of a bury is measured too.
+var guafengRandom = randomVariant{
+	rules: guafeng, firstSeed: 3000, tables: guafengTables, hands: guafengHandsPerTable,
+	audited: func(seed uint64) bool { return seed%4 == 0 },
+	// A 刮风 match is short: a side climbs up to 4 levels a hand.
+	minDeals:    3,
+	measureBury: true,
+	reach: []string{"guafeng_override", "guafeng_stick", "TrumpReinforced", "DeclarationTaken", "CardGiven", "exchange_done", "exchange_trump_forced", "audited_exchange",
+		"LevelDropped", "no_declaration", "rain_lead", "thunder_lead", "gf_kitty_deducted", "gf_negative",
+		"gf_kitty_defenders", "gf_partner_buries", "gf_defenders_win", "escape", "TableClosed"},
 }
 
 // randomBury is a random bury of the rules: every joker the burier may
@@ -110,7 +57,7 @@ func (rt *randomTable) randomBury() []cards.Card {
 			rest = append(rest, c)
 		}
 	}
-	rt.rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
+	rt.Rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
 	return append(out, rest[:kittyLen-len(out)]...)
 }
 
@@ -122,15 +69,15 @@ func (rt *randomTable) checkTaken(e DeclarationTaken) {
 	g := rt.g()
 	d := g.decls[g.declarer]
 	if e.Seat != d.seat || len(g.owed) == 0 || g.owed[0].seat != e.From || rt.exTaken[e.From] {
-		rt.t.Fatalf("hand %d: seat %d takes seat %d's declaration; the sticker is %d, owed %v", g.hand, e.Seat, e.From, d.seat, g.owed)
+		rt.Fatalf("hand %d: seat %d takes seat %d's declaration; the sticker is %d, owed %v", g.hand, e.Seat, e.From, d.seat, g.owed)
 	}
 	for seat, n := range rt.exOwed {
 		if n != 0 {
-			rt.t.Fatalf("hand %d: seat %d's declaration taken while seat %d is owed %d cards", g.hand, e.From, seat, n)
+			rt.Fatalf("hand %d: seat %d's declaration taken while seat %d is owed %d cards", g.hand, e.From, seat, n)
 		}
 	}
 	if e.Trumps != jokersIn(cards.Of(e.Cards)) || canon(e.Cards) != canon(g.owed[0].cards) {
-		rt.t.Fatalf("hand %d: took %s owing %d trumps; seat %d declared %s (shengji.md, 粘牌: trumps for the jokers)", g.hand, cards.Format(e.Cards), e.Trumps, e.From, cards.Format(g.owed[0].cards))
+		rt.Fatalf("hand %d: took %s owing %d trumps; seat %d declared %s (shengji.md, 粘牌: trumps for the jokers)", g.hand, cards.Format(e.Cards), e.Trumps, e.From, cards.Format(g.owed[0].cards))
 	}
 	rt.exTaken[e.From] = true
 	rt.exOwed[e.From], rt.exTrumps[e.From] = len(e.Cards), e.Trumps
@@ -141,7 +88,7 @@ func (rt *randomTable) checkTaken(e DeclarationTaken) {
 func (rt *randomTable) checkGiven(e CardGiven) {
 	g := rt.g()
 	if !rt.exTaken[e.To] || rt.exOwed[e.To] == 0 || len(e.Cards) != 1 || e.Left != rt.exOwed[e.To]-1 {
-		rt.t.Fatalf("hand %d: %+v; seat %d is owed %d cards (taken: %v)", g.hand, e, e.To, rt.exOwed[e.To], rt.exTaken[e.To])
+		rt.Fatalf("hand %d: %+v; seat %d is owed %d cards (taken: %v)", g.hand, e, e.To, rt.exOwed[e.To], rt.exTaken[e.To])
 	}
 	rt.exOwed[e.To]--
 	if g.order.isExchangeTrump(e.Cards[0]) {
@@ -159,7 +106,7 @@ func (rt *randomTable) checkExchanged() {
 	}
 	for _, st := range g.decls[g.declarer].stuck {
 		if !rt.exTaken[st.seat] || rt.exOwed[st.seat] != 0 || rt.exGot[st.seat] < rt.exTrumps[st.seat] {
-			rt.t.Fatalf("hand %d: the first lead with seat %d taken %v, owed %d cards, given %d trumps of %d (shengji.md, 粘牌)",
+			rt.Fatalf("hand %d: the first lead with seat %d taken %v, owed %d cards, given %d trumps of %d (shengji.md, 粘牌)",
 				g.hand, st.seat, rt.exTaken[st.seat], rt.exOwed[st.seat], rt.exGot[st.seat], rt.exTrumps[st.seat])
 		}
 		rt.count("exchange_done")
@@ -219,7 +166,7 @@ func (rt *randomTable) checkGuafengSettled(e table.HandSettled) {
 	g := rt.g()
 	var res Result
 	if err := json.Unmarshal(e.Result, &res); err != nil {
-		rt.t.Fatal(err)
+		rt.T.Fatal(err)
 	}
 	sum := 0
 	for _, d := range e.Deltas {
@@ -228,23 +175,23 @@ func (rt *randomTable) checkGuafengSettled(e table.HandSettled) {
 	if res.End == endEscape {
 		rt.count("escape")
 		if sum+res.House != 0 || res.Penalty != 16*g.Stake {
-			rt.t.Fatalf("escape: deltas %v, house %d, penalty %d (shengji.md, Escape)", e.Deltas, res.House, res.Penalty)
+			rt.Fatalf("escape: deltas %v, house %d, penalty %d (shengji.md, Escape)", e.Deltas, res.House, res.Penalty)
 		}
 		return
 	}
 	if sum != 0 {
-		rt.t.Fatalf("hand %d: deltas %v sum to %d (shengji.md, Scoring: zero-sum)", g.hand, e.Deltas, sum)
+		rt.Fatalf("hand %d: deltas %v sum to %d (shengji.md, Scoring: zero-sum)", g.hand, e.Deltas, sum)
 	}
 	if g.defPts+g.dealPts+points(g.buried) != totalPoints {
-		rt.t.Fatalf("hand %d: defenders %d + dealer side %d + kitty %d points ≠ 200", g.hand, g.defPts, g.dealPts, points(g.buried))
+		rt.Fatalf("hand %d: defenders %d + dealer side %d + kitty %d points ≠ 200", g.hand, g.defPts, g.dealPts, points(g.buried))
 	}
 	if g.burier != g.dealer {
 		rt.count("gf_partner_buries")
 		if g.burier != partner(g.dealer) || g.decls[g.declarer].seat != g.dealer {
-			rt.t.Fatalf("hand %d: seat %d buried for dealer %d, declarer %v (shengji.md, Kitty, guafeng)", g.hand, g.burier, g.dealer, res.Declarer)
+			rt.Fatalf("hand %d: seat %d buried for dealer %d, declarer %v (shengji.md, Kitty, guafeng)", g.hand, g.burier, g.dealer, res.Declarer)
 		}
 	} else if g.declarer >= 0 && g.decls[g.declarer].seat == g.dealer {
-		rt.t.Fatalf("hand %d: the dealer declared and buried (shengji.md, Kitty, guafeng: the partner buries)", g.hand)
+		rt.Fatalf("hand %d: the dealer declared and buried (shengji.md, Kitty, guafeng: the partner buries)", g.hand)
 	}
 	// The last trick's winning play: its size and whether it is trumps.
 	var win []cards.Card
@@ -271,7 +218,7 @@ func (rt *randomTable) checkGuafengSettled(e table.HandSettled) {
 		}
 	}
 	if res.DefenderPoints != x || res.KittyPoints != worth {
-		rt.t.Fatalf("hand %d: X %d kitty %d, want %d and %d (trick points %d, last trick %s by %d; shengji.md, Kitty, guafeng)", g.hand, res.DefenderPoints, res.KittyPoints, x, worth, g.defPts, cards.Format(win), res.LastTrick)
+		rt.Fatalf("hand %d: X %d kitty %d, want %d and %d (trick points %d, last trick %s by %d; shengji.md, Kitty, guafeng)", g.hand, res.DefenderPoints, res.KittyPoints, x, worth, g.defPts, cards.Format(win), res.LastTrick)
 	}
 	if x < 0 {
 		rt.count("gf_negative")
@@ -292,21 +239,21 @@ func (rt *randomTable) checkGuafengSettled(e table.HandSettled) {
 			want = -want
 		}
 		if d != want {
-			rt.t.Fatalf("hand %d, X = %d: seat %d gets %d, want %d (shengji.md, Scoring and levels, guafeng)", g.hand, x, seat, d, want)
+			rt.Fatalf("hand %d, X = %d: seat %d gets %d, want %d (shengji.md, Scoring and levels, guafeng)", g.hand, x, seat, d, want)
 		}
 	}
 	if *res.NextDealer != next {
-		rt.t.Fatalf("hand %d, X = %d: next dealer %d, want %d (shengji.md, Scoring, guafeng: next dealer)", g.hand, x, *res.NextDealer, next)
+		rt.Fatalf("hand %d, X = %d: next dealer %d, want %d (shengji.md, Scoring, guafeng: next dealer)", g.hand, x, *res.NextDealer, next)
 	}
 	for side, l := range levels {
 		if res.Levels[side] != levelName(l) {
-			rt.t.Fatalf("hand %d, X = %d, levels %v: side %d goes to %s, want %s (shengji.md, Scoring and levels, guafeng)", g.hand, x, rt.levelsBefore, side, res.Levels[side], levelName(l))
+			rt.Fatalf("hand %d, X = %d, levels %v: side %d goes to %s, want %s (shengji.md, Scoring and levels, guafeng)", g.hand, x, rt.levelsBefore, side, res.Levels[side], levelName(l))
 		}
 	}
 	if rt.dealerBefore >= 0 && g.dealer != rt.dealerBefore {
-		rt.t.Fatalf("hand %d: dealt by %d, the last settlement named %d (shengji.md: later hands, the dealer does not change)", g.hand, g.dealer, rt.dealerBefore)
+		rt.Fatalf("hand %d: dealt by %d, the last settlement named %d (shengji.md: later hands, the dealer does not change)", g.hand, g.dealer, rt.dealerBefore)
 	}
 	if rt.dealerBefore < 0 && g.dealer != g.decls[g.declarer].seat {
-		rt.t.Fatalf("hand %d: first hand dealt by %d, final declarer %d (shengji.md, guafeng: the declarer is the dealer)", g.hand, g.dealer, g.decls[g.declarer].seat)
+		rt.Fatalf("hand %d: first hand dealt by %d, final declarer %d (shengji.md, guafeng: the declarer is the dealer)", g.hand, g.dealer, g.decls[g.declarer].seat)
 	}
 }

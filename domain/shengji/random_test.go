@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -17,12 +16,33 @@ import (
 	"paiju/eventstore"
 )
 
-var tableSeedFlag = flag.Uint64("shengji.table", 0, "run TestRandomHands for this one table seed only")
+var tableSeedFlag = flag.Uint64("shengji.table", 0, "run TestRandomHands and TestGuafengRandomHands for this one table seed only")
 
 const (
 	randomTables  = 40
 	handsPerTable = 130 // × 40 tables = 5,200 hands settled
+
+	// randomStream is the second word of the random tables' PCG generator
+	// (goldenStream is the golden hands').
+	randomStream = 0x736a
+	// maxDealActions bounds the actions of one deal: 100 draws, the
+	// declarations and passes, a bury, the exchanges and 104 plays stay
+	// far below it.
+	maxDealActions = 1000
+	// maxDealTries bounds the random picks of one deal, a draw picking a
+	// seat that may not act included, so that a deal where no seat may act
+	// fails instead of hanging.
+	maxDealTries = 100_000
 )
+
+// ningyangRandom is TestRandomHands: the tables without escapes are
+// audited and, since a settlement's house share balances an escape
+// (shengji.md, Escape), one kind with them.
+var ningyangRandom = randomVariant{
+	rules: ningyang, firstSeed: 1000, tables: randomTables, hands: handsPerTable,
+	audited: func(seed uint64) bool { return seed%8 <= 1 }, minDeals: 10,
+	reach: []string{"TrumpDeclared", "override", "KittyFlipped", "escape", "kitty_multiplier", "defenders_win", "dealer_wins", "TableClosed", "tractor_lead", "ruff_wins"},
+}
 
 // TestRandomHands plays 5,200 hands of random legal actions (draws,
 // declarations and overrides, passes, burials, plays, and an escape in about
@@ -37,61 +57,75 @@ const (
 // by audit.VerifyTable.
 func TestRandomHands(t *testing.T) {
 	t.Parallel()
-	r := ningyang(t)
-	var ids []uint64
-	for i := range uint64(randomTables) {
-		ids = append(ids, 1000+i)
+	playRandom(t, ningyangRandom)
+}
+
+// randomVariant is the random-hand test of one variant: its tables (seeds
+// from firstSeed on), the hands each settles, which tables audit.VerifyTable
+// replays (needing at least minDeals deals recomputed), and the rule paths
+// (count keys) the hands must reach.
+type randomVariant struct {
+	rules         func(testing.TB) *Rules
+	firstSeed     uint64
+	tables, hands int
+	audited       func(seed uint64) bool
+	minDeals      int
+	measureBury   bool
+	reach         []string
+}
+
+// playRandom plays the tables of v through gametest.PlayRandom; a seat
+// escapes in about one deal in 40 at every table whose seed is not a
+// multiple of 8.
+func playRandom(t *testing.T, v randomVariant) {
+	r := v.rules(t)
+	c := randomConfig(r, randomStream, func(seed uint64) randomOptions {
+		return randomOptions{escapes: seed%8 != 0, keep: v.audited(seed), measureBury: v.measureBury}
+	})
+	for i := range uint64(v.tables) {
+		c.Seeds = append(c.Seeds, v.firstSeed+i)
 	}
-	if *tableSeedFlag != 0 {
-		ids = []uint64{*tableSeedFlag}
-	} else {
+	c.Only, c.Hands = *tableSeedFlag, v.hands
+	if c.Only == 0 {
 		// The random hands must reach every rule path they claim to test.
 		t.Cleanup(func() {
 			seen.Lock()
 			defer seen.Unlock()
 			t.Logf("random hands: %v", seen.n)
-			for _, k := range []string{"TrumpDeclared", "override", "KittyFlipped", "escape", "kitty_multiplier", "defenders_win", "dealer_wins", "TableClosed", "tractor_lead", "ruff_wins"} {
-				if seen.n[k] == 0 {
-					t.Errorf("no random hand reached %s", k)
+			legalMax.Lock()
+			defer legalMax.Unlock()
+			t.Logf("longest Legal lists: %v", legalMax.n)
+			for _, k := range v.reach {
+				if seen.n[countKey(r.v.name, k)] == 0 {
+					t.Errorf("no random %s hand reached %s", r.v.name, k)
 				}
 			}
 		})
 	}
-	for _, id := range ids {
-		t.Run(fmt.Sprint(id), func(t *testing.T) {
-			t.Parallel()
-			// Audit the tables without escapes and, since a settlement's
-			// house share balances an escape (shengji.md, Escape), one kind
-			// with them.
-			audited := id%8 <= 1
-			rt := newRandomTableKeep(t, r, id, id%8 != 0, audited)
-			var first []eventstore.Event // the first match's stream
-			for rt.settled < handsPerTable {
-				if rt.st.Closed {
-					// A side passed K: the next match opens a new table.
-					if first == nil {
-						first = rt.stream
-					}
-					rt.open()
-				}
-				rt.step()
-			}
-			if audited {
-				if first == nil {
-					first = rt.stream
-				}
-				rep, err := audit.VerifyTable(func(o table.TableOpened) (table.Rules, error) {
-					return New().Rules(o.Variant, o.Options)
-				}, first)
-				if err != nil {
-					t.Fatalf("table %d: a recorded legal game fails audit.VerifyTable: %v", id, err)
-				}
-				if rep.Deals < 10 {
-					t.Fatalf("table %d: audit recomputed %d deals", id, rep.Deals)
-				}
-			}
-		})
+	c.Done = func(t *testing.T, d *gametest.Driver) {
+		rt := d.Game.(*randomTable)
+		if !rt.keep {
+			return
+		}
+		first := rt.first // the first match's stream
+		if first == nil {
+			first = rt.stream
+		}
+		rep, err := audit.VerifyTable(func(o table.TableOpened) (table.Rules, error) {
+			return New().Rules(o.Variant, o.Options)
+		}, first)
+		if err != nil {
+			t.Fatalf("table %d: a recorded legal game fails audit.VerifyTable: %v", d.Seed, err)
+		}
+		// Command re-creates each give of a 粘牌 exchange (guafeng).
+		if slices.ContainsFunc(first, func(ev eventstore.Event) bool { return ev.Type == "CardGiven" }) {
+			rt.count("audited_exchange")
+		}
+		if rep.Deals < v.minDeals {
+			t.Fatalf("table %d: audit recomputed %d deals", d.Seed, rep.Deals)
+		}
 	}
+	gametest.PlayRandom(t, c)
 }
 
 // seen counts rule paths the random hands reached.
@@ -120,167 +154,180 @@ func count(k string) {
 	seen.Unlock()
 }
 
-// count counts a rule path of rt's variant (guafeng's keys are prefixed).
-func (rt *randomTable) count(k string) {
-	if rt.r.v.name != "ningyang" {
-		k = rt.r.v.name + "/" + k
+// countKey is the key of rule path k in variant (guafeng's keys are
+// prefixed).
+func countKey(variant, k string) string {
+	if variant != "ningyang" {
+		return variant + "/" + k
 	}
-	count(k)
+	return k
 }
+
+// count counts a rule path of rt's variant.
+func (rt *randomTable) count(k string) { count(countKey(rt.r.v.name, k)) }
 
 var twoDecks = cards.Of(cards.Deck(decks))
 
-type randomTable struct {
-	t       testing.TB
-	r       *Rules
-	rng     *rand.Rand
-	seeds   *gametest.SeedSeq
-	st      *table.State
-	escapes bool
+// randomOptions are the choices of one random table.
+type randomOptions struct {
+	escapes bool // a seat escapes in about one deal in 40
 	keep    bool // record the stream (for audit.VerifyTable)
-	stream  []eventstore.Event
-
-	settled, joins int
-	escapeAt       int // action of the running hand at which seat escaper escapes; -1 none
-	escaper, steps int
-	played         cards.Multiset // cards played this deal
-	playedBy       [seats]int
-	follows        int
-	levelsBefore   [2]int
-	dealerBefore   int
-	// noDeclare: never declare (the kitty is flipped); record: sees every
-	// command and its events, for golden files.
+	// noDeclare: never declare (the kitty is flipped).
 	noDeclare bool
-	record    func(join string, seat int, a *table.Action, evs []table.Payload)
-	// The running hand's 粘牌 exchanges (guafeng), by stuck seat: cards
-	// still owed, exchange trumps owed and exchange trumps given.
-	exOwed, exTrumps, exGot [seats]int
-	exTaken                 [seats]bool
 	// measureBury lists the bury of one hand in ten through Legal, for
 	// its length only (listing every bury is slow).
 	measureBury bool
 }
 
+// randomTable is 升级's side of a random table, for both variants: it
+// picks the actions and checks every event (the variant's own checks where
+// the rules differ) against the state before it.
+type randomTable struct {
+	*gametest.Driver
+	r *Rules
+	randomOptions
+	stream []eventstore.Event // the running table's, when keep
+	first  []eventstore.Event // the first closed table's, when keep
+
+	// The escape of the running deal: at the escapeAt-th pick (-1: none)
+	// seat escaper escapes. 升级 plans its escapes itself, not through
+	// gametest.Escapes: it counts the picks of a seat that may not draw,
+	// and draws nothing for the pick it replaces.
+	escapeAt, escaper int
+	tries             int            // picks in the running deal
+	played            cards.Multiset // cards played this deal
+	playedBy          [seats]int
+	follows           int
+	levelsBefore      [2]int
+	dealerBefore      int
+	// The running hand's 粘牌 exchanges (guafeng), by stuck seat: cards
+	// still owed, exchange trumps owed and exchange trumps given.
+	exOwed, exTrumps, exGot [seats]int
+	exTaken                 [seats]bool
+}
+
+// randomConfig is a random table of r, its generator seeded with the table
+// seed and stream, opts choosing per table seed. Players join as p0, p1, ….
+func randomConfig(r *Rules, stream uint64, opts func(seed uint64) randomOptions) gametest.RandomConfig {
+	return gametest.RandomConfig{
+		Stream: stream, MaxSteps: maxDealActions,
+		Player: func(n int) string { return fmt.Sprintf("p%d", n-1) },
+		New: func(d *gametest.Driver) gametest.RandomGame {
+			return &randomTable{Driver: d, r: r, randomOptions: opts(d.Seed), escapeAt: -1}
+		},
+	}
+}
+
+// newRandomTable opens a random table of r at seed id, recording its stream
+// when it has no escapes.
 func newRandomTable(t testing.TB, r *Rules, id uint64, escapes bool) *randomTable {
-	return newRandomTableKeep(t, r, id, escapes, !escapes)
+	c := randomConfig(r, randomStream, func(uint64) randomOptions { return randomOptions{escapes: escapes, keep: !escapes} })
+	return gametest.NewDriver(t, c, id, nil).Game.(*randomTable)
 }
 
-// newRandomTableKeep is newRandomTable that records the stream when keep.
-func newRandomTableKeep(t testing.TB, r *Rules, id uint64, escapes, keep bool) *randomTable {
-	rt := &randomTable{t: t, r: r, rng: rand.New(rand.NewPCG(id, 0x736a)), seeds: &gametest.SeedSeq{ID: id}, escapes: escapes, keep: keep, escapeAt: -1}
-	rt.open()
-	return rt
-}
-
-// open opens a new table (a new match) and seats four players.
-func (rt *randomTable) open() {
-	rt.st = table.New(rt.r)
+// Open opens a new table (a new match) at a random stake.
+func (rt *randomTable) Open() (table.Rules, []table.Payload) {
+	if rt.first == nil {
+		rt.first = rt.stream
+	}
 	rt.stream = nil
-	evs, err := table.Open(rt.r, "t", "shengji", rt.r.v.name, 1+rt.rng.IntN(3), "p0")
+	evs, err := table.Open(rt.r, "t", "shengji", rt.r.v.name, 1+rt.Rng.IntN(3), "p0")
 	if err != nil {
-		rt.t.Fatal(err)
+		rt.T.Fatal(err)
 	}
-	rt.apply(evs)
-	for range seats {
-		rt.join()
+	return rt.r, evs
+}
+
+func (rt *randomTable) g() *State { return gametest.Game[State](rt.St) }
+
+// Applying checks each event against the state before it: a hand's
+// settlement, a trick, a play's turn.
+func (rt *randomTable) Applying(e table.Payload) {
+	switch e := e.(type) {
+	case table.HandDealt:
+		rt.played = cards.Multiset{}
+		rt.playedBy = [seats]int{}
+		rt.tries, rt.escapeAt = 0, -1
+		rt.exOwed, rt.exTrumps, rt.exGot, rt.exTaken = [seats]int{}, [seats]int{}, [seats]int{}, [seats]bool{}
+		rt.levelsBefore, rt.dealerBefore = rt.g().levels, rt.g().matchDealer
+		if rt.escapes && rt.Rng.IntN(40) == 0 {
+			rt.escapeAt, rt.escaper = rt.Rng.IntN(200), rt.Rng.IntN(seats)
+		}
+	case TrumpDeclared:
+		rt.count(e.EventType())
+		if rt.g().declarer >= 0 {
+			rt.count("override")
+		}
+		if e.Kind != "" {
+			rt.count("guafeng_" + e.Kind)
+		}
+		if len(e.Stuck) > 1 {
+			rt.count("several_stuck")
+		}
+	case TrumpReinforced:
+		rt.count(e.EventType())
+	case DeclarationTaken:
+		rt.count(e.EventType())
+		rt.checkTaken(e)
+	case CardGiven:
+		rt.count(e.EventType())
+		rt.checkGiven(e)
+	case LevelDropped:
+		rt.count(e.EventType())
+		if want := max(1, rt.levelsBefore[e.Side]-1); levelNumber(e.Level) != want {
+			rt.Fatalf("悶牌: side %d at %s drops to %s (shengji.md, guafeng 悶牌: one level, not below A)", e.Side, levelName(rt.levelsBefore[e.Side]), e.Level)
+		}
+		rt.levelsBefore[e.Side] = levelNumber(e.Level)
+	case KittyFlipped, table.TableClosed:
+		rt.count(e.EventType())
+	case table.DealVoided:
+		rt.count(e.EventType())
+		rt.count(e.Reason)
+	case CardsPlayed:
+		if len(rt.g().trick) == 0 && len(e.Cards) >= 4 {
+			rt.count("tractor_lead")
+		}
+		switch {
+		case len(rt.g().trick) > 0:
+		case strings.HasPrefix(e.Shape, "rain"):
+			rt.count("rain_lead")
+		case e.Shape == "thunder":
+			rt.count("thunder_lead")
+		}
+		rt.checkTurn(e)
+		if rt.g().tricks == 0 && len(rt.g().trick) == 0 {
+			rt.checkExchanged()
+		}
+		rt.played.Add(e.Cards...)
+		rt.playedBy[e.Seat] += len(e.Cards)
+	case TrickWon:
+		rt.checkTrick(e)
+	case table.HandSettled:
+		rt.checkSettled(e)
 	}
 }
 
-func (rt *randomTable) join() {
-	p := fmt.Sprintf("p%d", rt.joins)
-	evs, err := table.Join(rt.st, p, "", -1, rt.seeds)
-	rt.joins++
+// Applied records the stream, when keep, as the store would hold it.
+func (rt *randomTable) Applied(e table.Payload) {
+	if !rt.keep {
+		return
+	}
+	data, err := json.Marshal(e)
 	if err != nil {
-		rt.t.Fatal(err)
+		rt.T.Fatal(err)
 	}
-	if rt.record != nil {
-		rt.record(p, 0, nil, evs)
-	}
-	rt.apply(evs)
+	rt.stream = append(rt.stream, eventstore.Event{Stream: "table-T", Version: rt.St.Version, Type: e.EventType(), Data: data})
 }
 
-func (rt *randomTable) g() *State { return gametest.Game[State](rt.st) }
+// Events has nothing to check that Applying does not: 升级 checks each
+// event against the state the events before it left.
+func (rt *randomTable) Events(table.GameState, int, table.Action, []table.Payload) {}
 
-// apply folds events, checking each hand's settlement before applying it.
-func (rt *randomTable) apply(evs []table.Payload) {
-	for _, e := range evs {
-		switch e := e.(type) {
-		case table.HandDealt:
-			rt.played = cards.Multiset{}
-			rt.playedBy = [seats]int{}
-			rt.steps, rt.escapeAt = 0, -1
-			rt.exOwed, rt.exTrumps, rt.exGot, rt.exTaken = [seats]int{}, [seats]int{}, [seats]int{}, [seats]bool{}
-			rt.levelsBefore, rt.dealerBefore = rt.g().levels, rt.g().matchDealer
-			if rt.escapes && rt.rng.IntN(40) == 0 {
-				rt.escapeAt, rt.escaper = rt.rng.IntN(200), rt.rng.IntN(seats)
-			}
-		case TrumpDeclared:
-			rt.count(e.EventType())
-			if rt.g().declarer >= 0 {
-				rt.count("override")
-			}
-			if e.Kind != "" {
-				rt.count("guafeng_" + e.Kind)
-			}
-			if len(e.Stuck) > 1 {
-				rt.count("several_stuck")
-			}
-		case TrumpReinforced:
-			rt.count(e.EventType())
-		case DeclarationTaken:
-			rt.count(e.EventType())
-			rt.checkTaken(e)
-		case CardGiven:
-			rt.count(e.EventType())
-			rt.checkGiven(e)
-		case LevelDropped:
-			rt.count(e.EventType())
-			if want := max(1, rt.levelsBefore[e.Side]-1); levelNumber(e.Level) != want {
-				rt.t.Fatalf("悶牌: side %d at %s drops to %s (shengji.md, guafeng 悶牌: one level, not below A)", e.Side, levelName(rt.levelsBefore[e.Side]), e.Level)
-			}
-			rt.levelsBefore[e.Side] = levelNumber(e.Level)
-		case KittyFlipped, table.TableClosed:
-			rt.count(e.EventType())
-		case table.DealVoided:
-			rt.count(e.EventType())
-			rt.count(e.Reason)
-		case CardsPlayed:
-			if len(rt.g().trick) == 0 && len(e.Cards) >= 4 {
-				rt.count("tractor_lead")
-			}
-			switch {
-			case len(rt.g().trick) > 0:
-			case strings.HasPrefix(e.Shape, "rain"):
-				rt.count("rain_lead")
-			case e.Shape == "thunder":
-				rt.count("thunder_lead")
-			}
-			rt.checkTurn(e)
-			if rt.g().tricks == 0 && len(rt.g().trick) == 0 {
-				rt.checkExchanged()
-			}
-			rt.played.Add(e.Cards...)
-			rt.playedBy[e.Seat] += len(e.Cards)
-		case TrickWon:
-			rt.checkTrick(e)
-		case table.HandSettled:
-			rt.checkSettled(e)
-			rt.settled++
-		}
-		if rt.keep {
-			data, err := json.Marshal(e)
-			if err != nil {
-				rt.t.Fatal(err)
-			}
-			table.Apply(rt.st, e)
-			rt.stream = append(rt.stream, eventstore.Event{Stream: "table-T", Version: rt.st.Version, Type: e.EventType(), Data: data})
-			continue
-		}
-		table.Apply(rt.st, e)
-	}
+// After checks the cards once an action's events are applied.
+func (rt *randomTable) After(_ table.GameState, _ int, _ table.Action, evs []table.Payload) {
 	// Cards move between places only at a trick's end, a draw, the kitty's
 	// taking and burying: check there (a lone play only leaves a hand).
-	if _, lone := evs[len(evs)-1].(CardsPlayed); rt.st.InDeal && !lone {
+	if _, lone := evs[len(evs)-1].(CardsPlayed); rt.St.InDeal && !lone {
 		rt.checkCards()
 	}
 }
@@ -307,11 +354,11 @@ func (rt *randomTable) checkCards() {
 		all[i] += k
 	}
 	if all != twoDecks {
-		rt.t.Fatalf("hand %d (%s): the 108 cards are not all accounted for (shengji.md: two decks)", g.hand, g.phase)
+		rt.Fatalf("hand %d (%s): the 108 cards are not all accounted for (shengji.md: two decks)", g.hand, g.phase)
 	}
 	for seat := range seats {
 		if g.phase == phasePlaying && g.held[seat].Len() != handSize-rt.playedBy[seat] {
-			rt.t.Fatalf("hand %d: seat %d holds %d cards after playing %d", g.hand, seat, g.held[seat].Len(), rt.playedBy[seat])
+			rt.Fatalf("hand %d: seat %d holds %d cards after playing %d", g.hand, seat, g.held[seat].Len(), rt.playedBy[seat])
 		}
 	}
 }
@@ -326,7 +373,7 @@ func (rt *randomTable) checkTurn(e CardsPlayed) {
 	}
 	want = (want + len(g.trick)) % seats
 	if e.Seat != want {
-		rt.t.Fatalf("hand %d trick %d: seat %d played, want seat %d (shengji.md, Plays: the winner leads next)", g.hand, g.tricks+1, e.Seat, want)
+		rt.Fatalf("hand %d trick %d: seat %d played, want seat %d (shengji.md, Plays: the winner leads next)", g.hand, g.tricks+1, e.Seat, want)
 	}
 }
 
@@ -337,7 +384,7 @@ func (rt *randomTable) checkTrick(e TrickWon) {
 	g := rt.g()
 	o := g.order
 	if len(g.trick) != seats {
-		rt.t.Fatalf("hand %d: trick %d won after %d plays", g.hand, e.Trick, len(g.trick))
+		rt.Fatalf("hand %d: trick %d won after %d plays", g.hand, e.Trick, len(g.trick))
 	}
 	lead, _ := o.read(g.trick[0].cards)
 	win, best := -1, -1
@@ -360,7 +407,7 @@ func (rt *randomTable) checkTrick(e TrickWon) {
 		rt.count("ruff_wins")
 	}
 	if e.Seat != win || e.Points != pts {
-		rt.t.Fatalf("hand %d trick %d: won by %d with %d points, want %d with %d (shengji.md, Plays)", g.hand, e.Trick, e.Seat, e.Points, win, pts)
+		rt.Fatalf("hand %d trick %d: won by %d with %d points, want %d with %d (shengji.md, Plays)", g.hand, e.Trick, e.Seat, e.Points, win, pts)
 	}
 }
 
@@ -386,7 +433,7 @@ func (rt *randomTable) checkSettled(e table.HandSettled) {
 	}
 	var res Result
 	if err := json.Unmarshal(e.Result, &res); err != nil {
-		rt.t.Fatal(err)
+		rt.T.Fatal(err)
 	}
 	sum := 0
 	for _, d := range e.Deltas {
@@ -407,30 +454,30 @@ func (rt *randomTable) checkSettled(e table.HandSettled) {
 				want = -16 * g.Stake
 			}
 			if d != want {
-				rt.t.Fatalf("escape with %d cards left: seat %d gets %d, want %d (shengji.md, Escape)", x, i, d, want)
+				rt.Fatalf("escape with %d cards left: seat %d gets %d, want %d (shengji.md, Escape)", x, i, d, want)
 			}
 		}
 		if sum+res.House != 0 {
-			rt.t.Fatalf("escape: deltas sum to %d, house %d: they must balance (shengji.md, Escape Decision)", sum, res.House)
+			rt.Fatalf("escape: deltas sum to %d, house %d: they must balance (shengji.md, Escape Decision)", sum, res.House)
 		}
 		return
 	}
 	if sum != 0 {
-		rt.t.Fatalf("hand %d: deltas %v sum to %d (shengji.md, Scoring: stake multiples, zero-sum)", g.hand, e.Deltas, sum)
+		rt.Fatalf("hand %d: deltas %v sum to %d (shengji.md, Scoring: stake multiples, zero-sum)", g.hand, e.Deltas, sum)
 	}
 	kittyPts := points(g.buried)
 	if g.defPts+g.dealPts+kittyPts != totalPoints {
-		rt.t.Fatalf("hand %d: defenders %d + dealer side %d + kitty %d points ≠ 200", g.hand, g.defPts, g.dealPts, kittyPts)
+		rt.Fatalf("hand %d: defenders %d + dealer side %d + kitty %d points ≠ 200", g.hand, g.defPts, g.dealPts, kittyPts)
 	}
 	x := g.defPts
 	if g.isDefender(res.LastTrick) {
 		x += kittyPts * res.KittyMultiplier
 		if res.KittyMultiplier < 2 {
-			rt.t.Fatalf("hand %d: defenders won the last trick, kitty multiplier %d", g.hand, res.KittyMultiplier)
+			rt.Fatalf("hand %d: defenders won the last trick, kitty multiplier %d", g.hand, res.KittyMultiplier)
 		}
 	}
 	if res.DefenderPoints != x || res.TrickPoints != g.defPts {
-		rt.t.Fatalf("hand %d: result says X = %d (tricks %d), the tricks say %d (tricks %d)", g.hand, res.DefenderPoints, res.TrickPoints, x, g.defPts)
+		rt.Fatalf("hand %d: result says X = %d (tricks %d), the tricks say %d (tricks %d)", g.hand, res.DefenderPoints, res.TrickPoints, x, g.defPts)
 	}
 	score := expectedScore(x)
 	if res.KittyMultiplier > 0 {
@@ -456,64 +503,78 @@ func (rt *randomTable) checkSettled(e table.HandSettled) {
 			want = -want
 		}
 		if d != want {
-			rt.t.Fatalf("hand %d, X = %d: seat %d gets %d, want %d (shengji.md, Scoring and levels)", g.hand, x, seat, d, want)
+			rt.Fatalf("hand %d, X = %d: seat %d gets %d, want %d (shengji.md, Scoring and levels)", g.hand, x, seat, d, want)
 		}
 	}
 	if *res.NextDealer != next {
-		rt.t.Fatalf("hand %d, X = %d: next dealer %d, want %d (shengji.md, Scoring: next dealer)", g.hand, x, *res.NextDealer, next)
+		rt.Fatalf("hand %d, X = %d: next dealer %d, want %d (shengji.md, Scoring: next dealer)", g.hand, x, *res.NextDealer, next)
 	}
 	for side, l := range levels {
 		if res.Levels[side] != levelName(l) {
-			rt.t.Fatalf("hand %d, X = %d, levels %v: side %d goes to %s, want %s (shengji.md, Scoring Decision: level steps)", g.hand, x, rt.levelsBefore, side, res.Levels[side], levelName(l))
+			rt.Fatalf("hand %d, X = %d, levels %v: side %d goes to %s, want %s (shengji.md, Scoring Decision: level steps)", g.hand, x, rt.levelsBefore, side, res.Levels[side], levelName(l))
 		}
 	}
 	if rt.dealerBefore >= 0 && g.dealer != rt.dealerBefore {
-		rt.t.Fatalf("hand %d: dealt by %d, the last settlement named %d", g.hand, g.dealer, rt.dealerBefore)
+		rt.Fatalf("hand %d: dealt by %d, the last settlement named %d", g.hand, g.dealer, rt.dealerBefore)
 	}
 	if rt.dealerBefore < 0 && g.declarer >= 0 && g.dealer != partner(g.decls[g.declarer].seat) {
-		rt.t.Fatalf("hand %d: first hand dealt by %d, declarer %d (shengji.md: the declarer's partner deals)", g.hand, g.dealer, g.decls[g.declarer].seat)
+		rt.Fatalf("hand %d: first hand dealt by %d, declarer %d (shengji.md: the declarer's partner deals)", g.hand, g.dealer, g.decls[g.declarer].seat)
 	}
 }
 
-// step takes one random legal action.
-func (rt *randomTable) step() {
-	if !rt.st.InDeal {
-		rt.join()
-		return
+// Choose picks one random legal action, or the planned escape; at a deal's
+// first pick it checks the cards as dealt.
+func (rt *randomTable) Choose() (int, table.Action) {
+	if !rt.St.InDeal {
+		rt.Fatalf("no deal to act in")
 	}
+	if rt.tries == 0 {
+		rt.checkCards()
+	}
+	for {
+		rt.tries++
+		if rt.tries == rt.escapeAt {
+			return rt.escaper, table.Action{Type: table.ActionEscape}
+		}
+		if seat, a, ok := rt.pick(); ok {
+			return seat, a
+		}
+		if rt.tries > maxDealTries {
+			rt.Fatalf("%d picks and no seat may act (%s)", rt.tries, rt.g().phase)
+		}
+	}
+}
+
+// pick picks a random legal action; !ok when it picked a drawing seat that
+// may not act.
+func (rt *randomTable) pick() (seat int, a table.Action, ok bool) {
 	g := rt.g()
-	rt.steps++
-	if rt.steps == rt.escapeAt {
-		rt.do(rt.escaper, table.Action{Type: table.ActionEscape})
-		return
-	}
 	switch g.phase {
 	case phaseDrawing, phaseWindow:
-		seat := rt.rng.IntN(seats)
+		seat := rt.Rng.IntN(seats)
 		legal := rt.r.Legal(g, seat)
 		rt.noteLegal("declare", len(legal))
 		if len(legal) == 0 {
-			return
+			return 0, table.Action{}, false
 		}
 		a := legal[0] // draw or pass
 		// noDeclare leaves guafeng's first hand alone: nobody declaring
 		// there deals it again (悶牌 is a later hand's).
 		quiet := rt.noDeclare && !(g.v.menPai && g.hand == 1)
-		if len(legal) > 1 && rt.rng.IntN(4) == 0 && !quiet {
-			a = legal[1+rt.rng.IntN(len(legal)-1)]
+		if len(legal) > 1 && rt.Rng.IntN(4) == 0 && !quiet {
+			a = legal[1+rt.Rng.IntN(len(legal)-1)]
 		}
-		rt.do(seat, a)
+		return seat, a, true
 	case phaseBurying:
 		if rt.measureBury && g.hand%10 == 0 {
 			rt.noteLegal("bury", len(rt.r.Legal(g, g.burier)))
 		}
 		if g.v.partnerBuries {
-			rt.do(g.burier, table.Action{Type: ActionBury, Cards: rt.randomBury()})
-			return
+			return g.burier, table.Action{Type: ActionBury, Cards: rt.randomBury()}, true
 		}
 		cs := g.held[g.dealer].Cards()
-		rt.rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
-		rt.do(g.dealer, table.Action{Type: ActionBury, Cards: cs[:kittyLen]})
+		rt.Rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+		return g.dealer, table.Action{Type: ActionBury, Cards: cs[:kittyLen]}, true
 	case phaseExchanging:
 		legal := rt.r.Legal(g, g.turn)
 		rt.noteLegal("exchange", len(legal))
@@ -521,35 +582,25 @@ func (rt *randomTable) step() {
 			rt.count("exchange_trump_forced")
 		}
 		if len(legal) == 0 {
-			rt.t.Fatalf("hand %d: the sticker %d has no card to give (holds %s)", g.hand, g.turn, cards.Format(g.held[g.turn].Cards()))
+			rt.Fatalf("hand %d: the sticker %d has no card to give (holds %s)", g.hand, g.turn, cards.Format(g.held[g.turn].Cards()))
 		}
-		rt.do(g.turn, legal[rt.rng.IntN(len(legal))])
+		return g.turn, legal[rt.Rng.IntN(len(legal))], true
 	case phasePlaying:
 		seat := g.turn
 		legal := rt.r.Legal(g, seat)
 		rt.noteLegal("play", len(legal))
 		if len(legal) == 0 {
-			rt.t.Fatalf("hand %d: seat %d on turn has no legal play (holds %s, trick %v)", g.hand, seat, cards.Format(g.held[seat].Cards()), g.trick)
+			rt.Fatalf("hand %d: seat %d on turn has no legal play (holds %s, trick %v)", g.hand, seat, cards.Format(g.held[seat].Cards()), g.trick)
 		}
 		if len(g.trick) > 0 {
 			rt.follows++
 			if rt.follows%25 == 0 && len(g.trick[0].cards) <= 4 {
-				crossCheck(rt.t, g.order, g.held[seat], g.trick[0].cards)
+				crossCheck(rt.T, g.order, g.held[seat], g.trick[0].cards)
 			}
 		}
-		rt.do(seat, legal[rt.rng.IntN(len(legal))])
+		return seat, legal[rt.Rng.IntN(len(legal))], true
 	}
-}
-
-func (rt *randomTable) do(seat int, a table.Action) {
-	evs, err := table.Act(rt.st, seat, a, rt.seeds)
-	if err != nil {
-		rt.t.Fatalf("hand %d (%s): seat %d: legal action %s rejected: %v", rt.g().hand, rt.g().phase, seat, gametest.DescribeAction(a), err)
-	}
-	if rt.record != nil {
-		rt.record("", seat, &a, evs)
-	}
-	rt.apply(evs)
+	return 0, table.Action{}, false
 }
 
 // crossCheck compares follows (constructive) with checkFollow (predicate)

@@ -470,9 +470,9 @@ func TestEscape(t *testing.T) {
 func TestNextHand(t *testing.T) {
 	r := ningyang(t)
 	rt := newRandomTable(t, r, 3, false)
-	st := rt.st
+	st := rt.St
 	for st.Hand < 2 || gametest.Game[State](st).phase != phaseWindow {
-		rt.step()
+		rt.Step()
 	}
 	g := gametest.Game[State](st)
 	var res Result

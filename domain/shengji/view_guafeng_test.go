@@ -19,8 +19,8 @@ func TestGuafengRedact(t *testing.T) {
 	var exchanges int
 	for id := uint64(0); exchanges < 2 && id < 100; id++ {
 		rt := newRandomTable(t, r, 900+id, false)
-		for rt.settled < 2 {
-			rt.step()
+		for rt.Settled < 2 {
+			rt.Step()
 		}
 		for _, ev := range rt.stream {
 			p, err := table.Decode(r, ev.Type, ev.Data)
@@ -84,7 +84,7 @@ func TestGuafengRedact(t *testing.T) {
 func TestGuafengViewHidesSecrets(t *testing.T) {
 	r := guafeng(t)
 	rt := newRandomTable(t, r, 905, false)
-	for rt.settled < 3 {
+	for rt.Settled < 3 {
 		g := rt.g()
 		for _, seat := range []int{0, 1, 2, 3, table.Spectator} {
 			v := r.View(g, seat)
@@ -110,6 +110,6 @@ func TestGuafengViewHidesSecrets(t *testing.T) {
 				t.Fatalf("seat %d sees the seed", seat)
 			}
 		}
-		rt.step()
+		rt.Step()
 	}
 }

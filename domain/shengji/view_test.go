@@ -17,8 +17,8 @@ import (
 func TestRedact(t *testing.T) {
 	r := ningyang(t)
 	rt := newRandomTable(t, r, 77, false)
-	for rt.settled < 3 {
-		rt.step()
+	for rt.Settled < 3 {
+		rt.Step()
 	}
 	var opened bool
 	for _, ev := range rt.stream {
@@ -89,7 +89,7 @@ func TestRedact(t *testing.T) {
 func TestViewHidesSecrets(t *testing.T) {
 	r := ningyang(t)
 	rt := newRandomTable(t, r, 78, false)
-	for rt.settled < 1 {
+	for rt.Settled < 1 {
 		g := rt.g()
 		for _, seat := range []int{0, 1, 2, 3, table.Spectator} {
 			v := r.View(g, seat)
@@ -110,7 +110,7 @@ func TestViewHidesSecrets(t *testing.T) {
 				t.Fatalf("seat %d sees the seed", seat)
 			}
 		}
-		rt.step()
+		rt.Step()
 	}
 	if a := r.View(rt.g(), table.Auditor).Game.(GameView); len(a.Hands) != seats {
 		t.Fatal("the auditor sees every hand")

@@ -28,9 +28,29 @@ type RandomGame interface {
 	After(pre table.GameState, seat int, a table.Action, evs []table.Payload)
 }
 
+// Applying is a RandomGame that also checks each event just before the
+// Driver applies it, against the state the events before it in its batch
+// left: where a check needs the state an event changes (the trick a play
+// joins, the hand a settlement ends).
+type Applying interface {
+	Applying(e table.Payload)
+}
+
+// Command is one command of a random table, a join or an action, with the
+// events the rules made of it: what a golden hand records.
+type Command struct {
+	Join   string        // the joining player; "" for an action
+	Seat   int           // the acting seat; 0 for a join
+	Action *table.Action // nil for a join
+	Events []table.Payload
+}
+
 // Escapes is how often a random hand has a seat escape: in one deal in
 // OneIn (0: never), at a step drawn below Within, by a seat drawn below the
 // number of seats. FirstDealOnly restricts escapes to a hand's first deal.
+// A game that counts its steps otherwise (升级 counts the picks of a seat
+// that may not act) leaves Escapes zero and returns the escape from Choose;
+// Step seats a new player either way.
 type Escapes struct {
 	OneIn, Within int
 	FirstDealOnly bool
@@ -56,6 +76,12 @@ type RandomConfig struct {
 	New func(d *Driver) RandomGame
 	// Done, when not nil, checks a table once it has settled Hands hands.
 	Done func(t *testing.T, d *Driver)
+	// Player, when not nil, names the n-th player to join (from 1); the
+	// default is "r<n>".
+	Player func(n int) string
+	// Record, when not nil, sees each join and action with its events
+	// before they are applied (the opening is no command).
+	Record func(Command)
 }
 
 // PlayRandom plays each table seed of c in its own parallel subtest, named
@@ -100,8 +126,9 @@ type Driver struct {
 	// -1: none.
 	EscapeAt, Escaper int
 
-	c      RandomConfig
-	record func([]table.Payload)
+	c        RandomConfig
+	record   func([]table.Payload)
+	applying Applying // Game, when it checks events before they apply
 }
 
 // NewDriver opens a table of seed, passing every batch of events, from the
@@ -111,6 +138,7 @@ func NewDriver(t testing.TB, c RandomConfig, seed uint64, record func([]table.Pa
 	d := &Driver{T: t, Seed: seed, Rng: rand.New(rand.NewPCG(seed, c.Stream)), Seeds: &SeedSeq{ID: seed},
 		EscapeAt: -1, c: c, record: record}
 	d.Game = c.New(d)
+	d.applying, _ = d.Game.(Applying)
 	d.Open()
 	return d
 }
@@ -136,9 +164,16 @@ func (d *Driver) Fatalf(format string, args ...any) {
 func (d *Driver) Join() {
 	d.T.Helper()
 	d.Joins++
-	evs, err := table.Join(d.St, fmt.Sprintf("r%d", d.Joins), "", -1, d.Seeds)
+	name := fmt.Sprintf("r%d", d.Joins)
+	if d.c.Player != nil {
+		name = d.c.Player(d.Joins)
+	}
+	evs, err := table.Join(d.St, name, "", -1, d.Seeds)
 	if err != nil {
 		d.Fatalf("join: %v", err)
+	}
+	if d.c.Record != nil {
+		d.c.Record(Command{Join: name, Events: evs})
 	}
 	d.Apply(evs)
 }
@@ -150,6 +185,9 @@ func (d *Driver) Apply(evs []table.Payload) {
 		d.record(evs)
 	}
 	for _, e := range evs {
+		if d.applying != nil {
+			d.applying.Applying(e)
+		}
 		table.Apply(d.St, e)
 		switch e := e.(type) {
 		case table.HandDealt:
@@ -165,10 +203,24 @@ func (d *Driver) Apply(evs []table.Payload) {
 	}
 }
 
-// Step makes one action: the game's choice, or the planned escape; the
-// rules must accept it. A closed table is replaced by a new one, an escaped
-// seat by a new player.
+// Step makes one action (Act). A closed table is then replaced by a new
+// one, an escaped seat by a new player.
 func (d *Driver) Step() {
+	d.T.Helper()
+	a := d.Act()
+	switch {
+	case d.St.Closed:
+		d.Open()
+	case a.Type == table.ActionEscape:
+		d.Join()
+	}
+}
+
+// Act makes one action, the game's choice or the planned escape, and
+// returns it; the rules must accept it. Unlike Step it leaves a closed
+// table closed and an escaped seat empty, for a caller that stops there
+// (a golden hand ends with its table).
+func (d *Driver) Act() table.Action {
 	d.T.Helper()
 	seat, a := d.Game.Choose()
 	if d.Steps == d.EscapeAt {
@@ -183,13 +235,11 @@ func (d *Driver) Step() {
 	if d.Steps > d.c.MaxSteps {
 		d.Fatalf("the deal does not end")
 	}
+	if d.c.Record != nil {
+		d.c.Record(Command{Seat: seat, Action: &a, Events: evs})
+	}
 	d.Game.Events(pre, seat, a, evs)
 	d.Apply(evs)
 	d.Game.After(pre, seat, a, evs)
-	switch {
-	case d.St.Closed:
-		d.Open()
-	case a.Type == table.ActionEscape:
-		d.Join()
-	}
+	return a
 }
