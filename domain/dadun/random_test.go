@@ -79,8 +79,8 @@ func newRecordedTable(t testing.TB, r *Rules, seed uint64, record func([]table.P
 	rt := &randomTable{t: t, r: r, seed: seed, deck: cards.Of(cards.Deck(decks)), record: record,
 		rng: rand.New(rand.NewPCG(seed, 0x6464)), seeds: &gametest.SeedSeq{ID: seed}, outcomes: map[string]int{}}
 	stake := 1 + rt.rng.IntN(5)
-	rt.st = table.New(r)
-	evs, err := table.Open(r, fmt.Sprint("t", seed), "dadun", "lean", stake, "p0")
+	rt.st = table.New(r.untyped())
+	evs, err := table.Open(r.untyped(), fmt.Sprint("t", seed), "dadun", "lean", stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func (rt *randomTable) step() {
 			seat, legal = i, rt.sampleLead(&g.hands[i])
 			continue
 		}
-		if l := r.Legal(rt.st.G, i); l != nil {
+		if l := r.Legal(rt.st.G.(*State), i); l != nil {
 			if seat >= 0 {
 				rt.fatalf("seats %d and %d may both act", seat, i)
 			}

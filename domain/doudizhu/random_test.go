@@ -104,8 +104,8 @@ func (rt *randomTable) openTable() {
 	}
 	rt.r = rulesOf(rt.t, rt.variant, opts)
 	stake := 1 + rt.rng.IntN(5)
-	rt.st = table.New(rt.r)
-	evs, err := table.Open(rt.r, fmt.Sprint("t", rt.seed, "-", rt.tables), "doudizhu", rt.variant, stake, "p0")
+	rt.st = table.New(rt.r.untyped())
+	evs, err := table.Open(rt.r.untyped(), fmt.Sprint("t", rt.seed, "-", rt.tables), "doudizhu", rt.variant, stake, "p0")
 	if err != nil {
 		rt.t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func (rt *randomTable) step() {
 	r, g, n := rt.r, game(rt.st), rt.n
 	seat := g.turn
 	for i := range n {
-		if i != seat && r.Legal(rt.st.G, i) != nil {
+		if i != seat && r.Legal(rt.st.G.(*State), i) != nil {
 			rt.fatalf("seat %d may act, but it is seat %d's turn", i, g.turn)
 		}
 	}

@@ -107,7 +107,7 @@ func newRandomTable(t testing.TB, seed uint64, record bool) *randomTable {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt.r = r.(*Rules)
+	rt.r = table.Adapted(r).(*Rules)
 	rt.st = table.New(r)
 	evs, err := table.Open(r, fmt.Sprint("t", seed), "niuniu", "classic", 1+rt.rng.IntN(5), "p0")
 	if err != nil {
@@ -161,13 +161,13 @@ func (rt *randomTable) apply(evs []table.Payload) {
 func (rt *randomTable) step() {
 	n := rt.r.Seats()
 	for seat := range n {
-		if rt.r.Legal(rt.st.G, seat) == nil {
+		if rt.r.Legal(rt.st.G.(*State), seat) == nil {
 			rt.fatalf("seat %d may not act while the hand is arranged (niuniu.md, Arranging: every seat arranges)", seat)
 		}
 	}
 	seat := rt.rng.IntN(n)
 	rt.now = rt.now.Add(time.Duration(rt.rng.IntN(8000)) * time.Millisecond)
-	legal := rt.r.LegalAt(rt.st.G, seat, rt.now)
+	legal := rt.r.LegalAt(rt.st.G.(*State), seat, rt.now)
 	due := rt.dealt.At.Add(time.Duration(rt.r.opts.ArrangeSeconds) * time.Second)
 	wantReveal := rt.r.opts.ArrangeSeconds > 0 && !rt.now.Before(due)
 	if got := slices.ContainsFunc(legal, func(a table.Action) bool { return a.Type == ActionReveal }); got != wantReveal {

@@ -174,9 +174,9 @@ func newRandomTableKeep(t testing.TB, r *Rules, id uint64, escapes, keep bool) *
 
 // open opens a new table (a new match) and seats four players.
 func (rt *randomTable) open() {
-	rt.st = table.New(rt.r)
+	rt.st = table.New(rt.r.untyped())
 	rt.stream = nil
-	evs, err := table.Open(rt.r, "t", "shengji", rt.r.v.name, 1+rt.rng.IntN(3), "p0")
+	evs, err := table.Open(rt.r.untyped(), "t", "shengji", rt.r.v.name, 1+rt.rng.IntN(3), "p0")
 	if err != nil {
 		rt.t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func rulesFor(t testing.TB, variant string) *Rules {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.(*Rules)
+	return table.Adapted(r).(*Rules)
 }
 
 func applyAll(st *table.State, evs []table.Payload) {
@@ -30,8 +30,8 @@ func applyAll(st *table.State, evs []table.Payload) {
 // deal follows the fourth join.
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
 	t.Helper()
-	st := table.New(r)
-	evs, err := table.Open(r, "t", "shuangkou", r.v.name, stake, "p0")
+	st := table.New(r.untyped())
+	evs, err := table.Open(r.untyped(), "t", "shuangkou", r.v.name, stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ type position struct {
 func (p position) build(t testing.TB, r *Rules) *table.State {
 	t.Helper()
 	stake := max(p.stake, 1)
-	st := table.New(r)
+	st := table.New(r.untyped())
 	table.Apply(st, table.TableOpened{TableID: "pos", Game: "shuangkou", Variant: r.v.name,
 		Options: r.Options(), Stake: stake, Seats: seats, RulesVersion: r.Version()})
 	for i := range seats {

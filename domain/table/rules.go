@@ -129,20 +129,6 @@ type View struct {
 // Seat returns a pointer to s, for View.Turn.
 func Seat(s int) *int { return &s }
 
-// StateAs returns gs as the game's own state type S, or an error naming what
-// it is instead: a game handed another game's state is a wiring fault.
-func StateAs[S interface {
-	GameState
-	comparable
-}](gs GameState) (S, error) {
-	s, ok := gs.(S)
-	var zero S
-	if !ok || s == zero {
-		return zero, fmt.Errorf("game state is %T, not %T", gs, zero)
-	}
-	return s, nil
-}
-
 // Registry maps game names to games. main builds it explicitly (no init-time
 // registration): adding a game is one package and one line in package games.
 type Registry map[string]Game

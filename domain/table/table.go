@@ -227,9 +227,8 @@ func Apply(s *State, p Payload) {
 
 // Decode decodes a stored event of a table played under r.
 func Decode(r Rules, typ string, data []byte) (Payload, error) {
-	p, ok, err := decodeCommon(typ, data)
-	if ok {
-		return p, err
+	if commonEvents.Has(typ) {
+		return commonEvents.Decode(typ, data)
 	}
 	return r.Decode(typ, data)
 }
