@@ -23,7 +23,9 @@ type Game interface {
 
 // Rules is one variant's rules as a decider. Every method is pure: no clock,
 // no global randomness, no I/O. Decide and Legal never modify the state they
-// are given; Evolve may modify it in place and return it.
+// are given; Evolve may modify it in place and return it. A game does not
+// implement Rules itself: it implements Decider over its own state type and
+// hands out Adapt's Rules.
 type Rules interface {
 	// Version names the rules engine version; it is recorded in TableOpened and
 	// a table is always replayed with the rules it was opened under.
