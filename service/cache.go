@@ -26,11 +26,21 @@ type cached struct {
 	// conflict): the next read catches up from the store even when the
 	// store is not shared.
 	stale atomic.Bool
+	// users counts the callers holding the entry (guarded by tableCache.mu).
+	users int
 }
 
+// tableCache keeps at most its LRU's size of idle tables, plus every table
+// in use. An entry in use is never replaced, even once the LRU has evicted
+// it: a second entry for the same table would have its own lock and its own
+// snapshot, so a command holding the first would commit behind the second's
+// back, and (with a store we are the only writer of, where a snapshot is
+// trusted without a query) the second would serve its older snapshot until a
+// later command met a conflict.
 type tableCache struct {
-	mu  sync.Mutex // makes get-or-add atomic
-	lru *lru.Cache[string, *cached]
+	mu    sync.Mutex // guards inUse, users, and makes get-or-add atomic
+	lru   *lru.Cache[string, *cached]
+	inUse map[string]*cached
 }
 
 func newTableCache(size int) *tableCache {
@@ -41,34 +51,52 @@ func newTableCache(size int) *tableCache {
 	if err != nil {
 		panic(fmt.Sprintf("service: cache of size %d: %v", size, err))
 	}
-	return &tableCache{lru: c}
+	return &tableCache{lru: c, inUse: make(map[string]*cached)}
 }
 
-func (c *tableCache) entry(id string) *cached {
+// acquire returns the table's entry, the one every other holder has, and
+// keeps it the table's entry until release. Every acquire needs its release.
+func (c *tableCache) acquire(id string) *cached {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.lru.Get(id); ok {
-		return e
+	e, ok := c.inUse[id]
+	if !ok {
+		e, ok = c.lru.Get(id)
 	}
-	e := &cached{}
+	if !ok {
+		e = &cached{}
+	}
+	// Back to the front, or back in after an eviction while in use.
 	c.lru.Add(id, e)
+	e.users++
+	c.inUse[id] = e
 	return e
 }
 
-// current returns the table's newest snapshot. With a shared store it reads
-// the events appended since the cached snapshot (by any process), so a read
-// costs the same however long the table's history is; with a store only this
-// process writes, the snapshot is current by construction and no query is
-// made, unless the caller knows of a version past the snapshot (atLeast): a
-// reader woken by NATS may run before the command that appended has swapped
-// its snapshot in. With locked set the caller holds e.mu.
-func (s *Service) current(ctx context.Context, tableID string, e *cached, locked bool, atLeast int) (*Loaded, error) {
-	snap := e.snap.Load()
-	if snap != nil && !s.cfg.SharedStore && !e.stale.Load() && snap.State.Version >= atLeast {
-		// This process is the store's only writer: every append went
-		// through this cache, so the snapshot is the stream.
-		return snap, nil
+// release ends a use of an entry from acquire. An idle entry lives on only
+// in the LRU, whose eviction then drops it: its snapshot is the stream up to
+// every command that held it, so a new entry loading from the store misses
+// nothing.
+func (c *tableCache) release(id string, e *cached) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.users--
+	if e.users == 0 {
+		delete(c.inUse, id)
 	}
+}
+
+// upToDate reports whether snap may be served without asking the store. With
+// a store this process is the only writer of, every append went through this
+// cache, so the snapshot is the stream, unless an append met a conflict
+// (stale) or the caller knows of a later version (atLeast: a reader woken by
+// NATS may run before the command that appended has swapped its snapshot in).
+func (s *Service) upToDate(e *cached, snap *Loaded, atLeast int) bool {
+	return snap != nil && !s.cfg.SharedStore && !e.stale.Load() && snap.State.Version >= atLeast
+}
+
+// since reads the events stored after snap (all of them when snap is nil).
+func (s *Service) since(ctx context.Context, tableID string, snap *Loaded) ([]eventstoreEvent, error) {
 	from := 0
 	if snap != nil {
 		from = snap.State.Version
@@ -77,21 +105,67 @@ func (s *Service) current(ctx context.Context, tableID string, e *cached, locked
 	if err != nil {
 		return nil, fmt.Errorf("load table %s: %w", tableID, err)
 	}
+	return evs, nil
+}
+
+// current returns the table's newest snapshot, for a caller that does not
+// hold e.mu. With a shared store it reads the events appended since the
+// cached snapshot (by any process), so a read costs the same however long
+// the table's history is. It reads the store without the lock, so that a
+// reader does not wait for a command's append, and takes the lock only to
+// publish what it read.
+func (s *Service) current(ctx context.Context, tableID string, e *cached, atLeast int) (*Loaded, error) {
+	snap := e.snap.Load()
+	if s.upToDate(e, snap, atLeast) {
+		return snap, nil
+	}
+	evs, err := s.since(ctx, tableID, snap)
+	if err != nil {
+		return nil, err
+	}
 	if len(evs) == 0 {
 		if snap == nil {
 			return nil, ErrTableNotFound
 		}
 		return snap, nil
 	}
-	if !locked {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		if now := e.snap.Load(); now != snap {
-			// Someone moved the snapshot while we read: start again under the lock.
-			return s.current(ctx, tableID, e, true, atLeast)
-		}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.snap.Load() != snap {
+		// Someone moved the snapshot while we read: what we read may
+		// overlap theirs, so catch up from theirs.
+		return s.currentLocked(ctx, tableID, e, atLeast)
 	}
-	var next *Loaded
+	return s.publish(tableID, e, snap, evs)
+}
+
+// currentLocked is current for a caller holding e.mu: no snapshot can move
+// while it reads.
+func (s *Service) currentLocked(ctx context.Context, tableID string, e *cached, atLeast int) (*Loaded, error) {
+	snap := e.snap.Load()
+	if s.upToDate(e, snap, atLeast) {
+		return snap, nil
+	}
+	evs, err := s.since(ctx, tableID, snap)
+	if err != nil {
+		return nil, err
+	}
+	if len(evs) == 0 {
+		if snap == nil {
+			return nil, ErrTableNotFound
+		}
+		return snap, nil
+	}
+	return s.publish(tableID, e, snap, evs)
+}
+
+// publish folds evs, the events stored after snap, into the entry's next
+// snapshot. The caller holds e.mu and snap is the entry's snapshot.
+func (s *Service) publish(tableID string, e *cached, snap *Loaded, evs []eventstoreEvent) (*Loaded, error) {
+	var (
+		next *Loaded
+		err  error
+	)
 	if snap == nil {
 		next, err = s.fold(tableID, evs)
 	} else {

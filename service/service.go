@@ -184,10 +184,7 @@ type Result struct {
 // Load returns the table as its stream now stands. The result is shared and
 // must not be modified.
 func (s *Service) Load(ctx context.Context, tableID string) (*Loaded, error) {
-	if !validID(tableID) {
-		return nil, ErrTableNotFound
-	}
-	return s.current(ctx, tableID, s.cache.entry(tableID), false, 0)
+	return s.LoadAtLeast(ctx, tableID, 0)
 }
 
 // LoadAtLeast is Load for a caller that knows the table has reached version
@@ -196,7 +193,9 @@ func (s *Service) LoadAtLeast(ctx context.Context, tableID string, version int) 
 	if !validID(tableID) {
 		return nil, ErrTableNotFound
 	}
-	return s.current(ctx, tableID, s.cache.entry(tableID), false, version)
+	e := s.cache.acquire(tableID)
+	defer s.cache.release(tableID, e)
+	return s.current(ctx, tableID, e, version)
 }
 
 func (s *Service) fold(tableID string, evs []eventstore.Event) (*Loaded, error) {
@@ -264,7 +263,9 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 	}
 	res, err := s.commit(ctx, p, id, &Loaded{State: table.New(rules)}, evs, cond)
 	if err == nil && !res.Replayed {
-		s.cache.entry(id).snap.Store(res.Table)
+		e := s.cache.acquire(id)
+		e.snap.Store(res.Table)
+		s.cache.release(id, e)
 		s.cfg.Committed()
 		s.sched.note(id, res.Table.State)
 	}
@@ -318,11 +319,12 @@ func (s *Service) command(ctx context.Context, p Player, tableID string, cond Co
 	if !validID(tableID) {
 		return nil, ErrTableNotFound
 	}
-	e := s.cache.entry(tableID)
+	e := s.cache.acquire(tableID)
+	defer s.cache.release(tableID, e)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for attempt := 1; ; attempt++ {
-		l, err := s.current(ctx, tableID, e, true, 0)
+		l, err := s.currentLocked(ctx, tableID, e, 0)
 		if err != nil {
 			return nil, err
 		}

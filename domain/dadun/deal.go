@@ -9,10 +9,7 @@ import (
 // Deal deals the next deal from seed as doc.go specifies: HandDealt, the
 // DealSecret that keeps the seed for the event ending the deal, then the
 // public CardTurned naming the turned card and the banker.
-func (r *Rules) Deal(gs table.GameState, d table.DealNumber, seed cards.Seed) ([]table.Payload, error) {
-	if _, err := r.state(gs); err != nil {
-		return nil, err
-	}
+func (r *Rules) Deal(s *State, d table.DealNumber, seed cards.Seed) ([]table.Payload, error) {
 	deck, stream := cards.Shuffled(seed, decks)
 	hands := make([][]cards.Card, seats)
 	for i, c := range deck {

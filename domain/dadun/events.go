@@ -1,8 +1,6 @@
 package dadun
 
 import (
-	"fmt"
-
 	"paiju/domain/cards"
 	"paiju/domain/table"
 )
@@ -149,27 +147,7 @@ type Result struct {
 	House   int  `json:"house,omitempty"`
 }
 
-// decode decodes the game's own event types.
-func decode(typ string, data []byte) (table.Payload, error) {
-	switch typ {
-	case "CardTurned":
-		return table.DecodeAs[CardTurned](data)
-	case "FriendCalled":
-		return table.DecodeAs[FriendCalled](data)
-	case "AloneDeclared":
-		return table.DecodeAs[AloneDeclared](data)
-	case "AloneDeclined":
-		return table.DecodeAs[AloneDeclined](data)
-	case "CardsPlayed":
-		return table.DecodeAs[CardsPlayed](data)
-	case "PlayPassed":
-		return table.DecodeAs[PlayPassed](data)
-	case "FriendRevealed":
-		return table.DecodeAs[FriendRevealed](data)
-	case "PlayerOut":
-		return table.DecodeAs[PlayerOut](data)
-	case "TrickEnded":
-		return table.DecodeAs[TrickEnded](data)
-	}
-	return nil, fmt.Errorf("dadun: unknown event type %q", typ)
-}
+// events decodes the game's own event types.
+var events = table.Events(
+	CardTurned{}, FriendCalled{}, AloneDeclared{}, AloneDeclined{}, CardsPlayed{}, PlayPassed{}, FriendRevealed{}, PlayerOut{}, TrickEnded{},
+)

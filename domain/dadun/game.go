@@ -16,8 +16,8 @@ type Game struct{}
 func New() *Game { return &Game{} }
 
 var (
-	_ table.Game  = (*Game)(nil)
-	_ table.Rules = (*Rules)(nil)
+	_ table.Game            = (*Game)(nil)
+	_ table.Decider[*State] = (*Rules)(nil)
 )
 
 // Name is the game's API name.
@@ -54,7 +54,7 @@ func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error)
 	if err := checkOptions(options); err != nil {
 		return nil, err
 	}
-	return &Rules{}, nil
+	return table.Adapt[*State](&Rules{}), nil
 }
 
 func checkOptions(raw json.RawMessage) error {
@@ -90,10 +90,12 @@ func (r *Rules) Options() json.RawMessage { return json.RawMessage(`{}`) }
 func (r *Rules) Seats() int { return seats }
 
 // NewState is the state of a table that has dealt nothing.
-func (r *Rules) NewState() table.GameState { return newState() }
+func (r *Rules) NewState() *State { return newState() }
 
 // Decode decodes the game's own events.
-func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return decode(typ, data) }
+func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) {
+	return events.Decode(typ, data)
+}
 
 // Redact shows every game event to everyone. The friend's seat is the one
 // secret of a running deal besides the hands and the seed, and no game event

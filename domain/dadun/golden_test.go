@@ -193,7 +193,7 @@ func recordAward(t *testing.T, r *Rules, combo string) *goldenFile {
 	act(0, playA(combo))
 	for st.Last == nil {
 		seat := gametest.Game[State](st).turn
-		act(seat, r.Legal(st.G, seat)[0])
+		act(seat, r.Legal(st.G.(*State), seat)[0])
 	}
 	f.Totals = st.Totals
 	return f
@@ -220,7 +220,7 @@ func recordGolden(t *testing.T, r *Rules, c goldenCase, k uint64) (*goldenFile, 
 	rng := rand.New(rand.NewPCG(k, 0x676f))
 	f := &goldenFile{Stake: c.stake, Seeds: c.seeds}
 	seeds := &gametest.SeedSeq{ID: c.seeds}
-	st := table.New(r)
+	st := table.New(r.untyped())
 	var res Result
 	record := func(s goldenStep, evs []table.Payload) {
 		s.Events = gametest.Record(t, evs)
@@ -234,7 +234,7 @@ func recordGolden(t *testing.T, r *Rules, c goldenCase, k uint64) (*goldenFile, 
 		}
 		f.Steps = append(f.Steps, s)
 	}
-	evs, err := table.Open(r, "golden", "dadun", "lean", c.stake, "p0")
+	evs, err := table.Open(r.untyped(), "golden", "dadun", "lean", c.stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) (Result, table.HandSett
 	if f.Position != nil {
 		st = f.Position.position(f.Stake).build(t, r)
 	} else {
-		st = table.New(r)
+		st = table.New(r.untyped())
 	}
 	var res Result
 	var settled table.HandSettled
@@ -296,7 +296,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) (Result, table.HandSett
 		var err error
 		switch {
 		case f.Position == nil && i == 0:
-			evs, err = table.Open(r, "golden", "dadun", "lean", f.Stake, "p0")
+			evs, err = table.Open(r.untyped(), "golden", "dadun", "lean", f.Stake, "p0")
 		case s.Join != "":
 			evs, err = table.Join(st, s.Join, s.Join, -1, seeds)
 		default:
@@ -305,7 +305,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) (Result, table.HandSett
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		for _, decoded := range gametest.Check(t, r, i, evs, s.Events) {
+		for _, decoded := range gametest.Check(t, r.untyped(), i, evs, s.Events) {
 			if hs, ok := decoded.(table.HandSettled); ok {
 				settled = hs
 				if err := json.Unmarshal(hs.Result, &res); err != nil {

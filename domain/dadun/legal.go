@@ -26,9 +26,8 @@ import (
 // make both). A pattern with several readings (3333 as a bomb or, as the
 // last cards, a trio with one kicker) is listed once per reading that may be
 // played now, with "as" naming it.
-func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
-	s, err := r.state(gs)
-	if err != nil || s.phase == phaseWaiting || seat != s.turn {
+func (r *Rules) Legal(s *State, seat int) []table.Action {
+	if s.phase == phaseWaiting || seat != s.turn {
 		return nil
 	}
 	if s.phase == phaseDeclaring {

@@ -61,7 +61,7 @@ func TestLegalCounts(t *testing.T) {
 		{"S5 H5 C5 D5", "", 4, "5; 55; 5555 as a bomb, or as the last four a trio + one (each with \"as\")"},
 	} {
 		st := leadPosition(t, r, c.hand, c.lead)
-		got := r.Legal(st.G, 0)
+		got := r.Legal(st.G.(*State), 0)
 		if len(got) != c.want {
 			var names []string
 			for _, a := range got {
@@ -115,13 +115,13 @@ func TestLegalMatchesDecide(t *testing.T) {
 			continue
 		}
 		st := leadPosition(t, r, cards.Format(hand), lead)
-		legal := r.Legal(st.G, 0)
+		legal := r.Legal(st.G.(*State), 0)
 		want := map[string]bool{}
 		for _, a := range legal {
 			if a.Type != ActionPlay {
 				continue
 			}
-			evs, err := r.Decide(st.G, 0, a)
+			evs, err := r.Decide(st.G.(*State), 0, a)
 			if err != nil {
 				t.Fatalf("hand %s on %q: Legal's %s is refused: %v", cards.Format(hand), lead, gametest.DescribeAction(a), err)
 			}
@@ -148,7 +148,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 				}
 				for _, rd := range Classify(sub, len(sub) == len(hand)) {
 					a := table.Action{Type: ActionPlay, Cards: sub, As: rd.Name()}
-					if evs, err := r.Decide(st.G, 0, a); err == nil {
+					if evs, err := r.Decide(st.G.(*State), 0, a); err == nil {
 						cp := evs[0].(CardsPlayed)
 						got[playKey(cp.Cards, cp.Reading, cp.Awards)] = true
 					}
@@ -181,11 +181,11 @@ func TestLegalMatchesDecide(t *testing.T) {
 func TestLegalDeclaring(t *testing.T) {
 	r := rulesFor(t)
 	st := friendPosition.build(t, r)
-	if got := r.Legal(st.G, 0); len(got) != 2 || got[0].Type != ActionAlone || got[1].Type != ActionPass {
+	if got := r.Legal(st.G.(*State), 0); len(got) != 2 || got[0].Type != ActionAlone || got[1].Type != ActionPass {
 		t.Fatalf("the banker may %v, want alone and pass", got)
 	}
 	for _, s := range []int{1, 2, 3, table.Spectator} {
-		if got := r.Legal(st.G, s); got != nil {
+		if got := r.Legal(st.G.(*State), s); got != nil {
 			t.Fatalf("seat %d may %v out of turn", s, got)
 		}
 	}

@@ -70,11 +70,11 @@ func newRecordedTable(t testing.TB, r *Rules, seed uint64, record func([]table.P
 
 func (rt *randomTable) Open() (table.Rules, []table.Payload) {
 	stake := 1 + rt.Rng.IntN(5)
-	evs, err := table.Open(rt.r, fmt.Sprint("t", rt.Seed), "dadun", "lean", stake, "p0")
+	evs, err := table.Open(rt.r.untyped(), fmt.Sprint("t", rt.Seed), "dadun", "lean", stake, "p0")
 	if err != nil {
 		rt.T.Fatal(err)
 	}
-	return rt.r, evs
+	return rt.r.untyped(), evs
 }
 
 func (rt *randomTable) Applied(e table.Payload) {
@@ -145,7 +145,7 @@ func (rt *randomTable) Choose() (int, table.Action) {
 			seat, legal = i, rt.sampleLead(&g.hands[i])
 			continue
 		}
-		if l := r.Legal(rt.St.G, i); l != nil {
+		if l := r.Legal(rt.St.G.(*State), i); l != nil {
 			if seat >= 0 {
 				rt.Fatalf("seats %d and %d may both act", seat, i)
 			}

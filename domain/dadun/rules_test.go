@@ -78,7 +78,7 @@ var friendPosition = position{
 
 func viewOf(t *testing.T, r *Rules, st *table.State, seat int) GameView {
 	t.Helper()
-	return r.View(st.G, seat).Game.(GameView)
+	return r.View(st.G.(*State), seat).Game.(GameView)
 }
 
 // TestHiddenFriend: until the friend card is played by the friend, each
@@ -149,7 +149,7 @@ func TestBankerHoldsBoth(t *testing.T) {
 	r := rulesFor(t)
 	p := position{hands: [seats]string{"H10 H10 S3 S3 SA", "S5 S6 SA", "S9 SJ", "D5 D6"}, turned: "H10", banker: 0}
 	st := p.build(t, r)
-	legal := r.Legal(st.G, 0)
+	legal := r.Legal(st.G.(*State), 0)
 	var names []string
 	for _, a := range legal {
 		names = append(names, gametest.DescribeAction(a))

@@ -23,11 +23,7 @@ var ErrCannotOpen = &table.Error{Kind: table.KindRule, Code: "cannot_open"}
 
 // Decide validates an action of seat and returns the events it causes.
 // Errors are *table.Error; their messages name only the caller's own cards.
-func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Payload, error) {
-	s, err := r.state(gs)
-	if err != nil {
-		return nil, err
-	}
+func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, error) {
 	if seat < 0 || seat >= r.v.seats {
 		return nil, table.ErrNoSuchSeat.With("seat %d does not exist: this table has seats 0..%d", seat, r.v.seats-1)
 	}

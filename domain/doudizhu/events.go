@@ -1,8 +1,6 @@
 package doudizhu
 
 import (
-	"fmt"
-
 	"paiju/domain/cards"
 	"paiju/domain/table"
 )
@@ -144,29 +142,7 @@ type Result struct {
 	Penalty int  `json:"penalty,omitempty"`
 }
 
-// decode decodes the game's own event types.
-func decode(typ string, data []byte) (table.Payload, error) {
-	switch typ {
-	case "BidMade":
-		return table.DecodeAs[BidMade](data)
-	case "BidPassed":
-		return table.DecodeAs[BidPassed](data)
-	case "LandlordChosen":
-		return table.DecodeAs[LandlordChosen](data)
-	case "CardsPlayed":
-		return table.DecodeAs[CardsPlayed](data)
-	case "PlayPassed":
-		return table.DecodeAs[PlayPassed](data)
-	case "CallWon":
-		return table.DecodeAs[CallWon](data)
-	case "GrabMade":
-		return table.DecodeAs[GrabMade](data)
-	case "GrabDeclined":
-		return table.DecodeAs[GrabDeclined](data)
-	case "HandOpened":
-		return table.DecodeAs[HandOpened](data)
-	case "MatchEnded":
-		return table.DecodeAs[MatchEnded](data)
-	}
-	return nil, fmt.Errorf("doudizhu: unknown event type %q", typ)
-}
+// events decodes the game's own event types.
+var events = table.Events(
+	BidMade{}, BidPassed{}, LandlordChosen{}, CardsPlayed{}, PlayPassed{}, CallWon{}, GrabMade{}, GrabDeclined{}, HandOpened{}, MatchEnded{},
+)

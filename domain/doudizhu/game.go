@@ -20,8 +20,8 @@ type Game struct{}
 func New() *Game { return &Game{} }
 
 var (
-	_ table.Game  = (*Game)(nil)
-	_ table.Rules = (*Rules)(nil)
+	_ table.Game            = (*Game)(nil)
+	_ table.Decider[*State] = (*Rules)(nil)
 )
 
 // Name is the game's API name.
@@ -42,7 +42,7 @@ func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error)
 	if err := parseOptions(v, options); err != nil {
 		return nil, err
 	}
-	return &Rules{v: v}, nil
+	return table.Adapt[*State](&Rules{v: v}), nil
 }
 
 // variant is what one variant of the family fixes, as doudizhu.md has it.
@@ -149,10 +149,12 @@ func (r *Rules) Options() json.RawMessage {
 func (r *Rules) Seats() int { return r.v.seats }
 
 // NewState is the state of a table that has dealt nothing.
-func (r *Rules) NewState() table.GameState { return newState(r.v) }
+func (r *Rules) NewState() *State { return newState(r.v) }
 
 // Decode decodes the game's own events.
-func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return decode(typ, data) }
+func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) {
+	return events.Decode(typ, data)
+}
 
 // Classify returns every reading of cs as one play under this variant's card
 // types: Classify for the one-deck variants, the two-deck types of

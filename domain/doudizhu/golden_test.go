@@ -147,7 +147,7 @@ func TestGolden(t *testing.T) {
 func recordGolden(t *testing.T, r *Rules, stake int, seedID uint64, play strategy) *goldenFile {
 	f := &goldenFile{Stake: stake, Seeds: seedID}
 	seeds := &gametest.SeedSeq{ID: seedID}
-	st := table.New(r)
+	st := table.New(r.untyped())
 	record := func(s goldenStep, evs []table.Payload) {
 		s.Events = gametest.Record(t, evs)
 		for _, e := range evs {
@@ -155,7 +155,7 @@ func recordGolden(t *testing.T, r *Rules, stake int, seedID uint64, play strateg
 		}
 		f.Steps = append(f.Steps, s)
 	}
-	evs, err := table.Open(r, "golden", "doudizhu", r.v.name, stake, "p0")
+	evs, err := table.Open(r.untyped(), "golden", "doudizhu", r.v.name, stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,14 +184,14 @@ func writeGolden(t *testing.T, path string, f *goldenFile) { gametest.WriteJSON(
 
 func replayGolden(t *testing.T, r *Rules, f *goldenFile) {
 	seeds := &gametest.SeedSeq{ID: f.Seeds}
-	st := table.New(r)
+	st := table.New(r.untyped())
 	var deals []table.HandDealt
 	for i, s := range f.Steps {
 		var evs []table.Payload
 		var err error
 		switch {
 		case i == 0:
-			evs, err = table.Open(r, "golden", "doudizhu", r.v.name, f.Stake, "p0")
+			evs, err = table.Open(r.untyped(), "golden", "doudizhu", r.v.name, f.Stake, "p0")
 		case s.Join != "":
 			evs, err = table.Join(st, s.Join, s.Join, -1, seeds)
 		default:
@@ -200,7 +200,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) {
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		for _, decoded := range gametest.Check(t, r, i, evs, s.Events) {
+		for _, decoded := range gametest.Check(t, r.untyped(), i, evs, s.Events) {
 			table.Apply(st, decoded)
 			switch d := decoded.(type) {
 			case table.HandDealt:

@@ -20,15 +20,15 @@ func rulesOf(t testing.TB, variant, options string) *Rules {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.(*Rules)
+	return table.Adapted(r).(*Rules)
 }
 
 // openTable opens a table of r's variant at stake and seats players p0, p1,
 // …; the first deal follows the last join.
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
 	t.Helper()
-	st := table.New(r)
-	evs, err := table.Open(r, "t", "doudizhu", r.v.name, stake, "p0")
+	st := table.New(r.untyped())
+	evs, err := table.Open(r.untyped(), "t", "doudizhu", r.v.name, stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ type position struct {
 func (p position) build(t testing.TB, r *Rules) *table.State {
 	t.Helper()
 	stake := max(p.stake, 1)
-	st := table.New(r)
+	st := table.New(r.untyped())
 	table.Apply(st, table.TableOpened{TableID: "pos", Game: "doudizhu", Variant: r.v.name,
 		Options: r.Options(), Stake: stake, Seats: r.v.seats, RulesVersion: r.Version()})
 	for i := range r.v.seats {

@@ -93,7 +93,7 @@ func TestHubeiGrabPhase(t *testing.T) {
 				if g := gametest.Game[State](st); g.turn != w.seat {
 					t.Fatalf("word %d: seat %d's turn, want seat %d (%s: in turn after the caller, then the caller)", i, g.turn, w.seat, rule)
 				}
-				if got := r.Legal(st.G, w.seat); len(got) != 2 || got[0].Type != ActionGrab || got[1].Type != ActionPass {
+				if got := r.Legal(st.G.(*State), w.seat); len(got) != 2 || got[0].Type != ActionGrab || got[1].Type != ActionPass {
 					t.Fatalf("legal in the grab phase: %v, want grab and pass", got)
 				}
 				a := passA()
@@ -116,14 +116,14 @@ func TestHubeiGrabPhase(t *testing.T) {
 			if g.phase != phasePlaying || g.turn != tc.landlord || g.grabBack != tc.back || g.multiplier() != tc.mult {
 				t.Errorf("after the grab phase: phase %s turn %d back %v multiplier %d", g.phase, g.turn, g.grabBack, g.multiplier())
 			}
-			if v := r.View(st.G, table.Spectator).Game.(GameView); v.Multiplier != tc.mult || len(v.Grabs) != len(tc.words) {
+			if v := r.View(st.G.(*State), table.Spectator).Game.(GameView); v.Multiplier != tc.mult || len(v.Grabs) != len(tc.words) {
 				t.Errorf("a spectator sees multiplier %d and %d grab words, want %d and %d (the current multiplier is public)", v.Multiplier, len(v.Grabs), tc.mult, len(tc.words))
 			}
 		})
 	}
 	t.Run("errors", func(t *testing.T) {
 		st := hubeiPos.build(t, r)
-		if _, err := r.Decide(st.G, 1, grabA()); !errors.Is(err, table.ErrWrongPhase) {
+		if _, err := r.Decide(st.G.(*State), 1, grabA()); !errors.Is(err, table.ErrWrongPhase) {
 			t.Errorf("grab in the call phase: %v, want wrong_phase", err)
 		}
 		gametest.MustAct(t, st, 1, bidA(3))
@@ -139,7 +139,7 @@ func TestHubeiGrabPhase(t *testing.T) {
 			{2, openA(), table.ErrWrongPhase},
 			{2, table.Action{Type: ActionGrab, Bid: table.Seat(1)}, table.ErrBadAction},
 		} {
-			if _, err := r.Decide(st.G, tc.seat, tc.a); !errors.Is(err, tc.want) {
+			if _, err := r.Decide(st.G.(*State), tc.seat, tc.a); !errors.Is(err, tc.want) {
 				t.Errorf("seat %d %s in the grab phase: %v, want %v", tc.seat, gametest.DescribeAction(tc.a), err, tc.want)
 			}
 		}
@@ -155,14 +155,14 @@ func TestHubeiOpen(t *testing.T) {
 	pos := position{hands: []string{"S3 S5 D9", "S4 H7", "C4 C7"}, kitty: "SK HK CK"}
 	st := pos.playing(t, r, 0, 2)
 	for seat := range 3 {
-		if v := r.View(st.G, seat).Game.(GameView); v.Open || v.OpenHand != nil {
+		if v := r.View(st.G.(*State), seat).Game.(GameView); v.Open || v.OpenHand != nil {
 			t.Fatalf("seat %d sees the landlord's hand %v before 明牌", seat, v.OpenHand)
 		}
 	}
-	if got := r.Legal(st.G, 0); got[len(got)-1].Type != ActionOpen {
+	if got := r.Legal(st.G.(*State), 0); got[len(got)-1].Type != ActionOpen {
 		t.Fatalf("the landlord's legal actions end with %v, want open (%s)", got[len(got)-1], rule)
 	}
-	if _, err := r.Decide(st.G, 1, openA()); !errors.Is(err, table.ErrNotYourTurn) {
+	if _, err := r.Decide(st.G.(*State), 1, openA()); !errors.Is(err, table.ErrNotYourTurn) {
 		t.Errorf("a farmer opens: %v, want not_your_turn", err)
 	}
 	evs := gametest.MustAct(t, st, 0, openA())
@@ -170,11 +170,11 @@ func TestHubeiOpen(t *testing.T) {
 	if len(evs) != 1 || !ok || ho.Seat != 0 || cards.Format(ho.Cards) != "S3 S5 D9 SK HK CK" || ho.Multiplier != 4 {
 		t.Fatalf("open emits %v %+v, want HandOpened of seat 0 with its whole hand S3 S5 D9 SK HK CK at multiplier 2 × 2 (%s)", gametest.EventTypes(evs), evs[0], rule)
 	}
-	if p := table.Redact(r, ho, 1, false); p == nil {
+	if p := table.Redact(r.untyped(), ho, 1, false); p == nil {
 		t.Errorf("HandOpened is hidden from seat 1, want shown to all")
 	}
 	for _, seat := range []int{0, 1, 2, table.Spectator} {
-		v := r.View(st.G, seat).Game.(GameView)
+		v := r.View(st.G.(*State), seat).Game.(GameView)
 		if !v.Open || cards.Format(v.OpenHand) != "S3 S5 D9 SK HK CK" || v.Multiplier != 4 {
 			t.Errorf("viewer %d sees open %v hand %v multiplier %d after 明牌, want the landlord's hand and ×2 (%s)", seat, v.Open, v.OpenHand, v.Multiplier, rule)
 		}
@@ -182,23 +182,23 @@ func TestHubeiOpen(t *testing.T) {
 	if g := gametest.Game[State](st); g.turn != 0 {
 		t.Fatalf("after 明牌 the turn is %d's, want the landlord still to lead", g.turn)
 	}
-	if _, err := r.Decide(st.G, 0, openA()); !errors.Is(err, ErrCannotOpen) {
+	if _, err := r.Decide(st.G.(*State), 0, openA()); !errors.Is(err, ErrCannotOpen) {
 		t.Errorf("opening twice: %v, want cannot_open", err)
 	}
 	gametest.MustAct(t, st, 0, playA("S3"))
-	if v := r.View(st.G, 2).Game.(GameView); cards.Format(v.OpenHand) != "S5 D9 SK HK CK" {
+	if v := r.View(st.G.(*State), 2).Game.(GameView); cards.Format(v.OpenHand) != "S5 D9 SK HK CK" {
 		t.Errorf("after a play seat 2 sees the open hand %v, want the landlord's current hand", v.OpenHand)
 	}
 	gametest.MustAct(t, st, 1, passA())
 	gametest.MustAct(t, st, 2, passA())
-	if slices.ContainsFunc(r.Legal(st.G, 0), func(a table.Action) bool { return a.Type == ActionOpen }) {
+	if slices.ContainsFunc(r.Legal(st.G.(*State), 0), func(a table.Action) bool { return a.Type == ActionOpen }) {
 		t.Errorf("the landlord may open after playing (%s: before the first play)", rule)
 	}
 	st2 := pos.playing(t, r, 0, 2)
 	gametest.MustAct(t, st2, 0, playA("S3"))
 	gametest.MustAct(t, st2, 1, passA())
 	gametest.MustAct(t, st2, 2, passA())
-	if _, err := r.Decide(st2.G, 0, openA()); !errors.Is(err, ErrCannotOpen) {
+	if _, err := r.Decide(st2.G.(*State), 0, openA()); !errors.Is(err, ErrCannotOpen) {
 		t.Errorf("opening after the first play: %v, want cannot_open (%s)", err, rule)
 	}
 }
@@ -343,7 +343,7 @@ func TestHubeiViewMultiplierAndDecode(t *testing.T) {
 	r := hubei(t)
 	st := position{hands: []string{"S3 H3 C3 D3 S5", "S4 H7", "C4 C7"}, kitty: "SK HK CK"}.playing(t, r, 0, 2)
 	gametest.MustAct(t, st, 0, playA("S3 H3 C3 D3"))
-	if v := r.View(st.G, 1).Game.(GameView); v.Multiplier != 4 || v.Bombs != 1 {
+	if v := r.View(st.G.(*State), 1).Game.(GameView); v.Multiplier != 4 || v.Bombs != 1 {
 		t.Errorf("after a bomb a farmer sees multiplier %d bombs %d, want 2 × 2 = 4 (doudizhu.md, Scoring, hubei: the multiplier is public)", v.Multiplier, v.Bombs)
 	}
 	for _, e := range []table.Payload{
@@ -356,7 +356,7 @@ func TestHubeiViewMultiplierAndDecode(t *testing.T) {
 		MatchEnded{Hands: 5, Standings: []Standing{{Place: 1, Seat: 2, PlayerID: "p2", Players: []string{"p2"}, Total: 6}}},
 	} {
 		b, _ := json.Marshal(e)
-		back, err := table.Decode(r, e.EventType(), b)
+		back, err := table.Decode(r.untyped(), e.EventType(), b)
 		if err != nil {
 			t.Fatalf("decode %s %s: %v", e.EventType(), b, err)
 		}

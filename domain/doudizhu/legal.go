@@ -17,9 +17,8 @@ import (
 // multiset that is legal under readings of more than one type is listed once
 // per type, with "as" naming it; every other play leaves "as" empty. Nil when
 // seat may not act.
-func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
-	s, err := r.state(gs)
-	if err != nil || s.phase == phaseWaiting || seat != s.turn {
+func (r *Rules) Legal(s *State, seat int) []table.Action {
+	if s.phase == phaseWaiting || seat != s.turn {
 		return nil
 	}
 	switch s.phase {

@@ -33,7 +33,7 @@ func TestMatch(t *testing.T) {
 			n := r.v.seats
 			seeds := &gametest.SeedSeq{ID: 21}
 			st := openTable(t, r, 1, seeds)
-			if v := r.View(st.G, 0).Game.(GameView); v.Match == nil || v.Match.Hands != 2 || v.Match.Played != 0 || v.Match.Over || len(v.Match.Standings) != n {
+			if v := r.View(st.G.(*State), 0).Game.(GameView); v.Match == nil || v.Match.Hands != 2 || v.Match.Played != 0 || v.Match.Over || len(v.Match.Standings) != n {
 				t.Fatalf("the view's match %+v, want 2 hands, none played (%s)", v.Match, rule)
 			}
 			// Hand 1: seat 0 escapes (-8, the others share +8).
@@ -73,7 +73,7 @@ func TestMatch(t *testing.T) {
 			if _, err := table.Join(st, "z", "z", -1, seeds); !errors.Is(err, table.ErrTableClosed) {
 				t.Errorf("joining after the match: %v, want table_closed", err)
 			}
-			v := r.View(st.G, table.Spectator).Game.(GameView)
+			v := r.View(st.G.(*State), table.Spectator).Game.(GameView)
 			if v.Match == nil || !v.Match.Over || v.Match.Played != 2 || !reflect.DeepEqual(v.Match.Standings, me.Standings) {
 				t.Errorf("the view's match %+v, want over with the final standings", v.Match)
 			}

@@ -94,11 +94,11 @@ func (rt *randomTable) Open() (table.Rules, []table.Payload) {
 	}
 	rt.r = rulesOf(rt.T, rt.variant, opts)
 	stake := 1 + rt.Rng.IntN(5)
-	evs, err := table.Open(rt.r, fmt.Sprint("t", rt.Seed, "-", rt.Tables), "doudizhu", rt.variant, stake, "p0")
+	evs, err := table.Open(rt.r.untyped(), fmt.Sprint("t", rt.Seed, "-", rt.Tables), "doudizhu", rt.variant, stake, "p0")
 	if err != nil {
 		rt.T.Fatal(err)
 	}
-	return rt.r, evs
+	return rt.r.untyped(), evs
 }
 
 func (rt *randomTable) Applied(e table.Payload) {
@@ -114,7 +114,7 @@ func (rt *randomTable) Choose() (int, table.Action) {
 	r, g, n := rt.r, gametest.Game[State](rt.St), rt.n
 	seat := g.turn
 	for i := range n {
-		if i != seat && r.Legal(rt.St.G, i) != nil {
+		if i != seat && r.Legal(rt.St.G.(*State), i) != nil {
 			rt.Fatalf("seat %d may act, but it is seat %d's turn", i, g.turn)
 		}
 	}

@@ -126,7 +126,7 @@ func TestBidding(t *testing.T) {
 				t.Errorf("bid %d after a 2: %v, want bid_too_low (%s: a bid must be higher than every earlier bid)", b, err, rule)
 			}
 		}
-		if got := r.Legal(st.G, 2); len(got) != 2 || *got[0].Bid != 3 || got[1].Type != ActionPass {
+		if got := r.Legal(st.G.(*State), 2); len(got) != 2 || *got[0].Bid != 3 || got[1].Type != ActionPass {
 			t.Errorf("legal after a 2: %v, want bid 3 and pass (%s)", got, rule)
 		}
 	})
@@ -145,7 +145,7 @@ func TestBidding(t *testing.T) {
 			t.Fatalf("after the bidding: phase %s turn %d landlord holds %d cards, want playing, the landlord to lead, kitty in hand (doudizhu.md, Deal, Beating)",
 				g.phase, g.turn, g.hands[1].Len())
 		}
-		v := r.View(st.G, table.Spectator).Game.(GameView)
+		v := r.View(st.G.(*State), table.Spectator).Game.(GameView)
 		if cards.Format(v.Kitty) != "SJ SQ SK" {
 			t.Errorf("spectator sees kitty %v, want it shown to all once the landlord is decided (doudizhu.md, Deal)", v.Kitty)
 		}
@@ -183,7 +183,7 @@ func TestBidding(t *testing.T) {
 			{1, table.Action{Type: ActionPass, Bid: table.Seat(1)}, table.ErrBadAction},
 			{1, table.Action{Type: "double"}, table.ErrUnknownAction},
 		} {
-			if _, err := r.Decide(st.G, tc.seat, tc.a); !errors.Is(err, tc.want) {
+			if _, err := r.Decide(st.G.(*State), tc.seat, tc.a); !errors.Is(err, tc.want) {
 				t.Errorf("seat %d %s while seat 1 bids: %v, want %v", tc.seat, gametest.DescribeAction(tc.a), err, tc.want)
 			}
 		}
@@ -253,23 +253,23 @@ func TestPlayErrors(t *testing.T) {
 		{0, table.Action{Type: ActionPlay, Cards: []cards.Card{{Suit: 9, Rank: 3}}}, table.ErrBadAction, "a play needs real cards"},
 		{0, table.Action{Type: ActionPlay, Cards: cards.MustParse("S3"), Bid: table.Seat(1)}, table.ErrBadAction, "a play takes no bid"},
 	} {
-		if _, err := r.Decide(st.G, tc.seat, tc.a); !errors.Is(err, tc.want) {
+		if _, err := r.Decide(st.G.(*State), tc.seat, tc.a); !errors.Is(err, tc.want) {
 			t.Errorf("seat %d %s: %v, want %v (%s)", tc.seat, gametest.DescribeAction(tc.a), err, tc.want, tc.rule)
 		}
 	}
-	_, err := r.Decide(st.G, 0, playA("S3 D3 HK D4"))
+	_, err := r.Decide(st.G.(*State), 0, playA("S3 D3 HK D4"))
 	if !errors.Is(err, table.ErrCardNotInHand) || !strings.Contains(err.Error(), "D3 D4") || strings.Contains(err.Error(), "S3") {
 		t.Errorf("playing D3 and D4 not held: %v, want card_not_in_hand naming exactly D3 D4", err)
 	}
 
 	gametest.MustAct(t, st, 0, playA("S4"))
-	_, err = r.Decide(st.G, 1, playA("S6 H6"))
+	_, err = r.Decide(st.G.(*State), 1, playA("S6 H6"))
 	if !errors.Is(err, table.ErrDoesNotBeat) {
 		t.Errorf("a pair on a single: %v, want does_not_beat (doudizhu.md, Beating: same type)", err)
 	}
 	// Another seat's hidden cards never appear in an error.
 	for _, a := range []table.Action{playA("S3"), playA("S8 H8 D8"), playA("S6 C7")} {
-		_, err := r.Decide(st.G, 1, a)
+		_, err := r.Decide(st.G.(*State), 1, a)
 		if err == nil {
 			t.Fatalf("seat 1 %s accepted", gametest.DescribeAction(a))
 		}
@@ -285,7 +285,7 @@ func TestPlayErrors(t *testing.T) {
 	if g := gametest.Game[State](st); g.last != nil || g.turn != 1 {
 		t.Fatalf("after two passes: last play %v, turn %d; want seat 1 to lead anything (doudizhu.md, Beating)", g.last, g.turn)
 	}
-	if _, err := r.Decide(st.G, 1, passA()); !errors.Is(err, table.ErrCannotPass) {
+	if _, err := r.Decide(st.G.(*State), 1, passA()); !errors.Is(err, table.ErrCannotPass) {
 		t.Errorf("seat 1 leading passes: %v, want cannot_pass", err)
 	}
 	gametest.MustAct(t, st, 1, playA("C7"))
@@ -297,7 +297,7 @@ func TestAmbiguousPlay(t *testing.T) {
 	pos := position{hands: []string{"S6 H6 C6 H7 C7 D7 H8 C8 D9", "S3 S4", "S5 S9"}, kitty: "D8 H9 C9"}
 	st := pos.playing(t, r, 0, 3) // seat 0 holds 666777888999
 	var as []string
-	for _, a := range r.Legal(st.G, 0) {
+	for _, a := range r.Legal(st.G.(*State), 0) {
 		if len(a.Cards) == 12 {
 			as = append(as, a.As)
 		}
@@ -314,7 +314,7 @@ func TestAmbiguousPlay(t *testing.T) {
 		{"airplane_singles", rd(AirplaneSingles, climb.Rank9, 3)},
 		{"airplane", rd(Airplane, climb.Rank9, 4)},
 	} {
-		evs, err := r.Decide(st.G, 0, playAs(all, tc.as))
+		evs, err := r.Decide(st.G.(*State), 0, playAs(all, tc.as))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -487,7 +487,7 @@ func TestViewAndRedact(t *testing.T) {
 	st := openTable(t, r, 1, seeds)
 	g := gametest.Game[State](st)
 	for seat := range 3 {
-		v := r.View(st.G, seat)
+		v := r.View(st.G.(*State), seat)
 		if v.Phase != "bidding" || v.Turn == nil || *v.Turn != g.firstSeat || len(v.Hand) != 17 {
 			t.Fatalf("seat %d view: phase %s turn %v hand %d cards", seat, v.Phase, v.Turn, len(v.Hand))
 		}
@@ -500,28 +500,28 @@ func TestViewAndRedact(t *testing.T) {
 			t.Errorf("seat %d's view contains the secret seed", seat)
 		}
 	}
-	if v := r.View(st.G, table.Spectator); v.Hand != nil {
+	if v := r.View(st.G.(*State), table.Spectator); v.Hand != nil {
 		t.Errorf("a spectator sees a hand %v", v.Hand)
 	}
-	av := r.View(st.G, table.Auditor).Game.(GameView)
+	av := r.View(st.G.(*State), table.Auditor).Game.(GameView)
 	if len(av.Hands) != 3 || len(av.Kitty) != 3 {
 		t.Errorf("the auditor sees %d hands and kitty %v, want everything", len(av.Hands), av.Kitty)
 	}
 
 	secret := table.DealSecret{Hand: 1, Deal: 1, Seed: g.Seed}
 	for _, seat := range []int{0, 1, 2, table.Spectator} {
-		if p := table.Redact(r, secret, seat, false); p != nil {
+		if p := table.Redact(r.untyped(), secret, seat, false); p != nil {
 			t.Errorf("seat %d sees DealSecret %v during the deal, want nil (not visible at all)", seat, p)
 		}
-		if p := table.Redact(r, secret, seat, true); p == nil {
+		if p := table.Redact(r.untyped(), secret, seat, true); p == nil {
 			t.Errorf("seat %d does not see DealSecret after the deal, when the seed is revealed anyway", seat)
 		}
 	}
-	if p := table.Redact(r, secret, table.Auditor, false); p == nil {
+	if p := table.Redact(r.untyped(), secret, table.Auditor, false); p == nil {
 		t.Error("the auditor does not see DealSecret")
 	}
 	played := CardsPlayed{Seat: 0, Cards: cards.MustParse("S3"), Reading: rd(Single, climb.Rank3, 1)}
-	if p := table.Redact(r, played, 1, false); p == nil {
+	if p := table.Redact(r.untyped(), played, 1, false); p == nil {
 		t.Error("a play is hidden, want public")
 	}
 }
@@ -541,7 +541,7 @@ func TestDecodeEvents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := table.Decode(r, e.EventType(), b)
+		back, err := table.Decode(r.untyped(), e.EventType(), b)
 		if err != nil {
 			t.Fatalf("decode %s %s: %v", e.EventType(), b, err)
 		}

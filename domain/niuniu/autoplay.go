@@ -6,17 +6,17 @@ import "paiju/domain/table"
 // for, what a seat does when its time runs out, and the bot. doc.go,
 // "Turn clock, timeouts and the bot", states the policy.
 
-var _ table.Autoplay = (*Rules)(nil)
+var _ table.AutoplayDecider[*State] = (*Rules)(nil)
 
 // Awaited lists the seats that have neither arranged nor declared no bull in
 // the running hand: the reveal waits for each of them. A seat that has
 // arranged may still arrange again or call the reveal after the deadline,
 // but the hand ends without it, so it is not awaited.
-func (r *Rules) Awaited(gs table.GameState) []int { return awaited(gs.(*State)) }
+func (r *Rules) Awaited(s *State) []int { return awaited(s) }
 
 // TimeoutAction is no_bull for every awaited seat (seed: "不拼牌,按无牛处理").
-func (r *Rules) TimeoutAction(gs table.GameState, seat int) table.Action {
-	return timeoutAction(gs.(*State), seat)
+func (r *Rules) TimeoutAction(s *State, seat int) table.Action {
+	return timeoutAction(s, seat)
 }
 
 // BotAction arranges the best bull of the seat's hand (see botAction).

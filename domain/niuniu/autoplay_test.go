@@ -22,11 +22,11 @@ func randomPlayer(rng *rand.Rand) controller {
 }
 
 func timeoutPlayer(st *table.State, seat int, _ []table.Action) table.Action {
-	return st.Rules.(*Rules).TimeoutAction(st.G, seat)
+	return table.Adapted(st.Rules).(*Rules).TimeoutAction(st.G.(*State), seat)
 }
 
 func botPlayer(st *table.State, seat int, legal []table.Action) table.Action {
-	return st.Rules.(*Rules).BotAction(st.Rules.View(st.G, seat), legal)
+	return table.Adapted(st.Rules).(*Rules).BotAction(st.Rules.View(st.G, seat), legal)
 }
 
 // playHand plays the running hand to its settlement: each awaited seat in
@@ -34,18 +34,18 @@ func botPlayer(st *table.State, seat int, legal []table.Action) table.Action {
 // once the deadline has passed). It returns the settlement.
 func playHand(t testing.TB, st *table.State, seeds table.SeedSource, now time.Time, players []controller) table.HandSettled {
 	t.Helper()
-	r := st.Rules.(*Rules)
+	r := table.Adapted(st.Rules).(*Rules)
 	hand := st.Hand
 	for step := 0; ; step++ {
 		if step > 50 {
-			t.Fatalf("hand %d does not end: awaited %v", hand, r.Awaited(st.G))
+			t.Fatalf("hand %d does not end: awaited %v", hand, r.Awaited(st.G.(*State)))
 		}
-		aw := r.Awaited(st.G)
+		aw := r.Awaited(st.G.(*State))
 		if len(aw) == 0 {
 			t.Fatalf("hand %d: nobody awaited while arranging", hand)
 		}
 		seat := aw[0]
-		legal := r.LegalAt(st.G, seat, now)
+		legal := r.LegalAt(st.G.(*State), seat, now)
 		a := players[seat](st, seat, legal)
 		a.At = now
 		evs, err := table.Act(st, seat, a, seeds)
@@ -78,12 +78,12 @@ func TestTimeoutActions(t *testing.T) {
 		rng := rand.New(rand.NewPCG(id, 7))
 		for step := 0; st.Hand <= 40; step++ {
 			g := gametest.Game[State](st)
-			aw := r.Awaited(st.G)
+			aw := r.Awaited(st.G.(*State))
 			if !slices.IsSorted(aw) {
 				t.Fatalf("awaited %v not in seat order", aw)
 			}
 			for seat := range seats {
-				legal := r.Legal(st.G, seat)
+				legal := r.Legal(st.G.(*State), seat)
 				if !slices.Contains(aw, seat) {
 					if len(legal) > 0 && !g.arr[seat].done {
 						t.Fatalf("hand %d: seat %d may act, has not arranged and is not awaited (doc.go, Turn clock)", g.hand, seat)
@@ -93,7 +93,7 @@ func TestTimeoutActions(t *testing.T) {
 				if g.arr[seat].done {
 					t.Fatalf("hand %d: seat %d is awaited after arranging", g.hand, seat)
 				}
-				a := r.TimeoutAction(st.G, seat)
+				a := r.TimeoutAction(st.G.(*State), seat)
 				if !slices.ContainsFunc(legal, func(l table.Action) bool { return reflect.DeepEqual(l, a) }) {
 					t.Fatalf("hand %d: seat %d times out with %s, not in Legal", g.hand, seat, gametest.DescribeAction(a))
 				}
@@ -104,7 +104,7 @@ func TestTimeoutActions(t *testing.T) {
 			}
 			// Move on with a random legal action of a random awaited seat.
 			seat := aw[rng.IntN(len(aw))]
-			legal := r.Legal(st.G, seat)
+			legal := r.Legal(st.G.(*State), seat)
 			evs, err := table.Act(st, seat, legal[rng.IntN(len(legal))], seeds)
 			if err != nil {
 				t.Fatal(err)

@@ -22,7 +22,7 @@ func BenchmarkRandomHand(b *testing.B) {
 	for b.Loop() {
 		for hand := st.Hand; st.Hand == hand; {
 			seat := rng.IntN(4)
-			legal := r.Legal(st.G, seat)
+			legal := r.Legal(st.G.(*State), seat)
 			evs, err := table.Act(st, seat, legal[rng.IntN(len(legal))], seeds)
 			if err != nil {
 				b.Fatal(err)
@@ -56,6 +56,6 @@ func BenchmarkLegal(b *testing.B) {
 	st := position(b, r, 1, "S10 HJ CQ DK RJ", "S3 H7 CK D2 S4")
 	b.ReportAllocs()
 	for b.Loop() {
-		r.Legal(st.G, 0)
+		r.Legal(st.G.(*State), 0)
 	}
 }

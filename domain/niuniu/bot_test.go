@@ -24,8 +24,8 @@ func TestBotLegal(t *testing.T) {
 	for st.Hand <= 300 {
 		now = now.Add(time.Duration(rng.IntN(9)) * time.Second)
 		for seat := range 4 {
-			legal := r.LegalAt(st.G, seat, now)
-			a := r.BotAction(r.View(st.G, seat), legal)
+			legal := r.LegalAt(st.G.(*State), seat, now)
+			a := r.BotAction(r.View(st.G.(*State), seat), legal)
 			if !slices.ContainsFunc(legal, func(l table.Action) bool { return reflect.DeepEqual(l, a) }) {
 				t.Fatalf("hand %d: bot of seat %d chose %s, not in Legal", st.Hand, seat, gametest.DescribeAction(a))
 			}
@@ -37,7 +37,7 @@ func TestBotLegal(t *testing.T) {
 			}
 		}
 		seat := rng.IntN(4)
-		legal := r.LegalAt(st.G, seat, now)
+		legal := r.LegalAt(st.G.(*State), seat, now)
 		a := legal[rng.IntN(len(legal))]
 		a.At = now
 		evs, err := table.Act(st, seat, a, seeds)
@@ -89,8 +89,8 @@ func TestBotHidden(t *testing.T) {
 			}
 			checked++
 		}
-		seat := r.Awaited(st.G)[0]
-		legal := r.Legal(st.G, seat)
+		seat := r.Awaited(st.G.(*State))[0]
+		legal := r.Legal(st.G.(*State), seat)
 		evs, err := table.Act(st, seat, legal[rng.IntN(len(legal))], seeds)
 		if err != nil {
 			t.Fatal(err)

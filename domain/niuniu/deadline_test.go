@@ -48,13 +48,13 @@ func TestRevealAfterDeadline(t *testing.T) {
 	if st.Version != before {
 		t.Fatal("a refused reveal changed the table")
 	}
-	if hasReveal(r.LegalAt(st.G, 1, early)) || hasReveal(r.Legal(st.G, 1)) {
+	if hasReveal(r.LegalAt(st.G.(*State), 1, early)) || hasReveal(r.Legal(st.G.(*State), 1)) {
 		t.Error("reveal listed before the deadline")
 	}
-	if !hasReveal(r.LegalAt(st.G, 2, due)) || !hasReveal(table.LegalAt(st, 0, due)) {
+	if !hasReveal(r.LegalAt(st.G.(*State), 2, due)) || !hasReveal(table.LegalAt(st, 0, due)) {
 		t.Error("reveal not listed at the deadline")
 	}
-	if v := r.View(st.G, 1).Game.(GameView); v.Deadline == nil || !v.Deadline.Equal(due) {
+	if v := r.View(st.G.(*State), 1).Game.(GameView); v.Deadline == nil || !v.Deadline.Equal(due) {
 		t.Errorf("view deadline %v, want %s", v.Deadline, due)
 	}
 
@@ -126,7 +126,7 @@ func TestRevealIsAudited(t *testing.T) {
 	r := rulesWith(t, `{"seats":2,"arrange_seconds":20}`)
 	now := clockStart
 	seeds := &datedSeq{SeedSeq: gametest.SeedSeq{ID: 7}, now: &now}
-	st := table.New(r)
+	st := table.New(r.untyped())
 	var stream []eventstore.Event
 	record := func(evs []table.Payload, err error) {
 		t.Helper()
@@ -139,7 +139,7 @@ func TestRevealIsAudited(t *testing.T) {
 			stream = append(stream, eventstore.Event{Stream: "table-t", Version: st.Version, Type: e.EventType(), Data: data})
 		}
 	}
-	record(table.Open(r, "t", "niuniu", "classic", 1, "p0"))
+	record(table.Open(r.untyped(), "t", "niuniu", "classic", 1, "p0"))
 	record(table.Join(st, "p0", "", -1, seeds))
 	now = now.Add(3 * time.Second)
 	record(table.Join(st, "p1", "", -1, seeds))

@@ -7,10 +7,7 @@ import (
 
 // Deal deals the next hand from seed as doc.go specifies: HandDealt, then
 // the DealSecret that keeps the seed for the HandSettled ending the hand.
-func (r *Rules) Deal(gs table.GameState, d table.DealNumber, seed cards.Seed) ([]table.Payload, error) {
-	if _, err := r.state(gs); err != nil {
-		return nil, err
-	}
+func (r *Rules) Deal(s *State, d table.DealNumber, seed cards.Seed) ([]table.Payload, error) {
 	n := r.opts.Seats
 	deck, _ := cards.Shuffled(seed, 1)
 	hands := make([][]cards.Card, n)

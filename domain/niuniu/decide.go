@@ -26,11 +26,7 @@ var (
 
 // Decide validates an action of seat and returns the events it causes.
 // Errors are *table.Error; their messages name only the caller's own cards.
-func (r *Rules) Decide(gs table.GameState, seat int, a table.Action) ([]table.Payload, error) {
-	s, err := r.state(gs)
-	if err != nil {
-		return nil, err
-	}
+func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, error) {
 	if seat < 0 || seat >= s.seats {
 		return nil, table.ErrNoSuchSeat.With("seat %d does not exist: this table has seats 0..%d", seat, s.seats-1)
 	}

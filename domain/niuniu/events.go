@@ -1,7 +1,6 @@
 package niuniu
 
 import (
-	"fmt"
 	"time"
 
 	"paiju/domain/cards"
@@ -84,15 +83,7 @@ type Bout struct {
 	Delta int `json:"delta"`
 }
 
-// decode decodes the game's own event types.
-func decode(typ string, data []byte) (table.Payload, error) {
-	switch typ {
-	case "HandArranged":
-		return table.DecodeAs[HandArranged](data)
-	case "HandsRevealed":
-		return table.DecodeAs[HandsRevealed](data)
-	case "RevealCalled":
-		return table.DecodeAs[RevealCalled](data)
-	}
-	return nil, fmt.Errorf("niuniu: unknown event type %q", typ)
-}
+// events decodes the game's own event types.
+var events = table.Events(
+	HandArranged{}, HandsRevealed{}, RevealCalled{},
+)

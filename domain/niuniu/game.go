@@ -16,8 +16,10 @@ type Game struct{}
 func New() *Game { return &Game{} }
 
 var (
-	_ table.Game  = (*Game)(nil)
-	_ table.Rules = (*Rules)(nil)
+	_ table.Game            = (*Game)(nil)
+	_ table.Decider[*State] = (*Rules)(nil)
+	// The reveal becomes legal once the deadline has passed.
+	_ table.TimedDecider[*State] = (*Rules)(nil)
 )
 
 // Name is the game's API name.
@@ -61,7 +63,7 @@ func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error)
 	if err != nil {
 		return nil, err
 	}
-	return &Rules{version: "niuniu/classic/1", opts: o}, nil
+	return table.Adapt[*State](&Rules{version: "niuniu/classic/1", opts: o}), nil
 }
 
 func parseOptions(raw json.RawMessage) (Options, error) {
@@ -130,11 +132,11 @@ func (r *Rules) Seats() int { return r.opts.Seats }
 func (r *Rules) Banker() int { return r.opts.Banker }
 
 // NewState is the state of a table that has dealt nothing.
-func (r *Rules) NewState() table.GameState {
+func (r *Rules) NewState() *State {
 	return &State{seats: r.opts.Seats, banker: r.opts.Banker, arrangeFor: time.Duration(r.opts.ArrangeSeconds) * time.Second}
 }
 
 // Decode decodes the game's own events.
-func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return decode(typ, data) }
-
-func (r *Rules) state(gs table.GameState) (*State, error) { return table.StateAs[*State](gs) }
+func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) {
+	return events.Decode(typ, data)
+}

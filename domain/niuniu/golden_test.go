@@ -133,7 +133,7 @@ func TestGolden(t *testing.T) {
 func recordGolden(t *testing.T, r *Rules, tc goldenCase) *goldenFile {
 	f := &goldenFile{Options: r.Options(), Stake: tc.stake, Seeds: tc.seeds}
 	seeds := &gametest.SeedSeq{ID: tc.seeds}
-	st := table.New(r)
+	st := table.New(r.untyped())
 	record := func(s goldenStep, evs []table.Payload) {
 		s.Events = gametest.Record(t, evs)
 		for _, e := range evs {
@@ -141,7 +141,7 @@ func recordGolden(t *testing.T, r *Rules, tc goldenCase) *goldenFile {
 		}
 		f.Steps = append(f.Steps, s)
 	}
-	evs, err := table.Open(r, "golden", "niuniu", "classic", tc.stake, "p0")
+	evs, err := table.Open(r.untyped(), "golden", "niuniu", "classic", tc.stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func recordGolden(t *testing.T, r *Rules, tc goldenCase) *goldenFile {
 		}
 		record(goldenStep{Join: p}, evs)
 	}
-	legal := func(seat int) []table.Action { return r.Legal(st.G, seat) }
+	legal := func(seat int) []table.Action { return r.Legal(st.G.(*State), seat) }
 	for step := 0; st.Last == nil; step++ {
 		seat, a := tc.play(gametest.Game[State](st), step, legal)
 		evs, err := table.Act(st, seat, a, seeds)
@@ -173,7 +173,7 @@ func writeGolden(t *testing.T, path string, f *goldenFile) { gametest.WriteJSON(
 // settlement.
 func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
 	seeds := &gametest.SeedSeq{ID: f.Seeds}
-	st := table.New(r)
+	st := table.New(r.untyped())
 	var deals []table.HandDealt
 	var first *Result
 	for i, s := range f.Steps {
@@ -181,7 +181,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
 		var err error
 		switch {
 		case i == 0:
-			evs, err = table.Open(r, "golden", "niuniu", "classic", f.Stake, "p0")
+			evs, err = table.Open(r.untyped(), "golden", "niuniu", "classic", f.Stake, "p0")
 		case s.Join != "":
 			evs, err = table.Join(st, s.Join, s.Join, -1, seeds)
 		default:
@@ -190,7 +190,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		for _, decoded := range gametest.Check(t, r, i, evs, s.Events) {
+		for _, decoded := range gametest.Check(t, r.untyped(), i, evs, s.Events) {
 			table.Apply(st, decoded)
 			switch d := decoded.(type) {
 			case table.HandDealt:

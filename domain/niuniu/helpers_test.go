@@ -29,15 +29,15 @@ func rulesWith(t testing.TB, options string) *Rules {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.(*Rules)
+	return table.Adapted(r).(*Rules)
 }
 
 // openTable opens a table at stake and seats players p0.. in order; the
 // first deal follows the last join.
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
 	t.Helper()
-	st := table.New(r)
-	evs, err := table.Open(r, "t", "niuniu", "classic", stake, "p0")
+	st := table.New(r.untyped())
+	evs, err := table.Open(r.untyped(), "t", "niuniu", "classic", stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func position(t testing.TB, r *Rules, stake int, hands ...string) *table.State {
 	if len(hands) != r.Seats() {
 		t.Fatalf("position of %d hands for %d seats", len(hands), r.Seats())
 	}
-	st := table.New(r)
+	st := table.New(r.untyped())
 	table.Apply(st, table.TableOpened{TableID: "pos", Game: "niuniu", Variant: "classic",
 		Options: r.Options(), Stake: stake, Seats: r.Seats(), RulesVersion: r.Version()})
 	for i := range r.Seats() {

@@ -11,9 +11,8 @@ import (
 // hand is being arranged, every bull of the seat's hand (Bulls' order), then
 // no_bull. Every seat may act at once, and again until the reveal: an
 // arrangement may be replaced. Nil when seat may not act.
-func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
-	s, err := r.state(gs)
-	if err != nil || s.phase != phaseArranging || seat < 0 || seat >= s.seats {
+func (r *Rules) Legal(s *State, seat int) []table.Action {
+	if s.phase != phaseArranging || seat < 0 || seat >= s.seats {
 		return nil
 	}
 	bulls := Bulls(s.hands[seat])
@@ -26,12 +25,12 @@ func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
 
 // LegalAt is Legal at the clock reading now: once the table's deadline has
 // passed, every seat may also call the reveal (table.Timed).
-func (r *Rules) LegalAt(gs table.GameState, seat int, now time.Time) []table.Action {
-	out := r.Legal(gs, seat)
+func (r *Rules) LegalAt(s *State, seat int, now time.Time) []table.Action {
+	out := r.Legal(s, seat)
 	if out == nil {
 		return nil
 	}
-	if s, err := r.state(gs); err == nil && s.mayReveal(now) == nil {
+	if s.mayReveal(now) == nil {
 		out = append(out, table.Action{Type: ActionReveal})
 	}
 	return out

@@ -32,7 +32,7 @@ func TestPerft(t *testing.T) {
 	r := rulesWith(t, `{"seats":2}`)
 	for _, tc := range tests {
 		st := position(t, r, 1, tc.hand, "BJ D3 D4 D5 D7")
-		got := r.Legal(st.G, 0)
+		got := r.Legal(st.G.(*State), 0)
 		if len(got) != tc.want || got[len(got)-1].Type != ActionNoBull {
 			var names []string
 			for _, a := range got {
@@ -57,13 +57,13 @@ func TestLegalMatchesDecide(t *testing.T) {
 		// Some seats arrange first: re-arranging stays legal.
 		for seat := range seats - 1 {
 			if rng.IntN(2) == 0 {
-				l := r.Legal(st.G, seat)
+				l := r.Legal(st.G.(*State), seat)
 				gametest.MustAct(t, st, seat, l[rng.IntN(len(l))])
 			}
 		}
 		seat := rng.IntN(seats)
 		hand := gametest.Game[State](st).hands[seat]
-		legal := r.Legal(st.G, seat)
+		legal := r.Legal(st.G.(*State), seat)
 		listed := map[cards.Multiset]bool{}
 		noBull := 0
 		for _, a := range legal {
@@ -98,13 +98,13 @@ func TestLegalMatchesDecide(t *testing.T) {
 		}
 		for _, cs := range tries {
 			a := table.Action{Type: ActionArrange, Cards: cs}
-			_, err := r.Decide(st.G, seat, a)
+			_, err := r.Decide(st.G.(*State), seat, a)
 			if accepted := err == nil; accepted != listed[cards.Of(cs)] {
 				t.Fatalf("trial %d seat %d hand %s: %s accepted %v (%v), listed %v: Legal must be what Decide accepts",
 					trial, seat, cards.Format(hand), gametest.DescribeAction(a), accepted, err, listed[cards.Of(cs)])
 			}
 		}
-		if _, err := r.Decide(st.G, seat, noBullA()); err != nil {
+		if _, err := r.Decide(st.G.(*State), seat, noBullA()); err != nil {
 			t.Fatalf("no_bull rejected: %v", err)
 		}
 	}
@@ -114,7 +114,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 	}
 	st := openTable(t, r, 1, &gametest.SeedSeq{ID: 1})
 	for _, seat := range []int{-1, 4, table.Spectator, table.Auditor} {
-		if got := r.Legal(st.G, seat); got != nil {
+		if got := r.Legal(st.G.(*State), seat); got != nil {
 			t.Fatalf("Legal of seat %d: %v, want nil", seat, got)
 		}
 	}

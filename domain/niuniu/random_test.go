@@ -111,7 +111,7 @@ func (rt *randomTable) Open() (table.Rules, []table.Payload) {
 	if err != nil {
 		rt.T.Fatal(err)
 	}
-	rt.r = r.(*Rules)
+	rt.r = table.Adapted(r).(*Rules)
 	evs, err := table.Open(r, fmt.Sprint("t", rt.Seed), "niuniu", "classic", 1+rt.Rng.IntN(5), "p0")
 	if err != nil {
 		rt.T.Fatal(err)
@@ -138,13 +138,13 @@ func (rt *randomTable) Applied(e table.Payload) {
 func (rt *randomTable) Choose() (int, table.Action) {
 	n := rt.r.Seats()
 	for seat := range n {
-		if rt.r.Legal(rt.St.G, seat) == nil {
+		if rt.r.Legal(rt.St.G.(*State), seat) == nil {
 			rt.Fatalf("seat %d may not act while the hand is arranged (niuniu.md, Arranging: every seat arranges)", seat)
 		}
 	}
 	seat := rt.Rng.IntN(n)
 	rt.now = rt.now.Add(time.Duration(rt.Rng.IntN(8000)) * time.Millisecond)
-	legal := rt.r.LegalAt(rt.St.G, seat, rt.now)
+	legal := rt.r.LegalAt(rt.St.G.(*State), seat, rt.now)
 	due := rt.Dealt.At.Add(time.Duration(rt.r.opts.ArrangeSeconds) * time.Second)
 	wantReveal := rt.r.opts.ArrangeSeconds > 0 && !rt.now.Before(due)
 	if got := slices.ContainsFunc(legal, func(a table.Action) bool { return a.Type == ActionReveal }); got != wantReveal {

@@ -142,7 +142,7 @@ func TestArrangeErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		before := *gametest.Game[State](st)
-		_, err := r.Decide(st.G, 0, tc.a)
+		_, err := r.Decide(st.G.(*State), 0, tc.a)
 		if !errors.Is(err, tc.want) {
 			t.Errorf("%s (%s): got %v, want %v (niuniu.md, Arranging: an invalid arrangement is rejected)", tc.name, gametest.DescribeAction(tc.a), err, tc.want)
 		}
@@ -160,7 +160,7 @@ func TestArrangeErrors(t *testing.T) {
 			t.Fatalf("%s: a rejected action changed the state", tc.name)
 		}
 	}
-	if _, err := r.Decide(st.G, 4, noBullA()); !errors.Is(err, table.ErrNoSuchSeat) {
+	if _, err := r.Decide(st.G.(*State), 4, noBullA()); !errors.Is(err, table.ErrNoSuchSeat) {
 		t.Errorf("seat 4 of 4: got %v, want no_such_seat", err)
 	}
 	between := r.NewState()
@@ -208,7 +208,7 @@ func TestResubmitUntilReveal(t *testing.T) {
 	if !slices.Equal(hs.Deltas, []int{-6, 6}) || res.Bouts[0].Winner != "player" || res.Bouts[0].Multiplier != 3 {
 		t.Fatalf("settled %v %+v, want [-6 6]: 牛8 wins ×3 at stake 2 (niuniu.md, Settlement)", hs.Deltas, res.Bouts)
 	}
-	if _, err := r.Decide(st.G, 1, noBullA()); err != nil {
+	if _, err := r.Decide(st.G.(*State), 1, noBullA()); err != nil {
 		t.Fatalf("the next hand is dealt: %v", err)
 	}
 }
@@ -336,23 +336,23 @@ func TestRedact(t *testing.T) {
 	declared := HandArranged{Seat: 1, Reading: &none}
 	for _, ev := range []HandArranged{e, declared} {
 		for _, seat := range []int{0, 2, 3, table.Spectator} {
-			got := table.Redact(r, ev, seat, false)
+			got := table.Redact(r.untyped(), ev, seat, false)
 			b, _ := json.Marshal(got)
 			if !reflect.DeepEqual(got, hidden) || string(b) != `{"seat":1,"hidden":true}` {
 				t.Fatalf("seat %d sees seat 1's running arrangement as %s, want only that it arranged", seat, b)
 			}
-			if got := table.Redact(r, ev, seat, true); !reflect.DeepEqual(got, ev) {
+			if got := table.Redact(r.untyped(), ev, seat, true); !reflect.DeepEqual(got, ev) {
 				t.Fatalf("seat %d sees the ended hand's arrangement as %+v, want it whole", seat, got)
 			}
 		}
 		for _, seat := range []int{1, table.Auditor} {
-			if got := table.Redact(r, ev, seat, false); !reflect.DeepEqual(got, ev) {
+			if got := table.Redact(r.untyped(), ev, seat, false); !reflect.DeepEqual(got, ev) {
 				t.Fatalf("seat %d sees %+v, want it whole", seat, got)
 			}
 		}
 	}
 	rev := HandsRevealed{Hand: 1}
-	if got := table.Redact(r, rev, 0, true); !reflect.DeepEqual(got, rev) {
+	if got := table.Redact(r.untyped(), rev, 0, true); !reflect.DeepEqual(got, rev) {
 		t.Fatalf("the reveal is redacted: %+v", got)
 	}
 }
@@ -364,7 +364,7 @@ func TestView(t *testing.T) {
 	st := position(t, r, 1, hand0, hand1, hand2, hand3)
 	gametest.MustAct(t, st, 2, arrangeA("H3 C7 SK"))
 	for seat := range 4 {
-		v := r.View(st.G, seat)
+		v := r.View(st.G.(*State), seat)
 		g := v.Game.(GameView)
 		dealt := cards.MustParse([]string{hand0, hand1, hand2, hand3}[seat])
 		Sort(dealt)
@@ -378,14 +378,14 @@ func TestView(t *testing.T) {
 			t.Fatalf("seat %d sees arrangement %+v, want only its own", seat, g.Arrangement)
 		}
 	}
-	if g := r.View(st.G, 2).Game.(GameView); g.Arrangement.Reading != 8 || cards.Format(g.Arrangement.Cards) != "H3 C7 SK" {
+	if g := r.View(st.G.(*State), 2).Game.(GameView); g.Arrangement.Reading != 8 || cards.Format(g.Arrangement.Cards) != "H3 C7 SK" {
 		t.Fatalf("seat 2 sees its arrangement as %+v", g.Arrangement)
 	}
-	spec := r.View(st.G, table.Spectator)
+	spec := r.View(st.G.(*State), table.Spectator)
 	if spec.Hand != nil || spec.Game.(GameView).Arrangement != nil {
 		t.Fatalf("a spectator sees %+v", spec)
 	}
-	aud := r.View(st.G, table.Auditor).Game.(GameView)
+	aud := r.View(st.G.(*State), table.Auditor).Game.(GameView)
 	if len(aud.Hands) != 4 || aud.Arrangements[2] == nil || aud.Arrangements[0] != nil {
 		t.Fatalf("the auditor sees %+v", aud)
 	}
@@ -393,7 +393,7 @@ func TestView(t *testing.T) {
 	for _, seat := range []int{0, 1, 3} {
 		gametest.MustAct(t, st, seat, noBullA())
 	}
-	g := r.View(st.G, table.Spectator).Game.(GameView)
+	g := r.View(st.G.(*State), table.Spectator).Game.(GameView)
 	if g.LastReveal == nil || len(g.LastReveal.Hands) != 4 || g.Hand != 2 {
 		t.Fatalf("after the reveal a spectator sees %+v", g)
 	}
@@ -427,7 +427,7 @@ func TestDecodeEvents(t *testing.T) {
 		HandsRevealed{Hand: 2, Hands: []RevealedHand{{Seat: 0, Cards: cards.MustParse("S3 H7 CK D2 S4"), BullCards: cards.MustParse("S3 H7 CK"), Reading: Reading{Bull: 6, High: cards.MustParse("CK")[0]}}}},
 	} {
 		b, _ := json.Marshal(p)
-		back, err := table.Decode(r, p.EventType(), b)
+		back, err := table.Decode(r.untyped(), p.EventType(), b)
 		if err != nil || !reflect.DeepEqual(back, p) {
 			t.Fatalf("%s %s decodes as %+v, %v", p.EventType(), b, back, err)
 		}
@@ -436,7 +436,7 @@ func TestDecodeEvents(t *testing.T) {
 	if want := `{"hand":0,"hands":[{"seat":0,"cards":["S3","H7","CK","D2","S4"],"bull":["S3","H7","CK"],"reading":"bull_6","high":"CK"}]}`; string(b) != want {
 		t.Fatalf("HandsRevealed encodes as %s, want %s (doc.go, Events)", b, want)
 	}
-	if _, err := table.Decode(r, "CardsPlayed", []byte(`{}`)); err == nil {
+	if _, err := table.Decode(r.untyped(), "CardsPlayed", []byte(`{}`)); err == nil {
 		t.Fatal("an unknown event type decodes")
 	}
 }

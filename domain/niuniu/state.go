@@ -75,8 +75,7 @@ func (s *State) NeedsDeal() bool { return s.phase == phaseBetween }
 
 // Evolve applies an event to the state, in place. It never validates: a
 // HandArranged replaces the seat's arrangement as recorded.
-func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
-	s := gs.(*State)
+func (r *Rules) Evolve(s *State, p table.Payload) *State {
 	s.Basics.Apply(p)
 	switch e := p.(type) {
 	case table.HandDealt:

@@ -41,11 +41,7 @@ type ArrangementView struct {
 // "between_hands"; no seat to act (all arrange at once, Turn is null); the
 // seat's own cards and arrangement; who has arranged; the last reveal; and,
 // for the auditor, every hand and arrangement.
-func (r *Rules) View(gs table.GameState, seat int) table.View {
-	s, err := r.state(gs)
-	if err != nil {
-		return table.View{Phase: phaseBetween.String()}
-	}
+func (r *Rules) View(s *State, seat int) table.View {
 	v := table.View{Phase: s.phase.String()}
 	g := GameView{Hand: s.hand, Banker: s.banker, LastReveal: s.last}
 	if due, ok := s.deadline(); ok {

@@ -11,14 +11,14 @@ import (
 // for and what a seat does when its time runs out; the bot is in bot.go.
 // doc.go, "Turn clock, timeouts and the bot", states the policy.
 
-var _ table.Autoplay = (*Rules)(nil)
+var _ table.AutoplayDecider[*State] = (*Rules)(nil)
 
 // Awaited lists the seats the hand waits for (see awaited).
-func (r *Rules) Awaited(gs table.GameState) []int { return awaited(gs.(*State)) }
+func (r *Rules) Awaited(s *State) []int { return awaited(s) }
 
 // TimeoutAction is the default action of an awaited seat (see timeoutAction).
-func (r *Rules) TimeoutAction(gs table.GameState, seat int) table.Action {
-	return timeoutAction(gs.(*State), seat)
+func (r *Rules) TimeoutAction(s *State, seat int) table.Action {
+	return timeoutAction(s, seat)
 }
 
 // BotAction is the bot's choice from the seat's view and legal actions.

@@ -23,11 +23,11 @@ func randomPlayer(rng *rand.Rand) player {
 
 // timeoutPlayer acts only when awaited, and then as the clock would.
 func timeoutPlayer(st *table.State, seat int, _ []table.Action) table.Action {
-	return st.Rules.(*Rules).TimeoutAction(st.G, seat)
+	return table.Adapted(st.Rules).(*Rules).TimeoutAction(st.G.(*State), seat)
 }
 
 func botPlayer(st *table.State, seat int, legal []table.Action) table.Action {
-	return st.Rules.(*Rules).BotAction(st.Rules.View(st.G, seat), legal)
+	return table.Adapted(st.Rules).(*Rules).BotAction(st.Rules.View(st.G, seat), legal)
 }
 
 func isTimeout(p player) bool {
@@ -53,14 +53,14 @@ type handDriver struct {
 
 // step makes one action and returns its events.
 func (d *handDriver) step() []table.Payload {
-	r := d.st.Rules.(*Rules)
-	aw := r.Awaited(d.st.G)
+	r := table.Adapted(d.st.Rules).(*Rules)
+	aw := r.Awaited(d.st.G.(*State))
 	for k := range seats {
 		seat := (d.next + k) % seats
 		if isTimeout(d.players[seat]) && !slices.Contains(aw, seat) {
 			continue
 		}
-		legal := r.Legal(d.st.G, seat)
+		legal := r.Legal(d.st.G.(*State), seat)
 		if len(legal) == 0 {
 			continue
 		}
@@ -68,12 +68,12 @@ func (d *handDriver) step() []table.Payload {
 		a := d.players[seat](d.st, seat, legal)
 		evs, err := table.Act(d.st, seat, a, d.seeds)
 		if err != nil {
-			d.t.Fatalf("hand %d (%s): seat %d %s: %v", d.st.Hand, r.View(d.st.G, seat).Phase, seat, gametest.DescribeAction(a), err)
+			d.t.Fatalf("hand %d (%s): seat %d %s: %v", d.st.Hand, r.View(d.st.G.(*State), seat).Phase, seat, gametest.DescribeAction(a), err)
 		}
 		gametest.ApplyAll(d.st, evs)
 		return evs
 	}
-	d.t.Fatalf("hand %d (%s): nobody may act; awaited %v", d.st.Hand, r.View(d.st.G, 0).Phase, aw)
+	d.t.Fatalf("hand %d (%s): nobody may act; awaited %v", d.st.Hand, r.View(d.st.G.(*State), 0).Phase, aw)
 	return nil
 }
 
@@ -107,23 +107,23 @@ func TestTimeoutActions(t *testing.T) {
 			phases := map[string]int{}
 			check := func(st *table.State) {
 				g := gametest.Game[State](st)
-				aw := r.Awaited(st.G)
+				aw := r.Awaited(st.G.(*State))
 				if !slices.IsSorted(aw) {
 					t.Fatalf("awaited %v not in seat order", aw)
 				}
 				for seat := range seats {
 					if !slices.Contains(aw, seat) {
-						if len(r.Legal(st.G, seat)) > 0 && g.phase != phaseDrawing {
+						if len(r.Legal(st.G.(*State), seat)) > 0 && g.phase != phaseDrawing {
 							t.Fatalf("hand %d, %s: seat %d may act and is not awaited (doc.go, Turn clock)", g.hand, g.phase, seat)
 						}
 						continue
 					}
-					legal := r.Legal(st.G, seat)
-					a := r.TimeoutAction(st.G, seat)
+					legal := r.Legal(st.G.(*State), seat)
+					a := r.TimeoutAction(st.G.(*State), seat)
 					if !containsAction(legal, a) {
 						t.Fatalf("hand %d, %s: seat %d times out with %s, not one of its %d legal actions", g.hand, g.phase, seat, gametest.DescribeAction(a), len(legal))
 					}
-					if _, err := r.Decide(st.G, seat, a); err != nil {
+					if _, err := r.Decide(st.G.(*State), seat, a); err != nil {
 						t.Fatalf("hand %d, %s: seat %d times out with %s: %v", g.hand, g.phase, seat, gametest.DescribeAction(a), err)
 					}
 					if why := timeoutPolicyBroken(g, seat, a, legal); why != "" {

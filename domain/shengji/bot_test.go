@@ -19,11 +19,11 @@ func TestBotLegal(t *testing.T) {
 			checked := map[string]int{}
 			check := func(st *table.State) {
 				for seat := range seats {
-					legal := r.Legal(st.G, seat)
+					legal := r.Legal(st.G.(*State), seat)
 					if len(legal) == 0 {
 						continue
 					}
-					v := r.View(st.G, seat)
+					v := r.View(st.G.(*State), seat)
 					if a := r.BotAction(v, legal); !containsAction(legal, a) {
 						t.Fatalf("hand %d, %s: bot of seat %d chose %s, not one of its legal actions", st.Hand, v.Phase, seat, gametest.DescribeAction(a))
 					}

@@ -29,7 +29,7 @@ func largestLegal(b *testing.B, variant string, ph phase, hands int) (*table.Sta
 			if ph == phaseBurying {
 				seat = g.burier
 			}
-			if legal := r.Legal(st.G, seat); len(legal) > len(bestLegal) {
+			if legal := r.Legal(st.G.(*State), seat); len(legal) > len(bestLegal) {
 				best, bestSeat, bestLegal = st.Clone(), seat, legal
 			}
 		}
@@ -56,8 +56,8 @@ func BenchmarkBotChoice(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			st, seat, legal := largestLegal(b, c.variant, c.phase, c.hands)
-			r := st.Rules.(*Rules)
-			v := r.View(st.G, seat)
+			r := table.Adapted(st.Rules).(*Rules)
+			v := r.View(st.G.(*State), seat)
 			b.Run("bot", func(b *testing.B) {
 				for b.Loop() {
 					r.BotAction(v, legal)
@@ -66,7 +66,7 @@ func BenchmarkBotChoice(b *testing.B) {
 			})
 			b.Run("timeout", func(b *testing.B) {
 				for b.Loop() {
-					r.TimeoutAction(st.G, seat)
+					r.TimeoutAction(st.G.(*State), seat)
 				}
 			})
 		})

@@ -10,11 +10,7 @@ import (
 // Deal deals the next deal from seed as doc.go specifies: HandDealt records
 // every seat's 26 cards in draw order and the kitty in flip order, then the
 // DealSecret keeps the seed for the event ending the deal.
-func (r *Rules) Deal(gs table.GameState, d table.DealNumber, seed cards.Seed) ([]table.Payload, error) {
-	s, err := r.state(gs)
-	if err != nil {
-		return nil, err
-	}
+func (r *Rules) Deal(s *State, d table.DealNumber, seed cards.Seed) ([]table.Payload, error) {
 	deck, stream := cards.Shuffled(seed, decks)
 	hands := make([][]cards.Card, seats)
 	for i, c := range deck[:seats*handSize] {

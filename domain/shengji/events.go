@@ -1,8 +1,6 @@
 package shengji
 
 import (
-	"fmt"
-
 	"paiju/domain/cards"
 	"paiju/domain/table"
 )
@@ -193,37 +191,10 @@ type Result struct {
 	House     int   `json:"house,omitempty"`
 }
 
-func decode(typ string, data []byte) (table.Payload, error) {
-	switch typ {
-	case "CardsDrawn":
-		return table.DecodeAs[CardsDrawn](data)
-	case "TrumpDeclared":
-		return table.DecodeAs[TrumpDeclared](data)
-	case "DeclarePassed":
-		return table.DecodeAs[DeclarePassed](data)
-	case "KittyFlipped":
-		return table.DecodeAs[KittyFlipped](data)
-	case "KittyTaken":
-		return table.DecodeAs[KittyTaken](data)
-	case "KittyBuried":
-		return table.DecodeAs[KittyBuried](data)
-	case "TrumpRevealed":
-		return table.DecodeAs[TrumpRevealed](data)
-	case "CardsPlayed":
-		return table.DecodeAs[CardsPlayed](data)
-	case "TrickWon":
-		return table.DecodeAs[TrickWon](data)
-	case "TrumpReinforced":
-		return table.DecodeAs[TrumpReinforced](data)
-	case "LevelDropped":
-		return table.DecodeAs[LevelDropped](data)
-	case "DeclarationTaken":
-		return table.DecodeAs[DeclarationTaken](data)
-	case "CardGiven":
-		return table.DecodeAs[CardGiven](data)
-	}
-	return nil, fmt.Errorf("shengji: unknown event type %q", typ)
-}
+// events decodes the game's own event types.
+var events = table.Events(
+	CardsDrawn{}, TrumpDeclared{}, DeclarePassed{}, KittyFlipped{}, KittyTaken{}, KittyBuried{}, TrumpRevealed{}, CardsPlayed{}, TrickWon{}, TrumpReinforced{}, LevelDropped{}, DeclarationTaken{}, CardGiven{},
+)
 
 // suitName and suitNamed persist a suit by its notation letter.
 func suitName(s cards.Suit) string { return s.Letter() }

@@ -17,9 +17,9 @@ type Game struct{}
 func New() *Game { return &Game{} }
 
 var (
-	_ table.Game      = (*Game)(nil)
-	_ table.Rules     = (*Rules)(nil)
-	_ table.GameState = (*State)(nil)
+	_ table.Game            = (*Game)(nil)
+	_ table.Decider[*State] = (*Rules)(nil)
+	_ table.GameState       = (*State)(nil)
 )
 
 // Name is the game's API name.
@@ -38,7 +38,7 @@ func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error)
 	if err != nil {
 		return nil, err
 	}
-	return &Rules{v: v, o: o}, nil
+	return table.Adapt[*State](&Rules{v: v, o: o}), nil
 }
 
 // variant is what one variant of the family fixes: ningyang (seed 000) and
@@ -174,10 +174,12 @@ func (r *Rules) Options() json.RawMessage {
 func (r *Rules) Seats() int { return seats }
 
 // NewState is the state of a table that has dealt nothing.
-func (r *Rules) NewState() table.GameState { return newState(r.v, r.o) }
+func (r *Rules) NewState() *State { return newState(r.v, r.o) }
 
 // Decode decodes the game's own events.
-func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return decode(typ, data) }
+func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) {
+	return events.Decode(typ, data)
+}
 
 const (
 	seats    = 4

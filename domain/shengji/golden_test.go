@@ -115,9 +115,9 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("the recording is of variant %q, the case of %q", gf.Variant, variant)
 			}
 			r := variantRules(t, variant, string(gf.Options))
-			st := table.New(r)
+			st := table.New(r.untyped())
 			seeds := &gametest.SeedSeq{ID: gf.Seeds}
-			evs, err := table.Open(r, "t", "shengji", variant, gf.Stake, "p0")
+			evs, err := table.Open(r.untyped(), "t", "shengji", variant, gf.Stake, "p0")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -23,15 +23,15 @@ func variantRules(t testing.TB, variant, options string) *Rules {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.(*Rules)
+	return table.Adapted(r).(*Rules)
 }
 
 // openTable opens a table at stake and seats p0..p3; the first deal follows
 // the last join.
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
 	t.Helper()
-	st := table.New(r)
-	evs, err := table.Open(r, "t", "shengji", r.v.name, stake, "p0")
+	st := table.New(r.untyped())
+	evs, err := table.Open(r.untyped(), "t", "shengji", r.v.name, stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func (d deal) hands(t testing.TB) ([][]cards.Card, []cards.Card) {
 // build folds a table whose hand 1 is the chosen deal; drawing is next.
 func (d deal) build(t testing.TB, r *Rules) *table.State {
 	t.Helper()
-	st := table.New(r)
+	st := table.New(r.untyped())
 	table.Apply(st, table.TableOpened{TableID: "pos", Game: "shengji", Variant: r.v.name,
 		Options: r.Options(), Stake: max(d.stake, 1), Seats: seats, RulesVersion: r.Version()})
 	for i := range seats {

@@ -56,7 +56,7 @@ func newTwinPositions(t *testing.T, r *Rules, id uint64, dealer int) *twinPositi
 		}
 	}
 	for k := range tp.st {
-		st := table.New(r)
+		st := table.New(r.untyped())
 		table.Apply(st, table.TableOpened{TableID: "twin", Game: "shengji", Variant: r.v.name,
 			Options: r.Options(), Stake: 1, Seats: seats, RulesVersion: r.Version()})
 		for i := range seats {
@@ -94,9 +94,9 @@ func (tp *twinPositions) same(what string, evs [2][]table.Payload) {
 		for k, st := range tp.st {
 			var redacted []table.Payload
 			for _, p := range evs[k] {
-				redacted = append(redacted, table.Redact(tp.r, p, seat, false))
+				redacted = append(redacted, table.Redact(tp.r.untyped(), p, seat, false))
 			}
-			got[k] = mustJSON(tp.t, tp.r.View(st.G, seat)) + "\n" + mustJSON(tp.t, table.Legal(st, seat)) + "\n" + mustJSON(tp.t, redacted)
+			got[k] = mustJSON(tp.t, tp.r.View(st.G.(*State), seat)) + "\n" + mustJSON(tp.t, table.Legal(st, seat)) + "\n" + mustJSON(tp.t, redacted)
 		}
 		if got[0] != got[1] {
 			tp.t.Fatalf("after %s, seat %d tells seat %d's hidden declaration %s from %s (shengji.md: the declaration is hidden until the kitty is buried):\n%s\n%s",
@@ -130,7 +130,7 @@ func (tp *twinPositions) probe() {
 		if seat < 0 {
 			continue
 		}
-		hand := tp.r.View(tp.st[0].G, seat).Hand
+		hand := tp.r.View(tp.st[0].G.(*State), seat).Hand
 		var probes []table.Action
 		for _, n := range []int{1, 3, 4, 5} {
 			if n <= len(hand) {
@@ -143,7 +143,7 @@ func (tp *twinPositions) probe() {
 		for _, a := range probes {
 			var got [2]string
 			for k, st := range tp.st {
-				_, err := tp.r.Decide(st.G, seat, a)
+				_, err := tp.r.Decide(st.G.(*State), seat, a)
 				got[k] = fmt.Sprint(err)
 			}
 			tp.probes++
@@ -213,7 +213,7 @@ func TestHiddenTrumpMetamorphic(t *testing.T) {
 				tp.probe()
 				// d knows its suit: its hand leads with it (doc.go, Trump
 				// order), so its twin views differ.
-				if a, b := r.View(tp.st[0].G, tp.d).Hand, r.View(tp.st[1].G, tp.d).Hand; slices.Equal(a, b) {
+				if a, b := r.View(tp.st[0].G.(*State), tp.d).Hand, r.View(tp.st[1].G.(*State), tp.d).Hand; slices.Equal(a, b) {
 					t.Fatalf("seat %d, the declarer, sees %s whether it declared %s or %s", tp.d, cards.Format(a), cards.Format(tp.decl[0]), cards.Format(tp.decl[1]))
 				}
 				var bury *table.Action
@@ -231,7 +231,7 @@ func TestHiddenTrumpMetamorphic(t *testing.T) {
 				}
 				// Buried, the trump is public: the twins now differ, so the
 				// comparison above could fail.
-				if a, b := r.View(tp.st[0].G, table.Spectator), r.View(tp.st[1].G, table.Spectator); mustJSON(t, a) == mustJSON(t, b) {
+				if a, b := r.View(tp.st[0].G.(*State), table.Spectator), r.View(tp.st[1].G.(*State), table.Spectator); mustJSON(t, a) == mustJSON(t, b) {
 					t.Fatalf("after the bury a spectator sees the same table whatever the trump: %s", mustJSON(t, a))
 				}
 				if tp.over {
@@ -304,9 +304,9 @@ func TestGuafengExchangeHidesTrumpsOwed(t *testing.T) {
 		for k := range st {
 			var redacted []table.Payload
 			for _, p := range evs[k] {
-				redacted = append(redacted, table.Redact(r, p, seat, false))
+				redacted = append(redacted, table.Redact(r.untyped(), p, seat, false))
 			}
-			got[k] = mustJSON(t, r.View(st[k].G, seat)) + "\n" + mustJSON(t, redacted)
+			got[k] = mustJSON(t, r.View(st[k].G.(*State), seat)) + "\n" + mustJSON(t, redacted)
 		}
 		if got[0] != got[1] {
 			t.Fatalf("seat %d tells a trump given back from another card:\n%s\n%s", seat, got[0], got[1])
@@ -315,7 +315,7 @@ func TestGuafengExchangeHidesTrumpsOwed(t *testing.T) {
 	for _, seat := range []int{0, 1} {
 		var owed [2]int
 		for k := range st {
-			gv := r.View(st[k].G, seat).Game.(GameView)
+			gv := r.View(st[k].G.(*State), seat).Game.(GameView)
 			owed[k] = gv.OwedTrumps
 		}
 		if owed != [2]int{0, 1} {

@@ -10,9 +10,8 @@ import (
 // Legal lists every action seat may take now (escape excluded: the table adds
 // it). Each play, bury and declaration is listed once per multiset of cards,
 // each exchange (guafeng) once per card that may be given.
-func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
-	s, err := r.state(gs)
-	if err != nil || seat < 0 || seat >= seats {
+func (r *Rules) Legal(s *State, seat int) []table.Action {
+	if seat < 0 || seat >= seats {
 		return nil
 	}
 	var out []table.Action

@@ -231,11 +231,11 @@ func (rt *randomTable) Open() (table.Rules, []table.Payload) {
 		rt.first = rt.stream
 	}
 	rt.stream = nil
-	evs, err := table.Open(rt.r, "t", "shengji", rt.r.v.name, 1+rt.Rng.IntN(3), "p0")
+	evs, err := table.Open(rt.r.untyped(), "t", "shengji", rt.r.v.name, 1+rt.Rng.IntN(3), "p0")
 	if err != nil {
 		rt.T.Fatal(err)
 	}
-	return rt.r, evs
+	return rt.r.untyped(), evs
 }
 
 func (rt *randomTable) g() *State { return gametest.Game[State](rt.St) }

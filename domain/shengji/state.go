@@ -134,8 +134,6 @@ func (s *State) Clone() table.GameState {
 // single-hand table.
 func (s *State) NeedsDeal() bool { return s.phase == phaseWaiting && !s.over }
 
-func (r *Rules) state(gs table.GameState) (*State, error) { return table.StateAs[*State](gs) }
-
 // handLevel is the level of the hand about to be dealt: the dealer side's,
 // or A in a first hand (both sides start at A; an escape changes no level).
 func (s *State) handLevel() int {
@@ -150,8 +148,7 @@ func (s *State) isDefender(seat int) bool { return sideOf(seat) != sideOf(s.deal
 
 // Evolve applies an event to the state, in place. It panics only on a stream
 // that contradicts itself (a seat playing cards it does not hold).
-func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
-	s := gs.(*State)
+func (r *Rules) Evolve(s *State, p table.Payload) *State {
 	s.Basics.Apply(p)
 	switch e := p.(type) {
 	case table.HandDealt:

@@ -76,11 +76,7 @@ type PlayView struct {
 // sorted without a trump suit it may not know (sortOrder), declarations
 // without their suit until the kitty is buried, the kitty only as the
 // dealer, and the public course of the hand.
-func (r *Rules) View(gs table.GameState, seat int) table.View {
-	s, err := r.state(gs)
-	if err != nil {
-		return table.View{Phase: phaseWaiting.String()}
-	}
+func (r *Rules) View(s *State, seat int) table.View {
 	v := table.View{Phase: s.phase.String()}
 	if s.phase == phaseBurying || s.phase == phasePlaying || s.phase == phaseExchanging {
 		v.Turn = table.Seat(s.turn)

@@ -22,21 +22,21 @@ func TestRedact(t *testing.T) {
 	}
 	var opened bool
 	for _, ev := range rt.stream {
-		p, err := table.Decode(r, ev.Type, ev.Data)
+		p, err := table.Decode(r.untyped(), ev.Type, ev.Data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := p.(table.TableOpened); ok {
 			opened = true
 		}
-		if got := table.Redact(r, p, table.Auditor, false); mustJSON(t, got) != string(ev.Data) {
+		if got := table.Redact(r.untyped(), p, table.Auditor, false); mustJSON(t, got) != string(ev.Data) {
 			t.Fatalf("the auditor sees %s redacted", ev.Type)
 		}
 		for _, seat := range []int{0, 1, 2, 3, table.Spectator} {
-			if got := table.Redact(r, p, seat, true); mustJSON(t, got) != string(ev.Data) {
+			if got := table.Redact(r.untyped(), p, seat, true); mustJSON(t, got) != string(ev.Data) {
 				t.Fatalf("seat %d after the deal sees %s redacted", seat, ev.Type)
 			}
-			got := table.Redact(r, p, seat, false)
+			got := table.Redact(r.untyped(), p, seat, false)
 			switch e := p.(type) {
 			case table.DealSecret:
 				if got != nil {

@@ -8,17 +8,17 @@ import (
 	"paiju/domain/table"
 )
 
-var _ table.Autoplay = (*Rules)(nil)
+var _ table.AutoplayDecider[*State] = (*Rules)(nil)
 
 // Awaited is the seat on turn in the play; nobody between deals. 双扣 has one
 // phase, which waits for exactly one seat; no other seat has a legal action
 // (Legal is nil off turn).
-func (r *Rules) Awaited(gs table.GameState) []int { return awaited(gs.(*State)) }
+func (r *Rules) Awaited(s *State) []int { return awaited(s) }
 
 // TimeoutAction is the default action of the seat on turn (see doc.go, Turn
 // clock).
-func (r *Rules) TimeoutAction(gs table.GameState, seat int) table.Action {
-	return timeoutAction(gs.(*State), seat)
+func (r *Rules) TimeoutAction(s *State, seat int) table.Action {
+	return timeoutAction(s, seat)
 }
 
 // BotAction is the bot's choice (see doc.go, Bot), from the seat's view.

@@ -8,11 +8,7 @@ import (
 
 // Deal deals the next deal from seed as doc.go specifies: HandDealt, then the
 // DealSecret that keeps the seed for the event ending the deal.
-func (r *Rules) Deal(gs table.GameState, d table.DealNumber, seed cards.Seed) ([]table.Payload, error) {
-	s, err := r.state(gs)
-	if err != nil {
-		return nil, err
-	}
+func (r *Rules) Deal(s *State, d table.DealNumber, seed cards.Seed) ([]table.Payload, error) {
 	deck, stream := cards.Shuffled(seed, decks)
 	hands := make([][]cards.Card, seats)
 	for i, c := range deck {

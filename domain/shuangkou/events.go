@@ -1,8 +1,6 @@
 package shuangkou
 
 import (
-	"fmt"
-
 	"paiju/domain/cards"
 	"paiju/domain/table"
 )
@@ -72,17 +70,7 @@ type Result struct {
 	Penalty int  `json:"penalty,omitempty"`
 }
 
-// decode decodes the game's own event types.
-func decode(typ string, data []byte) (table.Payload, error) {
-	switch typ {
-	case "CardsPlayed":
-		return table.DecodeAs[CardsPlayed](data)
-	case "PlayPassed":
-		return table.DecodeAs[PlayPassed](data)
-	case "PlayerOut":
-		return table.DecodeAs[PlayerOut](data)
-	case "TrickEnded":
-		return table.DecodeAs[TrickEnded](data)
-	}
-	return nil, fmt.Errorf("shuangkou: unknown event type %q", typ)
-}
+// events decodes the game's own event types.
+var events = table.Events(
+	CardsPlayed{}, PlayPassed{}, PlayerOut{}, TrickEnded{},
+)

@@ -16,8 +16,8 @@ type Game struct{}
 func New() *Game { return &Game{} }
 
 var (
-	_ table.Game  = (*Game)(nil)
-	_ table.Rules = (*Rules)(nil)
+	_ table.Game            = (*Game)(nil)
+	_ table.Decider[*State] = (*Rules)(nil)
 )
 
 // Name is the game's API name.
@@ -36,7 +36,7 @@ func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error)
 	if err := checkOptions(v, options); err != nil {
 		return nil, err
 	}
-	return &Rules{v: v}, nil
+	return table.Adapt[*State](&Rules{v: v}), nil
 }
 
 // variant is what one variant fixes. Both play four seats in partnerships
@@ -105,10 +105,12 @@ func (r *Rules) Options() json.RawMessage { return json.RawMessage(`{}`) }
 func (r *Rules) Seats() int { return seats }
 
 // NewState is the state of a table that has dealt nothing.
-func (r *Rules) NewState() table.GameState { return newState(r.v) }
+func (r *Rules) NewState() *State { return newState(r.v) }
 
 // Decode decodes the game's own events.
-func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) { return decode(typ, data) }
+func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) {
+	return events.Decode(typ, data)
+}
 
 // Redact shows every game event to everyone: plays are public, and the only
 // hidden cards are in HandDealt and the seed in DealSecret, which the table

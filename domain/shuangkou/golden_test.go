@@ -103,7 +103,7 @@ func recordGolden(t *testing.T, r *Rules, c goldenCase, k uint64) (*goldenFile, 
 	rng := rand.New(rand.NewPCG(k, 0x676f))
 	f := &goldenFile{Variant: c.variant, Stake: c.stake, Seeds: c.seeds}
 	seeds := &gametest.SeedSeq{ID: c.seeds}
-	st := table.New(r)
+	st := table.New(r.untyped())
 	var res Result
 	record := func(s goldenStep, evs []table.Payload) {
 		s.Events = gametest.Record(t, evs)
@@ -115,7 +115,7 @@ func recordGolden(t *testing.T, r *Rules, c goldenCase, k uint64) (*goldenFile, 
 		}
 		f.Steps = append(f.Steps, s)
 	}
-	evs, err := table.Open(r, "golden", "shuangkou", r.v.name, c.stake, "p0")
+	evs, err := table.Open(r.untyped(), "golden", "shuangkou", r.v.name, c.stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,14 +153,14 @@ func writeGolden(t *testing.T, path string, f *goldenFile) { gametest.WriteJSON(
 // replayGolden replays f and returns the result of its settlement.
 func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
 	seeds := &gametest.SeedSeq{ID: f.Seeds}
-	st := table.New(r)
+	st := table.New(r.untyped())
 	var res Result
 	for i, s := range f.Steps {
 		var evs []table.Payload
 		var err error
 		switch {
 		case i == 0:
-			evs, err = table.Open(r, "golden", "shuangkou", r.v.name, f.Stake, "p0")
+			evs, err = table.Open(r.untyped(), "golden", "shuangkou", r.v.name, f.Stake, "p0")
 		case s.Join != "":
 			evs, err = table.Join(st, s.Join, s.Join, -1, seeds)
 		default:
@@ -169,7 +169,7 @@ func replayGolden(t *testing.T, r *Rules, f *goldenFile) Result {
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		for _, decoded := range gametest.Check(t, r, i, evs, s.Events) {
+		for _, decoded := range gametest.Check(t, r.untyped(), i, evs, s.Events) {
 			if hs, ok := decoded.(table.HandSettled); ok {
 				if err := json.Unmarshal(hs.Result, &res); err != nil {
 					t.Fatal(err)

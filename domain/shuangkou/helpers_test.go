@@ -16,15 +16,15 @@ func rulesFor(t testing.TB, variant string) *Rules {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.(*Rules)
+	return table.Adapted(r).(*Rules)
 }
 
 // openTable opens a table of variant at stake and seats p0 … p3; the first
 // deal follows the fourth join.
 func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table.State {
 	t.Helper()
-	st := table.New(r)
-	evs, err := table.Open(r, "t", "shuangkou", r.v.name, stake, "p0")
+	st := table.New(r.untyped())
+	evs, err := table.Open(r.untyped(), "t", "shuangkou", r.v.name, stake, "p0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ type position struct {
 func (p position) build(t testing.TB, r *Rules) *table.State {
 	t.Helper()
 	stake := max(p.stake, 1)
-	st := table.New(r)
+	st := table.New(r.untyped())
 	table.Apply(st, table.TableOpened{TableID: "pos", Game: "shuangkou", Variant: r.v.name,
 		Options: r.Options(), Stake: stake, Seats: seats, RulesVersion: r.Version()})
 	for i := range seats {

@@ -24,9 +24,8 @@ import (
 // readings (a straight with wilds that can sit at either end, 7 7 + jokers
 // as a bomb or a pair run…) is listed once per reading that may be played
 // now, with "as" naming it; a play with one reading leaves "as" empty.
-func (r *Rules) Legal(gs table.GameState, seat int) []table.Action {
-	s, err := r.state(gs)
-	if err != nil || s.phase == phaseWaiting || seat != s.turn {
+func (r *Rules) Legal(s *State, seat int) []table.Action {
+	if s.phase == phaseWaiting || seat != s.turn {
 		return nil
 	}
 	var lead *Reading

@@ -40,7 +40,7 @@ func TestLegalCounts(t *testing.T) {
 		if c.lead != "" {
 			gametest.MustAct(t, st, 3, playA(c.lead))
 		}
-		got := r.Legal(st.G, 0)
+		got := r.Legal(st.G.(*State), 0)
 		if len(got) != c.want {
 			var names []string
 			for _, a := range got {
@@ -117,10 +117,10 @@ func TestLegalMatchesDecide(t *testing.T) {
 			if g.last != nil {
 				leadR = &g.last.reading
 			}
-			legal := r.Legal(st.G, 0)
+			legal := r.Legal(st.G.(*State), 0)
 			want := legalSet(t, legal, r.v.wild, leadR)
 			for _, a := range legal {
-				if _, err := r.Decide(st.G, 0, a); err != nil {
+				if _, err := r.Decide(st.G.(*State), 0, a); err != nil {
 					t.Fatalf("%s: hand %s on %q: Legal's %s is refused: %v", variant, cards.Format(hand), lead, gametest.DescribeAction(a), err)
 				}
 			}
@@ -141,7 +141,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 					}
 					for _, rd := range Classify(sub, r.v.wild) {
 						a := table.Action{Type: ActionPlay, Cards: sub, As: rd.Name()}
-						if _, err := r.Decide(st.G, 0, a); err == nil {
+						if _, err := r.Decide(st.G.(*State), 0, a); err == nil {
 							got[fmt.Sprintf("%x/%s", func() uint64 { s := climb.CountsOf(sub); return s.Key() }(), rd.Name())] = true
 						}
 					}

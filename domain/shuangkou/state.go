@@ -90,12 +90,9 @@ func (s *State) cardsLeft() []int {
 	return left
 }
 
-func (r *Rules) state(gs table.GameState) (*State, error) { return table.StateAs[*State](gs) }
-
 // Evolve applies an event to the state, in place. It panics only on a stream
 // that contradicts itself (cards played that the seat does not hold).
-func (r *Rules) Evolve(gs table.GameState, p table.Payload) table.GameState {
-	s := gs.(*State)
+func (r *Rules) Evolve(s *State, p table.Payload) *State {
 	s.Basics.Apply(p)
 	switch e := p.(type) {
 	case table.HandDealt:

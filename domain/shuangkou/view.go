@@ -40,11 +40,7 @@ type PlayView struct {
 // View is what seat sees: phase "waiting" (no deal running) or "playing";
 // the seat's own cards (none for spectators); the public details of the
 // deal; and, for the auditor, every hand.
-func (r *Rules) View(gs table.GameState, seat int) table.View {
-	s, err := r.state(gs)
-	if err != nil {
-		return table.View{Phase: phaseWaiting.String()}
-	}
+func (r *Rules) View(s *State, seat int) table.View {
 	v := table.View{Phase: s.phase.String()}
 	if s.phase != phaseWaiting {
 		v.Turn = table.Seat(s.turn)

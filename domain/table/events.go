@@ -3,6 +3,7 @@ package table
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"time"
 
 	"paiju/domain/cards"
@@ -124,47 +125,53 @@ func (PlayerEscaped) EventType() string { return "PlayerEscaped" }
 func (PlayerLeft) EventType() string    { return "PlayerLeft" }
 func (TableClosed) EventType() string   { return "TableClosed" }
 
-// decodeCommon decodes a variant-agnostic event; ok is false for other types.
-func decodeCommon(typ string, data []byte) (p Payload, ok bool, err error) {
-	switch typ {
-	case "TableOpened":
-		p, err = decodeAs[TableOpened](data)
-	case "PlayerSeated":
-		p, err = decodeAs[PlayerSeated](data)
-	case "HandDealt":
-		p, err = decodeAs[HandDealt](data)
-	case "DealVoided":
-		p, err = decodeAs[DealVoided](data)
-	case "DealSecret":
-		p, err = decodeAs[DealSecret](data)
-	case "HandSettled":
-		p, err = decodeAs[HandSettled](data)
-	case "PlayerEscaped":
-		p, err = decodeAs[PlayerEscaped](data)
-	case "PlayerLeft":
-		p, err = decodeAs[PlayerLeft](data)
-	case "TableClosed":
-		p, err = decodeAs[TableClosed](data)
-	case "TurnTimedOut":
-		p, err = decodeAs[TurnTimedOut](data)
-	case "SeatDelegated":
-		p, err = decodeAs[SeatDelegated](data)
-	case "SeatResumed":
-		p, err = decodeAs[SeatResumed](data)
-	default:
-		return nil, false, nil
-	}
-	return p, true, err
+// commonEvents decodes the variant-agnostic events.
+var commonEvents = Events(
+	TableOpened{}, PlayerSeated{}, HandDealt{}, DealVoided{}, DealSecret{},
+	HandSettled{}, PlayerEscaped{}, PlayerLeft{}, TableClosed{},
+	TurnTimedOut{}, SeatDelegated{}, SeatResumed{},
+)
+
+// EventTypes decodes stored events by type name. Each name comes from the
+// payload's own EventType, so that it is written once.
+type EventTypes struct {
+	types map[string]reflect.Type
 }
 
-// DecodeAs decodes JSON event data into a payload of type T. Game packages use
-// it in their Decode.
-func DecodeAs[T Payload](data []byte) (Payload, error) { return decodeAs[T](data) }
-
-func decodeAs[T Payload](data []byte) (Payload, error) {
-	var v T
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, fmt.Errorf("decode %s: %w", v.EventType(), err)
+// Events returns the decoder of the given payload types, each given as its
+// zero value. A name given twice is a programming error and panics, as does a
+// payload that is not a struct value (decoding fills a fresh one by type).
+func Events(zeros ...Payload) EventTypes {
+	types := make(map[string]reflect.Type, len(zeros))
+	for _, z := range zeros {
+		t := reflect.TypeOf(z)
+		if t.Kind() != reflect.Struct {
+			panic(fmt.Sprintf("table.Events: %T is not a struct value", z))
+		}
+		name := z.EventType()
+		if prev, dup := types[name]; dup {
+			panic(fmt.Sprintf("table.Events: event type %q names both %v and %v", name, prev, t))
+		}
+		types[name] = t
 	}
-	return v, nil
+	return EventTypes{types: types}
+}
+
+// Has reports whether typ is one of the types.
+func (e EventTypes) Has(typ string) bool {
+	_, ok := e.types[typ]
+	return ok
+}
+
+// Decode decodes JSON event data of type typ; an unknown type is an error.
+func (e EventTypes) Decode(typ string, data []byte) (Payload, error) {
+	t, ok := e.types[typ]
+	if !ok {
+		return nil, fmt.Errorf("unknown event type %q", typ)
+	}
+	v := reflect.New(t)
+	if err := json.Unmarshal(data, v.Interface()); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", typ, err)
+	}
+	return v.Elem().Interface().(Payload), nil
 }

@@ -23,7 +23,9 @@ type Game interface {
 
 // Rules is one variant's rules as a decider. Every method is pure: no clock,
 // no global randomness, no I/O. Decide and Legal never modify the state they
-// are given; Evolve may modify it in place and return it.
+// are given; Evolve may modify it in place and return it. A game does not
+// implement Rules itself: it implements Decider over its own state type and
+// hands out Adapt's Rules.
 type Rules interface {
 	// Version names the rules engine version; it is recorded in TableOpened and
 	// a table is always replayed with the rules it was opened under.
@@ -128,20 +130,6 @@ type View struct {
 
 // Seat returns a pointer to s, for View.Turn.
 func Seat(s int) *int { return &s }
-
-// StateAs returns gs as the game's own state type S, or an error naming what
-// it is instead: a game handed another game's state is a wiring fault.
-func StateAs[S interface {
-	GameState
-	comparable
-}](gs GameState) (S, error) {
-	s, ok := gs.(S)
-	var zero S
-	if !ok || s == zero {
-		return zero, fmt.Errorf("game state is %T, not %T", gs, zero)
-	}
-	return s, nil
-}
 
 // Registry maps game names to games. main builds it explicitly (no init-time
 // registration): adding a game is one package and one line in package games.

@@ -294,9 +294,8 @@ func ApplyAt(s *State, p Payload, at time.Time) {
 
 // Decode decodes a stored event of a table played under r.
 func Decode(r Rules, typ string, data []byte) (Payload, error) {
-	p, ok, err := decodeCommon(typ, data)
-	if ok {
-		return p, err
+	if commonEvents.Has(typ) {
+		return commonEvents.Decode(typ, data)
 	}
 	return r.Decode(typ, data)
 }

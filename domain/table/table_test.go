@@ -218,19 +218,3 @@ func TestRedactHandDealt(t *testing.T) {
 		t.Fatal("the auditor does not see the kitty")
 	}
 }
-
-type otherState struct{ table.GameState }
-
-func TestStateAs(t *testing.T) {
-	r, _ := doudizhu.New().Rules("classic", nil)
-	good := r.NewState()
-	if s, err := table.StateAs[*doudizhu.State](good); err != nil || s != good {
-		t.Fatalf("StateAs of the game's own state: %v, %v", s, err)
-	}
-	var nilState *doudizhu.State
-	for _, gs := range []table.GameState{nil, nilState, &otherState{}} {
-		if _, err := table.StateAs[*doudizhu.State](gs); err == nil {
-			t.Errorf("StateAs[*doudizhu.State](%T) succeeded", gs)
-		}
-	}
-}
