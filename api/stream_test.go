@@ -66,7 +66,7 @@ func newLiveEnv(t *testing.T, seed uint64, heartbeat time.Duration) (e *env, sto
 		Players:      players{store},
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
-		Live:         api.NATSLive{Conn: nc},
+		Live:         natsbus.Live{Conn: nc},
 		Heartbeat:    heartbeat,
 		Stop:         stopCh,
 	}))
