@@ -408,4 +408,3 @@ type rowScanner interface{ Scan(dest ...any) error }
 type errRow struct{ err error }
 
 func (r errRow) Scan(...any) error { return r.err }
-
