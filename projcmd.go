@@ -11,9 +11,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"paiju/eventstore/sqlite"
 	"paiju/natsbus"
 	"paiju/projections"
+	psqlite "paiju/projections/sqlite"
 )
 
 // projPath is the projections database: a file of its own next to the
@@ -23,12 +26,12 @@ func (c commonConfig) projPath() string { return filepath.Join(c.Data, "projecti
 
 // openProjections opens the projections database with leaderboard periods
 // bounded in the named time zone.
-func openProjections(ctx context.Context, c commonConfig, tz string) (*projections.DB, error) {
+func openProjections(ctx context.Context, c commonConfig, tz string) (*psqlite.DB, error) {
 	loc, err := time.LoadLocation(tz)
 	if err != nil {
 		return nil, fmt.Errorf("time zone %q: %w", tz, err)
 	}
-	db, err := projections.Open(ctx, c.projPath(), projections.Options{Location: loc})
+	db, err := psqlite.Open(ctx, c.projPath(), psqlite.Options{Location: loc})
 	if err != nil {
 		return nil, fmt.Errorf("open projections: %w", err)
 	}
@@ -149,7 +152,7 @@ func project(ctx context.Context, c projectConfig, stderr io.Writer) error {
 		return err
 	}
 	defer nc.Close()
-	r := &projections.Runner{DB: db, JS: js, Source: store, Logger: log.With("component", "projections")}
+	r := projectionFeed(db, js, store, log)
 	log.Info("paiju projecting", "nats", c.NATSURL, "data", c.Data)
 	if err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		return err
@@ -157,8 +160,19 @@ func project(ctx context.Context, c projectConfig, stderr io.Writer) error {
 	return nil
 }
 
-// runProjections starts the in-process runner; it returns when ctx ends.
-func runProjections(ctx context.Context, r *projections.Runner, log *slog.Logger) {
+// projectionFeed keeps every projection of db current from NATS, filling
+// gaps from the store's log.
+func projectionFeed(db *psqlite.DB, js jetstream.JetStream, log projections.Source, logger *slog.Logger) *natsbus.ProjectionFeed {
+	return &natsbus.ProjectionFeed{
+		Projector: projections.Feed{Store: db, Log: log},
+		JS:        js,
+		Names:     projections.Names,
+		Logger:    logger.With("component", "projections"),
+	}
+}
+
+// runProjections starts the in-process feed; it returns when ctx ends.
+func runProjections(ctx context.Context, r *natsbus.ProjectionFeed, log *slog.Logger) {
 	if err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("projections stopped", "err", err)
 	}

@@ -17,11 +17,13 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"paiju/api"
+	"paiju/audit"
 	"paiju/eventstore"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
 	"paiju/natsbus"
 	"paiju/projections"
+	psqlite "paiju/projections/sqlite"
 	"paiju/service"
 )
 
@@ -99,9 +101,10 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		NewPlayerID:  func() string { return ulid.Make().String() },
 		Ready:        readiness(store, nc),
 		Logger:       log,
-		Live:         api.NATSLive{Conn: nc},
+		Live:         natsbus.Live{Conn: nc},
 		Stop:         stopStreams,
-		Projections:  projections.Reader{DB: pdb, Log: store},
+		Projections:  psqlite.Reader{DB: pdb, Log: store},
+		Exporter:     audit.Exporter{},
 	})
 
 	if cfg.DebugAddr != "" {
@@ -134,8 +137,8 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		}
 	})
 	if cfg.Projector == "in-process" {
-		runner := &projections.Runner{DB: pdb, JS: js, Source: store, Logger: log.With("component", "projections")}
-		wg.Go(func() { runProjections(runCtx, runner, log) })
+		feed := projectionFeed(pdb, js, store, log)
+		wg.Go(func() { runProjections(runCtx, feed, log) })
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

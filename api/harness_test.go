@@ -17,6 +17,7 @@ import (
 
 	"paiju/api"
 	"paiju/api/apitest"
+	"paiju/audit"
 	"paiju/domain/cards"
 	"paiju/domain/table"
 	"paiju/eventstore"
@@ -119,6 +120,7 @@ func newEnvWith(t *testing.T, seed uint64, opt func(*api.Deps)) *env {
 		Players:      players{store},
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
+		Exporter:     audit.Exporter{},
 	}
 	opt(&deps)
 	srv := httptest.NewServer(api.NewServer(deps))

@@ -12,21 +12,36 @@ import (
 	"paiju/projections"
 )
 
-// Projections is what the API reads of the projections (hand history,
-// leaderboards, player totals).
-type Projections interface {
+// HandHistory serves finished hands. Its errors match projections.ErrNotFound,
+// ErrHandInProgress, ErrBadCursor and ErrBadQuery where they apply.
+type HandHistory interface {
 	Hand(ctx context.Context, handID string) (projections.Hand, error)
 	TableHands(ctx context.Context, tableID, cursor string, limit int) (projections.HandPage, error)
 	PlayerHands(ctx context.Context, playerID, cursor string, limit int) (projections.HandPage, error)
+}
+
+// Leaderboards serves rankings and player totals.
+type Leaderboards interface {
 	Leaderboard(ctx context.Context, q projections.LeaderboardQuery) (projections.Leaderboard, error)
 	Player(ctx context.Context, playerID string) (projections.PlayerStats, error)
+}
+
+// ProjectionProgress says how far the projections have applied the log.
+type ProjectionProgress interface {
 	Status(ctx context.Context) (projections.Status, error)
 	// WaitFor returns once every projection has applied pos, or an error
 	// matching projections.ErrLagging after timeout.
 	WaitFor(ctx context.Context, pos int64, timeout time.Duration) error
 }
 
-var _ Projections = projections.Reader{}
+// Projections is what the API reads of the projections: the read model of
+// package projections (its types and errors, no storage), served by
+// whichever store keeps it.
+type Projections interface {
+	HandHistory
+	Leaderboards
+	ProjectionProgress
+}
 
 // maxProjectionWait bounds a read's wait for ?min_position.
 const maxProjectionWait = 5 * time.Second

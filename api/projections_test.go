@@ -22,6 +22,7 @@ import (
 	"paiju/games"
 	"paiju/natsbus"
 	"paiju/projections"
+	psqlite "paiju/projections/sqlite"
 	"paiju/service"
 )
 
@@ -29,7 +30,7 @@ import (
 // built by a runner that the test can stop and start again.
 type projEnv struct {
 	*env
-	pdb    *projections.DB
+	pdb    *psqlite.DB
 	js     jetstream.JetStream
 	ctx    context.Context
 	stopFn context.CancelFunc
@@ -45,7 +46,7 @@ func newProjEnv(t *testing.T, seed uint64) *projEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pdb, err := projections.Open(ctx, filepath.Join(dir, "projections.db"), projections.Options{})
+	pdb, err := psqlite.Open(ctx, filepath.Join(dir, "projections.db"), psqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func newProjEnv(t *testing.T, seed uint64) *projEnv {
 		Players:      players{store},
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
-		Projections:  projections.Reader{DB: pdb, Log: store},
+		Projections:  psqlite.Reader{DB: pdb, Log: store},
 	}))
 	pe := &projEnv{
 		env: &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7))},
@@ -104,7 +105,7 @@ func (p *projEnv) start() { p.startWith(nil) }
 func (p *projEnv) startWith(src projections.Source) {
 	ctx, cancel := context.WithCancel(p.ctx)
 	p.stopFn, p.done = cancel, make(chan struct{})
-	r := &projections.Runner{DB: p.pdb, JS: p.js, Source: src, FetchWait: 50 * time.Millisecond}
+	r := &natsbus.ProjectionFeed{Projector: projections.Feed{Store: p.pdb, Log: src}, JS: p.js, Names: projections.Names, FetchWait: 50 * time.Millisecond}
 	go func() { defer close(p.done); _ = r.Run(ctx) }()
 }
 
@@ -294,7 +295,7 @@ func (p *projEnv) waitConsumed(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for _, n := range projections.Names {
 		for {
-			c, err := p.js.Consumer(context.Background(), natsbus.StreamName, projections.ConsumerName(n))
+			c, err := p.js.Consumer(context.Background(), natsbus.StreamName, natsbus.ProjectionConsumer(n))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -78,6 +78,8 @@ type Deps struct {
 	// Projections serves hand history, leaderboards and player totals;
 	// without it those routes answer 503.
 	Projections Projections
+	// Exporter writes /export; without it /export answers 503.
+	Exporter Exporter
 }
 
 type server struct {

@@ -66,7 +66,7 @@ func newLiveEnv(t *testing.T, seed uint64, heartbeat time.Duration) (e *env, sto
 		Players:      players{store},
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
-		Live:         api.NATSLive{Conn: nc},
+		Live:         natsbus.Live{Conn: nc},
 		Heartbeat:    heartbeat,
 		Stop:         stopCh,
 	}))
@@ -254,7 +254,7 @@ func TestStreamResumeNoLeak(t *testing.T) {
 			}
 			for i, got := range all {
 				if got.id != want[i].Version || got.typ != want[i].Type || canonical(t, []byte(got.data)) != canonical(t, feed.Events[i]) {
-					t.Fatalf("%s: stream event %d:%s %s differs from GET /events %s (api/audit.go: redacted exactly like /events)", v.who, got.id, got.typ, got.data, feed.Events[i])
+					t.Fatalf("%s: stream event %d:%s %s differs from GET /events %s (api/stream.go: redacted exactly like /events)", v.who, got.id, got.typ, got.data, feed.Events[i])
 				}
 				v.got = append(v.got, got.id)
 				v.lastID = got.id

@@ -1,6 +1,8 @@
-// Package natsbus feeds committed events from the event store to NATS
-// JetStream and runs the embedded nats-server that `paiju serve` starts by
-// default.
+// Package natsbus is everything NATS: the embedded nats-server that `paiju
+// serve` starts by default, the Relay that feeds committed events from the
+// event store to JetStream, and the consumers of that feed: the
+// ProjectionFeed that keeps the projections current and Live, the notices
+// behind the API's live streams.
 //
 // SQLite stays the only record: JetStream acknowledges before its own disk
 // flush, so the stream PAIJU_EVENTS is a delivery channel that can always be

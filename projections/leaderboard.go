@@ -1,12 +1,8 @@
 package projections
 
 import (
-	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"time"
 )
 
@@ -40,9 +36,9 @@ const (
 	PeriodMonth = "month"
 )
 
-// bounds returns [from, to) in unix nanoseconds for the period containing
+// PeriodBounds returns [from, to) in unix nanoseconds for the period containing
 // now, in loc. Weeks start on Monday.
-func bounds(period string, now time.Time, loc *time.Location) (from, to int64, err error) {
+func PeriodBounds(period string, now time.Time, loc *time.Location) (from, to int64, err error) {
 	t := now.In(loc)
 	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
 	var start, end time.Time
@@ -98,84 +94,6 @@ type Leaderboard struct {
 	Next     string    `json:"next_cursor,omitempty"`
 }
 
-// Leaderboard ranks the players of a game by score (the sum of their
-// settlement deltas in the period), ties broken by fewer hands, then player
-// id, so that ranks are deterministic. The title goes by the row's score.
-func (d *DB) Leaderboard(ctx context.Context, q LeaderboardQuery) (Leaderboard, error) {
-	if q.Period == "" {
-		q.Period = PeriodAll
-	}
-	from, to, err := bounds(q.Period, d.now(), d.loc)
-	if err != nil {
-		return Leaderboard{}, err
-	}
-	limit, err := clampLimit(q.Limit)
-	if err != nil {
-		return Leaderboard{}, err
-	}
-	after, err := decodeCursor(q.Cursor)
-	if err != nil {
-		return Leaderboard{}, err
-	}
-	lb := Leaderboard{Game: q.Game, Variant: q.Variant, Period: q.Period, TimeZone: d.loc.String(), Rows: []Row{}}
-	if q.Period != PeriodAll {
-		lb.From, lb.To = time.Unix(0, from).In(d.loc), time.Unix(0, to).In(d.loc)
-	}
-	rows, err := d.db.QueryContext(ctx, `SELECT r.player_id, COALESCE(n.name, ''), SUM(r.delta), COUNT(*), SUM(r.delta > 0)
-		FROM lb_results r LEFT JOIN lb_names n ON n.player_id = r.player_id
-		WHERE r.game = ? AND (? = '' OR r.variant = ?) AND r.settled_at >= ? AND r.settled_at < ?
-		GROUP BY r.player_id`, q.Game, q.Variant, q.Variant, from, to)
-	if err != nil {
-		return Leaderboard{}, err
-	}
-	defer rows.Close()
-	var all []Row
-	for rows.Next() {
-		var r Row
-		if err := rows.Scan(&r.PlayerID, &r.Name, &r.Score, &r.Hands, &r.Wins); err != nil {
-			return Leaderboard{}, err
-		}
-		all = append(all, r)
-	}
-	if err := rows.Err(); err != nil {
-		return Leaderboard{}, err
-	}
-	sort.Slice(all, func(i, j int) bool {
-		a, b := all[i], all[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
-		}
-		if a.Hands != b.Hands {
-			return a.Hands < b.Hands
-		}
-		return a.PlayerID < b.PlayerID
-	})
-	for i := range all {
-		all[i].Rank = i + 1
-		all[i].Title = Title(all[i].Score)
-	}
-	start := int(min(after, int64(len(all))))
-	if q.Around != "" {
-		idx := -1
-		for i, r := range all {
-			if r.PlayerID == q.Around {
-				idx = i
-				break
-			}
-		}
-		if idx < 0 {
-			return Leaderboard{}, ErrNotFound
-		}
-		start = max(0, min(idx-limit/2, len(all)-limit))
-	}
-	end := min(start+limit, len(all))
-	lb.Rows = append(lb.Rows, all[start:end]...)
-	if end < len(all) {
-		lb.Next = encodeCursor(int64(end))
-	}
-	return lb, nil
-}
-
 // GameStats are a player's totals in one game, over all time.
 type GameStats struct {
 	Game  string `json:"game"`
@@ -190,31 +108,4 @@ type PlayerStats struct {
 	PlayerID string      `json:"player_id"`
 	Name     string      `json:"name"`
 	Games    []GameStats `json:"games"`
-}
-
-// Player returns a player's totals per game; ErrNotFound if the player has
-// never been seated.
-func (d *DB) Player(ctx context.Context, playerID string) (PlayerStats, error) {
-	p := PlayerStats{PlayerID: playerID, Games: []GameStats{}}
-	err := d.db.QueryRowContext(ctx, `SELECT name FROM lb_names WHERE player_id = ?`, playerID).Scan(&p.Name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return PlayerStats{}, ErrNotFound
-	}
-	if err != nil {
-		return PlayerStats{}, err
-	}
-	rows, err := d.db.QueryContext(ctx, `SELECT game, SUM(delta), COUNT(*), SUM(delta > 0) FROM lb_results WHERE player_id = ? GROUP BY game ORDER BY game`, playerID)
-	if err != nil {
-		return PlayerStats{}, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var g GameStats
-		if err := rows.Scan(&g.Game, &g.Score, &g.Hands, &g.Wins); err != nil {
-			return PlayerStats{}, err
-		}
-		g.Title = Title(g.Score)
-		p.Games = append(p.Games, g)
-	}
-	return p, rows.Err()
 }

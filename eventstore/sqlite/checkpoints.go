@@ -7,8 +7,10 @@ import (
 	"fmt"
 )
 
-// Checkpoint returns the position a consumer (the NATS relay, a projection)
-// has processed up to, 0 if it has none.
+// Checkpoint returns the position a reader of the log (the NATS relay) has
+// processed up to, 0 if it has none. The projections keep their own
+// checkpoints beside their rows (projections/sqlite), not here: a projection
+// is rebuilt without writing to the store.
 func (s *Store) Checkpoint(ctx context.Context, name string) (int64, error) {
 	var pos int64
 	err := s.rdb.QueryRowContext(ctx, `SELECT position FROM checkpoints WHERE name = ?`, name).Scan(&pos)
@@ -22,7 +24,7 @@ func (s *Store) Checkpoint(ctx context.Context, name string) (int64, error) {
 }
 
 // SetCheckpoint records pos for the consumer name. It may move backwards: a
-// projection rebuilt from scratch resets its checkpoint to 0.
+// consumer started over resets its checkpoint to 0.
 func (s *Store) SetCheckpoint(ctx context.Context, name string, pos int64) error {
 	if name == "" || pos < 0 {
 		return fmt.Errorf("set checkpoint %q to %d: want a name and a position >= 0", name, pos)

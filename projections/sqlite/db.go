@@ -1,14 +1,7 @@
-// Package projections builds read models from the event log: hand history
-// and leaderboards. Each projection owns its tables and a checkpoint (the
-// global position of the last event it applied) in projections.db, and
-// applies every event in one SQLite transaction together with its
-// checkpoint, so an event delivered twice, or an event the projection has
-// already passed, changes nothing.
-//
-// Projections never run rules: they read the facts events record (deals,
-// settlements, seats). A projection can be rebuilt from position 0 with
-// Replay and gives the same rows as when it was built live.
-package projections
+// Package sqlite stores the projections (paiju/projections) in an SQLite
+// file, projections.db, beside the event store: every projection's tables
+// and checkpoint, with the read queries the API serves.
+package sqlite
 
 import (
 	"context"
@@ -27,38 +20,8 @@ import (
 
 	"paiju/eventstore"
 	pmig "paiju/migrations/projections"
+	"paiju/projections"
 )
-
-// Names of the projections.
-const (
-	Hands        = "hands"
-	Leaderboards = "leaderboards"
-)
-
-// Names lists every projection.
-var Names = []string{Hands, Leaderboards}
-
-// Errors the read side returns; the API maps them to problems.
-var (
-	ErrNotFound       = errors.New("projections: not found")
-	ErrHandInProgress = errors.New("projections: hand in progress")
-	ErrBadCursor      = errors.New("projections: bad cursor")
-	ErrBadQuery       = errors.New("projections: bad query")
-	ErrLagging        = errors.New("projections: position not projected in time")
-	ErrUnknown        = errors.New("projections: unknown projection")
-)
-
-// GapError reports an event whose position is not the one after the
-// projection's checkpoint: events in between are missing.
-type GapError struct {
-	Name       string
-	Checkpoint int64
-	Position   int64
-}
-
-func (e *GapError) Error() string {
-	return fmt.Sprintf("projection %s: at %d, got event %d", e.Name, e.Checkpoint, e.Position)
-}
 
 // Options configure a DB.
 type Options struct {
@@ -82,14 +45,13 @@ type DB struct {
 	changed chan struct{} // closed and replaced after every commit
 }
 
+var _ projections.Store = (*DB)(nil)
+
 type applier func(ctx context.Context, tx *wtx, ev eventstore.Event) error
 
 // pollInterval is how often WaitFor looks at checkpoints another process
 // may be writing.
 const pollInterval = 25 * time.Millisecond
-
-// DefaultLocation is the time zone of leaderboard periods unless configured.
-const DefaultLocation = "Asia/Shanghai"
 
 // Open opens (creating if needed) the projections database at path and
 // brings its schema up to date.
@@ -98,7 +60,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("projections: database path %q", path)
 	}
 	if opts.Location == nil {
-		loc, err := time.LoadLocation(DefaultLocation)
+		loc, err := time.LoadLocation(projections.DefaultLocation)
 		if err != nil {
 			return nil, fmt.Errorf("projections: time zone: %w", err)
 		}
@@ -131,7 +93,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	wdb.SetMaxOpenConns(1)
 	d := &DB{db: db, wdb: wdb, stmts: stmtCache{db: wdb, m: map[string]*sql.Stmt{}}, loc: opts.Location, now: opts.Now, changed: make(chan struct{})}
-	d.proj = map[string]applier{Hands: applyHands, Leaderboards: applyLeaderboards}
+	d.proj = map[string]applier{projections.Hands: applyHands, projections.Leaderboards: applyLeaderboards}
 	return d, nil
 }
 
@@ -174,6 +136,16 @@ func migrateUp(ctx context.Context, path string) (err error) {
 	return nil
 }
 
+// Replay rebuilds projection name from position 0 by reading src directly.
+func (d *DB) Replay(ctx context.Context, name string, src projections.Source) error {
+	return projections.Replay(ctx, d, name, src)
+}
+
+// CatchUp applies every event of src after the projection's checkpoint.
+func (d *DB) CatchUp(ctx context.Context, name string, src projections.Source) error {
+	return projections.CatchUp(ctx, d, name, src)
+}
+
 // Close closes the database.
 func (d *DB) Close() error {
 	d.stmts.close()
@@ -183,7 +155,7 @@ func (d *DB) Close() error {
 // Checkpoint returns the position projection name has applied up to.
 func (d *DB) Checkpoint(ctx context.Context, name string) (int64, error) {
 	if _, ok := d.proj[name]; !ok {
-		return 0, fmt.Errorf("%w: %q", ErrUnknown, name)
+		return 0, fmt.Errorf("%w: %q", projections.ErrUnknown, name)
 	}
 	var pos int64
 	err := d.db.QueryRowContext(ctx, `SELECT position FROM projection_checkpoints WHERE name = ?`, name).Scan(&pos)
@@ -212,7 +184,7 @@ func (d *DB) Apply(ctx context.Context, name string, ev eventstore.Event) (appli
 func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Event) (applied int, err error) {
 	apply, ok := d.proj[name]
 	if !ok {
-		return 0, fmt.Errorf("%w: %q", ErrUnknown, name)
+		return 0, fmt.Errorf("%w: %q", projections.ErrUnknown, name)
 	}
 	stx, err := d.wdb.BeginTx(ctx, nil)
 	if err != nil {
@@ -232,7 +204,7 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 			continue
 		}
 		if ev.Position != cp+1 {
-			gap = &GapError{Name: name, Checkpoint: cp, Position: ev.Position}
+			gap = &projections.GapError{Name: name, Checkpoint: cp, Position: ev.Position}
 			break
 		}
 		if err := apply(ctx, tx, ev); err != nil {
@@ -258,14 +230,14 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 
 // tablesOf lists the tables each projection owns, for Reset.
 var tablesOf = map[string][]string{
-	Hands:        {"hh_tables", "hh_seats", "hh_hands", "hh_hand_events", "hh_player_hands"},
-	Leaderboards: {"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results"},
+	projections.Hands:        {"hh_tables", "hh_seats", "hh_hands", "hh_hand_events", "hh_player_hands"},
+	projections.Leaderboards: {"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results"},
 }
 
 // Reset empties projection name and sets its checkpoint to 0.
 func (d *DB) Reset(ctx context.Context, name string) error {
 	if _, ok := d.proj[name]; !ok {
-		return fmt.Errorf("%w: %q", ErrUnknown, name)
+		return fmt.Errorf("%w: %q", projections.ErrUnknown, name)
 	}
 	tx, err := d.wdb.BeginTx(ctx, nil)
 	if err != nil {
@@ -308,7 +280,7 @@ func (d *DB) WaitFor(ctx context.Context, pos int64, timeout time.Duration) erro
 	for {
 		ch := d.changes()
 		done := true
-		for _, n := range Names {
+		for _, n := range projections.Names {
 			cp, err := d.Checkpoint(ctx, n)
 			if err != nil {
 				return err
@@ -327,7 +299,7 @@ func (d *DB) WaitFor(ctx context.Context, pos int64, timeout time.Duration) erro
 		case <-ch:
 		case <-time.After(pollInterval):
 		case <-timer.C:
-			return fmt.Errorf("%w: position %d after %s", ErrLagging, pos, timeout)
+			return fmt.Errorf("%w: position %d after %s", projections.ErrLagging, pos, timeout)
 		case <-ctx.Done():
 			return ctx.Err()
 		}

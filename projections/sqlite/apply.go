@@ -1,27 +1,17 @@
-package projections
+package sqlite
 
 import (
+	"paiju/projections"
+
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"paiju/domain/table"
 	"paiju/eventstore"
 )
-
-// tableID is the table of a table stream ("table-<id>"); other streams are
-// not tables and projections ignore them.
-func tableID(stream string) (string, bool) {
-	id, ok := strings.CutPrefix(stream, "table-")
-	return id, ok && id != ""
-}
-
-// HandID names a hand: <tableID>-<hand>.
-func HandID(tableID string, hand int) string { return tableID + "-" + strconv.Itoa(hand) }
 
 func decode[T any](ev eventstore.Event) (T, error) {
 	var v T
@@ -42,7 +32,7 @@ type seatRecord struct {
 // hand's first deal to its settlement, and the hand's seats, deltas and
 // settlement time.
 func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
-	tid, ok := tableID(ev.Stream)
+	tid, ok := projections.TableID(ev.Stream)
 	if !ok {
 		return nil
 	}
@@ -99,7 +89,7 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	if open == 0 {
 		return nil
 	}
-	hid := HandID(tid, open)
+	hid := projections.HandID(tid, open)
 	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hand_events (hand_id, position, version, type, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		hid, ev.Position, ev.Version, ev.Type, string(ev.Data), ev.RecordedAt.UTC().UnixNano()); err != nil {
 		return err
@@ -164,7 +154,7 @@ func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, var
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hands (hand_id, table_id, hand, game, variant, seats, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		HandID(tid, hand), tid, hand, game, variant, string(js), ev.RecordedAt.UTC().UnixNano()); err != nil {
+		projections.HandID(tid, hand), tid, hand, game, variant, string(js), ev.RecordedAt.UTC().UnixNano()); err != nil {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE hh_tables SET open_hand = ? WHERE stream = ?`, hand, ev.Stream)
@@ -174,7 +164,7 @@ func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, var
 // applyLeaderboards credits each seat's settlement delta to the player who
 // held the seat when the hand was dealt.
 func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error {
-	tid, ok := tableID(ev.Stream)
+	tid, ok := projections.TableID(ev.Stream)
 	if !ok {
 		return nil
 	}
@@ -243,7 +233,7 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 			SELECT stream, ?, seat, player_id FROM lb_seats WHERE stream = ?`, s.Hand, ev.Stream); err != nil {
 			return err
 		}
-		hid := HandID(tid, s.Hand)
+		hid := projections.HandID(tid, s.Hand)
 		for seat, delta := range s.Deltas {
 			var pid string
 			err := tx.QueryRowContext(ctx, `SELECT player_id FROM lb_hand_seats WHERE stream = ? AND hand = ? AND seat = ?`, ev.Stream, s.Hand, seat).Scan(&pid)

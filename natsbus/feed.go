@@ -1,4 +1,4 @@
-package projections
+package natsbus
 
 import (
 	"cmp"
@@ -12,67 +12,38 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"paiju/eventstore"
-	"paiju/natsbus"
 )
 
-// Source is the event log, read directly: to rebuild a projection, to fill
-// a gap in what NATS delivered, and to measure lag.
-type Source interface {
-	ReadAll(ctx context.Context, fromPosition int64, limit int) ([]eventstore.Event, error)
-	Head(ctx context.Context) (position int64, hash string, err error)
+// Projector is what the projection feed drives: read models that apply
+// events idempotently by global position (projections.Feed is one).
+type Projector interface {
+	// CatchUp applies whatever the log holds past projection name's
+	// checkpoint, if the projector reads the log; it is called before
+	// consuming.
+	CatchUp(ctx context.Context, name string) error
+	// Apply applies a delivered batch, sorted by position, to projection
+	// name: all of it or an error. Events already applied change nothing.
+	Apply(ctx context.Context, name string, events []eventstore.Event) error
 }
 
-// readPage is how many events a read of the log returns at most.
-const readPage = 512
+// ProjectionConsumer is the durable JetStream consumer of projection name.
+func ProjectionConsumer(name string) string { return "paiju-projection-" + name }
 
-// Replay rebuilds projection name from position 0 by reading src directly.
-func (d *DB) Replay(ctx context.Context, name string, src Source) error {
-	if err := d.Reset(ctx, name); err != nil {
-		return err
-	}
-	return d.CatchUp(ctx, name, src)
-}
-
-// CatchUp applies every event of src after the projection's checkpoint.
-func (d *DB) CatchUp(ctx context.Context, name string, src Source) error {
-	for {
-		cp, err := d.Checkpoint(ctx, name)
-		if err != nil {
-			return err
-		}
-		page, err := src.ReadAll(ctx, cp, readPage)
-		if err != nil {
-			return fmt.Errorf("projection %s: read log after %d: %w", name, cp, err)
-		}
-		if len(page) == 0 {
-			return nil
-		}
-		if _, err := d.ApplyBatch(ctx, name, page); err != nil {
-			return err
-		}
-	}
-}
-
-// ConsumerName is the durable JetStream consumer of projection name.
-func ConsumerName(name string) string { return "paiju-projection-" + name }
-
-// Runner keeps projections current from the PAIJU_EVENTS stream.
-type Runner struct {
-	DB *DB
-	JS jetstream.JetStream
-	// Source, if set, fills gaps in what the consumer delivers (a consumer
-	// created after events were relayed and expired, a projection reset
-	// while its consumer had moved on) and is read first on start.
-	Source Source
-	Logger *slog.Logger
-	// Names are the projections to run; default all.
+// ProjectionFeed keeps projections current from the PAIJU_EVENTS stream:
+// one durable pull consumer per projection, each fetched batch applied in
+// one call and acknowledged once applied.
+type ProjectionFeed struct {
+	Projector Projector
+	JS        jetstream.JetStream
+	Logger    *slog.Logger
+	// Names are the projections to run, each with its own consumer.
 	Names []string
 	// FetchWait bounds one pull of the consumer. Default 1s.
 	FetchWait time.Duration
 }
 
 // Run runs every projection until ctx ends.
-func (r *Runner) Run(ctx context.Context) error {
+func (r *ProjectionFeed) Run(ctx context.Context) error {
 	if r.Logger == nil {
 		r.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -81,7 +52,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	}
 	names := r.Names
 	if len(names) == 0 {
-		names = Names
+		return errors.New("natsbus: projection feed without projections")
 	}
 	errc := make(chan error, len(names))
 	for _, n := range names {
@@ -97,7 +68,7 @@ func (r *Runner) Run(ctx context.Context) error {
 }
 
 // runOne consumes for one projection, starting over after failures.
-func (r *Runner) runOne(ctx context.Context, name string) error {
+func (r *ProjectionFeed) runOne(ctx context.Context, name string) error {
 	log := r.Logger.With("projection", name)
 	for failures := 0; ; failures++ {
 		err := r.consume(ctx, name, log)
@@ -114,20 +85,18 @@ func (r *Runner) runOne(ctx context.Context, name string) error {
 	}
 }
 
-func (r *Runner) consume(ctx context.Context, name string, log *slog.Logger) error {
-	if r.Source != nil {
-		if err := r.DB.CatchUp(ctx, name, r.Source); err != nil {
-			return err
-		}
+func (r *ProjectionFeed) consume(ctx context.Context, name string, log *slog.Logger) error {
+	if err := r.Projector.CatchUp(ctx, name); err != nil {
+		return err
 	}
-	stream, err := natsbus.EnsureStream(ctx, r.JS)
+	stream, err := EnsureStream(ctx, r.JS)
 	if err != nil {
 		return err
 	}
 	cons, err := stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
-		Durable:       ConsumerName(name),
+		Durable:       ProjectionConsumer(name),
 		Description:   "paiju projection " + name,
-		FilterSubject: natsbus.SubjectAll,
+		FilterSubject: SubjectAll,
 		DeliverPolicy: jetstream.DeliverAllPolicy,
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       30 * time.Second,
@@ -168,13 +137,13 @@ func (r *Runner) consume(ctx context.Context, name string, log *slog.Logger) err
 
 // handle applies a fetched batch in one transaction and acknowledges it;
 // messages already applied are acknowledged and change nothing.
-func (r *Runner) handle(ctx context.Context, name string, msgs []jetstream.Msg) error {
+func (r *ProjectionFeed) handle(ctx context.Context, name string, msgs []jetstream.Msg) error {
 	if len(msgs) == 0 {
 		return nil
 	}
 	evs := make([]eventstore.Event, 0, len(msgs))
 	for _, m := range msgs {
-		ev, err := natsbus.DecodeEvent(m.Headers(), m.Data())
+		ev, err := DecodeEvent(m.Headers(), m.Data())
 		if err != nil {
 			continue // not an event, and never will be: acknowledged below
 		}
@@ -182,15 +151,7 @@ func (r *Runner) handle(ctx context.Context, name string, msgs []jetstream.Msg) 
 	}
 	// Redelivered and duplicated messages may come out of order.
 	slices.SortStableFunc(evs, func(a, b eventstore.Event) int { return cmp.Compare(a.Position, b.Position) })
-	_, err := r.DB.ApplyBatch(ctx, name, evs)
-	var gap *GapError
-	if errors.As(err, &gap) && r.Source != nil {
-		if err := r.DB.CatchUp(ctx, name, r.Source); err != nil {
-			return err
-		}
-		_, err = r.DB.ApplyBatch(ctx, name, evs)
-	}
-	if err != nil {
+	if err := r.Projector.Apply(ctx, name, evs); err != nil {
 		return err
 	}
 	for _, m := range msgs {

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -13,88 +12,17 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"paiju/audit"
 	"paiju/service"
 )
 
-// --- export ---
-
-// exportTable answers GET /v1/tables/{id}/export: the table's stored log as
-// JSON Lines (docs/AUDIT.md). The auditor gets the whole log. A player who
-// was ever seated at the table gets the log up to the running deal, if any:
-// every deal in it has ended, so the rules have revealed all of it to them.
-// Anyone else gets 403 export_not_seated.
-func (s *server) exportTable(w http.ResponseWriter, r *http.Request) {
-	raw, err := s.Tables.LoadRaw(r.Context(), chi.URLParam(r, "id"))
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	c := callerOf(r.Context())
-	stored := raw.Stored
-	if !c.auditor {
-		if !raw.EverSeated(c.playerID) {
-			s.writeError(w, r, problem(http.StatusForbidden, "export_not_seated", "only the auditor and players who sat at this table may export it"))
-			return
-		}
-		n := raw.EndedPrefix()
-		if !raw.PublicPrefix(n) {
-			s.writeError(w, r, problem(http.StatusForbidden, "export_hidden_information", "this game keeps some of the table's events hidden after their deal; only the auditor may export it"))
-			return
-		}
-		stored = stored[:n]
-	}
-	var buf bytes.Buffer
-	head := audit.ChainHead{Position: raw.HeadPosition, Hash: raw.HeadHash}
-	if err := audit.WriteExport(&buf, stored, head, s.Now()); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", audit.ContentType)
-	w.Header().Set("Content-Disposition", `attachment; filename="`+service.StreamID(raw.State.ID)+`.jsonl"`)
-	setETag(w, len(stored))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
+// Live tells a table's live streams that events were committed, whichever
+// node committed them (natsbus.Live is one).
+type Live interface {
+	// Watch calls notify with the version of each event of the table
+	// published from now on (possibly more than once, possibly late) until
+	// stop is called. notify must not block.
+	Watch(tableID string, notify func(version int)) (stop func(), err error)
 }
-
-// --- time travel ---
-
-// tableAt answers GET /v1/tables/{id}/state?at=N: the table as the caller
-// could see it right after event N. The caller's seat is the one they held
-// then, and the view is exactly what that seat was shown then: cards that
-// were hidden at N stay hidden even if their deal has ended since (the
-// export, or /events, shows an ended deal in full). The auditor sees
-// everything. Without at, it is the table now.
-func (s *server) tableAt(w http.ResponseWriter, r *http.Request) {
-	at := -1
-	if q := r.URL.Query().Get("at"); q != "" {
-		n, err := strconv.Atoi(q)
-		if err != nil {
-			s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", "at must be an integer"))
-			return
-		}
-		if n < 1 {
-			s.writeError(w, r, problem(http.StatusUnprocessableEntity, "at_out_of_range", "at must be ≥ 1: event 1 opens the table"))
-			return
-		}
-		at = n
-	}
-	l, err := s.load(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if at > l.State.Version {
-		s.writeError(w, r, problem(http.StatusNotFound, "version_not_found", fmt.Sprintf("the table has %d events; there is no event %d yet", l.State.Version, at)))
-		return
-	}
-	if at > 0 {
-		l = l.At(at)
-	}
-	writeJSON(w, http.StatusOK, viewOf(l, callerOf(r.Context())))
-}
-
-// --- live stream ---
 
 // defaultHeartbeat is how often an idle stream sends a comment line, which
 // keeps proxies from closing it and lets the server notice a gone client.

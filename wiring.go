@@ -1,0 +1,23 @@
+package main
+
+import (
+	"paiju/api"
+	"paiju/audit"
+	"paiju/eventstore/sqlite"
+	"paiju/natsbus"
+	"paiju/projections"
+	psqlite "paiju/projections/sqlite"
+)
+
+// Each adapter satisfies the interfaces its consumers declare. The proofs
+// live here, where the adapters are wired, because no adapter may import
+// another (deps_test.go).
+var (
+	_ api.Projections    = psqlite.Reader{}
+	_ api.Live           = natsbus.Live{}
+	_ api.Exporter       = audit.Exporter{}
+	_ api.Players        = playerStore{}
+	_ natsbus.Projector  = projections.Feed{}
+	_ natsbus.Source     = (*sqlite.Store)(nil)
+	_ projections.Source = (*sqlite.Store)(nil)
+)
