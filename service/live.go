@@ -79,6 +79,15 @@ type schedule struct {
 	mu    sync.Mutex
 	due   map[string]time.Time
 	wake  chan struct{}
+	// resumeMu serializes Resume; resumed is the last store position it read.
+	resumeMu sync.Mutex
+	resumed  int64
+}
+
+func (sc *schedule) forget(id string) {
+	sc.mu.Lock()
+	delete(sc.due, id)
+	sc.mu.Unlock()
 }
 
 func newSchedule(think time.Duration) *schedule {
@@ -167,34 +176,42 @@ func (s *Service) Due(tableID string) (time.Time, bool) {
 	return at, ok
 }
 
-// Resume rebuilds the schedule from the store: every table that is not
-// closed is loaded and what is due on it noted. Run calls it first.
+// Resume brings the schedule up to date with the store: every table with
+// events past the last position Resume read, and not closed, is loaded and
+// what is due on it noted. The first call reads the whole log (a restart);
+// later ones only what was appended since, which is how a service learns of
+// tables that other services sharing the store opened or moved.
 func (s *Service) Resume(ctx context.Context) error {
 	const page = 1000
-	seen := map[string]bool{}
+	s.sched.resumeMu.Lock()
+	defer s.sched.resumeMu.Unlock()
+	open := map[string]bool{}
 	var order []string
-	for from := int64(0); ; {
-		evs, err := s.cfg.Store.ReadAll(ctx, from, page)
+	for {
+		evs, err := s.cfg.Store.ReadAll(ctx, s.sched.resumed, page)
 		if err != nil {
-			return fmt.Errorf("resume the turn clocks: read events after %d: %w", from, err)
+			return fmt.Errorf("resume the turn clocks: read events after %d: %w", s.sched.resumed, err)
 		}
 		for _, e := range evs {
 			id, ok := strings.CutPrefix(e.Stream, "table-")
 			if !ok {
 				continue
 			}
-			if _, known := seen[id]; !known {
+			if _, known := open[id]; !known {
 				order = append(order, id)
 			}
-			seen[id] = e.Type != "TableClosed"
+			open[id] = e.Type != "TableClosed"
+		}
+		if len(evs) > 0 {
+			s.sched.resumed = evs[len(evs)-1].Position
 		}
 		if len(evs) < page {
 			break
 		}
-		from = evs[len(evs)-1].Position
 	}
 	for _, id := range order {
-		if !seen[id] {
+		if !open[id] {
+			s.sched.forget(id)
 			continue
 		}
 		l, err := s.Load(ctx, id)
@@ -207,17 +224,33 @@ func (s *Service) Resume(ctx context.Context) error {
 	return nil
 }
 
+// resumeEvery is how often Run catches up with a store other services
+// append to too.
+const resumeEvery = 5 * time.Second
+
 // Run acts on tables when they are due until ctx ends: first Resume, then
-// RunDue whenever the earliest due time comes or a command changes it.
+// RunDue whenever the earliest due time comes or a command changes it. With
+// a shared store it also resumes every few seconds, so that the tables
+// other services opened or left are carried on here too.
 func (s *Service) Run(ctx context.Context) error {
 	if err := s.Resume(ctx); err != nil {
 		return err
 	}
+	lastResume := time.Now()
 	for {
+		if s.cfg.SharedStore && time.Since(lastResume) >= resumeEvery {
+			if err := s.Resume(ctx); err != nil {
+				s.cfg.Logger.WarnContext(ctx, "resume the turn clocks", "err", err)
+			}
+			lastResume = time.Now()
+		}
 		s.RunDue(ctx)
 		wait := time.Hour
 		if next, ok := s.sched.next(); ok {
 			wait = max(next.Sub(s.cfg.Clock.Now()), 0)
+		}
+		if s.cfg.SharedStore {
+			wait = min(wait, resumeEvery)
 		}
 		t := time.NewTimer(wait)
 		select {

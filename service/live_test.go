@@ -401,7 +401,11 @@ func TestTwoNodesFireOnce(t *testing.T) {
 		e := newLiveEnv(t)
 		ctx := context.Background()
 		a, b := e.service(true), e.service(true)
+		if err := b.Resume(ctx); err != nil { // b starts first, on an empty store
+			t.Fatal(err)
+		}
 		id := openSeated(t, a, service.OpenRequest{Game: "dadun", Variant: "lean", Stake: 1}, 4)
+		// b learns of a's table from what a appended since b's last Resume.
 		if err := b.Resume(ctx); err != nil {
 			t.Fatal(err)
 		}
