@@ -13,13 +13,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/golang-migrate/migrate/v4"
-	migratesqlite "github.com/golang-migrate/migrate/v4/database/sqlite"
-	"github.com/golang-migrate/migrate/v4/source/iofs"
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
 	"paiju/eventstore"
 	pmig "paiju/migrations/projections"
+	"paiju/migrations/schema"
 	"paiju/projections"
 )
 
@@ -97,41 +95,9 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	return d, nil
 }
 
-func migrateUp(ctx context.Context, path string) (err error) {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	db, err := sql.Open("sqlite", path+"?"+q.Encode())
-	if err != nil {
-		return fmt.Errorf("projections: migrate: %w", err)
-	}
-	db.SetMaxOpenConns(1)
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return fmt.Errorf("projections: open %s: %w", path, err)
-	}
-	driver, err := migratesqlite.WithInstance(db, &migratesqlite.Config{})
-	if err != nil {
-		db.Close()
-		return fmt.Errorf("projections: migration driver: %w", err)
-	}
-	src, err := iofs.New(pmig.FS, ".")
-	if err != nil {
-		driver.Close()
-		return fmt.Errorf("projections: migration source: %w", err)
-	}
-	m, err := migrate.NewWithInstance("iofs", src, "sqlite", driver)
-	if err != nil {
-		src.Close()
-		driver.Close()
-		return fmt.Errorf("projections: migrate: %w", err)
-	}
-	defer func() {
-		srcErr, dbErr := m.Close()
-		err = errors.Join(err, srcErr, dbErr)
-	}()
-	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
-		return fmt.Errorf("projections: migrate: %w", err)
+func migrateUp(ctx context.Context, path string) error {
+	if err := schema.Up(ctx, path, pmig.FS, 5*time.Second); err != nil {
+		return fmt.Errorf("projections: %w", err)
 	}
 	return nil
 }
