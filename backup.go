@@ -128,7 +128,13 @@ func backup(ctx context.Context, c backupConfig, stdout io.Writer) (err error) {
 		return fmt.Errorf("backup: %w", err)
 	}
 	if len(serverHead) > 0 {
-		pos, hash, err := sqlite.ReadHeadFile(c.headPath())
+		// Parse the content read before the copy, not the file again: the
+		// server has moved it on since.
+		readHead := filepath.Join(tmp, "server-head")
+		if err := os.WriteFile(readHead, serverHead, backupFileMode); err != nil {
+			return fmt.Errorf("backup: %w", err)
+		}
+		pos, hash, err := sqlite.ReadHeadFile(readHead)
 		if err == nil {
 			err = holds(ctx, snap, pos, hash)
 		}

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -155,5 +157,119 @@ func TestRestoreRefusesNonEmptyDirectory(t *testing.T) {
 	}
 	if err := run(ctx, []string{"verify", "--data", empty}, noEnv, &buf, &buf); err != nil {
 		t.Fatalf("verify: %v\n%s", err, buf.String())
+	}
+}
+
+// projectionStatus is GET /v1/projections.
+func projectionStatus(t *testing.T, c *apitest.Client) (head int64, positions map[string]int64) {
+	t.Helper()
+	var s struct {
+		Head        int64 `json:"head"`
+		Projections []struct {
+			Name     string `json:"name"`
+			Position int64  `json:"position"`
+		} `json:"projections"`
+	}
+	r := c.Do(apitest.Request{Method: "GET", Path: "/v1/projections", Token: "audit-me"})
+	if r.Status != http.StatusOK {
+		t.Fatalf("projections: %d %s", r.Status, r.Body)
+	}
+	r.Decode(t, &s)
+	positions = map[string]int64{}
+	for _, p := range s.Projections {
+		positions[p.Name] = p.Position
+	}
+	return s.Head, positions
+}
+
+// TestOlderBackupBesideNewerProjections: a backup restored next to a
+// projections.db that has read further (the issue's restore over an old
+// directory) is noticed, and the projections are rebuilt from position 0
+// to the restored log's head instead of reporting lag 0 forever (DESIGN.md,
+// Projections: notices a store behind its checkpoint and rebuilds).
+func TestOlderBackupBesideNewerProjections(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	dir := filepath.Join(root, "data")
+	base, _, stop := startServer(t, dir, "--bot-delay", "5ms")
+	c := apitest.New(t, base)
+	var ann struct{ ID, Token string }
+	c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": "ann"}}).Decode(t, &ann)
+	var tv struct {
+		ID string `json:"id"`
+	}
+	c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ann.Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "bots": 3, "max_hands": 1000}}).Decode(t, &tv)
+	waitVersion(t, c, tv.ID, 20)
+	out := filepath.Join(root, "b.tar.gz")
+	var buf bytes.Buffer
+	if err := run(ctx, []string{"backup", "--data", dir, "--out", out, "--projections=false"}, noEnv, &buf, &buf); err != nil {
+		t.Fatalf("backup: %v\n%s", err, buf.String())
+	}
+	var backedUp int64
+	if _, err := fmt.Sscanf(buf.String(), "backup "+out+": %d events", &backedUp); err != nil {
+		t.Fatalf("backup said %q: %v", buf.String(), err)
+	}
+	// Let the projections read well past the backup.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, ps := projectionStatus(t, c)
+		if min(ps["hands"], ps["leaderboards"]) > backedUp+10 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("projections did not pass position %d: %v", backedUp+10, ps)
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+
+	restored := filepath.Join(root, "restored")
+	if err := run(ctx, []string{"restore", "--in", out, "--data", restored}, noEnv, &buf, &buf); err != nil {
+		t.Fatalf("restore: %v\n%s", err, buf.String())
+	}
+	newer, err := os.ReadFile(filepath.Join(dir, "projections.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(restored, "projections.db"), newer, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	// Bots think for a minute: the restored log stays near the backup's
+	// head, well behind the newer projections' checkpoints.
+	base, _, stop = startServer(t, restored, "--bot-delay", "1m")
+	defer stop()
+	c = apitest.New(t, base)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		head, ps := projectionStatus(t, c)
+		if head < backedUp {
+			t.Fatalf("restored log's head %d, the backup held %d", head, backedUp)
+		}
+		if ps["hands"] == head && ps["leaderboards"] == head {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("projections at %v, want both rebuilt to the restored head %d (projections.md: a checkpoint ahead of the log is rebuilt)", ps, head)
+		}
+	}
+	// The rebuilt hand history is the restored log's: as many hands as it
+	// settled for the table.
+	var hands struct {
+		Hands []json.RawMessage `json:"hands"`
+	}
+	c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID + "/hands?limit=100", Token: "audit-me"}).Decode(t, &hands)
+	var evs struct {
+		Events []struct {
+			Type string `json:"type"`
+		} `json:"events"`
+	}
+	c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID + "/events?after=0", Token: "audit-me"}).Decode(t, &evs)
+	settled := 0
+	for _, e := range evs.Events {
+		if e.Type == "HandSettled" {
+			settled++
+		}
+	}
+	if len(hands.Hands) != settled {
+		t.Fatalf("hand history lists %d hands, the restored log settled %d", len(hands.Hands), settled)
 	}
 }
