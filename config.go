@@ -59,19 +59,6 @@ func addCommon(fs *flag.FlagSet, getenv func(string) string, c *commonConfig) {
 	str(fs, getenv, &c.Sync, "sync", "FULL", "SQLite synchronous mode: FULL (durable on power loss) or NORMAL")
 }
 
-func parseCommon(name string, args []string, getenv func(string) string, stderr io.Writer) (commonConfig, error) {
-	var c commonConfig
-	fs := flagSet(name, stderr)
-	addCommon(fs, getenv, &c)
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("%s: unexpected arguments %q", name, fs.Args())
-	}
-	return c, nil
-}
-
 func parseServe(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
 	var c serveConfig
 	fs := flagSet("serve", stderr)

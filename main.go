@@ -1,7 +1,9 @@
 // Command paiju is an event-sourced REST backend for Chinese card games.
 //
 //	paiju serve    run the HTTP API (the default command)
-//	paiju migrate  create or upgrade the database schema
+//	paiju migrate  create, upgrade, roll back or inspect the database schemas
+//	paiju backup   an online snapshot of the data directory
+//	paiju restore  a snapshot into an empty data directory
 //	paiju verify   check the hash chain and replay every table through its rules
 //	paiju verify FILE  check an exported table log offline
 //	paiju export   write a table's event log as JSON Lines
@@ -35,7 +37,9 @@ const usage = `usage: paiju [command] [flags]
 
 commands:
   serve     run the HTTP API (default)
-  migrate   create or upgrade the database schema in the data directory
+  migrate   the database schemas: paiju migrate [up|down N|version|force V] [--db store|projections]
+  backup    an online snapshot of the data directory: paiju backup --out FILE
+  restore   a snapshot into an empty data directory: paiju restore --in FILE --data DIR
   verify    check the event hash chain and replay every table through its rules;
             "paiju verify FILE" checks an exported table log (- for stdin) offline
   export    write a table's full event log as JSON Lines: paiju export --table ID
@@ -62,7 +66,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return serve(ctx, cfg, stderr, nil)
 	case "migrate":
-		cfg, err := parseCommon("migrate", args, getenv, stderr)
+		cfg, err := parseMigrate(args, getenv, stderr)
 		if err != nil {
 			return err
 		}
@@ -101,6 +105,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 		return project(ctx, cfg, stderr)
+	case "backup":
+		cfg, err := parseBackup(args, getenv, stderr)
+		if err != nil {
+			return err
+		}
+		return backup(ctx, cfg, stdout)
+	case "restore":
+		cfg, err := parseRestore(args, getenv, stderr)
+		if err != nil {
+			return err
+		}
+		return restore(ctx, cfg, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

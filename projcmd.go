@@ -164,10 +164,12 @@ func project(ctx context.Context, c projectConfig, stderr io.Writer) error {
 // gaps from the store's log.
 func projectionFeed(db *psqlite.DB, js jetstream.JetStream, log projections.Source, logger *slog.Logger) *natsbus.ProjectionFeed {
 	return &natsbus.ProjectionFeed{
-		Projector: projections.Feed{Store: db, Log: log},
-		JS:        js,
-		Names:     projections.Names,
-		Logger:    logger.With("component", "projections"),
+		Projector: projections.Feed{Store: db, Log: log, Rebuilt: func(name, reason string) {
+			logger.Warn("projection rebuilt from position 0: the log does not hold its checkpoint", "projection", name, "reason", reason)
+		}},
+		JS:     js,
+		Names:  projections.Names,
+		Logger: logger.With("component", "projections"),
 	}
 }
 

@@ -191,17 +191,6 @@ func (p playerStore) PlayerByTokenHash(ctx context.Context, hash string) (api.Pl
 	return api.PlayerRecord(r), err
 }
 
-func migrate(ctx context.Context, c commonConfig, stdout io.Writer) error {
-	if err := os.MkdirAll(c.Data, 0o750); err != nil {
-		return fmt.Errorf("data directory: %w", err)
-	}
-	if err := sqlite.Migrate(ctx, c.dbPath()); err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, "schema up to date:", c.dbPath())
-	return nil
-}
-
 // serveDebug serves the profiler on its own listener, never on the API's.
 func serveDebug(addr string, log *slog.Logger) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)

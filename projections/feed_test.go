@@ -19,6 +19,8 @@ type memStore struct {
 
 func (m *memStore) Checkpoint(context.Context, string) (int64, error) { return m.cp, nil }
 
+func (m *memStore) Anchor(context.Context, string) (int64, string, error) { return m.cp, "", nil }
+
 func (m *memStore) ApplyBatch(_ context.Context, name string, evs []eventstore.Event) (int, error) {
 	n := 0
 	for _, ev := range evs {
@@ -109,5 +111,85 @@ func TestFeedCatchUpAndReplay(t *testing.T) {
 	}
 	if err := Replay(ctx, st, "p", memLog(5)); err != nil || st.resets != 1 || fmt.Sprint(st.applied) != "[1 2 3 4 5]" {
 		t.Fatalf("Replay: resets %d, applied %v, err %v; want one reset and 1..5", st.resets, st.applied, err)
+	}
+}
+
+// hashedLog is a log whose event at position p has hash "h<p>" + salt.
+type hashedLog struct {
+	n    int64
+	salt string
+}
+
+func (l hashedLog) ReadAll(_ context.Context, from int64, limit int) ([]eventstore.Event, error) {
+	var evs []eventstore.Event
+	for p := from + 1; p <= l.n && len(evs) < limit; p++ {
+		evs = append(evs, eventstore.Event{Position: p, Hash: fmt.Sprintf("h%d%s", p, l.salt)})
+	}
+	return evs, nil
+}
+
+func (l hashedLog) Head(context.Context) (int64, string, error) {
+	return l.n, fmt.Sprintf("h%d%s", l.n, l.salt), nil
+}
+
+// anchoredStore is memStore recording the hash at its checkpoint.
+type anchoredStore struct {
+	memStore
+	hash string
+}
+
+func (m *anchoredStore) Anchor(context.Context, string) (int64, string, error) {
+	return m.cp, m.hash, nil
+}
+
+func (m *anchoredStore) ApplyBatch(ctx context.Context, name string, evs []eventstore.Event) (int, error) {
+	n, err := m.memStore.ApplyBatch(ctx, name, evs)
+	for _, ev := range evs {
+		if ev.Position == m.cp {
+			m.hash = ev.Hash
+		}
+	}
+	return n, err
+}
+
+// TestCatchUpRebuildsWhenTheLogLacksTheCheckpoint: a projection whose
+// checkpoint the log does not hold (past its head: an older backup
+// restored; or another event there: an older backup that then took new
+// events) is rebuilt from position 0; one the log holds only catches up
+// (DESIGN.md, Projections).
+func TestCatchUpRebuildsWhenTheLogLacksTheCheckpoint(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		built, now  hashedLog
+		wantRebuilt bool
+	}{
+		{"same log, grown", hashedLog{n: 10}, hashedLog{n: 15}, false},
+		{"same log, unchanged", hashedLog{n: 10}, hashedLog{n: 10}, false},
+		{"older log, checkpoint past its head", hashedLog{n: 10}, hashedLog{n: 6}, true},
+		{"older log that grew past the checkpoint", hashedLog{n: 10}, hashedLog{n: 14, salt: "'"}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &anchoredStore{}
+			if err := CatchUp(t.Context(), st, "p", tt.built); err != nil {
+				t.Fatal(err)
+			}
+			var why string
+			f := Feed{Store: st, Log: tt.now, Rebuilt: func(_, reason string) { why = reason }}
+			if err := f.CatchUp(t.Context(), "p"); err != nil {
+				t.Fatal(err)
+			}
+			if st.cp != tt.now.n {
+				t.Fatalf("checkpoint %d after catching up, want the log's head %d", st.cp, tt.now.n)
+			}
+			if got := st.resets == 1; got != tt.wantRebuilt {
+				t.Fatalf("rebuilt %v (%d resets, reason %q), want %v", got, st.resets, why, tt.wantRebuilt)
+			}
+			if tt.wantRebuilt && why == "" {
+				t.Fatal("rebuilt without telling Rebuilt why")
+			}
+			if tt.wantRebuilt && (len(st.applied) != int(tt.now.n) || st.applied[0] != 1) {
+				t.Fatalf("applied %v after a rebuild, want 1..%d", st.applied, tt.now.n)
+			}
+		})
 	}
 }

@@ -60,6 +60,10 @@ func (e *GapError) Error() string {
 type Store interface {
 	// Checkpoint returns the position projection name has applied up to.
 	Checkpoint(ctx context.Context, name string) (int64, error)
+	// Anchor returns the checkpoint with the hash of the event applied at
+	// it ("" when not recorded), so that a log that no longer holds that
+	// event (an older backup restored beside newer projections) is noticed.
+	Anchor(ctx context.Context, name string) (position int64, hash string, err error)
 	// ApplyBatch applies events, in position order, to projection name in
 	// one transaction that also moves the checkpoint. Events at or before
 	// the checkpoint are skipped; applied counts the others. At an event
@@ -89,7 +93,55 @@ func Replay(ctx context.Context, st Store, name string, src Source) error {
 }
 
 // CatchUp applies every event of src after the projection's checkpoint.
+// A checkpoint the log does not hold (past its head, or another event
+// there) means the log was replaced by an older copy: the projection is
+// rebuilt from position 0 first, and rebuilt reports why.
 func CatchUp(ctx context.Context, st Store, name string, src Source) error {
+	_, err := catchUp(ctx, st, name, src)
+	return err
+}
+
+func catchUp(ctx context.Context, st Store, name string, src Source) (rebuilt string, err error) {
+	rebuilt, err = diverged(ctx, st, name, src)
+	if err != nil {
+		return "", err
+	}
+	if rebuilt != "" {
+		if err := st.Reset(ctx, name); err != nil {
+			return "", err
+		}
+	}
+	return rebuilt, apply(ctx, st, name, src)
+}
+
+// diverged says why the log does not hold projection name's checkpoint,
+// or "" when it does.
+func diverged(ctx context.Context, st Store, name string, src Source) (string, error) {
+	cp, hash, err := st.Anchor(ctx, name)
+	if err != nil || cp == 0 {
+		return "", err
+	}
+	head, _, err := src.Head(ctx)
+	if err != nil {
+		return "", fmt.Errorf("projection %s: log head: %w", name, err)
+	}
+	if cp > head {
+		return fmt.Sprintf("checkpoint %d is past the log's head %d", cp, head), nil
+	}
+	if hash == "" {
+		return "", nil // a checkpoint written before hashes were kept
+	}
+	evs, err := src.ReadAll(ctx, cp-1, 1)
+	if err != nil {
+		return "", fmt.Errorf("projection %s: read log at %d: %w", name, cp, err)
+	}
+	if len(evs) != 1 || evs[0].Position != cp || evs[0].Hash != hash {
+		return fmt.Sprintf("the log holds another event at checkpoint %d than the one applied", cp), nil
+	}
+	return "", nil
+}
+
+func apply(ctx context.Context, st Store, name string, src Source) error {
 	for {
 		cp, err := st.Checkpoint(ctx, name)
 		if err != nil {
@@ -116,15 +168,23 @@ func CatchUp(ctx context.Context, st Store, name string, src Source) error {
 type Feed struct {
 	Store Store
 	Log   Source
+	// Rebuilt, if set, hears of a projection rebuilt from position 0
+	// because the log no longer held its checkpoint.
+	Rebuilt func(name, reason string)
 }
 
-// CatchUp applies what the log holds past projection name's checkpoint;
-// without a log it does nothing.
+// CatchUp applies what the log holds past projection name's checkpoint,
+// rebuilding it first if the log does not hold the checkpoint; without a
+// log it does nothing.
 func (f Feed) CatchUp(ctx context.Context, name string) error {
 	if f.Log == nil {
 		return nil
 	}
-	return CatchUp(ctx, f.Store, name, f.Log)
+	why, err := catchUp(ctx, f.Store, name, f.Log)
+	if why != "" && f.Rebuilt != nil {
+		f.Rebuilt(name, why)
+	}
+	return err
 }
 
 // Apply applies delivered events, sorted by position, to projection name in
@@ -134,7 +194,7 @@ func (f Feed) Apply(ctx context.Context, name string, events []eventstore.Event)
 	_, err := f.Store.ApplyBatch(ctx, name, events)
 	var gap *GapError
 	if errors.As(err, &gap) && f.Log != nil {
-		if err := CatchUp(ctx, f.Store, name, f.Log); err != nil {
+		if err := f.CatchUp(ctx, name); err != nil {
 			return err
 		}
 		_, err = f.Store.ApplyBatch(ctx, name, events)

@@ -2,6 +2,7 @@ package table
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -135,8 +136,27 @@ func Seat(s int) *int { return &s }
 // registration): adding a game is one package and one line in package games.
 type Registry map[string]Game
 
+// ErrRulesVersion: a table was opened under a rules version this server
+// cannot replay.
+var ErrRulesVersion = errors.New("rules version not replayable")
+
+// Versioned is a Game that still replays tables opened under its older
+// rules versions. A rules change that would decide any recorded stream
+// differently bumps the game's Version and keeps the old rules here, so
+// that every table goes on replaying (and verifying) under the rules it was
+// opened with, while new tables open under the new ones (docs/OPERATIONS.md,
+// Rules versions).
+type Versioned interface {
+	// RulesAt returns variant's rules as they were at version, with
+	// options as recorded then; an error wrapping ErrRulesVersion when the
+	// game keeps no such version.
+	RulesAt(version, variant string, options json.RawMessage) (Rules, error)
+}
+
 // Rules returns the rules a table was opened under: its game's variant with
-// its options, refusing a table opened under another rules version.
+// its options, at the rules version recorded in o. A version other than the
+// current one comes from the game's Versioned.RulesAt; a game that keeps
+// none refuses the table with ErrRulesVersion.
 func (reg Registry) Rules(o TableOpened) (Rules, error) {
 	g, ok := reg[o.Game]
 	if !ok {
@@ -146,8 +166,19 @@ func (reg Registry) Rules(o TableOpened) (Rules, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rules of %s/%s: %w", o.Game, o.Variant, err)
 	}
-	if r.Version() != o.RulesVersion {
-		return nil, fmt.Errorf("table was played under rules %s, this server has %s", o.RulesVersion, r.Version())
+	if r.Version() == o.RulesVersion {
+		return r, nil
 	}
-	return r, nil
+	v, ok := g.(Versioned)
+	if !ok {
+		return nil, fmt.Errorf("%w: table was played under rules %s, this server has %s and keeps no older rules of %s", ErrRulesVersion, o.RulesVersion, r.Version(), o.Game)
+	}
+	old, err := v.RulesAt(o.RulesVersion, o.Variant, o.Options)
+	if err != nil {
+		return nil, fmt.Errorf("rules %s of %s/%s: %w", o.RulesVersion, o.Game, o.Variant, err)
+	}
+	if old.Version() != o.RulesVersion {
+		return nil, fmt.Errorf("%w: %s asked for rules %s gave %s", ErrRulesVersion, o.Game, o.RulesVersion, old.Version())
+	}
+	return old, nil
 }

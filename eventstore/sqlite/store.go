@@ -50,12 +50,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/golang-migrate/migrate/v4"
-	migratesqlite "github.com/golang-migrate/migrate/v4/database/sqlite"
-	"github.com/golang-migrate/migrate/v4/source/iofs"
-
 	"paiju/eventstore"
 	"paiju/migrations"
+	"paiju/migrations/schema"
 )
 
 // Options tune a Store. The zero value is a durable default.
@@ -305,56 +302,6 @@ func checkPath(path string) error {
 	return nil
 }
 
-func migrateUp(ctx context.Context, path string, busy time.Duration) (err error) {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(busy.Milliseconds(), 10)+")")
-	q.Add("_pragma", "journal_mode(WAL)")
-	db, err := sql.Open("sqlite", path+"?"+q.Encode())
-	if err != nil {
-		return err
-	}
-	// One connection: the driver's Lock is per process, and SQLite's own
-	// locking is what keeps two processes from migrating at once.
-	db.SetMaxOpenConns(1)
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return err
-	}
-	driver, err := migratesqlite.WithInstance(db, &migratesqlite.Config{})
-	if err != nil {
-		db.Close()
-		return fmt.Errorf("migration driver: %w", err)
-	}
-	src, err := iofs.New(migrations.FS, ".")
-	if err != nil {
-		driver.Close()
-		return fmt.Errorf("migration source: %w", err)
-	}
-	m, err := migrate.NewWithInstance("iofs", src, "sqlite", driver)
-	if err != nil {
-		src.Close()
-		driver.Close()
-		return fmt.Errorf("migrate: %w", err)
-	}
-	defer func() {
-		srcErr, dbErr := m.Close()
-		err = errors.Join(err, srcErr, dbErr)
-	}()
-
-	// migrate has no context; stop it between migrations when ctx ends.
-	stop := context.AfterFunc(ctx, func() {
-		select {
-		case m.GracefulStop <- true:
-		default:
-		}
-	})
-	defer stop()
-
-	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
-		return fmt.Errorf("apply migrations: %w", err)
-	}
-	return ctx.Err()
+func migrateUp(ctx context.Context, path string, busy time.Duration) error {
+	return schema.Up(ctx, path, migrations.FS, busy)
 }

@@ -13,13 +13,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/golang-migrate/migrate/v4"
-	migratesqlite "github.com/golang-migrate/migrate/v4/database/sqlite"
-	"github.com/golang-migrate/migrate/v4/source/iofs"
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
 	"paiju/eventstore"
 	pmig "paiju/migrations/projections"
+	"paiju/migrations/schema"
 	"paiju/projections"
 )
 
@@ -97,41 +95,9 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	return d, nil
 }
 
-func migrateUp(ctx context.Context, path string) (err error) {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	db, err := sql.Open("sqlite", path+"?"+q.Encode())
-	if err != nil {
-		return fmt.Errorf("projections: migrate: %w", err)
-	}
-	db.SetMaxOpenConns(1)
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return fmt.Errorf("projections: open %s: %w", path, err)
-	}
-	driver, err := migratesqlite.WithInstance(db, &migratesqlite.Config{})
-	if err != nil {
-		db.Close()
-		return fmt.Errorf("projections: migration driver: %w", err)
-	}
-	src, err := iofs.New(pmig.FS, ".")
-	if err != nil {
-		driver.Close()
-		return fmt.Errorf("projections: migration source: %w", err)
-	}
-	m, err := migrate.NewWithInstance("iofs", src, "sqlite", driver)
-	if err != nil {
-		src.Close()
-		driver.Close()
-		return fmt.Errorf("projections: migrate: %w", err)
-	}
-	defer func() {
-		srcErr, dbErr := m.Close()
-		err = errors.Join(err, srcErr, dbErr)
-	}()
-	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
-		return fmt.Errorf("projections: migrate: %w", err)
+func migrateUp(ctx context.Context, path string) error {
+	if err := schema.Up(ctx, path, pmig.FS, 5*time.Second); err != nil {
+		return fmt.Errorf("projections: %w", err)
 	}
 	return nil
 }
@@ -168,6 +134,24 @@ func (d *DB) Checkpoint(ctx context.Context, name string) (int64, error) {
 	return pos, nil
 }
 
+// Anchor returns projection name's checkpoint and the hash of the event
+// applied at it ("" for a checkpoint written before hashes were kept).
+func (d *DB) Anchor(ctx context.Context, name string) (int64, string, error) {
+	if _, ok := d.proj[name]; !ok {
+		return 0, "", fmt.Errorf("%w: %q", projections.ErrUnknown, name)
+	}
+	var pos int64
+	var hash string
+	err := d.db.QueryRowContext(ctx, `SELECT position, hash FROM projection_checkpoints WHERE name = ?`, name).Scan(&pos, &hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", nil
+	}
+	if err != nil {
+		return 0, "", fmt.Errorf("projection %s: checkpoint: %w", name, err)
+	}
+	return pos, hash, nil
+}
+
 // Apply applies ev to projection name with its checkpoint in one
 // transaction. An event at or before the checkpoint is skipped (applied is
 // false); an event after the next position is a *GapError.
@@ -199,6 +183,7 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 	}
 	var gap error
 	start := cp
+	var hash string
 	for _, ev := range events {
 		if ev.Position <= cp {
 			continue
@@ -210,14 +195,14 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 		if err := apply(ctx, tx, ev); err != nil {
 			return 0, fmt.Errorf("projection %s: event %d (%s %s:%d): %w", name, ev.Position, ev.Type, ev.Stream, ev.Version, err)
 		}
-		cp = ev.Position
+		cp, hash = ev.Position, ev.Hash
 		applied++
 	}
 	if cp == start {
 		return 0, gap
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO projection_checkpoints (name, position) VALUES (?, ?)
-		ON CONFLICT (name) DO UPDATE SET position = excluded.position`, name, cp); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO projection_checkpoints (name, position, hash) VALUES (?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET position = excluded.position, hash = excluded.hash`, name, cp, hash); err != nil {
 		return 0, fmt.Errorf("projection %s: checkpoint: %w", name, err)
 	}
 	if err := stx.Commit(); err != nil {

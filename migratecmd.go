@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+
+	"paiju/migrations"
+	pmig "paiju/migrations/projections"
+	"paiju/migrations/schema"
+)
+
+// migrateConfig configures paiju migrate.
+type migrateConfig struct {
+	commonConfig
+	Verb string // up, down, version, force
+	N    int    // down's step count, force's version
+	DB   string // "" (both databases: up, version only), store or projections
+}
+
+// database is one of the data directory's SQLite files and its schema.
+type database struct {
+	name  string
+	path  string
+	files fs.FS
+}
+
+func (c commonConfig) databases() []database {
+	return []database{
+		{"store", c.dbPath(), migrations.FS},
+		{"projections", c.projPath(), pmig.FS},
+	}
+}
+
+const migrateUsage = `usage: paiju migrate [flags] [up | down N | version | force V]
+
+  up         apply every migration the databases lack (the default)
+  down N     revert the newest N migrations of one database (--db)
+  version    print each database's schema version
+  force V    record version V (0 for none) as the database's, clean, running
+             nothing: after repairing a migration that failed halfway (--db)
+
+`
+
+func parseMigrate(args []string, getenv func(string) string, stderr io.Writer) (migrateConfig, error) {
+	var c migrateConfig
+	fs := flagSet("migrate", stderr)
+	addCommon(fs, getenv, &c.commonConfig)
+	fs.StringVar(&c.DB, "db", "", "the database: store (paiju.db) or projections (projections.db); up and version default to both")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, migrateUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	// Flags may follow the verb too: parse what comes after it again.
+	rest := fs.Args()
+	var words []string
+	for len(rest) > 0 {
+		words = append(words, rest[0])
+		if err := fs.Parse(rest[1:]); err != nil {
+			return c, err
+		}
+		rest = fs.Args()
+	}
+	c.Verb = "up"
+	if len(words) > 0 {
+		c.Verb, words = words[0], words[1:]
+	}
+	switch c.Verb {
+	case "up", "version":
+		if len(words) != 0 {
+			return c, fmt.Errorf("migrate %s: unexpected arguments %q", c.Verb, words)
+		}
+	case "down", "force":
+		if len(words) != 1 {
+			return c, fmt.Errorf("migrate %s: want one number, got %q", c.Verb, words)
+		}
+		n, err := strconv.Atoi(words[0])
+		if err != nil || n < 0 || c.Verb == "down" && n == 0 {
+			return c, fmt.Errorf("migrate %s: %q is not a valid number", c.Verb, words[0])
+		}
+		c.N = n
+		if c.DB == "" {
+			return c, fmt.Errorf("migrate %s: name the database with --db store or --db projections", c.Verb)
+		}
+	default:
+		fmt.Fprint(stderr, migrateUsage)
+		return c, fmt.Errorf("migrate: unknown verb %q", c.Verb)
+	}
+	switch c.DB {
+	case "", "store", "projections":
+	default:
+		return c, fmt.Errorf("migrate: --db %q: want store or projections", c.DB)
+	}
+	return c, nil
+}
+
+// migrate runs one verb on the data directory's databases.
+func migrate(ctx context.Context, c migrateConfig, stdout io.Writer) error {
+	if c.Verb == "up" {
+		if err := os.MkdirAll(c.Data, 0o750); err != nil {
+			return fmt.Errorf("data directory: %w", err)
+		}
+	}
+	for _, d := range c.databases() {
+		if c.DB != "" && c.DB != d.name {
+			continue
+		}
+		if c.Verb != "up" {
+			// Only up creates a database; the others would leave an empty file.
+			if _, err := os.Stat(d.path); err != nil {
+				return fmt.Errorf("migrate %s: %s database: %w", c.Verb, d.name, err)
+			}
+		}
+		if err := migrateOne(ctx, c, d, stdout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func migrateOne(ctx context.Context, c migrateConfig, d database, stdout io.Writer) (err error) {
+	m, err := schema.Open(ctx, d.path, d.files, 0)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, m.Close()) }()
+	switch c.Verb {
+	case "up":
+		err = m.Up(ctx)
+	case "down":
+		if d.name == "store" {
+			if err := refuseDroppingLog(m, c.N); err != nil {
+				return err
+			}
+		}
+		err = m.Down(ctx, c.N)
+	case "force":
+		err = m.Force(uint(c.N))
+	}
+	if err != nil {
+		return err
+	}
+	v, dirty, err := m.Version()
+	if err != nil {
+		return err
+	}
+	state := ""
+	if dirty {
+		state = " (dirty: a migration failed halfway)"
+	} else if v > m.Latest() {
+		state = " (newer than this binary)"
+	}
+	if c.Verb == "up" {
+		fmt.Fprintf(stdout, "%s %s: schema up to date at version %d\n", d.name, d.path, v)
+		return nil
+	}
+	fmt.Fprintf(stdout, "%s %s: schema version %d of %d%s\n", d.name, d.path, v, m.Latest(), state)
+	return nil
+}
+
+// refuseDroppingLog refuses a down that would revert the store's first
+// migration: its down file drops the event log, which no rollback needs.
+func refuseDroppingLog(m *schema.Migrator, n int) error {
+	v, _, err := m.Version()
+	if err != nil {
+		return err
+	}
+	applied, err := m.Applied(v)
+	if err != nil {
+		return err
+	}
+	if n >= applied {
+		return fmt.Errorf("migrate down %d: the store's first migration holds the event log; reverting it would delete every event (%d migrations applied, down %d at most)", n, applied, applied-1)
+	}
+	return nil
+}

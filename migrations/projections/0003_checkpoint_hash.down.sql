@@ -1,0 +1,1 @@
+ALTER TABLE projection_checkpoints DROP COLUMN hash;
