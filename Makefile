@@ -20,8 +20,13 @@ staticcheck:
 	$(GO) -C tools build -o $(BIN)/staticcheck honnef.co/go/tools/cmd/staticcheck
 	$(BIN)/staticcheck ./...
 
+# The rules packages first without the race detector: their long statistical
+# tests (bot strength, thousands of timed-out hands) share no memory between
+# goroutines and skip themselves under -race (gametest.SkipUnderRace). Then
+# everything under the race detector.
 gotest:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 ./domain/...
+	$(GO) test -race -count=1 -timeout 20m ./...
 
 # A short run of every fuzz target beyond its committed corpus. The run is
 # bounded by executions, not time: a time bound can expire while the fuzzing

@@ -121,6 +121,7 @@ func TestTimeoutActions(t *testing.T) {
 // (every seat 没牛: the banker wins every bout by its edge or high card),
 // and so do hands where some seats play at random and the others time out.
 func TestTimeoutHandsSettle(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	for _, mixed := range []bool{false, true} {
 		r := rulesWith(t, `{"seats":4,"banker":1}`)
 		seeds := &gametest.SeedSeq{ID: 21}

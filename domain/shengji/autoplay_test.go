@@ -101,6 +101,7 @@ func variants() []string { return []string{"ningyang", "guafeng"} }
 // of the draw, where any seat may draw or declare (doc.go, Turn clock).
 // Every phase of each variant is seen timing out.
 func TestTimeoutActions(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	for _, variant := range variants() {
 		t.Run(variant, func(t *testing.T) {
 			r := variantRules(t, variant, "")
@@ -224,6 +225,7 @@ func timeoutPolicyBroken(s *State, seat int, a table.Action, legal []table.Actio
 // included), and so do hands in which two seats play random legal actions
 // and the other two only time out.
 func TestTimeoutHandsSettle(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	for _, variant := range variants() {
 		for _, mixed := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/mixed=%v", variant, mixed), func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 // TestBotLegal: at every position of random hands of both variants, for
 // every seat that may act, BotAction returns one of its Legal actions.
 func TestBotLegal(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	for _, variant := range variants() {
 		t.Run(variant, func(t *testing.T) {
 			r := variantRules(t, variant, "")
@@ -181,6 +182,7 @@ func measure(deltas [][]int, seatsOf func(i int) []int) duel {
 // deals). The measure: the share of hands with a positive delta for the
 // measured seat, and its mean delta in stakes.
 func TestBotStrength(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	for _, variant := range variants() {
 		t.Run(variant, func(t *testing.T) {
 			base := playDuel(t, variant, 300, nil)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -26,6 +27,7 @@ type Variant struct {
 // action, checks the timeout of the awaited seat (CheckTimeout and
 // v.Policy). It fails unless every phase of v.Phases timed out.
 func TimeoutsEveryPhase(t *testing.T, v Variant, seeds []uint64, hands int) {
+	gametest.SkipUnderRace(t)
 	seen := map[string]int{}
 	for _, seed := range seeds {
 		d := NewDriver(t, v.Rules, v.Game, v.Name, seed)
@@ -53,6 +55,7 @@ func TimeoutsEveryPhase(t *testing.T, v Variant, seeds []uint64, hands int) {
 // out, then the other way round: each must reach a settlement (Driver.Hand
 // fails on a stall).
 func TimeoutHandsSettle(t *testing.T, v Variant, seed uint64, hands int) {
+	gametest.SkipUnderRace(t)
 	rng := rand.New(rand.NewPCG(seed, 2))
 	n := v.Rules.Seats()
 	for mix := range 3 {
@@ -74,6 +77,7 @@ func TimeoutHandsSettle(t *testing.T, v Variant, seed uint64, hands int) {
 // the others, checking the bot's choice for every awaited seat at every
 // position (CheckBot). It returns the positions checked.
 func BotLegal(t *testing.T, v Variant, seeds []uint64, hands int) int {
+	gametest.SkipUnderRace(t)
 	checked := 0
 	for _, seed := range seeds {
 		d := NewDriver(t, v.Rules, v.Game, v.Name, seed)
@@ -148,6 +152,7 @@ func HiddenInformation(t *testing.T, v Variant, reshuffle Reshuffle, seeds []uin
 // the bot wins a share of hands at least margin points above the baseline
 // and a higher mean delta.
 func StrongerThanRandom(t *testing.T, v Variant, seed uint64, hands int, measured func(h int) []int, margin float64) {
+	gametest.SkipUnderRace(t)
 	bot := Strength(t, v.Rules, v.Game, v.Name, seed, hands, measured, true)
 	base := Strength(t, v.Rules, v.Game, v.Name, seed, hands, measured, false)
 	t.Logf("%s/%s: bot %v; random %v", v.Game, v.Name, bot, base)

@@ -63,3 +63,15 @@ func Game[S any, P interface {
 }](st *table.State) *S {
 	return (*S)(st.G.(P))
 }
+
+// SkipUnderRace skips a long, single-goroutine statistical test (bot
+// strength, thousands of timed-out hands) under the race detector, which can
+// find nothing in code that shares no memory between goroutines and slows it
+// tenfold. make test runs ./domain/... once without -race, where these tests
+// run in full, before the race pass over everything.
+func SkipUnderRace(t testing.TB) {
+	t.Helper()
+	if RaceEnabled {
+		t.Skip("sequential and statistical: runs in full in make test's pass without -race")
+	}
+}
