@@ -154,7 +154,10 @@ func (r Reading) power() (tier, sub int) {
 // Decision): a special combination beats every ordinary one and a weaker
 // special one; an ordinary combination beats only the same type with the
 // same length, the same number of kickers (so the same card count) and a
-// higher main rank.
+// higher main rank. One exception (dadun.md, Rulings: 最后一手牌只剩下三张牌
+// 的话，可以不带): a trio or trio run short of kickers, which only a player's
+// last cards can be, may follow a full one (two kickers a trio) of the same
+// length and beats it by rank.
 func (r Reading) Beats(lead Reading) bool {
 	rs, ls := r.Type.Special(), lead.Type.Special()
 	switch {
@@ -167,8 +170,14 @@ func (r Reading) Beats(lead Reading) bool {
 	case ls:
 		return false
 	}
-	return r.Type == lead.Type && r.Length == lead.Length && r.Kickers == lead.Kickers && r.Main > lead.Main
+	if r.Type != lead.Type || r.Length != lead.Length || r.Main <= lead.Main {
+		return false
+	}
+	return r.Kickers == lead.Kickers || (r.Type.takesKickers() && lead.Kickers == 2*lead.Length && r.Kickers < lead.Kickers)
 }
+
+// takesKickers reports a type with kickers: the trio and the trio run.
+func (t Type) takesKickers() bool { return t == Trio || t == TrioRun }
 
 // Outranks orders the readings of one play, to choose the reading of a play
 // whose client names none: the stronger special combination, then the
@@ -308,10 +317,13 @@ func classifyCounts(c *climb.Counts, last bool, out []Reading) []Reading {
 }
 
 // Awards is the 盾 awards a play earns (dadun.md, 盾 awards): a pair of RJ
-// or of BJ 1, three jokers 3, four 6; a bomb of 5, 6, 7, 8 cards 1, 2, 4, 6,
-// and a bomb of 4 to 6 cards holding four cards of one colour (四红 / 四黑)
-// one more; k sets of 510K k. Kickers never earn (Decision: the awards go to
-// the combinations the rules file lists, not to cards riding along).
+// or of BJ 1, three jokers 3, four 6; k sets of 510K k; a bomb of 5, 6, 7, 8
+// cards 1, 2, 4, 6, plus 1 for each 四红 (the four red cards of its rank) and
+// 1 for each 四黑 (the four black ones) it holds, as the awards stack (revised
+// Decision; seed: "如果同时存在其他的奖励，则叠加"): a 7-card bomb always holds
+// exactly one of them (5), an 8-card bomb both (8), a 6-card bomb with 四红
+// (双刀) 3. Kickers never earn (Decision: the awards go to the combinations
+// the rules file lists, not to cards riding along).
 func Awards(cs []cards.Card, r Reading) int {
 	switch r.Type {
 	case Pair:
@@ -326,17 +338,15 @@ func Awards(cs []cards.Card, r Reading) int {
 	case Multi510K:
 		return r.Length
 	case Bomb:
-		base := [9]int{4: 0, 5: 1, 6: 2, 7: 4, 8: 6}[r.Length]
-		if r.Length <= 6 && fourOfAColour(cs) {
-			base++
-		}
-		return base
+		return [9]int{4: 0, 5: 1, 6: 2, 7: 4, 8: 6}[r.Length] + foursOfAColour(cs)
 	}
 	return 0
 }
 
-// fourOfAColour reports whether cs holds four red or four black cards.
-func fourOfAColour(cs []cards.Card) bool {
+// foursOfAColour counts the colours of which cs holds four cards: 1 for 四红
+// (four red), 1 for 四黑 (four black). Two decks hold exactly four cards of
+// each colour in a rank.
+func foursOfAColour(cs []cards.Card) int {
 	red, black := 0, 0
 	for _, c := range cs {
 		switch {
@@ -347,5 +357,12 @@ func fourOfAColour(cs []cards.Card) bool {
 			black++
 		}
 	}
-	return red >= 4 || black >= 4
+	n := 0
+	if red >= 4 {
+		n++
+	}
+	if black >= 4 {
+		n++
+	}
+	return n
 }

@@ -143,6 +143,9 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	climb.Sort(played)
 	last := len(played) == hand.Len()
 	readings := Classify(played, last)
+	if len(readings) == 0 && twoSets510K(played) {
+		return nil, ErrTwo510K.With("%s is two 510K sets: play one set alone, or at least three sets together (dadun.md, Combinations)", cards.Format(played))
+	}
 	if len(readings) == 0 {
 		return nil, table.ErrInvalidCombo.With("%s is no combination%s (dadun.md, Combinations)", cards.Format(played), whyNot(played, last))
 	}
@@ -182,6 +185,12 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	return evs, nil
 }
 
+// twoSets510K reports whether cs is exactly two 5s, two 10s and two Ks.
+func twoSets510K(cs []cards.Card) bool {
+	c := climb.CountsOf(cs)
+	return len(cs) == 6 && c[climb.Rank5] == 2 && c[climb.Rank10] == 2 && c[climb.RankK] == 2
+}
+
 // whyNot explains the kicker rules when a trio without its kickers is
 // refused (dadun.md, Combinations: fewer kickers only as the last cards).
 func whyNot(cs []cards.Card, last bool) string {
@@ -200,14 +209,16 @@ func classifyCountsOf(cs []cards.Card, last bool) []Reading {
 }
 
 // ended reports whether the hand is over once finish are out (dadun.md,
-// Play): both seats of a side, or in 打独 the soloist or all three others.
+// Play): both seats of a side; in 打独 as soon as anyone is out, since the
+// soloist must be 头游 (dadun.md, Rulings: when an opponent of the soloist
+// goes out first the soloist has lost and the hand settles at once).
 func (s *State) ended(finish []int) bool {
+	if s.soloist >= 0 {
+		return len(finish) > 0
+	}
 	var n [2]int
 	for _, f := range finish {
 		n[s.side(f)]++
-	}
-	if s.soloist >= 0 {
-		return n[0] == 1 || n[1] == 3
 	}
 	return n[0] == 2 || n[1] == 2
 }

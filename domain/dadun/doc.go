@@ -108,7 +108,14 @@
 // below the 3-joker bomb; equal multi-510Ks tie). Equal special
 // combinations tie, and a tie does not beat. Every special combination
 // beats every ordinary one; an ordinary one beats only the same type with
-// the same length and number of kickers and a higher main rank.
+// the same length and number of kickers and a higher main rank, but for the
+// last cards (dadun.md, Rulings): a bare trio or trio + one follows a trio +
+// two, and a trio run short of kickers a full trio run of as many trios,
+// each beating it by rank. A full trio never follows a short one.
+//
+// Exactly two 510K sets played together are refused with two_510k_sets
+// (several sets go out together only three or more at a time), not with
+// the generic invalid_combination, so that the player learns why.
 //
 // # Legal (and how it is bounded)
 //
@@ -127,9 +134,11 @@
 // passes; when every other seat with cards has passed, the last player takes
 // the trick's points (5, 10, K) and leads again, or, if that player went out
 // with the play, the next seat after it with cards leads (接风). The hand
-// ends when both seats of a side are out, or in 打独 when the soloist or all
-// three opponents are out. The trick the hand ends in goes to the seat that
-// ended it (Decision: nobody may answer that play any more).
+// ends when both seats of a side are out, or in 打独 as soon as the first
+// seat is out: the soloist, who has won, or an opponent, who has made the
+// soloist lose (dadun.md, Rulings: the hand ends when its result is
+// decided; awards earned stand). The trick the hand ends in goes to the seat
+// that ended it (Decision: nobody may answer that play any more).
 //
 // Results (dadun.md, Points and result), stake units per seat: 双赢 (one
 // side out 1st and 2nd) 3 each way, points aside; otherwise the 末游's
@@ -139,14 +148,17 @@
 // 4 from each opponent when out first, else pays 4 to each.
 //
 // 盾 awards (dadun.md, 盾 awards) are counted on the combination of each
-// play: a pair of RJ or BJ 1, 3 jokers 3, 4 jokers 6, a bomb of 5/6/7/8
-// cards 1/2/4/6 and a 4-, 5- or 6-card bomb with four cards of one colour 1
-// more, k ≥ 3 sets of 510K k. Kickers earn nothing (Decision). Each of the
-// other three pays the earner awards × stake, apart from the result.
+// play: a pair of RJ or BJ 1, 3 jokers 3, 4 jokers 6, k ≥ 3 sets of 510K
+// k, and a bomb of 4/5/6/7/8 cards 0/1/2/4/6 plus 1 for each 四红 (its rank's
+// four red cards) and 1 for each 四黑 (the four black) it holds: the awards
+// stack (revised Decision), so a 7-card bomb earns 5 and an 8-card bomb 8.
+// Kickers earn nothing (Decision). Each of the other three pays the earner
+// awards × stake, apart from the result.
 //
 // Escape (dadun.md, Escape Decision, as 宁阳刮风): the escaper pays 16 ×
 // stake; each other seat receives floor(16 × stake / 3) and the house keeps
-// the rest (HandSettled.House), as in shengji.md. Awards already earned are
+// the remainder (HandSettled.House, the house share, so deltas + house = 0),
+// as in shengji.md. Awards already earned are
 // settled too.
 //
 // # Views

@@ -12,4 +12,7 @@ var (
 	// ErrNotBanker: only the banker holding both copies of the turned card
 	// calls a friend.
 	ErrNotBanker = &table.Error{Kind: table.KindConflict, Code: "not_banker"}
+	// ErrTwo510K: exactly two 510K sets played together; several sets go out
+	// together only three or more at a time (dadun.md, Combinations).
+	ErrTwo510K = &table.Error{Kind: table.KindRule, Code: "two_510k_sets"}
 )

@@ -130,8 +130,8 @@ func awardCases() []struct {
 		{"five_with_four_red", "H7 H7 D7 D7 S7", 2},
 		{"six_of_a_rank", "S7 S7 H7 C7 D7 D7", 2},
 		{"six_double_dao", "H7 H7 D7 D7 S7 C7", 3},
-		{"seven_of_a_rank", "S7 S7 H7 H7 C7 C7 D7", 4},
-		{"eight_of_a_rank", "S7 S7 H7 H7 C7 C7 D7 D7", 6},
+		{"seven_of_a_rank", "S7 S7 H7 H7 C7 C7 D7", 5},    // awards stack: 4 + 四黑 (revised Decision)
+		{"eight_of_a_rank", "S7 S7 H7 H7 C7 C7 D7 D7", 8}, // 6 + 四红 + 四黑
 		{"three_510k", "S5 H5 C5 S10 H10 C10 SK HK CK", 3},
 		{"four_510k", "S5 H5 C5 D5 S10 H10 C10 D10 SK HK CK DK", 4},
 	}

@@ -130,9 +130,9 @@ func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
 		case Straight:
 			g.runs(1, lead.Length, above)
 		case Trio:
-			g.trios(above, lead.Kickers)
+			g.trios(above, followKickers(lead))
 		case TrioRun:
-			g.trioRuns(lead.Length, above, lead.Kickers)
+			g.trioRuns(lead.Length, above, followKickers(lead))
 		}
 		g.specials()
 	}
@@ -186,6 +186,17 @@ func (g *gen) kickerCounts(n, want int) []int {
 		out = slices.DeleteFunc(out, func(k int) bool { return k != want })
 	}
 	return out
+}
+
+// followKickers is the number of kickers a play following lead must have,
+// for kickerCounts: lead's own, or when lead is full (two kickers a trio)
+// any number the hand allows, since last cards short of kickers may follow
+// it (dadun.md, Rulings).
+func followKickers(lead *Reading) int {
+	if lead.Kickers == 2*lead.Length {
+		return -1
+	}
+	return lead.Kickers
 }
 
 // trios adds every trio above above with its kickers.

@@ -59,6 +59,9 @@ func TestLegalCounts(t *testing.T) {
 		{"BJ BJ RJ RJ S2", "", 8, "BJ, RJ, 2; BJ BJ, RJ RJ; BJ BJ RJ, BJ RJ RJ, BJ BJ RJ RJ"},
 		{"S3 H3 C3 S4 H4 C4 S5", "", 11, "3, 4, 5; 33, 44; 3344; 333+44, 333+45, 444+33, 444+35; 333444+5 as the last cards"},
 		{"S5 H5 C5 D5", "", 4, "5; 55; 5555 as a bomb, or as the last four a trio + one (each with \"as\")"},
+		{"S9 H9 C9", "S8 H8 C8 SA H2", 2, "999 as the last cards on a trio + two (dadun.md, Rulings); pass"},
+		{"S9 H9 C9 S4", "S8 H8 C8 SA H2", 2, "999 + 4 as the last cards on a trio + two (dadun.md, Rulings); pass"},
+		{"S9 H9 C9 S10 H10 C10 S3", "S7 H7 C7 S8 H8 C8 SA HA C2 D2", 2, "999TTT + 3 as the last cards on a full trio run (dadun.md, Rulings); pass"},
 	} {
 		st := leadPosition(t, r, c.hand, c.lead)
 		got := r.Legal(st.G.(*State), 0)

@@ -385,11 +385,12 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		}
 		sides := pre.sides()
 		// dadun.md, Play: the hand ends as soon as both seats of a side are
-		// out, or in 打独 the soloist or all three others; never later.
+		// out; in 打独 as soon as the first player is out, the soloist or an
+		// opponent (dadun.md, Rulings: the result is decided); never later.
 		n := len(finish)
 		if pre.soloist >= 0 {
-			if slices.Contains(finish[:n-1], pre.soloist) || (finish[n-1] != pre.soloist && n != 3) {
-				rt.Fatalf("打独 by %d ended with finish %v: only the soloist out or all three others end it", pre.soloist, finish)
+			if n != 1 {
+				rt.Fatalf("打独 by %d ended with finish %v: the first player out ends it (dadun.md, Rulings)", pre.soloist, finish)
 			}
 		} else {
 			var out [2]int

@@ -347,10 +347,12 @@ func TestSettlement(t *testing.T) {
 			rule: "Decision: the unfinished trick (15 + K) goes to seat 2, which went out: 95 against 105"},
 		{name: "打独 won", soloist: 0, seat: 0, played: "S3", captured: [seats]int{0, 100, 50, 50},
 			outcome: OutcomeAloneWon, deltas: []int{12, -4, -4, -4}, rule: "打独 as 头游: 4 × base from each of the three"},
-		{name: "打独 lost", soloist: 0, finish: []int{1}, seat: 0, played: "S3", captured: [seats]int{200, 0, 0, 0},
+		// Rulings: an opponent out first decides the hand, which ends at once
+		// (a state with an opponent out and the hand running no longer occurs).
+		{name: "打独 lost", soloist: 0, seat: 1, played: "S3", captured: [seats]int{200, 0, 0, 0}, last: "S9",
 			outcome: OutcomeAloneLost, deltas: []int{-12, 4, 4, 4}, rule: "打独 not 头游: loses 4 × base to each, points aside"},
-		{name: "打独 lost, all three out", soloist: 0, finish: []int{1, 2}, seat: 3, played: "S3", captured: [seats]int{0, 0, 0, 0}, last: "S9",
-			outcome: OutcomeAloneLost, deltas: []int{-12, 4, 4, 4}, rule: "打独 ends when all three opponents are out"},
+		{name: "打独 lost at once", soloist: 0, seat: 3, played: "S3", captured: [seats]int{0, 0, 0, 0}, last: "S9",
+			outcome: OutcomeAloneLost, deltas: []int{-12, 4, 4, 4}, rule: "Rulings: the hand ends as soon as an opponent of the soloist goes out first"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := newState()
@@ -390,8 +392,10 @@ func TestSettlement(t *testing.T) {
 	}
 }
 
-// TestEndOfHand: 2 vs 2 ends when both seats of a side are out; 打独 when
-// the soloist is out or all three others are (dadun.md, Play).
+// TestEndOfHand: 2 vs 2 ends when both seats of a side are out (dadun.md,
+// Play); 打独 as soon as anyone is out: the soloist, who wins, or an
+// opponent, who has made the soloist lose (dadun.md, Rulings: 打独的玩家必须
+// 是头游，不然就算失败).
 func TestEndOfHand(t *testing.T) {
 	s := newState()
 	s.banker, s.friend = 0, 2
@@ -407,7 +411,7 @@ func TestEndOfHand(t *testing.T) {
 	for _, c := range []struct {
 		finish []int
 		want   bool
-	}{{[]int{2}, true}, {[]int{0}, false}, {[]int{0, 1}, false}, {[]int{0, 1, 3}, true}, {[]int{0, 2}, true}} {
+	}{{[]int{2}, true}, {[]int{0}, true}, {[]int{1}, true}, {[]int{3}, true}, {nil, false}} {
 		if got := s.ended(c.finish); got != c.want {
 			t.Errorf("打独 by 2, out %v: ended %v, want %v", c.finish, got, c.want)
 		}
@@ -517,4 +521,63 @@ func TestReadingChoice(t *testing.T) {
 	if _, err := table.Act(st, 0, playAs("S7 H7 C7 D7", "flush"), nil); !errors.Is(err, table.ErrBadAction) {
 		t.Errorf("an unknown \"as\": got %v, want invalid_action", err)
 	}
+}
+
+// TestRulings covers dadun.md, "Rulings on the seed's loose ends", through
+// Decide: last cards short of kickers follow a full trio or trio run; 打独
+// ends when an opponent goes out first (the 盾 awards already earned
+// stand); two 510K sets are refused with a reason of their own.
+func TestRulings(t *testing.T) {
+	const rule = "dadun.md, Rulings"
+	r := rulesFor(t)
+	t.Run("a bare trio as last cards beats a trio + two", func(t *testing.T) {
+		st := leadPosition(t, r, "S9 H9 C9", "S8 H8 C8 SA H2")
+		if !slices.ContainsFunc(r.Legal(st.G.(*State), 0), func(a table.Action) bool { return len(a.Cards) == 3 }) {
+			t.Fatalf("999, the last cards, is not among the plays on 888 + A2 (%s)", rule)
+		}
+		evs := gametest.MustAct(t, st, 0, playA("S9 H9 C9"))
+		if cp := evs[0].(CardsPlayed); cp.Reading.Type != Trio || cp.Reading.Kickers != 0 || eventTypes(evs) != "CardsPlayed,PlayerOut" {
+			t.Fatalf("999 on 888 + A2: %s %v, want a bare trio and seat 0 out (%s)", eventTypes(evs), cp.Reading, rule)
+		}
+	})
+	t.Run("a short trio run as last cards beats a full one", func(t *testing.T) {
+		st := leadPosition(t, r, "S9 H9 C9 S10 H10 C10 S3", "S7 H7 C7 S8 H8 C8 SA HA C2 D2")
+		evs := gametest.MustAct(t, st, 0, playA("S9 H9 C9 S10 H10 C10 S3"))
+		if cp := evs[0].(CardsPlayed); cp.Reading.Type != TrioRun || cp.Reading.Kickers != 1 {
+			t.Fatalf("999TTT + 3 on 777888 + 4 kickers reads %v, want a trio run with one kicker (%s)", cp.Reading, rule)
+		}
+	})
+	t.Run("not with cards left", func(t *testing.T) {
+		st := leadPosition(t, r, "S9 H9 C9 S4", "S8 H8 C8 SA H2")
+		if _, err := table.Act(st, 0, playA("S9 H9 C9"), nil); !errors.Is(err, table.ErrInvalidCombo) {
+			t.Fatalf("999 with a card left on 888 + A2: %v, want invalid_combination (dadun.md, Combinations)", err)
+		}
+	})
+	t.Run("打独: an opponent out first ends the hand at once", func(t *testing.T) {
+		p := position{hands: [seats]string{"H10 S3 S4", "H7 D7 H7 D7", "S5 S6", "D5 D6"}, turned: "H10", banker: 0, stake: 1}
+		st := p.build(t, r)
+		gametest.MustAct(t, st, 0, aloneA())
+		gametest.MustAct(t, st, 0, playA("S3"))
+		evs := gametest.MustAct(t, st, 1, playA("H7 D7 H7 D7")) // 四红: 1 award, and seat 1 out first
+		if got := eventTypes(evs); !strings.HasPrefix(got, "CardsPlayed,PlayerOut,HandSettled") {
+			t.Fatalf("the soloist's opponent goes out first: %s, want the hand settled at once (%s)", got, rule)
+		}
+		hs, res := gametest.SettledOf[Result](t, evs)
+		if res.Outcome != OutcomeAloneLost || !slices.Equal(res.Finish, []int{1}) || !slices.Equal(res.ResultDeltas, []int{-12, 4, 4, 4}) {
+			t.Fatalf("result %s: want 打独 lost, 4 × base to each opponent (%s)", hs.Result, rule)
+		}
+		if !slices.Equal(res.AwardDeltas, []int{-1, 3, -1, -1}) {
+			t.Fatalf("award deltas %v, want the 四红 bomb's award to stand: [-1 3 -1 -1] (%s)", res.AwardDeltas, rule)
+		}
+	})
+	t.Run("two 510K sets say why they are refused", func(t *testing.T) {
+		st := leadPosition(t, r, "S5 H5 S10 H10 SK HK S3", "")
+		_, err := table.Act(st, 0, playA("S5 H5 S10 H10 SK HK"), nil)
+		if !errors.Is(err, ErrTwo510K) || !strings.Contains(err.Error(), "at least three sets") {
+			t.Fatalf("two 510K sets: %v, want two_510k_sets saying at least three sets go together (%s)", err, rule)
+		}
+		if _, err := table.Act(st, 0, playA("S5 S10 SK H5"), nil); errors.Is(err, ErrTwo510K) || !errors.Is(err, table.ErrInvalidCombo) {
+			t.Fatalf("a 510K and a 5: %v, want invalid_combination, not two_510k_sets", err)
+		}
+	})
 }

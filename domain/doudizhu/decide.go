@@ -138,6 +138,11 @@ func (s *State) decideBid(seat, bid int) ([]table.Payload, error) {
 	switch {
 	case (high == s.v.maxBid || (lastToSpeak && high > 0)) && s.v.grab:
 		evs = append(evs, CallWon{Seat: highSeat, Bid: high})
+		if len(s.grabbers(highSeat, seat, bid == 0)) == 0 {
+			// Everyone else passed the call: nobody may grab, so the caller
+			// is landlord at once (doudizhu.md, Bidding, hubei, revised).
+			evs = append(evs, LandlordChosen{Seat: highSeat, Bid: high, Kitty: slices.Clone(s.kitty), Multiplier: high})
+		}
 	case high == s.v.maxBid || (lastToSpeak && high > 0):
 		evs = append(evs, LandlordChosen{Seat: highSeat, Bid: high, Kitty: slices.Clone(s.kitty)})
 	case lastToSpeak:
@@ -147,7 +152,7 @@ func (s *State) decideBid(seat, bid int) ([]table.Payload, error) {
 }
 
 // decideGrab records a word of the grab phase (doudizhu.md, Bidding, hubei):
-// each seat after the caller grabs or declines once, every grab doubling the
+// each seat after the caller that did not pass the call grabs or declines once, every grab doubling the
 // multiplier (at most the ceiling) and making the grabber the provisional
 // landlord; then, if anyone grabbed, the caller may grab back. When the last
 // word is spoken the provisional landlord becomes the landlord.
@@ -162,7 +167,7 @@ func (s *State) decideGrab(seat int, grab bool) []table.Payload {
 	} else {
 		evs = append(evs, GrabDeclined{Seat: seat})
 	}
-	othersDone := spoken >= s.v.seats-1
+	othersDone := spoken >= len(s.grabbers(s.caller, -1, false))
 	if seat == s.caller || (othersDone && grabs == 0) {
 		evs = append(evs, LandlordChosen{Seat: landlord, Bid: s.highBid, Kitty: slices.Clone(s.kitty), Multiplier: s.grabMultiplier(grabs)})
 	}

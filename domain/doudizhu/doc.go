@@ -84,7 +84,12 @@
 // # The grab phase and 明牌 (hubei, fourplayer)
 //
 // The call phase is classic's bidding; when it has a winner (CallWon) each
-// other seat in turn from the caller's left may grab once or decline; every
+// other seat in turn from the caller's left may grab once or decline, except
+// a seat that passed (不叫) when it was its turn to call: it has given up its
+// grab (doudizhu.md, revised Decision; 004: 叫分不叫视放弃). A seat that called
+// and was outbid may grab, and so may one that never spoke because a call of
+// 3 ended the call phase. When no seat may grab (both others passed the
+// call), LandlordChosen follows CallWon at once. Every
 // grab doubles the multiplier and makes the grabber the provisional landlord.
 // Then, if anyone grabbed, the caller may grab back once. The bidding's
 // multiplier, bid × 2 per grab, never exceeds 24 (004: 该轮最大基础分为
@@ -112,10 +117,13 @@
 // airplane_singles, airplane_pairs, four_two_singles, four_two_pairs, bomb,
 // rocket), a main rank and a chain length. Kickers follow the rules file's
 // Decision: never of a body rank, singles may pair, never the rocket, never
-// four of a rank, kicker pairs are real pairs. A play with several readings
-// is read as the client's "as" names, else as the reading that outranks the
-// others among those that may be played now (that beat the play on the
-// table, or all of them when leading); see Reading.Outranks. The reading is
+// four of a rank, kicker pairs are real pairs; three kicker singles may
+// share one rank (333444555 + 777 is an airplane with singles). A play with
+// several readings is read as the client's "as" names, else as the reading
+// that outranks the others among those that may be played now (that beat
+// the play on the table, or all of them when leading): the highest main
+// rank, then the longer chain (doudizhu.md, Card types Decision); see
+// Reading.Outranks. The reading is
 // recorded in CardsPlayed, so replays never re-derive it.
 //
 // Legal lists each legal play once per multiset of cards (suits matter: S3

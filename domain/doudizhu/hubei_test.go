@@ -64,29 +64,44 @@ func TestHubeiGrabPhase(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		call     int // seat 1 calls this; the others pass if below 3
+		call     int   // seat 1 calls this; the others pass if below 3 (unless calls is set)
+		calls    []int // the call phase from seat 1 in turn (0 = pass), when not as call says
 		words    []word
 		landlord int
 		mult     int
 		back     bool
 	}{
-		{"nobody grabs", 3, []word{{2, false}, {0, false}}, 1, 3, false},
-		{"one grab: ×2", 3, []word{{2, true}, {0, false}, {1, false}}, 2, 6, false},
-		{"the second grabs: ×2", 3, []word{{2, false}, {0, true}, {1, false}}, 0, 6, false},
-		{"two grabs: ×4", 3, []word{{2, true}, {0, true}, {1, false}}, 0, 12, false},
-		{"grab and grab back: ×4", 3, []word{{2, true}, {0, false}, {1, true}}, 1, 12, true},
-		{"every grab: the ceiling 3 × 2 × 2 × 2 = 24", 3, []word{{2, true}, {0, true}, {1, true}}, 1, 24, true},
-		// Decision: grabbing is allowed after any winning call, not only 3.
-		{"grab after a call of 1 (Decision)", 1, []word{{2, true}, {0, true}, {1, true}}, 1, 8, true},
-		{"grab after a call of 2 (Decision)", 2, []word{{2, true}, {0, false}, {1, false}}, 2, 4, false},
+		{"nobody grabs", 3, nil, []word{{2, false}, {0, false}}, 1, 3, false},
+		{"one grab: ×2", 3, nil, []word{{2, true}, {0, false}, {1, false}}, 2, 6, false},
+		{"the second grabs: ×2", 3, nil, []word{{2, false}, {0, true}, {1, false}}, 0, 6, false},
+		{"two grabs: ×4", 3, nil, []word{{2, true}, {0, true}, {1, false}}, 0, 12, false},
+		{"grab and grab back: ×4", 3, nil, []word{{2, true}, {0, false}, {1, true}}, 1, 12, true},
+		{"every grab: the ceiling 3 × 2 × 2 × 2 = 24", 3, nil, []word{{2, true}, {0, true}, {1, true}}, 1, 24, true},
+		// Decision: grabbing is allowed after any winning call, not only 3;
+		// revised Decision: a seat that passed the call has given up its grab.
+		{"grab after a call of 2 by the outbid caller (Decision)", 2, []int{1, 2, 0}, []word{{1, true}, {2, false}}, 1, 4, false},
+		{"grab after a call of 2, then grab back (Decision)", 2, []int{1, 2, 0}, []word{{1, true}, {2, true}}, 2, 8, true},
+		{"a top call after a call: the outbid seat and the silent seat may grab (revised)", 3, []int{1, 3}, []word{{0, true}, {1, true}, {2, true}}, 2, 24, true},
+		{"a top call after a pass: the passer may not grab (revised)", 3, []int{0, 3}, []word{{0, true}, {2, false}}, 0, 6, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			st := hubeiPos.build(t, r)
-			gametest.MustAct(t, st, 1, bidA(tc.call))
-			if tc.call < 3 {
-				gametest.MustAct(t, st, 2, passA())
-				gametest.MustAct(t, st, 0, passA())
+			switch {
+			case tc.calls != nil:
+				for i, c := range tc.calls {
+					a := passA()
+					if c > 0 {
+						a = bidA(c)
+					}
+					gametest.MustAct(t, st, (1+i)%3, a)
+				}
+			default:
+				gametest.MustAct(t, st, 1, bidA(tc.call))
+				if tc.call < 3 {
+					gametest.MustAct(t, st, 2, passA())
+					gametest.MustAct(t, st, 0, passA())
+				}
 			}
 			var evs []table.Payload
 			for i, w := range tc.words {
@@ -101,7 +116,7 @@ func TestHubeiGrabPhase(t *testing.T) {
 					a = grabA()
 				}
 				evs = gametest.MustAct(t, st, w.seat, a)
-				if gm, ok := evs[0].(GrabMade); ok && gm.Back != (w.seat == 1) {
+				if gm, ok := evs[0].(GrabMade); ok && gm.Back != (w.seat == gametest.Game[State](st).caller) {
 					t.Errorf("%+v: back marks the caller's grab-back only", gm)
 				}
 			}
@@ -121,6 +136,38 @@ func TestHubeiGrabPhase(t *testing.T) {
 			}
 		})
 	}
+	t.Run("everyone else passed the call: landlord at once (revised)", func(t *testing.T) {
+		for _, call := range []int{1, 2} {
+			st := hubeiPos.build(t, r)
+			gametest.MustAct(t, st, 1, bidA(call))
+			gametest.MustAct(t, st, 2, passA())
+			evs := gametest.MustAct(t, st, 0, passA())
+			if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"BidPassed", "CallWon", "LandlordChosen"}) {
+				t.Fatalf("call %d, pass, pass emits %v, want BidPassed, CallWon, LandlordChosen: both others gave up their grab (%s, revised Decision: 叫分不叫视放弃)", call, got, rule)
+			}
+			if lc := evs[2].(LandlordChosen); lc.Seat != 1 || lc.Multiplier != call {
+				t.Errorf("%+v, want seat 1 landlord at multiplier %d", lc, call)
+			}
+			if g := gametest.Game[State](st); g.phase != phasePlaying || g.turn != 1 {
+				t.Errorf("after the call: phase %s turn %d, want seat 1 to lead the play", g.phase, g.turn)
+			}
+		}
+	})
+	t.Run("a seat that passed the call may not grab (revised)", func(t *testing.T) {
+		st := hubeiPos.build(t, r)
+		gametest.MustAct(t, st, 1, passA())
+		gametest.MustAct(t, st, 2, bidA(3))
+		if got := r.Legal(st.G.(*State), 1); got != nil {
+			t.Errorf("seat 1 passed the call, yet may %v in the grab phase (%s, revised Decision)", got, rule)
+		}
+		if _, err := r.Decide(st.G.(*State), 1, grabA()); !errors.Is(err, table.ErrNotYourTurn) {
+			t.Errorf("seat 1 passed the call and grabs: %v, want not_your_turn (%s, revised Decision)", err, rule)
+		}
+		gametest.MustAct(t, st, 0, passA()) // seat 0 never spoke: it may grab, and declines
+		if g := gametest.Game[State](st); g.phase != phasePlaying || g.landlord != 2 {
+			t.Errorf("after seat 0 declines: phase %s landlord %d, want seat 2 landlord (seat 1 has no grab to make)", g.phase, g.landlord)
+		}
+	})
 	t.Run("errors", func(t *testing.T) {
 		st := hubeiPos.build(t, r)
 		if _, err := r.Decide(st.G.(*State), 1, grabA()); !errors.Is(err, table.ErrWrongPhase) {

@@ -41,6 +41,9 @@ func TestPerft(t *testing.T) {
 		{"straights times suits", "S3 H3 S4 S5 S6 S7 H7", "", 13},
 		// 4 bombs of higher rank than 5 … none here; the rocket does not exist; only pass.
 		{"nothing beats", "S3 S4 H4", "S2 H2 C2 D2", 1},
+		// 666777888 + T T T (three kicker singles may share one rank: doudizhu.md,
+		// Kickers Decision): 1; pass.
+		{"three kickers of one rank", "S6 H6 C6 S7 H7 C7 S8 H8 C8 ST HT CT", "S3 H3 C3 S4 H4 C4 S5 H5 C5 S9 SJ SQ", 2},
 		// on a bomb of 5: bomb 6666, rocket, pass.
 		{"follow a bomb", "S6 H6 C6 D6 BJ RJ S3", "S5 H5 C5 D5", 3},
 	}

@@ -121,9 +121,9 @@ func (rt *randomTable) Choose() (int, table.Action) {
 	switch {
 	case g.phase == phaseBidding && seat != (g.firstSeat+len(g.bids))%n:
 		rt.Fatalf("seat %d bids, want the seats in turn from the first bidder %d (doudizhu.md, Bidding)", seat, g.firstSeat)
-	case g.phase == phaseGrabbing && len(g.grabRecords) < n-1 && seat != (g.caller+1+len(g.grabRecords))%n:
-		rt.Fatalf("seat %d grabs, want the seats in turn after the caller %d (doudizhu.md, Bidding, hubei)", seat, g.caller)
-	case g.phase == phaseGrabbing && len(g.grabRecords) >= n-1 && (seat != g.caller || g.grabs == 0):
+	case g.phase == phaseGrabbing && len(g.grabRecords) < len(mayGrab(g)) && seat != mayGrab(g)[len(g.grabRecords)]:
+		rt.Fatalf("seat %d grabs, want the seats in turn after the caller %d that did not pass the call (doudizhu.md, Bidding, hubei, revised)", seat, g.caller)
+	case g.phase == phaseGrabbing && len(g.grabRecords) >= len(mayGrab(g)) && (seat != g.caller || g.grabs == 0):
 		rt.Fatalf("seat %d speaks after every other seat grabbed or declined; only the caller %d grabs back, and only after a grab (doudizhu.md, Bidding, hubei)", seat, g.caller)
 	}
 	return seat, rt.randomLegal(g, seat)
@@ -139,10 +139,10 @@ func (rt *randomTable) After(gpre table.GameState, seat int, a table.Action, evs
 		switch {
 		case post.phase == phasePlaying && pre.phase != phasePlaying:
 			want = post.landlord
-		case post.phase == phaseGrabbing && len(post.grabRecords) == n-1:
+		case post.phase == phaseGrabbing && len(post.grabRecords) == len(mayGrab(post)):
 			want = post.caller
-		case post.phase == phaseGrabbing && pre.phase == phaseBidding:
-			want = (post.caller + 1) % n
+		case post.phase == phaseGrabbing:
+			want = mayGrab(post)[len(post.grabRecords)]
 		case a.Type == ActionOpen:
 			want = seat
 		}
@@ -523,4 +523,23 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		rt.Fatalf("settles hand %d, want %d", hs.Hand, pre.hand)
 	}
 	rt.checkSeed(hs.Seed)
+}
+
+// mayGrab lists, from the bids alone, the seats that may grab from the
+// caller in the order they speak: the seats after the caller that did not
+// pass the call (doudizhu.md, Bidding, hubei, revised Decision).
+func mayGrab(g *State) []int {
+	passed := map[int]bool{}
+	for _, b := range g.bids {
+		if b.bid == 0 {
+			passed[b.seat] = true
+		}
+	}
+	var out []int
+	for i := 1; i < g.v.seats; i++ {
+		if s := (g.caller + i) % g.v.seats; !passed[s] {
+			out = append(out, s)
+		}
+	}
+	return out
 }

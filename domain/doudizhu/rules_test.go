@@ -324,6 +324,36 @@ func TestAmbiguousPlay(t *testing.T) {
 	}
 }
 
+func TestLeadReadingOrder(t *testing.T) {
+	const rule = "doudizhu.md, Card types Decision: leading without a type, the highest main rank, then the longer chain"
+	r := classic(t)
+	tests := []struct {
+		name, hand, kitty, play string
+		want                    Reading
+	}{
+		{"the highest main rank", "S3 H3 C3 S4 H4 C4 S5 H5 C5 S6 H6 C6 S7", "H7 C7 S8", "S3 H3 C3 S4 H4 C4 S5 H5 C5 S6 H6 C6 S7 H7 C7 S8",
+			rd(AirplaneSingles, climb.Rank7, 4)}, // not 333444555666 + 7 7 7 8 (main 6)
+		{"equal main ranks: the longer chain", "S3 H3 C3 S4 H4 C4 S5 H5 C5 S6 H6 C6 SK", "HK CK DK", "S3 H3 C3 S4 H4 C4 S5 H5 C5 S6 H6 C6",
+			rd(Airplane, climb.Rank6, 4)}, // not 444555666 + 3 3 3 (main 6, three trios)
+		{"three kicker singles of one rank", "S3 H3 C3 S4 H4 C4 S5 H5 C5 S7 H7 C7 SK", "HK CK DK", "S3 H3 C3 S4 H4 C4 S5 H5 C5 S7 H7 C7",
+			rd(AirplaneSingles, climb.Rank5, 3)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pos := position{hands: []string{tc.hand, "SA", "HA"}, kitty: tc.kitty}
+			st := pos.playing(t, r, 0, 3)
+			cs := cards.MustParse(tc.play)
+			if !slices.ContainsFunc(r.Legal(st.G.(*State), 0), func(a table.Action) bool { return slices.Equal(a.Cards, cs) }) {
+				t.Fatalf("%s is not among the leader's legal plays (%s)", tc.play, rule)
+			}
+			evs := gametest.MustAct(t, st, 0, playA(tc.play))
+			if got := evs[0].(CardsPlayed).Reading; got != tc.want {
+				t.Errorf("leading %s reads %v, want %v (%s)", tc.play, got, tc.want, rule)
+			}
+		})
+	}
+}
+
 func TestScoring(t *testing.T) {
 	const rule = "doudizhu.md, Scoring, classic (seed 002)"
 	r := classic(t)

@@ -201,12 +201,36 @@ func (s *State) mayOpen(seat int) bool {
 }
 
 // grabTurn is the seat to speak after n words of the grab phase: the seats
-// after the caller in turn, then the caller (to grab back).
+// that may grab in turn after the caller, then the caller (to grab back).
 func (s *State) grabTurn(n int) int {
-	if n < s.v.seats-1 {
-		return (s.caller + 1 + n) % s.v.seats
+	if g := s.grabbers(s.caller, -1, false); n < len(g) {
+		return g[n]
 	}
 	return s.caller
+}
+
+// grabbers lists the seats that may grab from caller, in turn after it: every
+// other seat but those that passed (不叫) when it was their turn to call
+// (doudizhu.md, Bidding, hubei, revised Decision; 004: 叫分不叫视放弃). A
+// seat that called and was outbid may grab, and so may a seat that never
+// spoke because a top call ended the call phase. Deciding the last call,
+// the bids recorded so far lack it: speaker (≥ 0) is the seat speaking it,
+// and passed says whether it is a pass.
+func (s *State) grabbers(caller, speaker int, passed bool) []int {
+	var out []int
+	for i := 1; i < s.v.seats; i++ {
+		seat := (caller + i) % s.v.seats
+		gaveUp := seat == speaker && passed
+		for _, b := range s.bids {
+			if b.seat == seat && b.bid == 0 {
+				gaveUp = true
+			}
+		}
+		if !gaveUp {
+			out = append(out, seat)
+		}
+	}
+	return out
 }
 
 func (s *State) cardsLeft() []int {

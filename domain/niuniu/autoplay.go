@@ -9,7 +9,8 @@ import "paiju/domain/table"
 var _ table.AutoplayDecider[*State] = (*Rules)(nil)
 
 // Awaited lists the seats that have neither arranged nor declared no bull in
-// the running hand: the reveal waits for each of them. A seat that has
+// the running hand: the reveal waits for each of them. A seat whose player
+// escaped is never awaited: its bout is settled (niuniu.md, Escape). A seat that has
 // arranged may still arrange again or call the reveal after the deadline,
 // but the hand ends without it, so it is not awaited.
 func (r *Rules) Awaited(s *State) []int { return awaited(s) }
@@ -30,7 +31,7 @@ func awaited(s *State) []int {
 	}
 	var out []int
 	for seat := range s.seats {
-		if !s.arr[seat].done {
+		if !s.arr[seat].done && s.forfeit[seat] == nil {
 			out = append(out, seat)
 		}
 	}

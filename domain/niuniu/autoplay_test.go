@@ -144,3 +144,32 @@ func TestTimeoutHandsSettle(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapedSeatNotAwaited: after a player escapes, the turn clock waits
+// only for the seats still in the hand (an escaped seat is never awaited);
+// when they time out the hand settles with the escaper's forfeited bout
+// (niuniu.md, Escape, revised Decision; doc.go, Turn clock).
+func TestEscapedSeatNotAwaited(t *testing.T) {
+	r := rulesWith(t, `{"seats":4,"banker":1}`)
+	seeds := &gametest.SeedSeq{ID: 22}
+	st := openTable(t, r, 1, seeds)
+	evs, err := table.Act(st, 2, table.Action{Type: table.ActionEscape}, seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gametest.ApplyAll(st, evs)
+	if aw := r.Awaited(st.G.(*State)); !slices.Equal(aw, []int{0, 1, 3}) {
+		t.Fatalf("after seat 2 escapes the clock awaits %v, want [0 1 3] (the others play on)", aw)
+	}
+	players := []controller{timeoutPlayer, timeoutPlayer, nil, timeoutPlayer}
+	hs := playHand(t, st, seeds, time.Time{}, players)
+	_, res := gametest.SettledOf[Result](t, []table.Payload{hs})
+	if len(res.Bouts) != 3 || !slices.Equal(res.Escaped, []int{2}) {
+		t.Fatalf("bouts %+v escaped %v, want all three players' bouts with seat 2's forfeited", res.Bouts, res.Escaped)
+	}
+	for _, b := range res.Bouts {
+		if (b.Seat == 2) != (b.By == ByEscape) || (b.Seat == 2 && b.Winner != "banker") {
+			t.Errorf("bout %+v: want seat 2's lost to the banker by escape, the others played out", b)
+		}
+	}
+}

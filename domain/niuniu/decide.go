@@ -36,6 +36,11 @@ func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, err
 			return nil, table.ErrWrongPhase.With("no hand is running: there is nothing to escape")
 		}
 		return s.escape(seat)
+	}
+	if s.phase == phaseArranging && s.forfeit[seat] != nil {
+		return nil, table.ErrWrongPhase.With("seat %d's player escaped from this hand and its bout is settled: the seat plays again from the next hand (niuniu.md, Escape)", seat)
+	}
+	switch a.Type {
 	case ActionArrange:
 		if a.Bid != nil || a.As != "" || len(a.Cards) != 3 {
 			return nil, table.ErrBadAction.With(`arrange takes exactly three "cards", the bull (no "bid" or "as"); to declare no bull post {"type":"no_bull"}`)
@@ -85,7 +90,7 @@ func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, err
 		if err := s.mayReveal(a.At); err != nil {
 			return nil, err
 		}
-		return s.reveal([]table.Payload{RevealCalled{Seat: seat, At: a.At.UTC()}}, s.arr)
+		return s.reveal([]table.Payload{RevealCalled{Seat: seat, At: a.At.UTC()}}, s.arr, s.forfeit)
 	}
 	return nil, table.ErrUnknownAction.With("niuniu has no action %q (actions: arrange, no_bull, reveal, escape)", a.Type)
 }
@@ -122,20 +127,41 @@ func (s *State) arranged(e HandArranged) ([]table.Payload, error) {
 	evs := []table.Payload{e}
 	done := s.arr
 	done[e.Seat] = arrangement{done: true, bull: *e.Reading, cards: e.Cards}
-	for _, a := range done[:s.seats] {
+	if !allDone(done[:s.seats]) {
+		return evs, nil
+	}
+	return s.reveal(evs, done, s.forfeit)
+}
+
+func allDone(arr []arrangement) bool {
+	for _, a := range arr {
 		if !a.done {
-			return evs, nil
+			return false
 		}
 	}
-	return s.reveal(evs, done)
+	return true
+}
+
+// escapedSeats lists the seats with a forfeited bout, in order.
+func escapedSeats(forfeit []*Bout) []int {
+	var out []int
+	for i, f := range forfeit {
+		if f != nil {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // reveal appends to evs the reveal of every hand under the arrangements done
 // and the settlement. A seat that has not arranged is 没牛 (niuniu.md,
 // Arranging: "不拼牌,按无牛处理"), whatever bull its hand holds.
-func (s *State) reveal(evs []table.Payload, done [maxSeats]arrangement) ([]table.Payload, error) {
+//
+// A player who escaped is revealed as no bull and its forfeited bout stands
+// as decided (niuniu.md, Escape, revised Decision).
+func (s *State) reveal(evs []table.Payload, done [maxSeats]arrangement, forfeit [maxSeats]*Bout) ([]table.Payload, error) {
 	rev := HandsRevealed{Hand: s.hand}
-	res := Result{End: "revealed", Banker: s.banker}
+	res := Result{End: "revealed", Banker: s.banker, Escaped: escapedSeats(forfeit[:s.seats])}
 	if _, called := evs[0].(RevealCalled); called {
 		res.End = "deadline"
 	}
@@ -152,6 +178,12 @@ func (s *State) reveal(evs []table.Payload, done [maxSeats]arrangement) ([]table
 	banker := rev.Hands[s.banker].Reading
 	for seat := range s.seats {
 		if seat == s.banker {
+			continue
+		}
+		if f := forfeit[seat]; f != nil {
+			deltas[seat] = f.Delta
+			deltas[s.banker] -= f.Delta
+			res.Bouts = append(res.Bouts, *f)
 			continue
 		}
 		player := rev.Hands[seat].Reading
@@ -175,36 +207,70 @@ func (s *State) reveal(evs []table.Payload, done [maxSeats]arrangement) ([]table
 	return append(evs, rev, settled), nil
 }
 
-// escape settles the hand seat leaves (niuniu.md, Escape Decision): a player
-// who leaves is 没牛 and loses to the banker at the banker's multiplier, the
-// other players' bouts are not played (delta 0); a banker who leaves loses
-// to every player at that player's multiplier. The side that stays is valued
-// at its arrangement, or at its best bull when it had not arranged yet (doc.go).
+// escape decides seat's escape (niuniu.md, Escape, revised Decision).
+//
+// A player who escapes is 没牛 and loses its bout to the banker at once, at
+// the banker's multiplier (BoutForfeited); it leaves, and the others play on
+// to the reveal. One seat's escape never cancels another's bout. When the
+// escape leaves no seat to wait for, the hand ends in the same batch: with
+// the reveal when some player still holds its bout, else (every player has
+// escaped) with the settlement alone.
+//
+// A banker who escapes ends the hand: it loses to every player still in it
+// at that player's multiplier; the forfeited bouts stand.
+//
+// The side that stays is valued at its arrangement, or at its best bull
+// when it had not arranged yet: the escape took away its time to arrange,
+// and an escape must not cost less because the other side was slow.
+//
+// A seat whose player escaped earlier in the deal and that another player
+// has taken since holds no hand in it: that player's escape only empties the
+// seat again.
 func (s *State) escape(seat int) ([]table.Payload, error) {
-	res := Result{End: "escape", Banker: s.banker, Escaper: &seat}
+	evs := []table.Payload{table.PlayerEscaped{Seat: seat, PlayerID: s.Players[seat], Hand: s.hand}}
+	if s.forfeit[seat] != nil {
+		return evs, nil
+	}
+	value := func(i int) Bull {
+		if s.arr[i].done {
+			return s.arr[i].bull
+		}
+		return Best(s.hands[i])
+	}
+	forfeit, done := s.forfeit, s.arr
+	if seat != s.banker {
+		m := value(s.banker).Multiplier()
+		f := BoutForfeited{Seat: seat, Multiplier: m, Delta: -s.Stake * m}
+		evs = append(evs, f)
+		b := f.bout()
+		forfeit[seat] = &b
+		done[seat] = arrangement{done: true, bull: NoBull}
+		if s.countPlayers(forfeit) > 0 {
+			if !allDone(done[:s.seats]) {
+				return evs, nil
+			}
+			return s.reveal(evs, done, forfeit)
+		}
+	}
+	// The hand ends on the escape: the banker's, or the last player's.
+	res := Result{End: "escape", Banker: s.banker, Escaper: &seat, Escaped: escapedSeats(forfeit[:s.seats])}
 	for i := range s.seats {
-		b := s.arr[i].bull
-		switch {
-		case i == seat:
+		b := value(i)
+		if i == seat || forfeit[i] != nil {
 			b = NoBull
-		case !s.arr[i].done:
-			b = Best(s.hands[i])
 		}
 		res.Readings = append(res.Readings, b)
 		res.High = append(res.High, Highest(s.hands[i]))
 	}
 	deltas := make([]int, s.seats)
 	for p := range s.seats {
-		if p == s.banker || (seat != s.banker && p != seat) {
+		if p == s.banker {
 			continue
 		}
 		b := Bout{Seat: p, Winner: "player", By: ByEscape, Multiplier: res.Readings[p].Multiplier()}
-		if p == seat {
-			b.Winner, b.Multiplier = "banker", res.Readings[s.banker].Multiplier()
-		}
 		b.Delta = s.Stake * b.Multiplier
-		if p == seat {
-			b.Delta = -b.Delta
+		if f := forfeit[p]; f != nil {
+			b = *f
 		}
 		deltas[p] = b.Delta
 		deltas[s.banker] -= b.Delta
@@ -214,8 +280,17 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []table.Payload{
-		table.PlayerEscaped{Seat: seat, PlayerID: s.Players[seat], Hand: s.hand},
-		settled,
-	}, nil
+	return append(evs, settled), nil
+}
+
+// countPlayers is the number of players (not the banker) that still hold
+// their bouts under forfeit.
+func (s *State) countPlayers(forfeit [maxSeats]*Bout) int {
+	n := 0
+	for i := range s.seats {
+		if i != s.banker && forfeit[i] == nil {
+			n++
+		}
+	}
+	return n
 }

@@ -78,13 +78,15 @@
 //	HandArranged  {"seat":2,"reading":"no_bull"}
 //	RevealCalled  {"seat":2,"at":"2026-11-29T12:00:30Z"}
 //	HandsRevealed {"hand":1,"hands":[{"seat":0,"cards":["S3","H7","C9","DK","RJ"],"bull":["S3","H7","DK"],"reading":"bull_9","high":"RJ"}, …]}
+//	BoutForfeited {"seat":2,"multiplier":3,"delta":-6}   follows a player's PlayerEscaped; others see {"seat":2,"hidden":true} until the hand ends
 //
 // RevealCalled is always followed by HandsRevealed; HandsRevealed is always
 // followed by the HandSettled of the hand, whose result is a Result:
 // {"end":"revealed"|"deadline"|"escape","banker","readings","high",
 // "bouts":[{"seat","winner":"banker"|"player","by":"class"|"high_card"|
-// "banker_edge"|"escape","multiplier","delta"}], and for an escape
-// "escaper"}. It reveals the seed.
+// "banker_edge"|"escape","multiplier","delta"}], for an escape that ended
+// the hand "escaper", and "escaped": the players who escaped during the hand
+// (omitted when none)}. It reveals the seed.
 //
 // # Comparing and settling
 //
@@ -97,18 +99,30 @@
 // winner's multiplier (牛牛 ×5, 牛9 ×4, 牛8 ×3, 牛7 ×2, else ×1) to the
 // winner; the banker's delta is minus the sum of the players'.
 //
-// Escape (niuniu.md, Escape Decision): the hand ends at once. A player who
-// escapes is 没牛 and pays the banker stake × the banker's multiplier; the
-// other players' bouts are not played (delta 0). A banker who escapes pays
-// every player stake × that player's multiplier. Our Decision for the side
-// that stays: a seat is valued at its arrangement if it made one, else at
-// the best bull of its hand, since the escape took away its time to arrange
-// (and an escape must not pay less because the other side was slow).
+// Escape (niuniu.md, Escape, revised Decision): one seat's escape never
+// cancels another seat's bout. A player who escapes is 没牛 and loses its
+// bout at once: BoutForfeited records stake × the banker's multiplier, and
+// the seat leaves the hand (no action, never awaited, no cards in its view,
+// even for a player who takes the empty seat before the hand ends; that
+// player's own escape only empties the seat again). Everyone else plays on to
+// the reveal (or the deadline) and settles as usual; the HandSettled that
+// ends the hand pays the forfeited bouts with the others. An escape that
+// leaves no unarranged seat brings the reveal in the same batch; the escape
+// of the last player still in the hand ends it with the settlement alone
+// (end "escape"). A banker who escapes ends the hand: it pays every player
+// still in it stake × that player's multiplier, and the forfeited bouts
+// stand. Our Decision for the side that stays: a seat is valued at its
+// arrangement if it made one, else at the best bull of its hand, since the
+// escape took away its time to arrange (and an escape must not pay less
+// because the other side was slow). The forfeit is decided at the escape
+// (a banker who arranges later changes nothing), and its multiplier tells
+// the banker's class, so only the banker sees it before the hand ends.
 //
 // # Turn clock, timeouts and the bot (table.Autoplay)
 //
 // Awaited: while a hand is arranged, every seat that has neither arranged
-// nor declared no bull, in seat order; nobody between hands. A seat that
+// nor declared no bull, in seat order, but never a seat whose player
+// escaped; nobody between hands. A seat that
 // has arranged is not awaited although its Legal is not empty: it may
 // arrange again until the reveal, and call the reveal once the deadline has
 // passed, but the hand ends without either (the reveal comes with the last

@@ -47,6 +47,26 @@ type RevealCalled struct {
 	At   time.Time `json:"at"`
 }
 
+// BoutForfeited: a player (not the banker) escaped (it follows the table's
+// PlayerEscaped): it is 没牛 and has lost its bout to the banker at the
+// banker's multiplier (niuniu.md, Escape, revised Decision). The hand plays
+// on for everyone else; the bout is paid in the HandSettled that ends the
+// hand. Until then only the banker sees the multiplier and delta, which
+// tell the banker's class; another seat sees {"seat":n,"hidden":true}.
+type BoutForfeited struct {
+	Seat       int `json:"seat"`
+	Multiplier int `json:"multiplier,omitempty"`
+	Delta      int `json:"delta,omitempty"`
+	// Hidden marks the redacted copy another seat sees; never stored.
+	Hidden bool `json:"hidden,omitempty"`
+}
+
+// bout is the forfeited bout as the settlement lists it.
+func (e BoutForfeited) bout() Bout {
+	return Bout{Seat: e.Seat, Winner: "banker", By: ByEscape, Multiplier: e.Multiplier, Delta: e.Delta}
+}
+
+func (BoutForfeited) EventType() string { return "BoutForfeited" }
 func (RevealCalled) EventType() string  { return "RevealCalled" }
 func (HandArranged) EventType() string  { return "HandArranged" }
 func (HandsRevealed) EventType() string { return "HandsRevealed" }
@@ -65,8 +85,11 @@ type Result struct {
 	// Bouts are the players' bouts against the banker that were settled, in
 	// seat order.
 	Bouts []Bout `json:"bouts"`
-	// Escaper is the seat that escaped, for an escape.
+	// Escaper is the seat whose escape ended the hand, for an escape.
 	Escaper *int `json:"escaper,omitempty"`
+	// Escaped lists the players who escaped during the hand and forfeited
+	// their bouts (niuniu.md, Escape, revised Decision), whatever ended it.
+	Escaped []int `json:"escaped,omitempty"`
 }
 
 // Bout is one player's result against the banker.
@@ -85,5 +108,5 @@ type Bout struct {
 
 // events decodes the game's own event types.
 var events = table.Events(
-	HandArranged{}, HandsRevealed{}, RevealCalled{},
+	HandArranged{}, HandsRevealed{}, RevealCalled{}, BoutForfeited{},
 )

@@ -90,7 +90,7 @@ func goldenCases() []goldenCase {
 				return 2, table.Action{Type: table.ActionEscape}
 			}
 			return inOrder(g, step, legal)
-		}, ""},
+		}, "1 player class ×5, 2 banker escape ×1, 3 player class ×3"}, // the escape cancels no other bout
 		{"banker_escapes", `{"seats":3,"banker":1}`, 3, 8, func(g *State, step int, legal func(int) []table.Action) (int, table.Action) {
 			if step == 1 {
 				return 1, table.Action{Type: table.ActionEscape}

@@ -10,9 +10,10 @@ import (
 // Legal lists every action seat may take now (escape excluded): while the
 // hand is being arranged, every bull of the seat's hand (Bulls' order), then
 // no_bull. Every seat may act at once, and again until the reveal: an
-// arrangement may be replaced. Nil when seat may not act.
+// arrangement may be replaced. Nil when seat may not act, as a seat whose
+// player escaped from the hand.
 func (r *Rules) Legal(s *State, seat int) []table.Action {
-	if s.phase != phaseArranging || seat < 0 || seat >= s.seats {
+	if s.phase != phaseArranging || seat < 0 || seat >= s.seats || s.forfeit[seat] != nil {
 		return nil
 	}
 	bulls := Bulls(s.hands[seat])

@@ -91,6 +91,9 @@ type randomTable struct {
 	// arranged is each seat's last arrangement in the running deal, as the
 	// test saw it made.
 	arranged [maxSeats]*table.Action
+	// forfeit is the delta of each player who escaped from the running deal,
+	// as the test worked it out when it escaped; nil for the others.
+	forfeit [maxSeats]*int
 }
 
 // newRandomTable opens a table of random size, banker and stake; record
@@ -130,6 +133,7 @@ func (rt *randomTable) Applied(e table.Payload) {
 	}
 	if d, ok := e.(table.HandDealt); ok {
 		rt.arranged = [maxSeats]*table.Action{}
+		rt.forfeit = [maxSeats]*int{}
 		rt.checkDeal(d)
 	}
 }
@@ -137,12 +141,19 @@ func (rt *randomTable) Applied(e table.Payload) {
 // Choose picks a random seat and one of its actions, moving the clock on.
 func (rt *randomTable) Choose() (int, table.Action) {
 	n := rt.r.Seats()
+	var in []int // the seats still in the hand
 	for seat := range n {
-		if rt.r.Legal(rt.St.G.(*State), seat) == nil {
+		legal := rt.r.Legal(rt.St.G.(*State), seat)
+		switch {
+		case rt.forfeit[seat] != nil && legal != nil:
+			rt.Fatalf("seat %d's player escaped, yet the seat may %v (niuniu.md, Escape: it leaves the hand)", seat, legal)
+		case rt.forfeit[seat] == nil && legal == nil:
 			rt.Fatalf("seat %d may not act while the hand is arranged (niuniu.md, Arranging: every seat arranges)", seat)
+		case rt.forfeit[seat] == nil:
+			in = append(in, seat)
 		}
 	}
-	seat := rt.Rng.IntN(n)
+	seat := in[rt.Rng.IntN(len(in))]
 	rt.now = rt.now.Add(time.Duration(rt.Rng.IntN(8000)) * time.Millisecond)
 	legal := rt.r.LegalAt(rt.St.G.(*State), seat, rt.now)
 	due := rt.Dealt.At.Add(time.Duration(rt.r.opts.ArrangeSeconds) * time.Second)
@@ -197,6 +208,16 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
 			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
+		if b := rt.r.Banker(); seat != b {
+			// The escaper is 没牛 and loses at once at the banker's multiplier,
+			// the banker valued at its arrangement or else its best bull.
+			mult := []int{1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5}
+			d := -rt.St.Stake * mult[rt.value(b)]
+			rt.forfeit[seat] = &d
+			if f, ok := evs[1].(BoutForfeited); !ok || f.Seat != seat || f.Delta != d || f.Multiplier != -d/rt.St.Stake {
+				rt.Fatalf("seat %d escapes: %v, want BoutForfeited at delta %d (niuniu.md, Escape)", seat, gametest.EventTypes(evs), d)
+			}
+		}
 	case RevealCalled:
 		if a.Type != ActionReveal || e.Seat != seat || !e.At.Equal(rt.now) {
 			rt.Fatalf("seat %d %s at %s emits %+v", seat, gametest.DescribeAction(a), rt.now, e)
@@ -205,14 +226,23 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 	default:
 		rt.Fatalf("seat %d %s emits %T first", seat, gametest.DescribeAction(a), e)
 	}
-	all := true
+	all, playersIn := true, 0
 	for i := range rt.r.Seats() {
-		all = all && (rt.arranged[i] != nil || i == seat && a.Type != table.ActionEscape)
+		all = all && (rt.arranged[i] != nil || rt.forfeit[i] != nil || i == seat && a.Type != table.ActionEscape)
+		if i != rt.r.Banker() && rt.forfeit[i] == nil {
+			playersIn++
+		}
 	}
 	wantTypes := []string{"HandArranged"}
 	switch {
-	case a.Type == table.ActionEscape:
+	case a.Type == table.ActionEscape && seat == rt.r.Banker():
 		wantTypes = []string{"PlayerEscaped", "HandSettled"}
+	case a.Type == table.ActionEscape && playersIn == 0:
+		wantTypes = []string{"PlayerEscaped", "BoutForfeited", "HandSettled"}
+	case a.Type == table.ActionEscape && all:
+		wantTypes = []string{"PlayerEscaped", "BoutForfeited", "HandsRevealed", "HandSettled"}
+	case a.Type == table.ActionEscape:
+		wantTypes = []string{"PlayerEscaped", "BoutForfeited"}
 	case a.Type == ActionReveal:
 		wantTypes = []string{"RevealCalled", "HandsRevealed", "HandSettled", "HandDealt", "DealSecret"}
 	case all:
@@ -221,11 +251,24 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 	if got := gametest.EventTypes(evs); !slices.Equal(got, wantTypes) {
 		rt.Fatalf("seat %d %s emits %v, want %v (niuniu.md, Arranging: the reveal comes when every seat has arranged or declared)", seat, gametest.DescribeAction(a), got, wantTypes)
 	}
-	if a.Type == table.ActionEscape {
-		rt.checkEscape(pre, seat, evs[1].(table.HandSettled))
-	} else if all || a.Type == ActionReveal {
+	switch last := len(wantTypes) - 1; {
+	case a.Type == table.ActionEscape && wantTypes[last-1] == "HandsRevealed":
+		rt.checkReveal(pre, evs[2].(HandsRevealed), evs[3].(table.HandSettled))
+	case a.Type == table.ActionEscape && wantTypes[last] == "HandSettled":
+		rt.checkEscape(pre, seat, evs[last].(table.HandSettled))
+	case a.Type != table.ActionEscape && (all || a.Type == ActionReveal):
 		rt.checkReveal(pre, evs[1].(HandsRevealed), evs[2].(table.HandSettled))
 	}
+}
+
+// value is what an escape counts seat's hand as (niuniu.md, Escape): its
+// arrangement, or its best bull when it has none.
+func (rt *randomTable) value(seat int) Bull {
+	if rt.arranged[seat] == nil {
+		best, _, _ := bruteBull(rt.Dealt.Hands[seat])
+		return best
+	}
+	return rt.reading(seat).Bull
 }
 
 // reading is what the test expects of seat at the reveal: its last
@@ -234,7 +277,7 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 func (rt *randomTable) reading(seat int) Reading {
 	hand := rt.Dealt.Hands[seat]
 	r := Reading{High: rt.highest(hand)}
-	if a := rt.arranged[seat]; a != nil && a.Type == ActionArrange {
+	if a := rt.arranged[seat]; a != nil && a.Type == ActionArrange && rt.forfeit[seat] == nil {
 		r.Bull, _, _ = bruteBull(hand)
 	}
 	return r
@@ -288,7 +331,12 @@ func (rt *randomTable) checkReveal(pre *State, rev HandsRevealed, hs table.HandS
 		if h.Seat != i || !slices.Equal(h.Cards, rt.Dealt.Hands[i]) || h.Reading != exp {
 			rt.Fatalf("seat %d revealed as %+v, want its dealt %s as %+v (niuniu.md, Arranging)", i, h, cards.Format(rt.Dealt.Hands[i]), exp)
 		}
-		if i != b {
+		switch {
+		case i == b:
+		case rt.forfeit[i] != nil:
+			want[i] = *rt.forfeit[i] // lost at the escape, whatever the reveal shows
+			want[b] -= want[i]
+		default:
 			want[i] = bout(stake, rt.reading(b), exp)
 			want[b] -= want[i]
 		}
@@ -299,22 +347,17 @@ func (rt *randomTable) checkReveal(pre *State, rev HandsRevealed, hs table.HandS
 func (rt *randomTable) checkEscape(pre *State, seat int, hs table.HandSettled) {
 	n, b, stake := rt.r.Seats(), rt.r.Banker(), rt.St.Stake
 	mult := []int{1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5}
-	value := func(i int) Bull {
-		if rt.arranged[i] == nil {
-			best, _, _ := bruteBull(rt.Dealt.Hands[i])
-			return best
-		}
-		return rt.reading(i).Bull
-	}
 	want := make([]int, n)
 	for i := range n {
 		switch {
 		case i == b:
 			continue
+		case rt.forfeit[i] != nil: // the escapers' bouts stand (the last escaper's included)
+			want[i] = *rt.forfeit[i]
 		case seat == b:
-			want[i] = stake * mult[value(i)]
-		case i == seat:
-			want[i] = -stake * mult[value(b)]
+			want[i] = stake * mult[rt.value(i)]
+		default:
+			rt.Fatalf("the escape of seat %d ends the hand while seat %d plays on (niuniu.md, Escape)", seat, i)
 		}
 		want[b] -= want[i]
 	}

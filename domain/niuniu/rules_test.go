@@ -264,62 +264,186 @@ func TestBankerSeat(t *testing.T) {
 	}
 }
 
-// TestEscape follows niuniu.md, Escape Decision: a player who leaves is 没牛
-// and loses to the banker at the banker's multiplier; a banker who leaves
-// loses to every player at that player's multiplier. The side that stays is
-// valued at its arrangement, or at its best bull when it has none (doc.go).
+// TestEscape follows niuniu.md, Escape (revised Decision): a player who
+// leaves is 没牛 and loses to the banker at once at the banker's multiplier,
+// and everyone else plays on to the reveal and settles as usual; one seat's
+// escape never cancels another's bout. A banker who leaves ends the hand,
+// losing to every player still in it at that player's multiplier. The side
+// that stays is valued at its arrangement, or at its best bull when it has
+// none (doc.go).
+//
+// The position (stake 2, banker seat 0): the banker's best is 牛6; seat 1
+// holds 牛牛, seat 2 牛8, seat 3 no bull. Played out, the bouts are +10, +6
+// and -2: [-14 10 6 -2].
 func TestEscape(t *testing.T) {
-	const rule = "niuniu.md, Escape"
+	const rule = "niuniu.md, Escape (revised Decision)"
+	type step struct {
+		seat int
+		a    table.Action // nil Type: the seat arranges its first bull (or no bull)
+	}
+	esc := table.Action{Type: table.ActionEscape}
+	best := table.Action{}
 	tests := []struct {
 		name    string
-		arrange map[int]table.Action // before the escape
-		escaper int
+		steps   []step
+		last    []string // the event types of the last step
 		want    []int
-		bouts   int
+		end     string
+		escaper int // the result's escaper; -1 for none
+		escaped []int
 	}{
-		// The banker's 牛6 (not arranged: its best) ×1; the others keep 0.
-		{"a player escapes", nil, 1, []int{2, -2, 0, 0}, 1},
-		// Seat 2 escapes though it holds 牛8: it is 没牛 and pays the banker's ×1.
-		{"a player with a bull escapes", map[int]table.Action{2: arrangeA("H3 C7 SK")}, 2, []int{2, 0, -2, 0}, 1},
-		// The banker declared no bull: its multiplier is still ×1.
-		{"a player escapes, the banker declared", map[int]table.Action{0: noBullA()}, 3, []int{2, 0, 0, -2}, 1},
+		{"a player escapes; the others play on (its 牛牛 forfeited at the banker's ×1)",
+			[]step{{1, esc}, {0, best}, {2, best}, {3, best}},
+			[]string{"HandArranged", "HandsRevealed", "HandSettled"}, []int{-2, -2, 6, -2}, "revealed", -1, []int{1}},
+		{"a player with a bull escapes: 没牛, it pays the banker's ×1",
+			[]step{{2, arrangeA("H3 C7 SK")}, {2, esc}, {1, best}, {0, best}, {3, best}},
+			[]string{"HandArranged", "HandsRevealed", "HandSettled"}, []int{-6, 10, -2, -2}, "revealed", -1, []int{2}},
+		{"a player escapes, the banker declared: ×1, the others still win",
+			[]step{{0, noBullA()}, {3, esc}, {1, best}, {2, best}},
+			[]string{"HandArranged", "HandsRevealed", "HandSettled"}, []int{-14, 10, 6, -2}, "revealed", -1, []int{3}},
+		{"another seat's escape never cancels an arranged 牛牛 (×5 still paid)",
+			[]step{{1, best}, {3, esc}, {0, best}, {2, best}},
+			[]string{"HandArranged", "HandsRevealed", "HandSettled"}, []int{-14, 10, 6, -2}, "revealed", -1, []int{3}},
+		{"the last seat to arrange escapes: the reveal follows at once",
+			[]step{{0, best}, {1, best}, {2, best}, {3, esc}},
+			[]string{"PlayerEscaped", "BoutForfeited", "HandsRevealed", "HandSettled"}, []int{-14, 10, 6, -2}, "revealed", -1, []int{3}},
+		{"every player escapes: the hand ends with the last",
+			[]step{{1, esc}, {2, esc}, {3, esc}},
+			[]string{"PlayerEscaped", "BoutForfeited", "HandSettled"}, []int{6, -2, -2, -2}, "escape", 3, []int{1, 2, 3}},
 		// Players: 牛牛 ×5, 牛8 ×3, no bull ×1, each valued at its best.
-		{"the banker escapes", nil, 0, []int{-18, 10, 6, 2}, 3},
+		{"the banker escapes", []step{{0, esc}},
+			[]string{"PlayerEscaped", "HandSettled"}, []int{-18, 10, 6, 2}, "escape", 0, nil},
 		// Seat 1 declared no bull: it is paid at ×1, not at its 牛牛's ×5.
-		{"the banker escapes, a player declared", map[int]table.Action{1: noBullA(), 2: arrangeA("H3 C7 SK")}, 0, []int{-10, 2, 6, 2}, 3},
+		{"the banker escapes, a player declared", []step{{1, noBullA()}, {2, arrangeA("H3 C7 SK")}, {0, esc}},
+			[]string{"PlayerEscaped", "HandSettled"}, []int{-10, 2, 6, 2}, "escape", 0, nil},
+		{"a player escapes, then the banker: the forfeited bout stands",
+			[]step{{3, esc}, {0, esc}},
+			[]string{"PlayerEscaped", "HandSettled"}, []int{-14, 10, 6, -2}, "escape", 0, []int{3}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rulesWith(t, "")
 			st := position(t, r, 2, hand0, hand1, hand2, hand3)
-			for seat := range 4 {
-				if a, ok := tc.arrange[seat]; ok {
-					gametest.MustAct(t, st, seat, a)
+			var evs []table.Payload
+			for i, s := range tc.steps {
+				if !st.InDeal {
+					t.Fatalf("step %d: the hand is over before seat %d acts (%s: the others play on)", i, s.seat, rule)
+				}
+				if s.a.Type == "" {
+					evs = arrangeBest(t, st, s.seat)
+				} else {
+					evs = gametest.MustAct(t, st, s.seat, s.a)
+				}
+				if s.a.Type != table.ActionEscape {
+					continue
+				}
+				if e := evs[0].(table.PlayerEscaped); e.Seat != s.seat || e.PlayerID == "" || e.Hand != 1 {
+					t.Fatalf("escape event %+v", e)
+				}
+				if s.seat != 0 {
+					if f, ok := evs[1].(BoutForfeited); !ok || f.Seat != s.seat || f.Delta != -2 || f.Multiplier != 1 {
+						t.Fatalf("seat %d escapes: %v, want BoutForfeited at the banker's ×1, delta -2 (%s)", s.seat, gametest.EventTypes(evs), rule)
+					}
+				}
+				if i < len(tc.steps)-1 {
+					if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"PlayerEscaped", "BoutForfeited"}) {
+						t.Fatalf("seat %d escapes: %v, want PlayerEscaped, BoutForfeited and the hand running on (%s)", s.seat, got, rule)
+					}
+					if r.Legal(st.G.(*State), s.seat) != nil || slices.Contains(r.Awaited(st.G.(*State)), s.seat) {
+						t.Fatalf("seat %d escaped yet may act or is awaited (%s: it leaves the hand)", s.seat, rule)
+					}
 				}
 			}
-			evs := gametest.MustAct(t, st, tc.escaper, table.Action{Type: table.ActionEscape})
-			if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"PlayerEscaped", "HandSettled"}) {
-				t.Fatalf("escape emits %v, want PlayerEscaped, HandSettled (rules/README.md, Escape: the hand ends at once)", got)
-			}
-			if e := evs[0].(table.PlayerEscaped); e.Seat != tc.escaper || e.PlayerID == "" || e.Hand != 1 {
-				t.Fatalf("escape event %+v", e)
+			if got := gametest.EventTypes(evs); !slices.Equal(got, tc.last) {
+				t.Fatalf("the last step emits %v, want %v (%s)", got, tc.last, rule)
 			}
 			hs, res := gametest.SettledOf[Result](t, evs)
 			if !slices.Equal(hs.Deltas, tc.want) {
-				t.Fatalf("seat %d escapes: deltas %v, want %v (%s)", tc.escaper, hs.Deltas, tc.want, rule)
+				t.Fatalf("deltas %v, want %v (%s)", hs.Deltas, tc.want, rule)
 			}
-			if res.End != "escape" || *res.Escaper != tc.escaper || len(res.Bouts) != tc.bouts || res.Readings[tc.escaper] != NoBull {
-				t.Fatalf("result %+v", res)
+			if res.End != tc.end || (tc.escaper < 0) != (res.Escaper == nil) || (res.Escaper != nil && *res.Escaper != tc.escaper) || !slices.Equal(res.Escaped, tc.escaped) {
+				t.Fatalf("result end %q escaper %v escaped %v, want %q, %d, %v", res.End, res.Escaper, res.Escaped, tc.end, tc.escaper, tc.escaped)
+			}
+			if len(res.Bouts) != 3 {
+				t.Fatalf("%d bouts settled, want every player's 3 (%s: no bout is cancelled)", len(res.Bouts), rule)
 			}
 			for _, b := range res.Bouts {
-				if b.By != ByEscape || b.Delta != hs.Deltas[b.Seat] {
+				if b.Delta != hs.Deltas[b.Seat] || (slices.Contains(tc.escaped, b.Seat) && (b.By != ByEscape || b.Winner != "banker")) {
 					t.Fatalf("bout %+v against deltas %v", b, hs.Deltas)
 				}
+				if slices.Contains(tc.escaped, b.Seat) && res.Readings[b.Seat] != NoBull {
+					t.Fatalf("escaped seat %d settled as %v, want no_bull", b.Seat, res.Readings[b.Seat])
+				}
 			}
-			if st.InDeal || st.Players[tc.escaper] != "" {
-				t.Fatalf("after the escape the hand runs on or the seat is kept")
+			if st.InDeal {
+				t.Fatalf("after the last step the hand runs on")
 			}
 		})
+	}
+}
+
+// TestEscapedSeatTaken: a player who sits down in the seat of an escaper
+// while the hand runs holds no hand in it: no cards in view, no action but
+// leaving again, and the escaper's forfeited bout stands (niuniu.md, Escape).
+func TestEscapedSeatTaken(t *testing.T) {
+	const rule = "niuniu.md, Escape (revised Decision)"
+	r := rulesWith(t, "")
+	st := position(t, r, 2, hand0, hand1, hand2, hand3)
+	gametest.MustAct(t, st, 1, table.Action{Type: table.ActionEscape})
+	evs, err := table.Join(st, "late", "Late", 1, &gametest.SeedSeq{ID: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gametest.ApplyAll(st, evs)
+	if v := r.View(st.G.(*State), 1); v.Hand != nil || v.Game.(GameView).Arrangement != nil {
+		t.Errorf("the newcomer at seat 1 sees hand %v: the escaper's cards are out of the hand (%s)", v.Hand, rule)
+	}
+	if v := r.View(st.G.(*State), 2).Game.(GameView); !slices.Equal(v.Escaped, []int{1}) {
+		t.Errorf("seat 2 sees escaped %v, want [1]", v.Escaped)
+	}
+	if got := table.Legal(st, 1); len(got) != 1 || got[0].Type != table.ActionEscape {
+		t.Errorf("the newcomer may %v, want only escape (leaving again)", got)
+	}
+	if _, err := r.Decide(st.G.(*State), 1, arrangeA("S10 HJ CQ")); !errors.Is(err, table.ErrWrongPhase) {
+		t.Errorf("the newcomer arranges the escaper's cards: %v, want wrong_phase (%s)", err, rule)
+	}
+	evs = gametest.MustAct(t, st, 1, table.Action{Type: table.ActionEscape})
+	if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"PlayerEscaped"}) {
+		t.Fatalf("the newcomer leaves: %v, want PlayerEscaped alone (no second penalty: the seat's bout is settled)", got)
+	}
+	for seat := range 4 {
+		if seat != 1 {
+			evs = arrangeBest(t, st, seat)
+		}
+	}
+	hs, _ := gametest.SettledOf[Result](t, evs)
+	if !slices.Equal(hs.Deltas, []int{-2, -2, 6, -2}) {
+		t.Errorf("deltas %v, want [-2 -2 6 -2]: seat 1's forfeit at ×1, the others played out (%s)", hs.Deltas, rule)
+	}
+}
+
+// TestForfeitRedacted: a forfeited bout's multiplier tells the banker's
+// class, so until the hand ends only the banker sees it (doc.go, Hidden
+// information).
+func TestForfeitRedacted(t *testing.T) {
+	r := rulesWith(t, "")
+	st := position(t, r, 2, hand0, hand1, hand2, hand3)
+	evs := gametest.MustAct(t, st, 3, table.Action{Type: table.ActionEscape})
+	f := evs[1].(BoutForfeited)
+	for _, tc := range []struct {
+		seat     int
+		handOver bool
+		want     table.Payload
+	}{
+		{0, false, f},
+		{table.Auditor, false, f},
+		{1, false, BoutForfeited{Seat: 3, Hidden: true}},
+		{table.Spectator, false, BoutForfeited{Seat: 3, Hidden: true}},
+		{1, true, f},
+	} {
+		if got := table.Redact(r.untyped(), f, tc.seat, tc.handOver); got != tc.want {
+			t.Errorf("viewer %d (hand over %v) sees %+v, want %+v", tc.seat, tc.handOver, got, tc.want)
+		}
 	}
 }
 

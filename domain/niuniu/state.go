@@ -49,6 +49,10 @@ type State struct {
 
 	hands [maxSeats][]cards.Card // in display order
 	arr   [maxSeats]arrangement
+	// forfeit holds the bout of each player who escaped from the running
+	// deal (niuniu.md, Escape, revised Decision); nil for the others. Its
+	// arrangement is done, as no bull.
+	forfeit [maxSeats]*Bout
 
 	// last is the reveal of the last hand settled by a reveal, public.
 	last *HandsRevealed
@@ -88,6 +92,11 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 			s.hands[i] = slices.Clone(h)
 		}
 		s.arr = [maxSeats]arrangement{}
+		s.forfeit = [maxSeats]*Bout{}
+	case BoutForfeited:
+		b := e.bout()
+		s.forfeit[e.Seat] = &b
+		s.arr[e.Seat] = arrangement{done: true, bull: NoBull}
 	case HandArranged:
 		a := arrangement{done: true, cards: slices.Clone(e.Cards)}
 		if e.Reading != nil {

@@ -18,6 +18,9 @@ type GameView struct {
 	// Arrangement is the viewer's own standing arrangement; null when it has
 	// none (or the viewer has no seat).
 	Arrangement *ArrangementView `json:"arrangement"`
+	// Escaped lists the seats whose players escaped from the running hand
+	// (their bouts are lost to the banker; niuniu.md, Escape).
+	Escaped []int `json:"escaped,omitempty"`
 	// Deadline is when the running deal's time to arrange runs out; from
 	// then on any seat may call the reveal. Null when the table has no
 	// deadline or no hand is running.
@@ -51,7 +54,10 @@ func (r *Rules) View(s *State, seat int) table.View {
 		for i := range s.seats {
 			g.Arranged = append(g.Arranged, s.arr[i].done)
 		}
-		if seat >= 0 && seat < s.seats {
+		g.Escaped = escapedSeats(s.forfeit[:s.seats])
+		// A seat whose player escaped holds no hand in this deal: whoever
+		// takes it sees none until the next.
+		if seat >= 0 && seat < s.seats && s.forfeit[seat] == nil {
 			v.Hand = slices.Clone(s.hands[seat])
 			g.Arrangement = s.arrangementView(seat)
 		}
@@ -79,10 +85,22 @@ func (s *State) arrangementView(seat int) *ArrangementView {
 // {"seat":n,"hidden":true}, since the bull's cards and its class tell part of
 // the hand. Once the hand has ended every event is shown. The other events of
 // the game are public: HandsRevealed comes only with the settlement.
+//
+// A forfeited bout (BoutForfeited) tells the banker's class by its
+// multiplier, so until the hand ends only the banker (and the auditor) sees
+// it whole; others see {"seat":n,"hidden":true}.
 func (r *Rules) Redact(p table.Payload, seat int, handOver bool) table.Payload {
-	e, ok := p.(HandArranged)
-	if !ok || handOver || seat == e.Seat {
-		return p
+	switch e := p.(type) {
+	case HandArranged:
+		if handOver || seat == e.Seat {
+			return p
+		}
+		return HandArranged{Seat: e.Seat, Hidden: true}
+	case BoutForfeited:
+		if handOver || seat == r.opts.Banker {
+			return p
+		}
+		return BoutForfeited{Seat: e.Seat, Hidden: true}
 	}
-	return HandArranged{Seat: e.Seat, Hidden: true}
+	return p
 }
