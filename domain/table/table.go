@@ -170,6 +170,11 @@ func join(s *State, player, name string, seat int, bot bool, seeds SeedSource) (
 	} else if s.Players[seat] != "" {
 		return nil, ErrSeatTaken.With("seat %d is taken", seat)
 	}
+	if s.InDeal {
+		// A seat freed by an escape while the hand plays on (牛牛) holds the
+		// escaper's dealt cards: nobody may sit there before the deal ends.
+		return nil, ErrWrongPhase.With("a hand is running: seats are taken between hands")
+	}
 	evs := []Payload{PlayerSeated{Seat: seat, PlayerID: player, Name: name, Bot: bot}}
 	return withDeal(s, evs, seeds)
 }

@@ -2,10 +2,12 @@ package table_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"paiju/domain/cards"
 	"paiju/domain/doudizhu"
+	"paiju/domain/niuniu"
 	"paiju/domain/table"
 )
 
@@ -216,5 +218,41 @@ func TestRedactHandDealt(t *testing.T) {
 	}
 	if got := table.Redact(st.Rules, d, table.Auditor, false).(table.HandDealt); got.Kitty == nil {
 		t.Fatal("the auditor does not see the kitty")
+	}
+}
+
+// TestNoJoinWhileADealRuns: in 牛牛 a player's escape frees its seat while
+// the others play on to the reveal (niuniu.md, Escape). Whoever sat there
+// would be shown the escaper's dealt cards, so the seat stays empty until
+// the deal ends; then a join deals the next hand.
+func TestNoJoinWhileADealRuns(t *testing.T) {
+	r, err := niuniu.New().Rules("classic", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := table.New(r)
+	evs, err := table.Open(r, "T1", "niuniu", "classic", 1, "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply(st, evs)
+	seeds := &fixedSeeds{}
+	for i := range r.Seats() {
+		mustJoin(t, st, seeds, fmt.Sprint("p", i), i)
+	}
+	escaper := (r.View(st.G, table.Auditor).Game.(niuniu.GameView).Banker + 1) % r.Seats()
+	evs, err = table.Act(st, escaper, table.Action{Type: table.ActionEscape}, seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply(st, evs)
+	if !st.InDeal || st.Players[escaper] != "" {
+		t.Fatalf("after a player's escape: in deal %v, seat %d %q; want the hand running and the seat free (niuniu.md, Escape)", st.InDeal, escaper, st.Players[escaper])
+	}
+	if _, err := table.Join(st, "newcomer", "n", escaper, seeds); !errors.Is(err, table.ErrWrongPhase) {
+		t.Fatalf("join the escaper's seat %d while the deal runs: %v, want wrong_phase", escaper, err)
+	}
+	if _, err := table.Join(st, "newcomer", "n", -1, seeds); !errors.Is(err, table.ErrWrongPhase) {
+		t.Fatalf("join any free seat while the deal runs: %v, want wrong_phase", err)
 	}
 }
