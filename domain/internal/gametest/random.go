@@ -204,15 +204,18 @@ func (d *Driver) Apply(evs []table.Payload) {
 }
 
 // Step makes one action (Act). A closed table is then replaced by a new
-// one, an escaped seat by a new player.
+// one; a seat an escape freed gets a new player once no deal runs (a 牛牛
+// hand plays on after a player's escape, and nobody sits down mid-deal).
 func (d *Driver) Step() {
 	d.T.Helper()
-	a := d.Act()
+	d.Act()
 	switch {
 	case d.St.Closed:
 		d.Open()
-	case a.Type == table.ActionEscape:
-		d.Join()
+	case !d.St.InDeal:
+		for !d.St.Full() && !d.St.InDeal {
+			d.Join()
+		}
 	}
 }
 
