@@ -182,6 +182,10 @@ type Result struct {
 	// "won" past K. MatchWinner is the side that passed K.
 	Levels      []string `json:"levels"`
 	MatchWinner *int     `json:"match_winner,omitempty"`
+	// MatchPoints (qiangbao): each side's match points after the hand;
+	// MatchWinner is then the side ahead once the match's hands are
+	// played and the points untied.
+	MatchPoints []int `json:"match_points,omitempty"`
 	// Escape: the escaper, their cards left, the penalty they paid, the
 	// bonus each other seat got, and the house's share (the rest).
 	Escaper   *int  `json:"escaper,omitempty"`
