@@ -565,9 +565,10 @@ func (rt *randomTable) pick() (seat int, a table.Action, ok bool) {
 			return 0, table.Action{}, false
 		}
 		a := legal[0] // draw or pass
-		// noDeclare leaves guafeng's first hand alone: nobody declaring
-		// there deals it again (悶牌 is a later hand's).
-		quiet := rt.noDeclare && !(g.v.menPai && g.hand == 1)
+		// noDeclare leaves guafeng's and qiangbao's first hand alone:
+		// nobody declaring there deals it again (悶牌 and qiangbao's
+		// third card are a later hand's).
+		quiet := rt.noDeclare && !(g.v.menPai && g.hand == 1) && !(g.v.qiangbao && g.matchDealer < 0)
 		if len(legal) > 1 && rt.Rng.IntN(4) == 0 && !quiet {
 			a = legal[1+rt.Rng.IntN(len(legal)-1)]
 		}
