@@ -89,6 +89,9 @@ func timeoutAction(s *State, seat int) table.Action {
 // again, so a table of absent seats would deal for ever. There, and only
 // there, a seat timing out makes its weakest declaration if it has one.
 func (s *State) firstHandDeclaration(seat int) (table.Action, bool) {
+	if s.v.qiangbao {
+		return s.qiangbaoFirstShow(seat)
+	}
 	if !s.v.menPai || s.dealer >= 0 || s.declarer >= 0 {
 		return table.Action{}, false
 	}
@@ -135,6 +138,9 @@ func (s *State) sorted(seat int, typ string, cs []cards.Card) table.Action {
 // lowestBury: the burier's 4 lowest cards; in guafeng every joker it may
 // bury first (the rule), then the lowest of its cards no stick takes.
 func (s *State) lowestBury(seat int) []cards.Card {
+	if s.v.qiangbao {
+		return lowest(s.held[seat].Cards(), 1, s.timeoutKey) // one card per action
+	}
 	if !s.v.partnerBuries {
 		return lowest(s.held[seat].Cards(), kittyLen, s.timeoutKey)
 	}

@@ -93,7 +93,7 @@ func (d *handDriver) hand() table.HandSettled {
 	return table.HandSettled{}
 }
 
-func variants() []string { return []string{"ningyang", "guafeng"} }
+func variants() []string { return []string{"ningyang", "guafeng", "qiangbao"} }
 
 // TestTimeoutActions: at every position of random hands (fixed seeds), each
 // awaited seat's TimeoutAction is one of its Legal actions and Decide
@@ -179,7 +179,7 @@ func timeoutPolicyBroken(s *State, seat int, a table.Action, legal []table.Actio
 			return "want draw"
 		}
 	case phaseWindow:
-		first := s.v.menPai && s.dealer < 0 && s.declarer < 0
+		first := (s.v.menPai || s.v.qiangbao) && s.dealer < 0 && s.declarer < 0
 		if a.Type == ActionDeclare && !first || a.Type != ActionPass && a.Type != ActionDeclare {
 			return "want pass"
 		}

@@ -20,6 +20,8 @@ type botView struct {
 	g     GameView
 	me    int // the seat, known when it is the seat's turn; -1 otherwise
 	first bool
+	// handSize is the variant's draw rounds.
+	handSize int
 }
 
 func newBotView(v *variant, view table.View) botView {
@@ -28,7 +30,8 @@ func newBotView(v *variant, view table.View) botView {
 	if view.Turn != nil {
 		b.me = *view.Turn
 	}
-	b.first = v.menPai && g.Dealer == nil && g.Declarer == nil
+	b.first = (v.menPai || v.qiangbao) && g.Dealer == nil && g.Declarer == nil
+	b.handSize = v.handSize
 	return b
 }
 
@@ -100,7 +103,7 @@ func (b botView) declareScore(a table.Action) int {
 	// Longer suits first; among equals the declaration with more pairs
 	// (harder to override), then the fewer jokers.
 	sc := 100*long + 10*len(a.Cards) - jokersIn(cards.Of(a.Cards))
-	if b.first && b.g.Round == handSize {
+	if b.first && b.g.Round == b.handSize {
 		return sc
 	}
 	if n < 6 || 3*long < n {

@@ -67,6 +67,9 @@ func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, err
 		}
 		return []table.Payload{CardsDrawn{Seat: seat, Round: s.round + 1, Cards: drawn}}, nil
 	case ActionDeclare:
+		if s.v.qiangbao {
+			return s.qiangbaoDeclare(seat, a.Cards)
+		}
 		if s.v.jokerDeclarations {
 			return s.guafengDeclare(seat, a.Cards, false)
 		}
@@ -174,6 +177,9 @@ func (o Order) readDeclaration(cs []cards.Card) (declaration, bool) {
 // (shengji.md, The deal): the standing declaration fixes the trump suit, or
 // the kitty is flipped; the dealer takes the kitty.
 func (s *State) closeDeal() []table.Payload {
+	if s.v.qiangbao {
+		return s.qiangbaoClose()
+	}
 	var evs []table.Payload
 	dealer := s.dealer
 	level := s.order.Level
@@ -229,6 +235,9 @@ func (s *State) decideBury(seat int, cs []cards.Card) ([]table.Payload, error) {
 			return nil, ErrNotDealer.With("seat %d, the dealer's partner, buries the kitty (shengji.md, Kitty, guafeng)", s.burier)
 		}
 		return nil, ErrNotDealer.With("seat %d, the dealer, buries the kitty", s.dealer)
+	}
+	if s.v.qiangbao {
+		return s.qiangbaoBury(seat, cs)
 	}
 	if len(cs) != kittyLen {
 		return nil, ErrBuryFour.With("bury exactly %d cards, not %d (shengji.md, Kitty)", kittyLen, len(cs))

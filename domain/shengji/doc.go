@@ -1,10 +1,11 @@
 // Package shengji is the 升级 family as a table.Game: the rules of
-// rules/shengji.md in the design documents (seeds 000 and 003). It plays two
-// variants on one engine: "ningyang" (宁阳刮风, seed 000) and "guafeng" (刮风
-// / Windy, seed 003). Every difference between them is a field of the
-// variant config (game.go) or of the Order (order.go) that the shared deal,
-// trick and settlement machinery switches on; the section "guafeng" below
-// lists them.
+// rules/shengji.md in the design documents (seeds 000, 002 and 003). It
+// plays three variants on one engine: "ningyang" (宁阳刮风, seed 000),
+// "guafeng" (刮风 / Windy, seed 003) and "qiangbao" (抢报, seed 002's team
+// match). Every difference between them is a field of the variant config
+// (game.go) or of the Order (order.go) that the shared deal, trick and
+// settlement machinery switches on; the sections "guafeng" and "qiangbao"
+// below list them.
 //
 // # Dealing (auditors re-implement this)
 //
@@ -178,6 +179,46 @@
 //
 //	{"match": true, "kitty_deduction": true}   guafeng's options, the defaults
 //
+// # qiangbao (抢报, seed 002's team match; rules version "shengji/qiangbao/1")
+//
+// ningyang's engine (follow rules, tractors, tricks, points, the kitty
+// multiplier and its option, escapes) with these rules (qiangbao.go):
+//
+// Deal: cards 0..99 of the shuffled deck are drawn as above, 25 rounds (25
+// cards a seat); cards 100..107 are the 8-card kitty in deck order.
+// Level: 3 in every hand; Result.levels stay ["3","3"] and level_steps 0.
+// Trumps: the four jokers, the level cards, the trump suit.
+//
+// Declarations: "declare" shows one level card, or a pair of the same level
+// card, drawn already; jokers never declare. A show is public at once
+// (TrumpDeclared is not redacted, the trump suit is in every view from
+// then on). First hand (抢报): the first show stands, nothing may follow
+// it, and its seat deals. Later hands: a pair overrides a standing single,
+// from any seat (the single's own included); nothing overrides a pair; the
+// dealer does not change. The final window is ningyang's.
+//
+// Nobody shows: a first hand is dealt again (DealVoided "no_declaration");
+// a later hand flips the kitty's first three cards, KittyFlipped
+// {"cards":[3 cards],"suit":"C"}, the third card's suit being trump, or
+// "suit":"" when it is a joker: no trump suit (无主), where trumps are the
+// jokers and the level cards, all level cards equal and right under BJ.
+//
+// Bury: the dealer takes the kitty (33 cards) and buries 8, one card per
+// action ({"type":"bury","cards":["S4"]}, one KittyBuried each: the 8-card
+// buries of 33 cards are millions, too many to list); the dealer leads
+// once the eighth is down. No TrumpRevealed: the show was public.
+//
+// Settling: X as ningyang's (kitty × 2/4/2^(pairs+1), or the option). The
+// side that wins scores match points, which are also its stakes: dealer
+// side 1 for X < 80, 2 for X < 30, 3 for X = 0; defenders 1 for 80–115, 2
+// for 120–155, 3 from 160. Next dealer as ningyang's (the partner when the
+// dealer side wins, else the dealer's next seat). Result.match_points holds
+// each side's points after the hand; with the match option (default) the
+// table closes, Result.match_winner the side ahead, once 5 hands or more
+// are played out and the points are untied (escaped hands do not count).
+//
+//	{"match": true, "kitty_multiplier": "by_shape"}   qiangbao's options, the defaults
+//
 // # Decisions (beyond shengji.md's own)
 //
 //   - Nobody declares in a first hand: the seed-drawn FirstSeat deals (the
@@ -222,6 +263,13 @@
 //     (guafeng: and 2, 3, 5) first, then ♠ ♥ ♣ ♦. KittyBuried's cards,
 //     which only the burier sees, arrive with TrumpRevealed and are in the
 //     trump's order.
+//   - qiangbao: a pair may override a single shown by the same seat (the
+//     rules file names no seat); 无主 ranks every level card right under
+//     BJ, so a level pair and a BJ pair form a tractor; the bury goes one
+//     card per action; an escape pays ningyang's 16 × stake and does not
+//     count as one of the match's hands; a timed-out seat in a first
+//     hand's final window shows its lowest level card rather than void
+//     the deal, and the bot does the same.
 //   - guafeng: owed_cards is public (CardGiven.left) but owed_trumps, which
 //     drops only when the hidden card given is an exchange trump, is shown
 //     to the sticker and the stuck seat it is giving to only.

@@ -19,6 +19,8 @@ type CardsDrawn struct {
 // TrumpDeclared: Seat declared (亮主) with Cards, one joker and Pairs pairs
 // of Suit. Declarations are hidden (暗亮): other seats see the seat, Jokers
 // and Pairs, never Suit or Cards, until the kitty is buried (TrumpRevealed).
+// qiangbao: a shown level card (Pairs 0) or a pair of it (Pairs 1), no
+// joker, public at once.
 type TrumpDeclared struct {
 	Seat   int          `json:"seat"`
 	Cards  []cards.Card `json:"cards,omitempty"`
@@ -81,6 +83,8 @@ type DeclarePassed struct {
 
 // KittyFlipped: nobody declared, so the kitty was turned over in order up to
 // its first card that is not a joker, whose suit is trump (public).
+// qiangbao: its first three cards, the third card's suit being trump, ""
+// when it is a joker (无主, no trump suit).
 type KittyFlipped struct {
 	Cards []cards.Card `json:"cards"`
 	Suit  string       `json:"suit"`
@@ -101,6 +105,7 @@ type KittyTaken struct {
 
 // KittyBuried: the dealer (guafeng: the burier, Seat) buried Cards face down (扣底); only the burier sees
 // them until the hand ends.
+// qiangbao: one card per KittyBuried, eight in all.
 type KittyBuried struct {
 	Seat  int          `json:"seat"`
 	Cards []cards.Card `json:"cards,omitempty"`
@@ -182,6 +187,10 @@ type Result struct {
 	// "won" past K. MatchWinner is the side that passed K.
 	Levels      []string `json:"levels"`
 	MatchWinner *int     `json:"match_winner,omitempty"`
+	// MatchPoints (qiangbao): each side's match points after the hand;
+	// MatchWinner is then the side ahead once the match's hands are
+	// played and the points untied.
+	MatchPoints []int `json:"match_points,omitempty"`
 	// Escape: the escaper, their cards left, the penalty they paid, the
 	// bonus each other seat got, and the house's share (the rest).
 	Escaper   *int  `json:"escaper,omitempty"`

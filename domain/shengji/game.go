@@ -26,13 +26,13 @@ var (
 func (*Game) Name() string { return "shengji" }
 
 // Variants lists the variants this version plays.
-func (*Game) Variants() []string { return []string{"ningyang", "guafeng"} }
+func (*Game) Variants() []string { return []string{"ningyang", "guafeng", "qiangbao"} }
 
 // Rules returns a variant's rules with its options (see doc.go, Options).
 func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
 	v, ok := variantNamed(variant)
 	if !ok {
-		return nil, table.ErrUnknownVariant.With("shengji has no variant %q (variants: ningyang, guafeng)", variant)
+		return nil, table.ErrUnknownVariant.With("shengji has no variant %q (variants: ningyang, guafeng, qiangbao)", variant)
 	}
 	o, err := parseOptions(v, options)
 	if err != nil {
@@ -71,18 +71,34 @@ type variant struct {
 	menPai bool
 	// score is the scoring table: the winning side and the multiple.
 	score func(x int) (dealerWins bool, multiple int)
+	// handSize and kittyLen: the cards each seat draws and the kitty
+	// (26 and 4; qiangbao 25 and 8).
+	handSize, kittyLen int
+	// qiangbao (seed 002, qiangbao.go): level cards are shown to declare,
+	// the level never moves, and a match is matchHands hands scored by
+	// points; the bury goes one card per action (8 of 33 cards is too
+	// large a free choice to list).
+	qiangbao bool
+	// fixedLevel is the level of every hand (qiangbao: 3), 0 when levels
+	// move.
+	fixedLevel int
+	// matchHands is how many played-out hands make a match when points
+	// decide it (qiangbao: 5, then one more at a time until untied).
+	matchHands int
 }
 
 func variantNamed(name string) (*variant, bool) {
 	switch name {
 	case "ningyang":
-		return &variant{name: "ningyang", version: "shengji/ningyang/1", escapePenalty: 16, score: scoreTable}, true
+		return &variant{name: "ningyang", version: "shengji/ningyang/1", escapePenalty: 16, score: scoreTable, handSize: 26, kittyLen: 4}, true
 	case "guafeng":
 		return &variant{
 			name: "guafeng", version: "shengji/guafeng/1", escapePenalty: 16,
 			declarerDeals: true, fixedTrumps: true, jokerDeclarations: true, partnerBuries: true,
-			guafengKitty: true, menPai: true, score: guafengScore,
+			guafengKitty: true, menPai: true, score: guafengScore, handSize: 26, kittyLen: 4,
 		}, true
+	case "qiangbao":
+		return qiangbaoVariant(), true
 	}
 	return nil, false
 }
@@ -182,8 +198,10 @@ func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) {
 }
 
 const (
-	seats    = 4
-	decks    = 2
+	seats = 4
+	decks = 2
+	// handSize and kittyLen are ningyang's and guafeng's (qiangbao's are
+	// variant.handSize and variant.kittyLen).
 	handSize = 26 // cards per seat, drawn one per round
 	kittyLen = 4
 	// totalPoints is the point cards' sum in two decks (5 = 5, 10 = 10, K = 10).

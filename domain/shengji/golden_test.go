@@ -69,6 +69,13 @@ var goldenCases = []struct {
 	{name: "guafeng_thunder", variant: "guafeng", id: guafengGoldenIDs[4], hands: 1, has: []string{`"shape":"thunder"`}},
 	{name: "guafeng_rain", variant: "guafeng", id: guafengGoldenIDs[5], hands: 1, has: []string{`"shape":"rain`}},
 	{name: "guafeng_negative_points", variant: "guafeng", id: guafengGoldenIDs[6], hands: 1, has: []string{`"defender_points":-`, `"kitty_deducted":true`}},
+	// qiangbao (shengji.md, qiangbao): 抢报, an override by a pair, the
+	// third card (a suit, and a joker: 无主), a tie-break hand.
+	{name: "qiangbao_first_show", variant: "qiangbao", id: qiangbaoGoldenIDs[0], hands: 1, shows: map[string]int{"TrumpDeclared": 1, "KittyBuried": 8, "HandSettled": 1}},
+	{name: "qiangbao_pair_override", variant: "qiangbao", id: qiangbaoGoldenIDs[1], hands: 2, shows: map[string]int{"TrumpDeclared": 3, "HandSettled": 2}, has: []string{`"pairs":0`, `"pairs":1`}},
+	{name: "qiangbao_third_card", variant: "qiangbao", id: qiangbaoGoldenIDs[2], hands: 2, noDeclare: true, shows: map[string]int{"TrumpDeclared": 1, "KittyFlipped": 1, "HandSettled": 2}},
+	{name: "qiangbao_no_trump", variant: "qiangbao", id: qiangbaoGoldenIDs[3], hands: 5, noDeclare: true, has: []string{`"suit":""`}},
+	{name: "qiangbao_tiebreak", variant: "qiangbao", id: qiangbaoGoldenIDs[4], hands: 6, shows: map[string]int{"HandSettled": 6, "TableClosed": 1}},
 }
 
 // TestGolden replays each recorded table command by command through

@@ -64,8 +64,9 @@ type matchAt struct {
 	levels [2]int
 }
 
-// hands completes the chosen cards to four 26-card hands and a kitty.
-func (d deal) hands(t testing.TB) ([][]cards.Card, []cards.Card) {
+// hands completes the chosen cards to four hands and a kitty of the
+// variant's sizes (26 and 4; qiangbao 25 and 8).
+func (d deal) hands(t testing.TB, handSize, kittyLen int) ([][]cards.Card, []cards.Card) {
 	t.Helper()
 	left := cards.Of(cards.Deck(decks))
 	kitty := cards.MustParse(d.kitty)
@@ -106,7 +107,7 @@ func (d deal) build(t testing.TB, r *Rules) *table.State {
 		g := gametest.Game[State](st)
 		g.matchDealer, g.levels, g.handsDone = d.match.dealer, d.match.levels, 1
 	}
-	hands, kitty := d.hands(t)
+	hands, kitty := d.hands(t, r.v.handSize, r.v.kittyLen)
 	seed := cards.Seed{1, 2, 3}
 	table.Apply(st, table.HandDealt{Hand: 1, Deal: 1, Commitment: seed.Commitment(), Hands: hands, Kitty: kitty, FirstSeat: d.fallback})
 	table.Apply(st, table.DealSecret{Hand: 1, Deal: 1, Seed: seed.String()})
@@ -142,7 +143,8 @@ func drawRounds(t testing.TB, st *table.State, n int) {
 // passed pass, in seat order.
 func closeWindow(t testing.TB, st *table.State) []table.Payload {
 	t.Helper()
-	drawRounds(t, st, handSize-gametest.Game[State](st).round)
+	g := gametest.Game[State](st)
+	drawRounds(t, st, g.v.handSize-g.round)
 	var last []table.Payload
 	for i := range seats {
 		if !gametest.Game[State](st).passed[i] {

@@ -27,6 +27,10 @@ func (r *Rules) Legal(s *State, seat int) []table.Action {
 		}
 	}
 	declare := func() {
+		if s.v.qiangbao {
+			withCards(ActionDeclare, s.qiangbaoDeclarations(seat))
+			return
+		}
 		if !s.v.jokerDeclarations {
 			withCards(ActionDeclare, s.declarations(seat))
 			return
@@ -47,6 +51,8 @@ func (r *Rules) Legal(s *State, seat int) []table.Action {
 	case phaseBurying:
 		switch {
 		case seat != s.burier:
+		case s.v.qiangbao:
+			withCards(ActionBury, s.qiangbaoBuries(seat))
 		case s.v.partnerBuries:
 			withCards(ActionBury, s.guafengBuries(seat))
 		default:

@@ -88,7 +88,10 @@ func (o Order) Pos(c cards.Card) int {
 		return posRJ
 	case c.Rank == cards.BlackJoker:
 		return posBJ
-	case c.Rank == o.Level && c.Suit == o.Trump:
+	case c.Rank == o.Level && (c.Suit == o.Trump || o.Trump == cards.Joker):
+		// With no trump suit (qiangbao's 无主) every level card stands
+		// right under BJ, so a level pair and a BJ pair link; before a
+		// trump suit is fixed this changes no order between cards.
 		return posTrumpLevel
 	case c.Rank == o.Level:
 		return posOtherLevel

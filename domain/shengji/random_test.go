@@ -243,6 +243,9 @@ func (rt *randomTable) g() *State { return gametest.Game[State](rt.St) }
 // Applying checks each event against the state before it: a hand's
 // settlement, a trick, a play's turn.
 func (rt *randomTable) Applying(e table.Payload) {
+	if rt.r.v.qiangbao {
+		rt.qiangbaoApplying(e)
+	}
 	switch e := e.(type) {
 	case table.HandDealt:
 		rt.played = cards.Multiset{}
@@ -342,7 +345,7 @@ func (rt *randomTable) checkCards() {
 		for i, k := range g.held[seat] {
 			all[i] += k
 		}
-		if g.phase == phaseDrawing || g.round < handSize {
+		if g.phase == phaseDrawing || g.round < g.v.handSize {
 			all.Add(g.dealt[seat][g.round:]...)
 		}
 	}
@@ -357,7 +360,7 @@ func (rt *randomTable) checkCards() {
 		rt.Fatalf("hand %d (%s): the 108 cards are not all accounted for (shengji.md: two decks)", g.hand, g.phase)
 	}
 	for seat := range seats {
-		if g.phase == phasePlaying && g.held[seat].Len() != handSize-rt.playedBy[seat] {
+		if g.phase == phasePlaying && g.held[seat].Len() != g.v.handSize-rt.playedBy[seat] {
 			rt.Fatalf("hand %d: seat %d holds %d cards after playing %d", g.hand, seat, g.held[seat].Len(), rt.playedBy[seat])
 		}
 	}
@@ -465,6 +468,10 @@ func (rt *randomTable) checkSettled(e table.HandSettled) {
 	if sum != 0 {
 		rt.Fatalf("hand %d: deltas %v sum to %d (shengji.md, Scoring: stake multiples, zero-sum)", g.hand, e.Deltas, sum)
 	}
+	if rt.r.v.qiangbao {
+		rt.checkQiangbaoSettled(e, res)
+		return
+	}
 	kittyPts := points(g.buried)
 	if g.defPts+g.dealPts+kittyPts != totalPoints {
 		rt.Fatalf("hand %d: defenders %d + dealer side %d + kitty %d points ≠ 200", g.hand, g.defPts, g.dealPts, kittyPts)
@@ -558,9 +565,10 @@ func (rt *randomTable) pick() (seat int, a table.Action, ok bool) {
 			return 0, table.Action{}, false
 		}
 		a := legal[0] // draw or pass
-		// noDeclare leaves guafeng's first hand alone: nobody declaring
-		// there deals it again (悶牌 is a later hand's).
-		quiet := rt.noDeclare && !(g.v.menPai && g.hand == 1)
+		// noDeclare leaves guafeng's and qiangbao's first hand alone:
+		// nobody declaring there deals it again (悶牌 and qiangbao's
+		// third card are a later hand's).
+		quiet := rt.noDeclare && !(g.v.menPai && g.hand == 1) && !(g.v.qiangbao && g.matchDealer < 0)
 		if len(legal) > 1 && rt.Rng.IntN(4) == 0 && !quiet {
 			a = legal[1+rt.Rng.IntN(len(legal)-1)]
 		}
@@ -571,6 +579,12 @@ func (rt *randomTable) pick() (seat int, a table.Action, ok bool) {
 		}
 		if g.v.partnerBuries {
 			return g.burier, table.Action{Type: ActionBury, Cards: rt.randomBury()}, true
+		}
+		if g.v.qiangbao {
+			// One card per bury (shengji.md, qiangbao), picked from Legal.
+			legal := rt.r.Legal(g, g.burier)
+			rt.noteLegal("bury", len(legal))
+			return g.burier, legal[rt.Rng.IntN(len(legal))], true
 		}
 		cs := g.held[g.dealer].Cards()
 		rt.Rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })

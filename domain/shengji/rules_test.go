@@ -13,7 +13,7 @@ import (
 
 func TestGameAndOptions(t *testing.T) {
 	g := New()
-	if g.Name() != "shengji" || !slices.Equal(g.Variants(), []string{"ningyang", "guafeng"}) {
+	if g.Name() != "shengji" || !slices.Equal(g.Variants(), []string{"ningyang", "guafeng", "qiangbao"}) {
 		t.Fatalf("game %q variants %v", g.Name(), g.Variants())
 	}
 	r := ningyang(t)

@@ -119,6 +119,10 @@ func (s *State) settlePlayedOut(last int, sh Shape, trump bool, def int) []table
 		levels[1-dside] += k - 1
 		next = (dealer + 1) % seats
 	}
+	if s.v.fixedLevel > 0 {
+		// qiangbao: the level never moves; points decide the match.
+		levels, res.LevelSteps = s.levels, 0
+	}
 	res.NextDealer = &next
 	for side, l := range levels {
 		res.Levels = append(res.Levels, levelName(l))
@@ -126,6 +130,9 @@ func (s *State) settlePlayedOut(last int, sh Shape, trump bool, def int) []table
 			w := side
 			res.MatchWinner = &w
 		}
+	}
+	if s.v.matchHands > 0 {
+		s.qiangbaoMatch(&res, dealerWins, k)
 	}
 	deltas := make([]int, seats)
 	for seat := range deltas {
@@ -192,7 +199,7 @@ func (s *State) cardsLeft() []int {
 	for i := range left {
 		left[i] = s.held[i].Len()
 		if s.phase == phaseDrawing {
-			left[i] += handSize - s.round
+			left[i] += s.v.handSize - s.round
 		}
 	}
 	return left

@@ -86,12 +86,16 @@ type State struct {
 	handsDone   int
 	over        bool
 	totals      [seats]int
+	// qiangbao: each side's match points and the hands played out.
+	matchPts [2]int
+	played   int
 
 	// The running (or last) deal.
 	hand, deal int
 	phase      phase
 	dealt      [seats][]cards.Card // each seat's cards in draw order
 	kitty      []cards.Card        // in deck order, the flip order
+	flipped    []cards.Card        // KittyFlipped's cards
 	fallback   int                 // HandDealt.FirstSeat
 	round      int                 // rounds drawn
 	held       [seats]cards.Multiset
@@ -118,7 +122,8 @@ type State struct {
 }
 
 func newState(v *variant, o options) *State {
-	return &State{v: v, o: o, levels: [2]int{1, 1}, dealLevels: [2]int{1, 1}, matchDealer: -1, dealer: -1, declarer: -1, lastWin: -1, burier: -1}
+	l := max(1, v.fixedLevel)
+	return &State{v: v, o: o, levels: [2]int{l, l}, dealLevels: [2]int{l, l}, matchDealer: -1, dealer: -1, declarer: -1, lastWin: -1, burier: -1}
 }
 
 // Clone returns a copy that evolves independently of s.
@@ -158,7 +163,7 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		for seat := range seats {
 			s.held[seat].Add(s.dealt[seat][e.Round-1])
 		}
-		if s.round == handSize {
+		if s.round == s.v.handSize {
 			s.phase = phaseWindow
 		}
 	case TrumpDeclared:
@@ -168,6 +173,10 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		}
 		s.decls = append(s.decls, d)
 		s.declarer = len(s.decls) - 1
+		if s.v.qiangbao {
+			// A level card is shown (亮出): its suit is trump at once.
+			s.order.Trump, s.trumpShown = d.suit, true
+		}
 	case TrumpReinforced:
 		decls := slices.Clone(s.decls)
 		d := &decls[s.declarer]
@@ -181,6 +190,7 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 	case DeclarePassed:
 		s.passed[e.Seat] = true
 	case KittyFlipped:
+		s.flipped = e.Cards
 		s.order.Trump = suitNamed(e.Suit)
 		s.trumpShown = true
 	case KittyTaken:
@@ -195,6 +205,14 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		s.phase, s.turn = phaseBurying, s.burier
 	case KittyBuried:
 		s.remove(e.Seat, e.Cards)
+		if s.v.qiangbao {
+			// One card per KittyBuried until the kitty's 8 are down.
+			s.buried = append(slices.Clone(s.buried), e.Cards...)
+			if len(s.buried) == s.v.kittyLen {
+				s.phase, s.turn = phasePlaying, s.dealer
+			}
+			break
+		}
 		s.buried = slices.Clone(e.Cards)
 		s.phase, s.turn = phasePlaying, s.dealer
 		if s.declarer >= 0 && len(s.decls[s.declarer].stuck) > 0 {
@@ -264,6 +282,7 @@ func (s *State) startDeal(e table.HandDealt) {
 		s.dealt[i] = slices.Clone(e.Hands[i])
 	}
 	s.kitty = slices.Clone(e.Kitty)
+	s.flipped = nil
 	s.fallback = e.FirstSeat
 	s.round = 0
 	s.held = [seats]cards.Multiset{}
@@ -300,6 +319,10 @@ func (s *State) applyResult(raw json.RawMessage) {
 	if res.NextDealer != nil {
 		s.matchDealer = *res.NextDealer
 	}
+	if res.MatchPoints != nil {
+		s.matchPts = [2]int{res.MatchPoints[0], res.MatchPoints[1]}
+	}
+	s.played++
 	for side, name := range res.Levels {
 		s.levels[side] = levelNumber(name)
 	}

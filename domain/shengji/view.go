@@ -48,6 +48,8 @@ type GameView struct {
 	Owed       []int `json:"owed,omitempty"`
 	OwedCards  int   `json:"owed_cards,omitempty"`
 	OwedTrumps int   `json:"owed_trumps,omitempty"`
+	// MatchPoints (qiangbao): each side's match points so far.
+	MatchPoints []int `json:"match_points,omitempty"`
 	// Hands holds every seat's cards, for the auditor only.
 	Hands [][]cards.Card `json:"hands,omitempty"`
 }
@@ -104,7 +106,7 @@ func (r *Rules) View(s *State, seat int) table.View {
 		for _, st := range d.stuck {
 			dv.Stuck = append(dv.Stuck, st.seat)
 		}
-		if all || d.seat == seat || over || (s.trumpShown && i == s.declarer) {
+		if all || d.seat == seat || over || (s.trumpShown && i == s.declarer) || s.v.qiangbao {
 			dv.Suit, dv.Cards = suitName(d.suit), slices.Clone(d.cards)
 		}
 		g.Declarations = append(g.Declarations, dv)
@@ -118,8 +120,10 @@ func (r *Rules) View(s *State, seat int) table.View {
 		g.Trump = suitName(s.order.Trump)
 	}
 	if s.declarer < 0 && s.trumpShown {
-		i := slices.IndexFunc(s.kitty, func(c cards.Card) bool { return !c.IsJoker() })
-		g.Flipped = slices.Clone(s.kitty[:i+1])
+		g.Flipped = slices.Clone(s.flipped)
+	}
+	if s.v.matchHands > 0 {
+		g.MatchPoints = slices.Clone(s.matchPts[:])
 	}
 	if s.burier >= 0 && s.burier != s.dealer {
 		g.Burier = table.Seat(s.burier)
@@ -204,7 +208,8 @@ func (r *Rules) Redact(p table.Payload, seat int, handOver bool) table.Payload {
 		e.Cards = mine
 		return e
 	case TrumpDeclared:
-		if e.Seat != seat {
+		// qiangbao's level cards are shown (亮出), never hidden.
+		if e.Seat != seat && !r.v.qiangbao {
 			e.Cards, e.Suit = nil, ""
 		}
 		return e
