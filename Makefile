@@ -21,7 +21,7 @@ staticcheck:
 	$(BIN)/staticcheck ./...
 
 # The rules packages first without the race detector: their long statistical
-# tests (bot strength, thousands of timed-out hands) share no memory between
+# tests (random hands, bot strength, timed-out hands) share no memory between
 # goroutines and skip themselves under -race (gametest.SkipUnderRace). Then
 # everything under the race detector.
 gotest:

@@ -65,7 +65,7 @@ func Game[S any, P interface {
 }
 
 // SkipUnderRace skips a long, single-goroutine statistical test (bot
-// strength, thousands of timed-out hands) under the race detector, which can
+// strength, thousands of random or timed-out hands) under the race detector, which can
 // find nothing in code that shares no memory between goroutines and slows it
 // tenfold. make test runs ./domain/... once without -race, where these tests
 // run in full, before the race pass over everything.

@@ -88,6 +88,7 @@ type RandomConfig struct {
 // by the seed, until Hands hands are settled.
 func PlayRandom(t *testing.T, c RandomConfig) {
 	t.Helper()
+	SkipUnderRace(t)
 	seeds := c.Seeds
 	if c.Only != 0 {
 		seeds = []uint64{c.Only}
