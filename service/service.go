@@ -340,7 +340,11 @@ const maxAttempts = 8
 func (s *Service) command(ctx context.Context, p Player, tableID, kind string, cond Cond, decide func(*table.State) ([]table.Payload, error)) (res *Result, err error) {
 	start := time.Now()
 	game := "unknown"
-	ctx, end := s.span(ctx, "paiju.command", attribute.String("paiju.table", tableID), attribute.String("paiju.command", kind))
+	spanKind := kind
+	if spanKind == "" {
+		spanKind = "server" // a timeout or a bot move: decided below
+	}
+	ctx, end := s.span(ctx, "paiju.command", attribute.String("paiju.table", tableID), attribute.String("paiju.command", spanKind))
 	defer func() {
 		end(err)
 		if kind != "" {
