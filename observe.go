@@ -21,16 +21,15 @@ import (
 
 // logger returns the logger the config asks for: text (default) or JSON.
 func (c commonConfig) logger(w io.Writer) (*slog.Logger, error) {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
-		return nil, fmt.Errorf("log level %q: want debug, info, warn or error", c.LogLevel)
-	}
-	opts := &slog.HandlerOptions{Level: l}
 	switch c.LogFormat {
 	case "", "text":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
+		return newLogger(w, c.LogLevel)
 	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
+		var l slog.Level
+		if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
+			return nil, fmt.Errorf("log level %q: want debug, info, warn or error", c.LogLevel)
+		}
+		return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})), nil
 	}
 	return nil, fmt.Errorf("log format %q: want text or json", c.LogFormat)
 }
