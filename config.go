@@ -12,9 +12,10 @@ import (
 
 // commonConfig is what every command needs.
 type commonConfig struct {
-	Data     string
-	LogLevel string
-	Sync     string
+	Data      string
+	LogLevel  string
+	LogFormat string // text or json
+	Sync      string
 }
 
 // serveConfig configures paiju serve.
@@ -28,6 +29,45 @@ type serveConfig struct {
 	TimeZone     string // leaderboard periods; "" is projections.DefaultLocation
 	Projector    string // "" or "in-process", or "external" (paiju project)
 	BotDelay     time.Duration
+	observeConfig
+}
+
+// observeConfig is metrics, tracing, readiness and drain (docs/OPERATIONS.md).
+type observeConfig struct {
+	MetricsAddr   string // "" serves /metrics on the API's address
+	OTLPEndpoint  string // "" turns tracing off
+	ReadyMaxLag   int64
+	ReadyLagGrace time.Duration
+	Drain         time.Duration
+}
+
+// addObserve adds the flags of observeConfig; parse finishes them after
+// fs.Parse.
+func addObserve(fs *flag.FlagSet, getenv func(string) string, c *observeConfig) (parse func() error) {
+	str(fs, getenv, &c.MetricsAddr, "metrics-addr", "", "if set, serve /metrics on this address instead of the API's")
+	str(fs, getenv, &c.OTLPEndpoint, "otlp-endpoint", "", "OTLP/HTTP collector URL for traces (e.g. http://localhost:4318); empty turns tracing off")
+	maxLag, grace, drain := "1000", "30s", "5s"
+	str(fs, getenv, &maxLag, "ready-max-lag", maxLag, "events a projection may lag behind the store before /readyz fails (after --ready-lag-grace)")
+	str(fs, getenv, &grace, "ready-lag-grace", grace, "how long a projection may lag beyond --ready-max-lag before /readyz fails")
+	str(fs, getenv, &drain, "drain", drain, "on SIGTERM, how long /readyz answers 503 while requests are still served, before the listener closes")
+	return func() error {
+		n, err := strconv.ParseInt(maxLag, 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("serve: --ready-max-lag %q: want an integer ≥ 0", maxLag)
+		}
+		c.ReadyMaxLag = n
+		for _, d := range []struct {
+			name, val string
+			to        *time.Duration
+		}{{"ready-lag-grace", grace, &c.ReadyLagGrace}, {"drain", drain, &c.Drain}} {
+			v, err := time.ParseDuration(d.val)
+			if err != nil || v < 0 || v > time.Hour {
+				return fmt.Errorf("serve: --%s %q: want a duration from 0 to 1h", d.name, d.val)
+			}
+			*d.to = v
+		}
+		return nil
+	}
 }
 
 func (c commonConfig) dbPath() string   { return filepath.Join(c.Data, "paiju.db") }
@@ -56,6 +96,7 @@ func str(fs *flag.FlagSet, getenv func(string) string, p *string, name, def, hel
 func addCommon(fs *flag.FlagSet, getenv func(string) string, c *commonConfig) {
 	str(fs, getenv, &c.Data, "data", "./data", "data directory: database, chain head, embedded NATS store")
 	str(fs, getenv, &c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	str(fs, getenv, &c.LogFormat, "log-format", "text", "log format: text or json")
 	str(fs, getenv, &c.Sync, "sync", "FULL", "SQLite synchronous mode: FULL (durable on power loss) or NORMAL")
 }
 
@@ -74,7 +115,11 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	str(fs, getenv, &botDelay, "bot-delay", botDelay, "how long a bot or a delegated seat (托管) thinks before it plays (a Go duration, 0 to 1m)")
 	rate := "100"
 	str(fs, getenv, &rate, "rate-limit", rate, "requests per second one token (or one IP registering players) may make; 0 disables the limit")
+	parseObserve := addObserve(fs, getenv, &c.observeConfig)
 	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if err := parseObserve(); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {

@@ -40,7 +40,7 @@ var serveAddrRE = regexp.MustCompile(`msg="paiju serving" addr=(\S+)`)
 // startChild runs the built binary as `paiju serve` and returns its base URL.
 func startChild(t *testing.T, bin, dir string) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", dir, "--auditor-token", "crash-audit", "--log-level", "info", "--rate-limit", "0")
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", dir, "--auditor-token", "crash-audit", "--log-level", "info", "--rate-limit", "0", "--drain", "0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

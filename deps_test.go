@@ -16,6 +16,7 @@ var adapters = map[string]string{
 	"paiju/natsbus":            "natsbus",
 	"paiju/eventstore/sqlite":  "eventstore",
 	"paiju/projections/sqlite": "projections",
+	"paiju/metrics":            "metrics", // Prometheus: only main wires it to the producers
 }
 
 // contracts are pure packages (no I/O) that a family's adapters implement.

@@ -42,7 +42,8 @@ func startServer(t *testing.T, dir string, extra ...string) (base, natsURL strin
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	done := make(chan error, 1)
-	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dir, "--auditor-token", "audit-me", "--rate-limit", "0"}, extra...)
+	// No drain: these tests stop the server as soon as they are done.
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dir, "--auditor-token", "audit-me", "--rate-limit", "0", "--drain", "0"}, extra...)
 	go func() { done <- run(ctx, args, func(string) string { return "" }, &bytes.Buffer{}, logs) }()
 	deadline := time.Now().Add(30 * time.Second)
 	for {

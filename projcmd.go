@@ -74,7 +74,7 @@ func parseReplay(args []string, getenv func(string) string, stderr io.Writer) (r
 // replay rebuilds projections from the store, read directly. The time zone
 // does not matter here: periods are bounded when read, not when projected.
 func replay(ctx context.Context, c replayConfig, stdout, stderr io.Writer) error {
-	log, err := newLogger(stderr, c.LogLevel)
+	log, err := c.logger(stderr)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func parseProject(args []string, getenv func(string) string, stderr io.Writer) (
 // project runs the projections outside the server, consuming from NATS,
 // until ctx ends. The store is opened read-side to fill gaps.
 func project(ctx context.Context, c projectConfig, stderr io.Writer) error {
-	log, err := newLogger(stderr, c.LogLevel)
+	log, err := c.logger(stderr)
 	if err != nil {
 		return err
 	}

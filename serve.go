@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/oklog/ulid/v2"
 
 	"paiju/api"
@@ -21,6 +20,7 @@ import (
 	"paiju/eventstore"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
+	"paiju/metrics"
 	"paiju/natsbus"
 	"paiju/projections"
 	psqlite "paiju/projections/sqlite"
@@ -28,11 +28,11 @@ import (
 )
 
 // openStore opens the SQLite store in the data directory, creating it.
-func openStore(ctx context.Context, c commonConfig, log *slog.Logger) (*sqlite.Store, error) {
+func openStore(ctx context.Context, c commonConfig, log *slog.Logger, onCommit func(events, appends int, took time.Duration)) (*sqlite.Store, error) {
 	if err := os.MkdirAll(c.Data, 0o750); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
-	st, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, HeadFile: c.headPath(), Logger: log})
+	st, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, HeadFile: c.headPath(), Logger: log, OnCommit: onCommit})
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
@@ -42,11 +42,24 @@ func openStore(ctx context.Context, c commonConfig, log *slog.Logger) (*sqlite.S
 // serve runs the server until ctx ends. If ready is not nil, it receives the
 // listening address once the server accepts connections.
 func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- string) error {
-	log, err := newLogger(stderr, cfg.LogLevel)
+	log, err := cfg.logger(stderr)
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, cfg.commonConfig, log)
+	// Observability: metrics always, tracing with --otlp-endpoint.
+	met := metrics.New()
+	tracer, stopTracing, err := newTracer(ctx, cfg.OTLPEndpoint)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := stopTracing(sctx); err != nil {
+			log.Warn("flush traces", "err", err)
+		}
+	}()
+	store, err := openStore(ctx, cfg.commonConfig, log, met.Commit)
 	if err != nil {
 		return err
 	}
@@ -85,12 +98,25 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		return err
 	}
 	defer pdb.Close()
+	hl := newHealth(healthSource{
+		Head: func(ctx context.Context) (int64, error) {
+			pos, _, err := store.Head(ctx)
+			return pos, err
+		},
+		NATSConnected: nc.IsConnected,
+		Relay:         relay.Stats,
+		Checkpoint:    pdb.Checkpoint,
+		Projections:   projections.Names,
+	}, cfg.ReadyMaxLag, cfg.ReadyLagGrace)
+	registerLags(met, hl)
 	svc := service.New(service.Config{
 		Store:      store,
 		Games:      games.All(),
 		Logger:     log,
 		Committed:  relay.Notify,
 		ThinkDelay: cfg.BotDelay,
+		Observer:   met,
+		Tracer:     tracer,
 	})
 	stopStreams := make(chan struct{})
 	handler := api.NewServer(api.Deps{
@@ -99,13 +125,23 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		AuditorToken: cfg.AuditorToken,
 		RateLimit:    cfg.RateLimit,
 		NewPlayerID:  func() string { return ulid.Make().String() },
-		Ready:        readiness(store, nc),
+		Ready:        hl.checks,
 		Logger:       log,
 		Live:         natsbus.Live{Conn: nc},
 		Stop:         stopStreams,
 		Projections:  psqlite.Reader{DB: pdb, Log: store},
 		Exporter:     audit.Exporter{},
+		Observer:     met,
+		Tracer:       tracer,
+		Metrics:      apiMetrics(cfg.MetricsAddr, met),
 	})
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.MetricsAddr, met.Handler(), log)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+	}
 
 	if cfg.DebugAddr != "" {
 		stopDebug, err := serveDebug(cfg.DebugAddr, log)
@@ -142,6 +178,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	hl.started.Store(true)
 	log.Info("paiju serving", "addr", ln.Addr().String(), "data", cfg.Data, "nats", natsURL)
 	if ready != nil {
 		ready <- ln.Addr().String()
@@ -151,7 +188,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	case err = <-errc:
 		err = fmt.Errorf("http server: %w", err)
 	case <-ctx.Done():
-		err = nil
+		err = drain(hl, cfg.Drain, errc, log)
 	}
 	shutdownCtx, done := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer done()
@@ -164,16 +201,28 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	return err
 }
 
-func readiness(store *sqlite.Store, nc *nats.Conn) func(context.Context) error {
-	return func(ctx context.Context) error {
-		if _, _, err := store.Head(ctx); err != nil {
-			return fmt.Errorf("store: %w", err)
-		}
-		if !nc.IsConnected() {
-			return errors.New("NATS: not connected")
-		}
+// drain fails readiness at once and keeps serving for d, so that load
+// balancers stop sending requests before the listener closes.
+func drain(hl *health, d time.Duration, errc <-chan error, log *slog.Logger) error {
+	hl.draining.Store(true)
+	log.Info("draining: readiness fails, still serving", "for", d)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case err := <-errc:
+		return fmt.Errorf("http server: %w", err)
+	}
+}
+
+// apiMetrics is the /metrics handler of the API's router: none when
+// metrics have their own address.
+func apiMetrics(metricsAddr string, m *metrics.Metrics) http.Handler {
+	if metricsAddr != "" {
 		return nil
 	}
+	return m.Handler()
 }
 
 // playerStore adapts the SQLite store to the API's player store.

@@ -55,6 +55,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 		}
 		token = strings.TrimSpace(token)
 		if s.AuditorToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.AuditorToken)) == 1 {
+			infoOf(r.Context()).player = "auditor"
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, caller{auditor: true})))
 			return
 		}
@@ -76,6 +77,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		c := caller{playerID: p.ID, name: p.Name}
+		infoOf(r.Context()).player = p.ID
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 	})
 }

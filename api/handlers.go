@@ -3,7 +3,6 @@ package api
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,8 +16,6 @@ import (
 	"paiju/domain/table"
 	"paiju/service"
 )
-
-func encodeJSON(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }
 
 // --- players ---
 

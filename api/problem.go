@@ -1,10 +1,13 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
+
+	"github.com/go-chi/chi/v5/middleware"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -18,6 +21,8 @@ type Problem struct {
 	Status int    `json:"status"`
 	Detail string `json:"detail,omitempty"`
 	Code   string `json:"code"`
+	// RequestID is the request's X-Request-Id, to quote to an operator.
+	RequestID string `json:"request_id,omitempty"`
 }
 
 func problem(status int, code, detail string) *Problem {
@@ -68,16 +73,30 @@ func toProblem(err error) (*Problem, bool) {
 }
 
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	ctx := r.Context()
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		// The client went away: nobody reads an answer, and it is no
+		// fault of the server's.
+		infoOf(ctx).canceled = true
+		s.log.DebugContext(ctx, "client went away", slog.String("request_id", middleware.GetReqID(ctx)),
+			slog.String("method", r.Method), slog.String("route", routeOf(r)), slog.Any("err", err))
+		return
+	}
 	p, known := toProblem(err)
+	id := middleware.GetReqID(ctx)
 	if !known {
-		s.log.ErrorContext(r.Context(), "request failed", slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("err", err))
+		s.log.ErrorContext(ctx, "request failed", slog.String("request_id", id), slog.String("method", r.Method),
+			slog.String("route", routeOf(r)), slog.Any("err", err))
 	}
 	if p.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="paiju"`)
 	}
+	// A copy: toProblem may hand back a *Problem that other requests share.
+	out := *p
+	out.RequestID = id
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(p.Status)
-	_ = json.NewEncoder(w).Encode(p)
+	_ = json.NewEncoder(w).Encode(&out)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

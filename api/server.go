@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/go-chi/httprate"
 	lru "github.com/hashicorp/golang-lru/v2"
+	"go.opentelemetry.io/otel/trace"
 
 	"paiju/domain/table"
 	"paiju/service"
@@ -58,8 +59,10 @@ type Deps struct {
 	AuditorToken string
 	// NewPlayerID returns a fresh player id.
 	NewPlayerID func() string
-	// Ready reports whether the server can serve (store and NATS reachable).
-	Ready  func(ctx context.Context) error
+	// Ready reports readiness check by check (store, NATS, relay,
+	// projections, drain); the server is ready when every check is OK.
+	// Without it the server is always ready.
+	Ready  func(ctx context.Context) []Check
 	Logger *slog.Logger
 	Now    func() time.Time
 	// RateLimit bounds the requests one caller may make per RateWindow (a
@@ -80,6 +83,21 @@ type Deps struct {
 	Projections Projections
 	// Exporter writes /export; without it /export answers 503.
 	Exporter Exporter
+	// Observer is told of every request and live stream (for metrics); nil
+	// observes nothing.
+	Observer Observer
+	// Tracer, if set, starts a span per request; nil traces nothing, at no
+	// cost.
+	Tracer trace.Tracer
+	// Metrics, if set, is served at GET /metrics (Prometheus' text format).
+	Metrics http.Handler
+}
+
+// Check is one readiness check as /readyz reports it.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
 }
 
 type server struct {
@@ -107,7 +125,10 @@ func NewServer(d Deps) http.Handler {
 		d.RateWindow = time.Second
 	}
 	if d.Ready == nil {
-		d.Ready = func(context.Context) error { return nil }
+		d.Ready = func(context.Context) []Check { return nil }
+	}
+	if d.Observer == nil {
+		d.Observer = noObserver{}
 	}
 	tokens, err := lru.New[string, PlayerRecord](tokenCacheSize)
 	if err != nil {
@@ -119,8 +140,11 @@ func NewServer(d Deps) http.Handler {
 	}
 
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID)
-	r.Use(s.logRequests)
+	r.Use(requestID)
+	if d.Tracer != nil {
+		r.Use(s.traceRequests(d.Tracer))
+	}
+	r.Use(s.accessLog)
 	r.Use(middleware.Recoverer)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, problem(http.StatusNotFound, "not_found", "no such resource"))
@@ -131,6 +155,9 @@ func NewServer(d Deps) http.Handler {
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
+	if d.Metrics != nil {
+		r.Method(http.MethodGet, "/metrics", d.Metrics)
+	}
 	r.Route("/v1", func(r chi.Router) {
 		r.With(s.limitBy(keyByPeer)).Post("/players", s.createPlayer)
 		r.Group(func(r chi.Router) {
@@ -185,32 +212,27 @@ func keyByCaller(r *http.Request) (string, error) {
 	return "player:" + c.playerID, nil
 }
 
-func (s *server) logRequests(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
-		start := time.Now()
-		next.ServeHTTP(ww, r)
-		s.log.LogAttrs(r.Context(), slog.LevelDebug, "http",
-			slog.String("id", middleware.GetReqID(r.Context())),
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-			slog.Int("status", ww.Status()),
-			slog.Duration("took", time.Since(start)))
-	})
-}
-
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
+// readiness is the body of /readyz, ready or not.
+type readiness struct {
+	Status string  `json:"status"`
+	Checks []Check `json:"checks"`
+}
+
 func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
-	if err := s.Ready(r.Context()); err != nil {
-		s.log.WarnContext(r.Context(), "not ready", slog.Any("err", err))
-		w.Header().Set("Content-Type", "application/problem+json")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		p := problem(http.StatusServiceUnavailable, "not_ready", "the server is not ready")
-		_ = encodeJSON(w, p)
-		return
+	checks := s.Ready(r.Context())
+	if checks == nil {
+		checks = []Check{}
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	for _, c := range checks {
+		if !c.OK {
+			s.log.WarnContext(r.Context(), "not ready", slog.String("check", c.Name), slog.String("detail", c.Detail))
+			writeJSON(w, http.StatusServiceUnavailable, readiness{Status: "not_ready", Checks: checks})
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, readiness{Status: "ready", Checks: checks})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"paiju/service"
 )
@@ -87,6 +88,8 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	s.Observer.StreamOpened()
+	defer s.Observer.StreamClosed()
 
 	c := callerOf(r.Context())
 	sent := after
@@ -140,7 +143,8 @@ func (s *server) endStream(r *http.Request, err error) {
 	if r.Context().Err() != nil {
 		return // the client went away
 	}
-	s.log.WarnContext(r.Context(), "event stream ended", slog.String("path", r.URL.Path), slog.Any("err", err))
+	s.log.WarnContext(r.Context(), "event stream ended", slog.String("request_id", middleware.GetReqID(r.Context())),
+		slog.String("route", routeOf(r)), slog.Any("err", err))
 }
 
 // stopSignal closes when the server shuts down, ending every stream.

@@ -133,6 +133,9 @@ type Relay struct {
 	wake   chan struct{}
 	pos    atomic.Int64
 	active atomic.Bool
+	// diverged is set while the last failure was errDiverged: only an
+	// operator can clear it, so readiness reports it.
+	diverged atomic.Bool
 }
 
 // NewRelay returns a relay reading src, keeping the checkpoint opts.Name in
@@ -167,6 +170,23 @@ func (r *Relay) Notify() {
 // as far as the relay knows: the store's head minus Position is the relay's
 // lag. It moves back only when JetStream is found to have lost events.
 func (r *Relay) Position() int64 { return r.pos.Load() }
+
+// RelayStats is what a health check or a metrics scrape reads of a relay.
+type RelayStats struct {
+	// Running is true while Run is active.
+	Running bool
+	// Position is Position(): the store's head minus it is the lag.
+	Position int64
+	// Diverged is true while JetStream holds events the store does not and
+	// the relay refuses to publish over them.
+	Diverged bool
+}
+
+// Stats returns the relay's current state; it is safe to call from any
+// goroutine and costs three atomic loads.
+func (r *Relay) Stats() RelayStats {
+	return RelayStats{Running: r.active.Load(), Position: r.pos.Load(), Diverged: r.diverged.Load()}
+}
 
 var (
 	// errRunning reports a second concurrent Run of the same relay.
@@ -221,7 +241,9 @@ func (r *Relay) Run(ctx context.Context) error {
 		failures++
 		d := r.backoff(failures)
 		level := slog.LevelWarn
-		if errors.Is(err, errDiverged) {
+		diverged := errors.Is(err, errDiverged)
+		r.diverged.Store(diverged)
+		if diverged {
 			level = slog.LevelError // only an operator can fix it
 		}
 		r.log.Log(ctx, level, msg, "err", err, "position", pos, "retry_in", d)
@@ -267,6 +289,7 @@ func (r *Relay) Run(ctx context.Context) error {
 			}
 			pos, next, anchored, fresh = p, c, true, true
 			r.pos.Store(p)
+			r.diverged.Store(false)
 		}
 		if saved != pos && time.Since(savedAt) >= r.opts.CheckpointEvery {
 			savedAt = time.Now()

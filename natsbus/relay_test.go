@@ -148,8 +148,14 @@ func TestRelayRefusesDivergedStream(t *testing.T) {
 	stop := runRelay(e.ctx, r)
 	defer stop()
 	other.logs.waitLogged("is not in the store")
+	if st := r.Stats(); !st.Running || !st.Diverged {
+		t.Errorf("stats of a relay refusing a diverged stream: %+v, want running and diverged (readiness reads it)", st)
+	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
+	}
+	if st := r.Stats(); st.Running {
+		t.Errorf("stats after Run returned: %+v, want not running", st)
 	}
 	if r.Position() != 0 {
 		t.Errorf("relay of a diverged store at position %d, want 0: it must not publish over another history", r.Position())

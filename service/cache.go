@@ -116,7 +116,9 @@ func (s *Service) since(ctx context.Context, tableID string, snap *Loaded) ([]ev
 // publish what it read.
 func (s *Service) current(ctx context.Context, tableID string, e *cached, atLeast int) (*Loaded, error) {
 	snap := e.snap.Load()
-	if s.upToDate(e, snap, atLeast) {
+	hit := s.upToDate(e, snap, atLeast)
+	s.cfg.Observer.CacheLookup(hit)
+	if hit {
 		return snap, nil
 	}
 	evs, err := s.since(ctx, tableID, snap)
@@ -143,7 +145,9 @@ func (s *Service) current(ctx context.Context, tableID string, e *cached, atLeas
 // while it reads.
 func (s *Service) currentLocked(ctx context.Context, tableID string, e *cached, atLeast int) (*Loaded, error) {
 	snap := e.snap.Load()
-	if s.upToDate(e, snap, atLeast) {
+	hit := s.upToDate(e, snap, atLeast)
+	s.cfg.Observer.CacheLookup(hit)
+	if hit {
 		return snap, nil
 	}
 	evs, err := s.since(ctx, tableID, snap)

@@ -319,12 +319,16 @@ func (s *Service) step(ctx context.Context, tableID string) (bool, error) {
 		s.sched.note(tableID, l.State)
 		return false, nil
 	}
-	_, err = s.command(ctx, server, tableID, NoCond, func(st *table.State) ([]table.Payload, error) {
+	start := time.Now()
+	kind := KindTimeout
+	_, err = s.command(ctx, server, tableID, "", NoCond, func(st *table.State) ([]table.Payload, error) {
 		now := s.cfg.Clock.Now()
+		kind = KindTimeout
 		if !st.Awaited(seat) {
 			return nil, errNothingDue
 		}
 		if st.ServerPlays(seat) && !now.Before(st.Since[seat].Add(s.sched.think)) {
+			kind = KindBot
 			a, ok := table.BotMove(st, seat, now)
 			if !ok {
 				return nil, errNothingDue
@@ -333,6 +337,11 @@ func (s *Service) step(ctx context.Context, tableID string) (bool, error) {
 		}
 		return table.Timeout(st, seat, now, s.dealInputs())
 	})
+	if !errors.Is(err, errNothingDue) {
+		// A move nobody needed any more is not a command: only report
+		// the ones that were due when decided.
+		s.cfg.Observer.Command(l.State.Game, kind, Outcome(err), time.Since(start))
+	}
 	if errors.Is(err, errNothingDue) || isLateTimeout(err) {
 		// Someone acted first (another node, or the player at the last moment).
 		if l, err := s.Load(ctx, tableID); err == nil {

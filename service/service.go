@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/oklog/ulid/v2"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -92,6 +94,12 @@ type Config struct {
 	// nodes on one database): every read then catches up from the store.
 	// The embedded SQLite store has one writer, so it is false there.
 	SharedStore bool
+	// Observer is told of commands and cache lookups (for metrics); nil
+	// observes nothing.
+	Observer Observer
+	// Tracer, if set, traces each command with spans for its decision and
+	// its append; nil traces nothing at no cost.
+	Tracer trace.Tracer
 }
 
 // Service handles table commands and queries. It keeps recently used tables
@@ -121,6 +129,9 @@ func New(cfg Config) *Service {
 	}
 	if cfg.Committed == nil {
 		cfg.Committed = func() {}
+	}
+	if cfg.Observer == nil {
+		cfg.Observer = noObserver{}
 	}
 	return &Service{cfg: cfg, cache: newTableCache(cfg.CacheSize), sched: newSchedule(cfg.ThinkDelay)}
 }
@@ -244,7 +255,17 @@ type OpenRequest struct {
 }
 
 // Open opens a new table.
-func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond) (*Result, error) {
+func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond) (res *Result, err error) {
+	start := time.Now()
+	game := req.Game
+	if _, ok := s.cfg.Games[game]; !ok {
+		game = "unknown" // the caller's string must not become a label
+	}
+	ctx, end := s.span(ctx, "paiju.command", attribute.String("paiju.game", game), attribute.String("paiju.command", KindOpen))
+	defer func() {
+		end(err)
+		s.cfg.Observer.Command(game, KindOpen, Outcome(err), time.Since(start))
+	}()
 	g, ok := s.cfg.Games[req.Game]
 	if !ok {
 		return nil, table.ErrUnknownGame.With("unknown game %q (known: %s)", req.Game, strings.Join(s.GameNames(), ", "))
@@ -261,7 +282,7 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.commit(ctx, p, id, &Loaded{State: table.New(rules)}, evs, cond)
+	res, err = s.commit(ctx, p, id, &Loaded{State: table.New(rules)}, evs, cond)
 	if err == nil && !res.Replayed {
 		e := s.cache.acquire(id)
 		e.snap.Store(res.Table)
@@ -274,7 +295,7 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 
 // Join seats the caller; seat < 0 takes the lowest free seat.
 func (s *Service) Join(ctx context.Context, p Player, tableID string, seat int, cond Cond) (*Result, error) {
-	return s.command(ctx, p, tableID, cond, func(st *table.State) ([]table.Payload, error) {
+	return s.command(ctx, p, tableID, KindJoin, cond, func(st *table.State) ([]table.Payload, error) {
 		return table.Join(st, p.ID, p.Name, seat, s.dealInputs())
 	})
 }
@@ -299,7 +320,7 @@ func (s *Service) Legal(st *table.State, seat int) []table.Action {
 // Act performs an action of the caller's seat. While the bot plays a
 // delegated seat, its player may only resume or escape.
 func (s *Service) Act(ctx context.Context, p Player, tableID string, a table.Action, cond Cond) (*Result, error) {
-	return s.command(ctx, p, tableID, cond, func(st *table.State) ([]table.Payload, error) {
+	return s.command(ctx, p, tableID, KindAct, cond, func(st *table.State) ([]table.Payload, error) {
 		seat := st.SeatOf(p.ID)
 		if seat >= 0 && st.Delegated[seat] && a.Type != table.ActionResume && a.Type != table.ActionEscape && a.Type != table.ActionLeave {
 			return nil, table.ErrSeatDelegated.With("the bot plays seat %d (托管): post {\"type\":\"resume\"} first", seat)
@@ -312,7 +333,24 @@ func (s *Service) Act(ctx context.Context, p Player, tableID string, a table.Act
 // maxAttempts bounds retries of a command that lost an append race.
 const maxAttempts = 8
 
-func (s *Service) command(ctx context.Context, p Player, tableID string, cond Cond, decide func(*table.State) ([]table.Payload, error)) (*Result, error) {
+// command loads the table, decides and appends, retrying lost append races.
+// kind names the command for the Observer; "" leaves the report to the
+// caller (the scheduler, which knows only while deciding whether it timed a
+// seat out or played it).
+func (s *Service) command(ctx context.Context, p Player, tableID, kind string, cond Cond, decide func(*table.State) ([]table.Payload, error)) (res *Result, err error) {
+	start := time.Now()
+	game := "unknown"
+	spanKind := kind
+	if spanKind == "" {
+		spanKind = "server" // a timeout or a bot move: decided below
+	}
+	ctx, end := s.span(ctx, "paiju.command", attribute.String("paiju.table", tableID), attribute.String("paiju.command", spanKind))
+	defer func() {
+		end(err)
+		if kind != "" {
+			s.cfg.Observer.Command(game, kind, Outcome(err), time.Since(start))
+		}
+	}()
 	if replay, err := s.replay(ctx, p, cond); replay != nil || err != nil {
 		return replay, err
 	}
@@ -328,10 +366,13 @@ func (s *Service) command(ctx context.Context, p Player, tableID string, cond Co
 		if err != nil {
 			return nil, err
 		}
+		game = l.State.Game
 		if cond.IfMatch >= 0 && cond.IfMatch != l.State.Version {
 			return nil, fmt.Errorf("%w: it is at version %d, you named %d", ErrStale, l.State.Version, cond.IfMatch)
 		}
+		_, endDecide := s.span(ctx, "paiju.decide", attribute.String("paiju.game", game))
 		evs, err := decide(l.State)
+		endDecide(err)
 		if err != nil {
 			return nil, err
 		}
@@ -359,7 +400,9 @@ func (s *Service) command(ctx context.Context, p Player, tableID string, cond Co
 
 // commit appends evs to the table l and returns the table after them; l itself
 // is left as it was.
-func (s *Service) commit(ctx context.Context, p Player, tableID string, l *Loaded, evs []table.Payload, cond Cond) (*Result, error) {
+func (s *Service) commit(ctx context.Context, p Player, tableID string, l *Loaded, evs []table.Payload, cond Cond) (_ *Result, err error) {
+	ctx, end := s.span(ctx, "paiju.append", attribute.String("paiju.table", tableID), attribute.Int("paiju.events", len(evs)))
+	defer func() { end(err) }()
 	if len(evs) == 0 {
 		return nil, errors.New("service: a command decided no events")
 	}
@@ -372,10 +415,7 @@ func (s *Service) commit(ctx context.Context, p Player, tableID string, l *Loade
 		news[i] = eventstore.NewEvent{Type: e.EventType(), Data: data}
 	}
 	expected := l.State.Version
-	var (
-		res eventstore.AppendResult
-		err error
-	)
+	var res eventstore.AppendResult
 	if cond.IdempotencyKey != "" {
 		key := eventstore.IdempotencyKey{Scope: p.ID, Key: cond.IdempotencyKey, RequestHash: cond.RequestHash}
 		res, err = s.cfg.Store.AppendIdempotent(ctx, StreamID(tableID), expected, news, key)

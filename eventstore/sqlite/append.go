@@ -155,7 +155,9 @@ func (s *Store) commit(batch []*appendRequest) {
 		liveIdx = append(liveIdx, i)
 	}
 	if len(live) > 0 {
+		start := time.Now()
 		liveResps, head, stored, err := s.runBatch(live)
+		took := time.Since(start)
 		for j, i := range liveIdx {
 			resps[i] = liveResps[j]
 			if err != nil && resps[i].err == nil {
@@ -166,11 +168,25 @@ func (s *Store) commit(batch []*appendRequest) {
 			s.commits.Add(1)
 			s.appends.Add(int64(stored))
 			s.publishHead(head)
+			if s.opts.OnCommit != nil {
+				s.opts.OnCommit(eventsIn(live, liveResps), stored, took)
+			}
 		}
 	}
 	for i, r := range batch {
 		r.done <- resps[i]
 	}
+}
+
+// eventsIn counts the events of the requests of batch that stored them.
+func eventsIn(batch []*appendRequest, resps []appendResponse) int {
+	n := 0
+	for i, r := range batch {
+		if resps[i].err == nil {
+			n += len(r.events)
+		}
+	}
+	return n
 }
 
 // runBatch appends each request of batch in one transaction. It returns each

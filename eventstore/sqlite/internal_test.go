@@ -3,8 +3,12 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"paiju/eventstore"
 )
@@ -135,5 +139,54 @@ func TestGroupCommitAllFailed(t *testing.T) {
 	}
 	if st := s.Stats(); st.Commits != 0 {
 		t.Errorf("Stats = %+v, want no commit", st)
+	}
+}
+
+// TestOnCommitReportsGroupCommits: the observer hears every commit that
+// stored events, and the events and appends it reports add up to what was
+// appended.
+func TestOnCommitReportsGroupCommits(t *testing.T) {
+	var mu sync.Mutex
+	var commits, events, appends int
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "t.db"), Options{
+		Logger: slog.New(slog.DiscardHandler),
+		OnCommit: func(ev, ap int, took time.Duration) {
+			mu.Lock()
+			defer mu.Unlock()
+			commits++
+			events += ev
+			appends += ap
+			if took < 0 {
+				t.Errorf("a commit reported taking %v", took)
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const streams, perAppend = 20, 3
+	var wg sync.WaitGroup
+	for i := range streams {
+		wg.Go(func() {
+			evs := make([]eventstore.NewEvent, perAppend)
+			for j := range evs {
+				evs[j] = eventstore.NewEvent{Type: "Tested", Data: []byte(`{}`)}
+			}
+			if _, err := s.Append(context.Background(), fmt.Sprintf("s-%d", i), 0, evs); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	// A conflict stores nothing and must not count.
+	if _, err := s.Append(context.Background(), "s-0", 0, []eventstore.NewEvent{{Type: "Tested", Data: []byte(`{}`)}}); err == nil {
+		t.Fatal("an append at a stale version succeeded")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if appends != streams || events != streams*perAppend || commits < 1 || commits > streams {
+		t.Errorf("OnCommit heard %d commits of %d appends and %d events; want 1..%d commits of %d appends and %d events",
+			commits, appends, events, streams, streams, streams*perAppend)
 	}
 }

@@ -83,6 +83,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock for recorded_at and created_at. Default time.Now.
 	Now func() time.Time
+	// OnCommit, if set, is called by the writer after every group commit
+	// that stored events: how many events and appends the transaction held
+	// and how long it took from BEGIN to COMMIT. It runs on the writer
+	// goroutine, so it must return at once (update a metric, no I/O).
+	OnCommit func(events, appends int, took time.Duration)
 }
 
 func (o *Options) setDefaults() error {
