@@ -198,7 +198,7 @@ func Act(s *State, seat int, a Action, seeds SeedSource) ([]Payload, error) {
 	}
 	switch a.Type {
 	case ActionDelegate, ActionResume:
-		return delegation(s, seat, a)
+		return delegation(s, seat, a, seeds)
 	}
 	if !s.InDeal {
 		return nil, ErrWrongPhase.With("no hand is running: waiting for players")
@@ -226,7 +226,7 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 	if next.MaxHands > 0 && next.Hand >= next.MaxHands && !next.Voided {
 		return append(evs, TableClosed{Reason: "max_hands", Totals: slices.Clone(next.Totals)}), nil
 	}
-	if !next.Full() {
+	if !next.Full() || next.nobodyPresent() && !next.Voided {
 		return evs, nil
 	}
 	seed, err := seeds.NewSeed()
@@ -251,6 +251,26 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 		}
 	}
 	return append(evs, deal...), nil
+}
+
+// nobodyPresent reports that the table has players and the bot plays every
+// one of them (托管): no next hand is dealt until one resumes (or leaves,
+// and someone else sits down), so that a table everyone has left to the bot
+// does not play on for ever (a deal thrown in is still dealt again: its
+// hand has not ended). A table of bots only is not held back: its end is
+// max_hands.
+func (s *State) nobodyPresent() bool {
+	people := false
+	for seat, p := range s.Players {
+		if p == "" || s.Bots[seat] {
+			continue
+		}
+		people = true
+		if !s.Delegated[seat] {
+			return false
+		}
+	}
+	return people
 }
 
 // Apply evolves s by one event whose time is unknown: ApplyAt with a zero
@@ -367,20 +387,25 @@ func LegalAt(s *State, seat int, now time.Time) []Action {
 // player plays, and only resume and escape while the bot plays the seat.
 func PlayerLegal(s *State, seat int, now time.Time) []Action {
 	legal := LegalAt(s, seat, now)
-	if len(legal) == 0 || !s.InDeal {
+	if len(legal) == 0 {
 		return legal
 	}
 	if _, ok := s.Rules.(Autoplay); !ok || s.Bots[seat] {
 		return legal
 	}
 	if s.Delegated[seat] {
-		return []Action{{Type: ActionResume}, {Type: ActionEscape}}
+		// The bot plays the seat (or, between hands, holds the next deal
+		// back) until its player takes it back: resume, or leave.
+		return append([]Action{{Type: ActionResume}}, legal[len(legal)-1])
+	}
+	if !s.InDeal {
+		return legal
 	}
 	return slices.Insert(legal, len(legal)-1, Action{Type: ActionDelegate})
 }
 
 // delegation decides delegate and resume.
-func delegation(s *State, seat int, a Action) ([]Payload, error) {
+func delegation(s *State, seat int, a Action, seeds SeedSource) ([]Payload, error) {
 	if !a.TypeOnly() {
 		return nil, ErrBadAction.With("%s takes no fields besides type", a.Type)
 	}
@@ -399,5 +424,6 @@ func delegation(s *State, seat int, a Action) ([]Payload, error) {
 	if !s.Delegated[seat] {
 		return nil, ErrNotDelegated.With("seat %d is not delegated", seat)
 	}
-	return []Payload{SeatResumed{Seat: seat}}, nil
+	// A resume between hands may be what the next deal waited for.
+	return withDeal(s, []Payload{SeatResumed{Seat: seat}}, seeds)
 }

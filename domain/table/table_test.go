@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"paiju/domain/cards"
 	"paiju/domain/doudizhu"
@@ -254,5 +255,43 @@ func TestNoJoinWhileADealRuns(t *testing.T) {
 	}
 	if _, err := table.Join(st, "newcomer", "n", -1, seeds); !errors.Is(err, table.ErrWrongPhase) {
 		t.Fatalf("join any free seat while the deal runs: %v, want wrong_phase", err)
+	}
+}
+
+// TestAllDelegatedHoldsTheNextDeal: when the bot plays every player's seat
+// (托管), the hand in progress is played to its end but no next hand is
+// dealt until a player resumes; the resume deals it.
+func TestAllDelegatedHoldsTheNextDeal(t *testing.T) {
+	st, seeds := fullTable(t)
+	for seat := range 3 {
+		apply(st, mustAct(t, st, seat, table.Action{Type: table.ActionDelegate}, seeds))
+	}
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for step := 0; st.InDeal; step++ {
+		if step > 500 {
+			t.Fatal("the bots did not finish the hand")
+		}
+		moved := false
+		for seat := range 3 {
+			if a, ok := table.BotMove(st, seat, now); ok {
+				apply(st, mustAct(t, st, seat, a, seeds))
+				moved = true
+				break
+			}
+		}
+		if !moved {
+			t.Fatal("nobody to move in a running hand")
+		}
+	}
+	if st.Last == nil || st.InDeal {
+		t.Fatalf("after the hand: settled %v, in deal %v; want the next deal held back", st.Last != nil, st.InDeal)
+	}
+	legal := table.PlayerLegal(st, 1, now)
+	if len(legal) != 2 || legal[0].Type != table.ActionResume || legal[1].Type != table.ActionLeave {
+		t.Fatalf("a delegated player between hands may %v, want resume and leave", legal)
+	}
+	evs := mustAct(t, st, 1, table.Action{Type: table.ActionResume}, seeds)
+	if _, ok := evs[1].(table.HandDealt); len(evs) < 2 || !ok {
+		t.Fatalf("resume between hands: %v, want SeatResumed and the next deal", evs)
 	}
 }
