@@ -46,29 +46,22 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	if err != nil {
 		return err
 	}
+	lock, err := lockDataDir(cfg.Data)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	store, err := openStore(ctx, cfg.commonConfig, log)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 
-	natsURL := cfg.NATSURL
-	if natsURL == "" {
-		emb, err := natsbus.StartEmbedded(ctx, cfg.natsDir(), log.With("component", "nats"))
-		if err != nil {
-			return fmt.Errorf("embedded NATS: %w", err)
-		}
-		defer emb.Shutdown()
-		natsURL = emb.ClientURL()
-	}
-	nc, js, err := natsbus.Connect(ctx, natsURL)
+	natsURL, nc, js, stopNATS, err := startNATS(ctx, cfg, log)
 	if err != nil {
-		return fmt.Errorf("connect to NATS at %s: %w", natsURL, err)
+		return err
 	}
-	defer nc.Close()
-	if _, err := natsbus.EnsureStream(ctx, js); err != nil {
-		return fmt.Errorf("NATS stream: %w", err)
-	}
+	defer stopNATS()
 
 	relay := natsbus.NewRelay(store, js, store, log.With("component", "relay"), natsbus.RelayOptions{})
 	if cfg.Projector == "" {
@@ -94,17 +87,18 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	})
 	stopStreams := make(chan struct{})
 	handler := api.NewServer(api.Deps{
-		Tables:       svc,
-		Players:      playerStore{store},
-		AuditorToken: cfg.AuditorToken,
-		RateLimit:    cfg.RateLimit,
-		NewPlayerID:  func() string { return ulid.Make().String() },
-		Ready:        readiness(store, nc),
-		Logger:       log,
-		Live:         natsbus.Live{Conn: nc},
-		Stop:         stopStreams,
-		Projections:  psqlite.Reader{DB: pdb, Log: store},
-		Exporter:     audit.Exporter{},
+		Tables:         svc,
+		Players:        playerStore{store},
+		AuditorToken:   cfg.AuditorToken,
+		RateLimit:      cfg.RateLimit,
+		NewPlayerID:    func() string { return ulid.Make().String() },
+		Ready:          readiness(store, nc),
+		Logger:         log,
+		Live:           natsbus.Live{Conn: nc},
+		Stop:           stopStreams,
+		Projections:    psqlite.Reader{DB: pdb, Log: store},
+		Exporter:       audit.Exporter{},
+		TrustedProxies: cfg.TrustedProxies,
 	})
 
 	if cfg.DebugAddr != "" {
@@ -192,9 +186,11 @@ func (p playerStore) PlayerByTokenHash(ctx context.Context, hash string) (api.Pl
 }
 
 func migrate(ctx context.Context, c commonConfig, stdout io.Writer) error {
-	if err := os.MkdirAll(c.Data, 0o750); err != nil {
-		return fmt.Errorf("data directory: %w", err)
+	lock, err := lockDataDir(c.Data)
+	if err != nil {
+		return err
 	}
+	defer lock.Release()
 	if err := sqlite.Migrate(ctx, c.dbPath()); err != nil {
 		return err
 	}
