@@ -45,7 +45,8 @@ func lockDataDir(dir string) (*dataLock, error) {
 		return nil, fmt.Errorf("data directory lock %s: %w", path, err)
 	}
 	pid := []byte(strconv.Itoa(os.Getpid()) + "\n")
-	if err := f.Truncate(0); err == nil {
+	err = f.Truncate(0)
+	if err == nil {
 		_, err = f.WriteAt(pid, 0)
 	}
 	if err != nil {
