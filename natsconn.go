@@ -23,7 +23,7 @@ func startNATS(ctx context.Context, cfg serveConfig, log *slog.Logger) (string, 
 		err  error
 		stop = func() {}
 	)
-	name := cfg.NATS.URL
+	name := natsbus.Redacted(cfg.NATS.URL)
 	if name == "" {
 		emb, err := natsbus.StartEmbedded(ctx, cfg.natsDir(), log.With("component", "nats"))
 		if err != nil {
@@ -57,7 +57,7 @@ func connectNATS(ctx context.Context, c natsConfig) (*nats.Conn, jetstream.JetSt
 	}
 	nc, js, err := natsbus.Connect(ctx, c.URL, opts...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("connect to NATS at %s: %w", c.URL, err)
+		return nil, nil, fmt.Errorf("connect to NATS: %w", err) // Connect names the server
 	}
 	return nc, js, nil
 }

@@ -156,7 +156,7 @@ func project(ctx context.Context, c projectConfig, stderr io.Writer) error {
 	}
 	defer nc.Close()
 	r := projectionFeed(db, js, store, log)
-	log.Info("paiju projecting", "nats", c.NATS.URL, "data", c.Data)
+	log.Info("paiju projecting", "nats", natsbus.Redacted(c.NATS.URL), "data", c.Data)
 	if err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}

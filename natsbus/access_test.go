@@ -158,3 +158,19 @@ func TestAuthOptionsRefusesAmbiguity(t *testing.T) {
 		}
 	}
 }
+
+// A secret written in --nats-url never reaches a log line or an error.
+func TestRedactedURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"nats://n1:4222", "nats://n1:4222"},
+		{"nats://paiju:s3cret@n1:4222", "nats://paiju:xxxxx@n1:4222"},
+		{"nats://s3cret-token@n1:4222", "nats://xxxxx@n1:4222"},
+		{"nats://a:p1@n1:4222, nats://n2:4222", "nats://a:xxxxx@n1:4222, nats://n2:4222"},
+		{natsbus.InProcessURL, natsbus.InProcessURL},
+	}
+	for _, tc := range tests {
+		if got := natsbus.Redacted(tc.in); got != tc.want {
+			t.Errorf("Redacted(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package natsbus
 import (
 	"context"
 	"fmt"
+	neturl "net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,8 +51,9 @@ const publishTimeout = 10 * time.Second
 // starts over from what JetStream holds, instead of sending it late after a
 // reconnect.
 func Connect(ctx context.Context, url string, opts ...nats.Option) (*nats.Conn, jetstream.JetStream, error) {
+	shown := Redacted(url)
 	if err := ctx.Err(); err != nil {
-		return nil, nil, fmt.Errorf("natsbus: connect %s: %w", url, err)
+		return nil, nil, fmt.Errorf("natsbus: connect %s: %w", shown, err)
 	}
 	all := []nats.Option{
 		nats.Name("paiju"),
@@ -68,14 +70,29 @@ func Connect(ctx context.Context, url string, opts ...nats.Option) (*nats.Conn, 
 	}
 	nc, err := nats.Connect(dial, all...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("natsbus: connect %s: %w", url, err)
+		return nil, nil, fmt.Errorf("natsbus: connect %s: %w", shown, err)
 	}
 	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(publishTimeout))
 	if err != nil {
 		nc.Close()
-		return nil, nil, fmt.Errorf("natsbus: jetstream on %s: %w", url, err)
+		return nil, nil, fmt.Errorf("natsbus: jetstream on %s: %w", shown, err)
 	}
 	return nc, js, nil
+}
+
+// Redacted is a server URL (or a comma-separated list) fit for logs and
+// errors: a password or token written in it is replaced by xxxxx.
+func Redacted(urls string) string {
+	parts := strings.Split(urls, ",")
+	for i, p := range parts {
+		if u, err := neturl.Parse(strings.TrimSpace(p)); err == nil && u.User != nil {
+			if _, hasPassword := u.User.Password(); !hasPassword {
+				u.User = neturl.User("xxxxx") // nats://token@host: the name is the secret
+			}
+			parts[i] = u.Redacted()
+		}
+	}
+	return strings.Join(parts, ",")
 }
 
 // StreamLimits bound what PAIJU_EVENTS keeps. JetStream is a feed, not the
