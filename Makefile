@@ -3,12 +3,12 @@
 GO ?= go
 BIN := $(CURDIR)/bin
 
-.PHONY: test lint vet staticcheck gotest fuzz openapi-lint serve bench
+.PHONY: test lint vet staticcheck gotest fuzz openapi-lint serve bench check-tidy vulncheck
 
 # go test runs last, so that its lines close the output.
-test: lint fuzz openapi-lint gotest
+test: lint fuzz openapi-lint vulncheck gotest
 
-lint: vet staticcheck
+lint: vet staticcheck check-tidy
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
@@ -19,6 +19,24 @@ vet:
 staticcheck:
 	$(GO) -C tools build -o $(BIN)/staticcheck honnef.co/go/tools/cmd/staticcheck
 	$(BIN)/staticcheck ./...
+
+# go.mod and go.sum must be what "go mod tidy" makes them, in both modules.
+check-tidy:
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
+	@$(GO) -C tools mod tidy -diff || { echo "tools/go.mod/go.sum are not tidy: run go -C tools mod tidy"; exit 1; }
+
+# Known vulnerabilities in the code paths paiju calls. govulncheck is pinned
+# in tools/go.mod and needs its database; where the database cannot be
+# reached (an offline build machine) the check is skipped, saying so, rather
+# than failing every build. Set VULNDB to a mirror (file:// or https://).
+VULNDB ?= https://vuln.go.dev
+vulncheck:
+	$(GO) -C tools build -o $(BIN)/govulncheck golang.org/x/vuln/cmd/govulncheck
+	@case "$(VULNDB)" in \
+	http*) if ! curl -fsS --max-time 15 -o /dev/null "$(VULNDB)/index/db.json" 2>&1; then \
+		echo "vulncheck SKIPPED: the vulnerability database $(VULNDB) is unreachable from here"; exit 0; fi;; \
+	esac; \
+	$(BIN)/govulncheck -db "$(VULNDB)" ./...
 
 # The rules packages first without the race detector: their long statistical
 # tests (random hands, bot strength, timed-out hands) share no memory between

@@ -3,9 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"paiju/natsbus"
 )
 
 func TestMigrateThenVerifyEmpty(t *testing.T) {
@@ -28,14 +34,18 @@ func TestMigrateThenVerifyEmpty(t *testing.T) {
 // the command line wins.
 func TestFlagsFromEnvironment(t *testing.T) {
 	env := map[string]string{
-		"PAIJU_ADDR":          "127.0.0.1:9999",
-		"PAIJU_DATA":          "/srv/paiju",
-		"PAIJU_NATS_URL":      "nats://127.0.0.1:4222",
-		"PAIJU_AUDITOR_TOKEN": "tok",
-		"PAIJU_LOG_LEVEL":     "debug",
-		"PAIJU_SYNC":          "NORMAL",
-		"PAIJU_RATE_LIMIT":    "7",
-		"PAIJU_BOT_DELAY":     "50ms",
+		"PAIJU_ADDR":            "127.0.0.1:9999",
+		"PAIJU_DATA":            "/srv/paiju",
+		"PAIJU_NATS_URL":        "nats://127.0.0.1:4222",
+		"PAIJU_AUDITOR_TOKEN":   "tok",
+		"PAIJU_LOG_LEVEL":       "debug",
+		"PAIJU_SYNC":            "NORMAL",
+		"PAIJU_RATE_LIMIT":      "7",
+		"PAIJU_BOT_DELAY":       "50ms",
+		"PAIJU_NATS_USER":       "paiju",
+		"PAIJU_NATS_PASSWORD":   "pw",
+		"PAIJU_NATS_MAX_AGE":    "24h",
+		"PAIJU_TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.1",
 		// observability (docs/OPERATIONS.md)
 		"PAIJU_LOG_FORMAT":      "json",
 		"PAIJU_METRICS_ADDR":    "127.0.0.1:9090",
@@ -49,16 +59,23 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := serveConfig{commonConfig: commonConfig{Data: "/srv/paiju", LogLevel: "debug", Sync: "NORMAL", LogFormat: "json"}, Addr: "127.0.0.1:7777", NATSURL: "nats://127.0.0.1:4222", AuditorToken: "tok", RateLimit: 7, BotDelay: 50 * time.Millisecond,
-		observeConfig: observeConfig{MetricsAddr: "127.0.0.1:9090", OTLPEndpoint: "http://127.0.0.1:4318", ReadyMaxLag: 50, ReadyLagGrace: 10 * time.Second, Drain: 2 * time.Second}}
-	if c != want {
+	want := serveConfig{commonConfig: commonConfig{Data: "/srv/paiju", LogLevel: "debug", Sync: "NORMAL", LogFormat: "json"}, Addr: "127.0.0.1:7777",
+		NATS: natsConfig{
+			URL:    "nats://127.0.0.1:4222",
+			Auth:   natsbus.Auth{User: "paiju", Password: "pw"},
+			Limits: natsbus.StreamLimits{MaxAge: 24 * time.Hour, MaxBytes: 1 << 30},
+		},
+		AuditorToken: "tok", RateLimit: 7, BotDelay: 50 * time.Millisecond,
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32")},
+		observeConfig:  observeConfig{MetricsAddr: "127.0.0.1:9090", OTLPEndpoint: "http://127.0.0.1:4318", ReadyMaxLag: 50, ReadyLagGrace: 10 * time.Second, Drain: 2 * time.Second}}
+	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("config %+v, want %+v", c, want)
 	}
 	d, err := parseServe(nil, func(string) string { return "" }, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATSURL != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 || d.BotDelay != 300*time.Millisecond {
+	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATS.URL != "" || d.NATS.Limits != (natsbus.StreamLimits{MaxAge: 72 * time.Hour, MaxBytes: 1 << 30}) || d.TrustedProxies != nil || d.AuditorToken != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 || d.BotDelay != 300*time.Millisecond {
 		t.Fatalf("defaults %+v", d)
 	}
 	if d.LogFormat != "text" || d.observeConfig != (observeConfig{ReadyMaxLag: 1000, ReadyLagGrace: 30 * time.Second, Drain: 5 * time.Second}) {
@@ -74,5 +91,62 @@ func TestUnknownCommandAndBadFlags(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"serve", "--log-level", "loud", "--data", t.TempDir()}, env, &out, &out); err == nil || !strings.Contains(err.Error(), "log level") {
 		t.Fatalf("bad log level: %v", err)
+	}
+}
+
+// Secrets can come from files, so that they never show in ps; a file and
+// the value itself together are refused, as are credentials for the
+// embedded server, which has no port to protect.
+func TestSecretFilesAndNATSFlags(t *testing.T) {
+	dir := t.TempDir()
+	tokenFile := filepath.Join(dir, "token")
+	if err := os.WriteFile(tokenFile, []byte("  from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pwFile := filepath.Join(dir, "pw")
+	if err := os.WriteFile(pwFile, []byte("nats-pw\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	noEnv := func(string) string { return "" }
+	c, err := parseServe([]string{"--auditor-token-file", tokenFile, "--nats-url", "nats://n:4222", "--nats-user", "u", "--nats-password-file", pwFile}, noEnv, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.AuditorToken != "from-file" || c.NATS.Auth.Password != "nats-pw" {
+		t.Fatalf("token %q and password %q from files, want them trimmed", c.AuditorToken, c.NATS.Auth.Password)
+	}
+	c, err = parseServe(nil, func(k string) string { return map[string]string{"PAIJU_AUDITOR_TOKEN_FILE": tokenFile}[k] }, &stderr)
+	if err != nil || c.AuditorToken != "from-file" {
+		t.Fatalf("PAIJU_AUDITOR_TOKEN_FILE: token %q, %v", c.AuditorToken, err)
+	}
+	bad := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--auditor-token", "x", "--auditor-token-file", tokenFile}, "not both"},
+		{[]string{"--auditor-token-file", filepath.Join(dir, "missing")}, "auditor-token-file"},
+		{[]string{"--auditor-token-file", empty}, "empty"},
+		{[]string{"--nats-user", "u", "--nats-password", "p"}, "--nats-url"},
+		{[]string{"--nats-url", "nats://n:4222", "--nats-password", "p", "--nats-password-file", pwFile}, "not both"},
+		{[]string{"--nats-url", "nats://n:4222", "--nats-user", "u"}, "password"},
+		{[]string{"--nats-url", "nats://n:4222", "--nats-creds", "a.creds", "--nats-nkey", "a.nk"}, "one of"},
+		{[]string{"--nats-max-age", "1m"}, "duplicate window"},
+		{[]string{"--nats-max-age", "soon"}, "nats-max-age"},
+		{[]string{"--nats-max-bytes", "lots"}, "nats-max-bytes"},
+		{[]string{"--trusted-proxies", "10.0.0.0/33"}, "trusted-proxies"},
+		{[]string{"--trusted-proxies", "proxy.local"}, "trusted-proxies"},
+	}
+	for _, tc := range bad {
+		if _, err := parseServe(tc.args, noEnv, &stderr); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("serve %q: %v, want an error mentioning %q", tc.args, err, tc.want)
+		}
+	}
+	if _, err := parseProject([]string{"--data", dir, "--nats-url", "nats://n:4222", "--nats-nkey", "a.nk", "--nats-user", "u", "--nats-password", "p"}, noEnv, &stderr); err == nil {
+		t.Error("project accepted an nkey and a user at once")
 	}
 }

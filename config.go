@@ -1,13 +1,21 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"net/netip"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dustin/go-humanize"
+
+	"paiju/natsbus"
 )
 
 // commonConfig is what every command needs.
@@ -22,13 +30,16 @@ type commonConfig struct {
 type serveConfig struct {
 	commonConfig
 	Addr         string
-	NATSURL      string
+	NATS         natsConfig
 	AuditorToken string
-	RateLimit    int
-	DebugAddr    string
-	TimeZone     string // leaderboard periods; "" is projections.DefaultLocation
-	Projector    string // "" or "in-process", or "external" (paiju project)
-	BotDelay     time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed for the client's address.
+	TrustedProxies []netip.Prefix
+	RateLimit      int
+	DebugAddr      string
+	TimeZone       string // leaderboard periods; "" is projections.DefaultLocation
+	Projector      string // "" or "in-process", or "external" (paiju project)
+	BotDelay       time.Duration
 	observeConfig
 }
 
@@ -105,8 +116,12 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs := flagSet("serve", stderr)
 	addCommon(fs, getenv, &c.commonConfig)
 	str(fs, getenv, &c.Addr, "addr", "127.0.0.1:8080", "HTTP listen address")
-	str(fs, getenv, &c.NATSURL, "nats-url", "", "external NATS server URL; empty starts an embedded server")
-	str(fs, getenv, &c.AuditorToken, "auditor-token", "", "bearer token that reads every table in full; empty disables it")
+	resolveNATS := addNATS(fs, getenv, &c.NATS, "external NATS server URL; empty starts an embedded server reachable only in-process")
+	resolveLimits := addStreamLimits(fs, getenv, &c.NATS.Limits)
+	str(fs, getenv, &c.AuditorToken, "auditor-token", "", "bearer token that reads every table in full; empty disables it (prefer --auditor-token-file: flags show in ps)")
+	var tokenFile, proxies string
+	str(fs, getenv, &tokenFile, "auditor-token-file", "", "file holding the auditor token (surrounding whitespace trimmed)")
+	str(fs, getenv, &proxies, "trusted-proxies", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For gives the client address (rate limits, logs)")
 	str(fs, getenv, &c.DebugAddr, "debug-addr", "", "if set, serve Go's profiler (net/http/pprof) on this address; keep it on loopback")
 	// Empty defaults (resolved in serve) keep the zero config the default.
 	str(fs, getenv, &c.TimeZone, "time-zone", "", "IANA time zone bounding leaderboard days, weeks and months; empty is Asia/Shanghai")
@@ -135,5 +150,124 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		return c, fmt.Errorf("serve: --bot-delay %q: want a duration from 0 to 1m", botDelay)
 	}
 	c.BotDelay = d
+	if tokenFile != "" {
+		if c.AuditorToken != "" {
+			return c, errors.New("serve: give --auditor-token or --auditor-token-file, not both")
+		}
+		if c.AuditorToken, err = readSecret(tokenFile); err != nil {
+			return c, fmt.Errorf("serve: --auditor-token-file: %w", err)
+		}
+		if c.AuditorToken == "" {
+			return c, fmt.Errorf("serve: --auditor-token-file %s is empty", tokenFile)
+		}
+	}
+	if c.TrustedProxies, err = parsePrefixes(proxies); err != nil {
+		return c, fmt.Errorf("serve: --trusted-proxies: %w", err)
+	}
+	if err := resolveNATS(); err != nil {
+		return c, fmt.Errorf("serve: %w", err)
+	}
+	if err := resolveLimits(); err != nil {
+		return c, fmt.Errorf("serve: %w", err)
+	}
 	return c, nil
+}
+
+// natsConfig is how a command reaches NATS, and for serve the limits of the
+// stream it configures.
+type natsConfig struct {
+	URL    string
+	Auth   natsbus.Auth
+	Limits natsbus.StreamLimits
+}
+
+// addNATS adds --nats-url and the credentials of an external server; the
+// returned function reads the password file and checks them once parsed.
+func addNATS(fs *flag.FlagSet, getenv func(string) string, c *natsConfig, urlHelp string) (resolve func() error) {
+	var passwordFile string
+	str(fs, getenv, &c.URL, "nats-url", "", urlHelp)
+	str(fs, getenv, &c.Auth.Creds, "nats-creds", "", "NATS credentials file (user JWT and nkey seed) for --nats-url")
+	str(fs, getenv, &c.Auth.NKeySeed, "nats-nkey", "", "file holding a NATS user nkey seed for --nats-url")
+	str(fs, getenv, &c.Auth.User, "nats-user", "", "NATS user name for --nats-url")
+	str(fs, getenv, &c.Auth.Password, "nats-password", "", "NATS password for --nats-user (prefer the file or the environment: flags show in ps)")
+	str(fs, getenv, &passwordFile, "nats-password-file", "", "file holding the NATS password (surrounding whitespace trimmed)")
+	str(fs, getenv, &c.Auth.TLSCA, "nats-tls-ca", "", "PEM file of the CAs that sign the NATS server's certificate")
+	str(fs, getenv, &c.Auth.TLSCert, "nats-tls-cert", "", "PEM client certificate for a NATS server that verifies clients")
+	str(fs, getenv, &c.Auth.TLSKey, "nats-tls-key", "", "PEM key of --nats-tls-cert")
+	return func() error {
+		if passwordFile != "" {
+			if c.Auth.Password != "" {
+				return errors.New("give --nats-password or --nats-password-file, not both")
+			}
+			p, err := readSecret(passwordFile)
+			if err != nil {
+				return fmt.Errorf("--nats-password-file: %w", err)
+			}
+			c.Auth.Password = p
+		}
+		if c.URL == "" && !c.Auth.IsZero() {
+			return errors.New("NATS credentials and TLS settings are for an external server: give --nats-url too (the embedded one is in-process only)")
+		}
+		_, err := c.Auth.Options()
+		return err
+	}
+}
+
+// addStreamLimits adds the limits of the stream serve configures; the
+// returned function parses and checks them.
+func addStreamLimits(fs *flag.FlagSet, getenv func(string) string, l *natsbus.StreamLimits) (resolve func() error) {
+	var maxAge, maxBytes string
+	str(fs, getenv, &maxAge, "nats-max-age", "72h", "how long the NATS stream keeps an event (a Go duration, at least 2m; 0 keeps them for ever); the store keeps every event")
+	str(fs, getenv, &maxBytes, "nats-max-bytes", "1GiB", "how much the NATS stream may hold before its oldest events are dropped (e.g. 512MiB; 0 is no limit)")
+	return func() error {
+		d, err := time.ParseDuration(maxAge)
+		if err != nil {
+			return fmt.Errorf("--nats-max-age %q: want a Go duration such as 72h", maxAge)
+		}
+		n, err := humanize.ParseBytes(maxBytes)
+		if err != nil || n > math.MaxInt64 {
+			return fmt.Errorf("--nats-max-bytes %q: want a size such as 1GiB or 500MB", maxBytes)
+		}
+		*l = natsbus.StreamLimits{MaxAge: d, MaxBytes: int64(n)}
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("--nats-max-age, --nats-max-bytes: %w", err)
+		}
+		return nil
+	}
+}
+
+// readSecret reads a token or password from a file, without the newline an
+// editor or "echo" leaves.
+func readSecret(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// parsePrefixes reads comma-separated CIDRs; a bare address is its own /32
+// or /128.
+func parsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if !strings.Contains(f, "/") {
+			a, err := netip.ParseAddr(f)
+			if err != nil {
+				return nil, fmt.Errorf("%q: want a CIDR such as 10.0.0.0/8 or an address", f)
+			}
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q: want a CIDR such as 10.0.0.0/8 or an address", f)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }

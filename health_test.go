@@ -45,12 +45,12 @@ func TestReadinessFollowsRelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer emb.Shutdown()
-	nc, js, err := natsbus.Connect(ctx, emb.ClientURL())
+	nc, js, err := emb.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	if _, err := natsbus.EnsureStream(ctx, js); err != nil {
+	if _, err := natsbus.EnsureStream(ctx, js, natsbus.StreamLimits{}); err != nil {
 		t.Fatal(err)
 	}
 	relay := natsbus.NewRelay(store, js, store, log, natsbus.RelayOptions{})

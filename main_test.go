@@ -5,6 +5,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -126,10 +127,16 @@ func TestServePlayVerify(t *testing.T) {
 		Version int `json:"version"`
 	}
 	c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID + "/events", Token: "audit-me"}).Decode(t, &feed)
-	waitRelayed(t, natsURL, feed.Version)
+	if natsURL != natsbus.InProcessURL {
+		t.Fatalf("serve logged NATS at %s, want %s: the embedded server has no address (DESIGN.md, NATS)", natsURL, natsbus.InProcessURL)
+	}
+	// The in-process projections read NATS, so once they have the last
+	// event so does the stream, which holds an exact prefix of the store.
+	waitProjected(t, c, ps[0].Token)
 	if err := stop(); err != nil {
 		t.Fatalf("serve returned %v", err)
 	}
+	checkRelayed(t, dir, feed.Version)
 
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"verify", "--data", dir}, func(string) string { return "" }, &out, &out); err != nil {
@@ -140,30 +147,31 @@ func TestServePlayVerify(t *testing.T) {
 	}
 }
 
-// waitRelayed waits until the server's NATS stream holds one message per event.
-func waitRelayed(t *testing.T, natsURL string, events int) {
+// checkRelayed checks, once the server has stopped, that the NATS stream it
+// left in dir holds one message per event: the embedded server accepts no
+// connection from outside its process, so the test opens the stream itself.
+func checkRelayed(t *testing.T, dir string, events int) {
 	t.Helper()
-	ctx := context.Background()
-	nc, js, err := natsbus.Connect(ctx, natsURL)
+	ctx := t.Context()
+	emb, err := natsbus.StartEmbedded(ctx, filepath.Join(dir, "nats"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Shutdown()
+	nc, js, err := emb.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	st, err := natsbus.EnsureStream(ctx, js)
+	st, err := js.Stream(ctx, natsbus.StreamName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var msgs uint64
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		info, err := st.Info(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if msgs = info.State.Msgs; int(msgs) >= events {
-			break
-		}
+	info, err := st.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if int(msgs) != events {
+	if msgs := info.State.Msgs; int(msgs) != events {
 		t.Fatalf("the NATS stream holds %d messages for the table's %d events", msgs, events)
 	}
 }

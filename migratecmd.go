@@ -108,6 +108,14 @@ func migrate(ctx context.Context, c migrateConfig, stdout io.Writer) error {
 			return fmt.Errorf("data directory: %w", err)
 		}
 	}
+	if _, err := os.Stat(c.Data); err == nil {
+		// Never migrate under a running server.
+		lock, err := lockDataDir(c.Data)
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
+	}
 	for _, d := range c.databases() {
 		if c.DB != "" && c.DB != d.name {
 			continue

@@ -109,7 +109,7 @@ func replay(ctx context.Context, c replayConfig, stdout, stderr io.Writer) error
 // projectConfig configures paiju project.
 type projectConfig struct {
 	commonConfig
-	NATSURL  string
+	NATS     natsConfig
 	TimeZone string
 }
 
@@ -117,15 +117,18 @@ func parseProject(args []string, getenv func(string) string, stderr io.Writer) (
 	var c projectConfig
 	fs := flagSet("project", stderr)
 	addCommon(fs, getenv, &c.commonConfig)
-	str(fs, getenv, &c.NATSURL, "nats-url", "", "NATS server URL the events are relayed to (required)")
+	resolveNATS := addNATS(fs, getenv, &c.NATS, "NATS server URL the events are relayed to (required: the embedded server is in-process only)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("project: unexpected arguments %q", fs.Args())
 	}
-	if c.NATSURL == "" {
-		return c, errors.New("project: --nats-url is required")
+	if c.NATS.URL == "" {
+		return c, errors.New("project: --nats-url is required: a server's embedded NATS accepts in-process connections only; run it with --projector in-process, or give both an external NATS")
+	}
+	if err := resolveNATS(); err != nil {
+		return c, fmt.Errorf("project: %w", err)
 	}
 	return c, nil
 }
@@ -147,13 +150,13 @@ func project(ctx context.Context, c projectConfig, stderr io.Writer) error {
 		return err
 	}
 	defer db.Close()
-	nc, js, err := natsbus.Connect(ctx, c.NATSURL)
+	nc, js, err := connectNATS(ctx, c.NATS)
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
 	r := projectionFeed(db, js, store, log)
-	log.Info("paiju projecting", "nats", c.NATSURL, "data", c.Data)
+	log.Info("paiju projecting", "nats", natsbus.Redacted(c.NATS.URL), "data", c.Data)
 	if err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}

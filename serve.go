@@ -46,6 +46,11 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	if err != nil {
 		return err
 	}
+	lock, err := lockDataDir(cfg.Data)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	// Observability: metrics always, tracing with --otlp-endpoint.
 	met := metrics.New()
 	tracer, stopTracing, err := newTracer(ctx, cfg.OTLPEndpoint)
@@ -65,23 +70,11 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	}
 	defer store.Close()
 
-	natsURL := cfg.NATSURL
-	if natsURL == "" {
-		emb, err := natsbus.StartEmbedded(ctx, cfg.natsDir(), log.With("component", "nats"))
-		if err != nil {
-			return fmt.Errorf("embedded NATS: %w", err)
-		}
-		defer emb.Shutdown()
-		natsURL = emb.ClientURL()
-	}
-	nc, js, err := natsbus.Connect(ctx, natsURL)
+	natsURL, nc, js, stopNATS, err := startNATS(ctx, cfg, log)
 	if err != nil {
-		return fmt.Errorf("connect to NATS at %s: %w", natsURL, err)
+		return err
 	}
-	defer nc.Close()
-	if _, err := natsbus.EnsureStream(ctx, js); err != nil {
-		return fmt.Errorf("NATS stream: %w", err)
-	}
+	defer stopNATS()
 
 	relay := natsbus.NewRelay(store, js, store, log.With("component", "relay"), natsbus.RelayOptions{})
 	if cfg.Projector == "" {
@@ -120,20 +113,21 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	})
 	stopStreams := make(chan struct{})
 	handler := api.NewServer(api.Deps{
-		Tables:       svc,
-		Players:      playerStore{store},
-		AuditorToken: cfg.AuditorToken,
-		RateLimit:    cfg.RateLimit,
-		NewPlayerID:  func() string { return ulid.Make().String() },
-		Ready:        hl.checks,
-		Logger:       log,
-		Live:         natsbus.Live{Conn: nc},
-		Stop:         stopStreams,
-		Projections:  psqlite.Reader{DB: pdb, Log: store},
-		Exporter:     audit.Exporter{},
-		Observer:     met,
-		Tracer:       tracer,
-		Metrics:      apiMetrics(cfg.MetricsAddr, met),
+		Tables:         svc,
+		Players:        playerStore{store},
+		AuditorToken:   cfg.AuditorToken,
+		RateLimit:      cfg.RateLimit,
+		NewPlayerID:    func() string { return ulid.Make().String() },
+		Ready:          hl.checks,
+		Logger:         log,
+		Live:           natsbus.Live{Conn: nc},
+		Stop:           stopStreams,
+		Projections:    psqlite.Reader{DB: pdb, Log: store},
+		Exporter:       audit.Exporter{},
+		Observer:       met,
+		Tracer:         tracer,
+		Metrics:        apiMetrics(cfg.MetricsAddr, met),
+		TrustedProxies: cfg.TrustedProxies,
 	})
 	if cfg.MetricsAddr != "" {
 		stopMetrics, err := serveMetrics(cfg.MetricsAddr, met.Handler(), log)

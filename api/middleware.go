@@ -125,6 +125,7 @@ func (s *server) accessLog(next http.Handler) http.Handler {
 			slog.Int("status", status),
 			slog.Duration("duration", took),
 			slog.Int("bytes", ww.BytesWritten()),
+			slog.String("client", s.client.of(r)),
 		}
 		if info.player != "" {
 			attrs = append(attrs, slog.String("player", info.player))

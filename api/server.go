@@ -7,8 +7,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -83,6 +83,10 @@ type Deps struct {
 	Projections Projections
 	// Exporter writes /export; without it /export answers 503.
 	Exporter Exporter
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed, for the registration rate limit and the logged client
+	// address; without them the peer address is the client's.
+	TrustedProxies []netip.Prefix
 	// Observer is told of every request and live stream (for metrics); nil
 	// observes nothing.
 	Observer Observer
@@ -105,6 +109,7 @@ type server struct {
 	log       *slog.Logger
 	heartbeat time.Duration
 	stopped   <-chan struct{}
+	client    clientAddr
 	// tokens remembers who a token hash belongs to: players never change, and
 	// a store query per request cost more than the rest of authentication.
 	tokens *lru.Cache[string, PlayerRecord]
@@ -134,7 +139,8 @@ func NewServer(d Deps) http.Handler {
 	if err != nil {
 		panic(fmt.Sprintf("api: token cache: %v", err))
 	}
-	s := &server{Deps: d, log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokens: tokens}
+	s := &server{Deps: d, log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokens: tokens,
+		client: clientAddr{trusted: d.TrustedProxies}}
 	if s.heartbeat <= 0 {
 		s.heartbeat = defaultHeartbeat
 	}
@@ -159,7 +165,7 @@ func NewServer(d Deps) http.Handler {
 		r.Method(http.MethodGet, "/metrics", d.Metrics)
 	}
 	r.Route("/v1", func(r chi.Router) {
-		r.With(s.limitBy(keyByPeer)).Post("/players", s.createPlayer)
+		r.With(s.limitBy(s.keyByClient)).Post("/players", s.createPlayer)
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate)
 			r.Use(s.limitBy(keyByCaller))
@@ -191,15 +197,10 @@ func (s *server) limitBy(key httprate.KeyFunc) func(http.Handler) http.Handler {
 		}))
 }
 
-// keyByPeer keys registration by the connection's peer address. Behind a
-// reverse proxy every client shares the proxy's address; a deployment there
-// must key by the proxy's trusted client header instead.
-func keyByPeer(r *http.Request) (string, error) {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	return "peer:" + httprate.CanonicalizeIP(host), nil
+// keyByClient keys registration by the client's address: the peer's, or
+// behind a trusted reverse proxy the one it forwarded (TrustedProxies).
+func (s *server) keyByClient(r *http.Request) (string, error) {
+	return "peer:" + httprate.CanonicalizeIP(s.client.of(r)), nil
 }
 
 // keyByCaller keys the rate limit by the authenticated player (or the

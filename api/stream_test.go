@@ -40,11 +40,11 @@ func newLiveEnv(t *testing.T, seed uint64, heartbeat time.Duration) (e *env, sto
 	if err != nil {
 		t.Fatal(err)
 	}
-	nc, js, err := natsbus.Connect(ctx, emb.ClientURL())
+	nc, js, err := emb.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := natsbus.EnsureStream(ctx, js); err != nil {
+	if _, err := natsbus.EnsureStream(ctx, js, natsbus.StreamLimits{}); err != nil {
 		t.Fatal(err)
 	}
 	relay := natsbus.NewRelay(store, js, store, quiet, natsbus.RelayOptions{PollInterval: 5 * time.Millisecond})

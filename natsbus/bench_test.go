@@ -43,7 +43,7 @@ func BenchmarkRelay(b *testing.B) {
 					if err := e.js.DeleteStream(e.ctx, natsbus.StreamName); err != nil {
 						b.Fatal(err)
 					}
-					if _, err := natsbus.EnsureStream(e.ctx, e.js); err != nil {
+					if _, err := natsbus.EnsureStream(e.ctx, e.js, natsbus.StreamLimits{}); err != nil {
 						b.Fatal(err)
 					}
 					if err := e.st.SetCheckpoint(e.ctx, "nats-relay", 0); err != nil {

@@ -3,6 +3,7 @@ package natsbus
 import (
 	"context"
 	"fmt"
+	neturl "net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,56 +44,114 @@ const (
 // the relay can retry instead of waiting forever.
 const publishTimeout = 10 * time.Second
 
-// Connect dials url and returns the connection with its JetStream context.
-// The client reconnects forever but does not buffer publishes while
-// disconnected: a publish then fails at once, and the relay starts over from
-// what JetStream holds, instead of sending it late after a reconnect.
-func Connect(ctx context.Context, url string) (*nats.Conn, jetstream.JetStream, error) {
+// Connect dials url and returns the connection with its JetStream context;
+// opts add credentials (Auth.Options) or an in-process server
+// (Embedded.Connect). The client reconnects forever but does not buffer
+// publishes while disconnected: a publish then fails at once, and the relay
+// starts over from what JetStream holds, instead of sending it late after a
+// reconnect.
+func Connect(ctx context.Context, url string, opts ...nats.Option) (*nats.Conn, jetstream.JetStream, error) {
+	shown := Redacted(url)
 	if err := ctx.Err(); err != nil {
-		return nil, nil, fmt.Errorf("natsbus: connect %s: %w", url, err)
+		return nil, nil, fmt.Errorf("natsbus: connect %s: %w", shown, err)
 	}
-	opts := []nats.Option{
+	all := []nats.Option{
 		nats.Name("paiju"),
 		nats.MaxReconnects(-1),
 		nats.ReconnectBufSize(-1),
 	}
 	if d, ok := ctx.Deadline(); ok {
-		opts = append(opts, nats.Timeout(time.Until(d)))
+		all = append(all, nats.Timeout(time.Until(d)))
 	}
-	nc, err := nats.Connect(url, opts...)
+	all = append(all, opts...)
+	dial := url
+	if url == InProcessURL {
+		dial = "" // the in-process option replaces the dial; the pool still wants a URL
+	}
+	nc, err := nats.Connect(dial, all...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("natsbus: connect %s: %w", url, err)
+		return nil, nil, fmt.Errorf("natsbus: connect %s: %w", shown, err)
 	}
 	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(publishTimeout))
 	if err != nil {
 		nc.Close()
-		return nil, nil, fmt.Errorf("natsbus: jetstream on %s: %w", url, err)
+		return nil, nil, fmt.Errorf("natsbus: jetstream on %s: %w", shown, err)
 	}
 	return nc, js, nil
 }
 
+// Redacted is a server URL (or a comma-separated list) fit for logs and
+// errors: a password or token written in it is replaced by xxxxx.
+func Redacted(urls string) string {
+	parts := strings.Split(urls, ",")
+	for i, p := range parts {
+		if u, err := neturl.Parse(strings.TrimSpace(p)); err == nil && u.User != nil {
+			if _, hasPassword := u.User.Password(); !hasPassword {
+				u.User = neturl.User("xxxxx") // nats://token@host: the name is the secret
+			}
+			parts[i] = u.Redacted()
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// StreamLimits bound what PAIJU_EVENTS keeps. JetStream is a feed, not the
+// record (the store is): when a limit is reached the oldest messages are
+// discarded, and consumers that fell that far behind fill the gap from the
+// store. Zero means no limit.
+type StreamLimits struct {
+	// MaxAge is how long a message is kept; at least DuplicateWindow when
+	// set, since JetStream refuses a duplicate window longer than it.
+	MaxAge time.Duration
+	// MaxBytes bounds the stream's storage.
+	MaxBytes int64
+}
+
+// Validate reports limits JetStream would refuse.
+func (l StreamLimits) Validate() error {
+	if l.MaxAge < 0 || (l.MaxAge > 0 && l.MaxAge < DuplicateWindow) {
+		return fmt.Errorf("natsbus: stream max age %v: want 0 (no limit) or at least the duplicate window %v", l.MaxAge, DuplicateWindow)
+	}
+	if l.MaxBytes < 0 {
+		return fmt.Errorf("natsbus: stream max bytes %d: want 0 (no limit) or more", l.MaxBytes)
+	}
+	return nil
+}
+
 // StreamConfig is the configuration EnsureStream applies.
-func StreamConfig() jetstream.StreamConfig {
+func StreamConfig(l StreamLimits) jetstream.StreamConfig {
+	maxBytes := l.MaxBytes
+	if maxBytes == 0 {
+		maxBytes = -1 // JetStream's "no limit", as it reports an unset one
+	}
 	return jetstream.StreamConfig{
 		Name:        StreamName,
 		Description: "paiju committed events, relayed from the event store",
 		Subjects:    []string{SubjectAll},
 		Storage:     jetstream.FileStorage,
 		Retention:   jetstream.LimitsPolicy,
+		Discard:     jetstream.DiscardOld,
 		Duplicates:  DuplicateWindow,
+		MaxAge:      l.MaxAge,
+		MaxBytes:    maxBytes,
 	}
 }
 
 // EnsureStream creates the PAIJU_EVENTS stream, or updates an existing one
-// to StreamConfig. A stream that already has that configuration is left
-// alone: the relay and each projection ensure the stream when they start,
-// and a needless update racing a consumer's creation is a data race inside
-// nats-server (fileStore.UpdateConfig against ConsumerStore, v2.15.3).
-func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream, error) {
-	want := StreamConfig()
+// to StreamConfig(limits). A stream that already has that configuration is
+// left alone: a needless update racing a consumer's creation is a data race
+// inside nats-server (fileStore.UpdateConfig against ConsumerStore,
+// v2.15.3). Only the server ensures the stream; consumers look it up, so
+// that they never undo the limits it was configured with.
+func EnsureStream(ctx context.Context, js jetstream.JetStream, limits StreamLimits) (jetstream.Stream, error) {
+	if err := limits.Validate(); err != nil {
+		return nil, err
+	}
+	want := StreamConfig(limits)
 	if s, err := js.Stream(ctx, StreamName); err == nil {
 		if c := s.CachedInfo().Config; c.Description == want.Description && slices.Equal(c.Subjects, want.Subjects) &&
-			c.Storage == want.Storage && c.Retention == want.Retention && c.Duplicates == want.Duplicates {
+			c.Storage == want.Storage && c.Retention == want.Retention && c.Duplicates == want.Duplicates &&
+			c.Discard == want.Discard && c.MaxAge == want.MaxAge && c.MaxBytes == want.MaxBytes {
 			return s, nil
 		}
 	}

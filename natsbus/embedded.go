@@ -10,10 +10,13 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
-// Embedded is an in-process nats-server with JetStream, listening on a
-// random loopback port.
+// Embedded is an in-process nats-server with JetStream. It opens no
+// listener at all: the events it holds include every deal's secret seed, so
+// only this process may reach it, through Connect.
 type Embedded struct {
 	srv  *server.Server
 	once sync.Once
@@ -23,7 +26,7 @@ type Embedded struct {
 // the caller's context has no deadline of its own.
 const startTimeout = 30 * time.Second
 
-// StartEmbedded starts a single nats-server (no cluster, no monitoring port)
+// StartEmbedded starts a single nats-server (no client, cluster or monitoring port)
 // with JetStream storing its files under dir, which it creates if needed.
 // Only one server may use a dir at a time. The server's notices go to logger
 // at debug level, its warnings and errors at theirs.
@@ -37,9 +40,10 @@ func StartEmbedded(ctx context.Context, dir string, logger *slog.Logger) (*Embed
 	opts := &server.Options{
 		// A fixed name keeps the JetStream identity stable across restarts
 		// on the same dir.
-		ServerName:             "paiju-embedded",
-		Host:                   "127.0.0.1",
-		Port:                   server.RANDOM_PORT,
+		ServerName: "paiju-embedded",
+		// No TCP listener: an unauthenticated port on loopback let any local
+		// user read every running deal's seed and forge the relay's stream.
+		DontListen:             true,
 		JetStream:              true,
 		StoreDir:               dir,
 		NoSigs:                 true,
@@ -83,8 +87,15 @@ func StartEmbedded(ctx context.Context, dir string, logger *slog.Logger) (*Embed
 	return &Embedded{srv: srv}, nil
 }
 
-// ClientURL is the nats:// URL clients connect to.
-func (e *Embedded) ClientURL() string { return e.srv.ClientURL() }
+// Connect connects to the server in-process (see the package's Connect for
+// the connection's behaviour).
+func (e *Embedded) Connect(ctx context.Context) (*nats.Conn, jetstream.JetStream, error) {
+	return Connect(ctx, InProcessURL, nats.InProcessServer(e.srv))
+}
+
+// InProcessURL names the embedded server in logs and errors; it is not an
+// address anything listens on.
+const InProcessURL = "in-process"
 
 // Shutdown stops the server and returns once it has closed its clients and
 // flushed its JetStream files. Later calls do nothing.

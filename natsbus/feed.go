@@ -89,9 +89,11 @@ func (r *ProjectionFeed) consume(ctx context.Context, name string, log *slog.Log
 	if err := r.Projector.CatchUp(ctx, name); err != nil {
 		return err
 	}
-	stream, err := EnsureStream(ctx, r.JS)
+	// Look the stream up, never configure it: the server owns its limits.
+	// Until the server has created it, this fails and runOne retries.
+	stream, err := r.JS.Stream(ctx, StreamName)
 	if err != nil {
-		return err
+		return fmt.Errorf("projection %s: stream %s: %w", name, StreamName, err)
 	}
 	cons, err := stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
 		Durable:       ProjectionConsumer(name),

@@ -93,7 +93,7 @@ func newEnv(t testing.TB) *env {
 	t.Cleanup(func() { st.Close() })
 	e.st = st
 	e.startServer()
-	if _, err := natsbus.EnsureStream(e.ctx, e.js); err != nil {
+	if _, err := natsbus.EnsureStream(e.ctx, e.js, natsbus.StreamLimits{}); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -107,7 +107,7 @@ func (e *env) startServer() {
 		e.t.Fatalf("start embedded server: %v", err)
 	}
 	e.t.Cleanup(srv.Shutdown)
-	nc, js, err := natsbus.Connect(e.ctx, srv.ClientURL())
+	nc, js, err := srv.Connect(e.ctx)
 	if err != nil {
 		e.t.Fatalf("connect: %v", err)
 	}

@@ -110,7 +110,7 @@ func TestRelayRepublishesWhatJetStreamLost(t *testing.T) {
 				if err := e.js.DeleteStream(e.ctx, natsbus.StreamName); err != nil {
 					e.t.Fatal(err)
 				}
-				if _, err := natsbus.EnsureStream(e.ctx, e.js); err != nil {
+				if _, err := natsbus.EnsureStream(e.ctx, e.js, natsbus.StreamLimits{}); err != nil {
 					e.t.Fatal(err)
 				}
 			},
@@ -208,7 +208,7 @@ func TestRelayRetriesUntilStreamExists(t *testing.T) {
 	if r.Position() != 0 {
 		t.Fatalf("relay at position %d with no stream to take its events, want 0: it never skips an event (DESIGN.md, NATS)", r.Position())
 	}
-	if _, err := natsbus.EnsureStream(e.ctx, e.js); err != nil {
+	if _, err := natsbus.EnsureStream(e.ctx, e.js, natsbus.StreamLimits{}); err != nil {
 		t.Fatal(err)
 	}
 	waitPosition(t, r, e.head())

@@ -6,5 +6,6 @@ package tools
 
 import (
 	_ "golang.org/x/perf/cmd/benchstat"
+	_ "golang.org/x/vuln/cmd/govulncheck"
 	_ "honnef.co/go/tools/cmd/staticcheck"
 )
