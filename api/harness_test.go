@@ -98,6 +98,13 @@ func newEnv(t *testing.T, seed uint64) *env {
 // newEnvWith is newEnv with the server's dependencies adjusted by opt.
 func newEnvWith(t *testing.T, seed uint64, opt func(*api.Deps)) *env {
 	t.Helper()
+	return newEnvThinking(t, seed, 0, opt)
+}
+
+// newEnvThinking is newEnvWith with bots (and delegated seats) that wait
+// think after their turn begins before they play (service.Config.ThinkDelay).
+func newEnvThinking(t *testing.T, seed uint64, think time.Duration, opt func(*api.Deps)) *env {
+	t.Helper()
 	ctx := context.Background()
 	clock := &testClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
 	// The store records by the same clock: deadlines count from recorded times.
@@ -108,11 +115,12 @@ func newEnvWith(t *testing.T, seed uint64, opt func(*api.Deps)) *env {
 	t.Cleanup(func() { store.Close() })
 	var ids atomic.Int64
 	svc := service.New(service.Config{
-		Store: store,
-		Games: games.All(),
-		Seeds: &seqSeeds{base: seed},
-		Clock: clock,
-		IDs:   idFunc(func() string { return fmt.Sprintf("T%04d", ids.Add(1)) }),
+		Store:      store,
+		Games:      games.All(),
+		Seeds:      &seqSeeds{base: seed},
+		Clock:      clock,
+		IDs:        idFunc(func() string { return fmt.Sprintf("T%04d", ids.Add(1)) }),
+		ThinkDelay: think,
 	})
 	var pids atomic.Int64
 	deps := api.Deps{

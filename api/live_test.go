@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"paiju/api"
 	"paiju/api/apitest"
 	"paiju/audit"
 	"paiju/games"
@@ -85,7 +86,8 @@ func (e *env) verifyStream(id string) {
 // resumes; the hand reaches its settlement with nobody but the bot, the
 // clock and one player acting, and nobody ever sees a card hidden from them.
 func TestLiveTableOverREST(t *testing.T) {
-	e := newEnv(t, 11)
+	// Bots think a second, so that the crawl below sees every server move.
+	e := newEnvThinking(t, 11, time.Second, func(*api.Deps) {})
 	ctx := context.Background()
 	body := map[string]any{"game": "doudizhu", "variant": "classic", "stake": 1, "clock": map[string]any{"turn_seconds": 10, "delegate_after": 1}, "bots": 1}
 	id, ps := e.openTable(body, 2)
@@ -101,6 +103,7 @@ func TestLiveTableOverREST(t *testing.T) {
 		t.Fatal("two players and a bot did not start the hand")
 	}
 	// The bot may be first to bid: let it.
+	e.clock.advance(time.Second)
 	e.svc.RunDue(ctx)
 	v = e.liveView(id, ps[0].Token)
 	turn := *v.Turn
@@ -169,12 +172,14 @@ func TestLiveTableOverREST(t *testing.T) {
 		t.Fatalf("delegate: %d %s", r.Status, r.Body)
 	}
 	viewers := []player{ps[0], ps[1], spectator}
-	for step := 0; step < 400; step++ {
+	moves := 0
+	for step := 0; step < 1000; step++ {
 		v = e.liveView(id, ps[0].Token)
 		if v.Closed || strings.Contains(fmt.Sprint(types), "HandSettled") {
 			break
 		}
-		e.clock.advance(10 * time.Second)
+		// A second at a time: one bot or 托管 move per table, or a timeout.
+		e.clock.advance(time.Second)
 		e.svc.RunDue(ctx)
 		tr := e.auditorTruth(id)
 		for i, p := range viewers {
@@ -184,18 +189,27 @@ func TestLiveTableOverREST(t *testing.T) {
 				seat, who = -1, "a spectator"
 			}
 			secret := tr.secrets(seat)
-			for _, path := range []string{"", "/legal", fmt.Sprintf("/events?after=%d", tr.dealAt-1)} {
+			// With no deal running (the hand ended and everyone left it to
+			// the bot, so the next one waits) there is nothing hidden.
+			for _, path := range []string{"", "/legal", fmt.Sprintf("/events?after=%d", max(tr.dealAt-1, 0))} {
 				r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + path, Token: p.Token})
 				checkNoLeak(t, who, "GET "+path, r.Body, secret, tr.seed)
 			}
 		}
+		before := len(types)
 		types = types[:0]
 		for _, ev := range e.auditorEvents(id) {
 			types = append(types, ev.Type)
 		}
+		if len(types) > before {
+			moves++
+		}
 	}
 	if !slices.Contains(types, "HandSettled") {
 		t.Fatalf("the hand did not end with the bot, the clock and 托管 playing: %v", types[len(types)-10:])
+	}
+	if moves < 10 {
+		t.Fatalf("the crawl saw %d server moves one by one, want the whole hand's", moves)
 	}
 	e.verifyStream(id)
 }
