@@ -192,7 +192,8 @@ func (g *gen) kickerCounts(n, want int) []int {
 // followKickers is the number of kickers a play following lead must have,
 // for kickerCounts: lead's own, or when lead is full (two kickers a trio)
 // any number the hand allows, since last cards short of kickers may follow
-// it (dadun.md, Rulings).
+// it (dadun.md, Rulings); always lead's own under rules /1
+// (sameKickersToFollow).
 func (v variant) followKickers(lead *Reading) int {
 	if lead.Kickers == 2*lead.Length && !v.sameKickersToFollow {
 		return -1
