@@ -33,7 +33,7 @@ func BenchmarkLegalLead(b *testing.B) {
 	n := 0
 	b.ResetTimer()
 	for i := range b.N {
-		n += len(legalPlays(&hands[i%len(hands)], nil))
+		n += len(legalPlays(current(), &hands[i%len(hands)], nil))
 	}
 	b.ReportMetric(float64(n)/float64(b.N), "plays/op")
 }

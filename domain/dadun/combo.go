@@ -2,6 +2,7 @@ package dadun
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -176,6 +177,25 @@ func (r Reading) Beats(lead Reading) bool {
 	return r.Kickers == lead.Kickers || (r.Type.takesKickers() && lead.Kickers == 2*lead.Length && r.Kickers < lead.Kickers)
 }
 
+// following keeps the readings of rs that this variant lets follow lead
+// (nil: leading, when all may). Under rules /1 (sameKickersToFollow) an
+// ordinary combination follows only one with as many kickers, as Beats had
+// it before the Rulings; rs itself is returned when nothing is dropped.
+func (v variant) following(rs []Reading, lead *Reading) []Reading {
+	if lead == nil || !v.sameKickersToFollow {
+		return rs
+	}
+	return slices.DeleteFunc(slices.Clone(rs), func(r Reading) bool { return !v.beats(r, *lead) })
+}
+
+// beats is Beats under this variant's rules.
+func (v variant) beats(r, lead Reading) bool {
+	if v.sameKickersToFollow && !r.Type.Special() && !lead.Type.Special() && r.Kickers != lead.Kickers {
+		return false
+	}
+	return r.Beats(lead)
+}
+
 // takesKickers reports a type with kickers: the trio and the trio run.
 func (t Type) takesKickers() bool { return t == Trio || t == TrioRun }
 
@@ -341,6 +361,20 @@ func Awards(cs []cards.Card, r Reading) int {
 		return [9]int{4: 0, 5: 1, 6: 2, 7: 4, 8: 6}[r.Length] + foursOfAColour(cs)
 	}
 	return 0
+}
+
+// awards is Awards under this variant's rules. Under rules /1
+// (unstackedAwards) a bomb of 4 to 6 cards with four cards of one colour
+// earned one more, once, and a 7- or 8-card bomb nothing more.
+func (v variant) awards(cs []cards.Card, r Reading) int {
+	if !v.unstackedAwards || r.Type != Bomb {
+		return Awards(cs, r)
+	}
+	base := [9]int{4: 0, 5: 1, 6: 2, 7: 4, 8: 6}[r.Length]
+	if r.Length <= 6 && foursOfAColour(cs) > 0 {
+		base++
+	}
+	return base
 }
 
 // foursOfAColour counts the colours of which cs holds four cards: 1 for 四红

@@ -160,12 +160,12 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	if s.last != nil {
 		lead = &s.last.reading
 	}
-	reading, ok := climb.Pick(readings, lead)
+	reading, ok := climb.Pick(s.v.following(readings, lead), lead)
 	if !ok {
 		return nil, table.ErrDoesNotBeat.With("%s (%s) does not beat seat %d's %s (%s) (dadun.md, Combinations)",
 			cards.Format(played), climb.Describe(readings), s.last.seat, cards.Format(s.last.cards), s.last.reading)
 	}
-	awards := Awards(played, reading)
+	awards := s.v.awards(played, reading)
 	evs := []table.Payload{CardsPlayed{Seat: seat, Cards: played, Reading: reading, Awards: awards}}
 	if seat == s.friend && !s.revealed && s.soloist < 0 && slices.Contains(played, s.friendCard) {
 		evs = append(evs, FriendRevealed{Seat: seat, Card: s.friendCard})
@@ -212,13 +212,19 @@ func classifyCountsOf(cs []cards.Card, last bool) []Reading {
 // Play): both seats of a side; in 打独 as soon as anyone is out, since the
 // soloist must be 头游 (dadun.md, Rulings: when an opponent of the soloist
 // goes out first the soloist has lost and the hand settles at once).
+//
+// Under rules /1 (soloPlaysOn) 打独 went on until the soloist or all three
+// opponents were out.
 func (s *State) ended(finish []int) bool {
-	if s.soloist >= 0 {
+	if s.soloist >= 0 && !s.v.soloPlaysOn {
 		return len(finish) > 0
 	}
 	var n [2]int
 	for _, f := range finish {
 		n[s.side(f)]++
+	}
+	if s.soloist >= 0 {
+		return n[0] == 1 || n[1] == 3
 	}
 	return n[0] == 2 || n[1] == 2
 }

@@ -1,9 +1,31 @@
 // Package dadun is 乐安打盾 (Le'an Dadun, "find a friend") as a table.Game: the
 // rules of rules/dadun.md in the design documents (seed 001), variant "lean"
-// (rules version "dadun/lean/1"). Four seats, two decks, no kitty; the
+// (rules version "dadun/lean/2"; see Rules versions). Four seats, two decks, no kitty; the
 // banker and a hidden friend against the other two, or one seat alone
 // against three (打独). Ranks, the card order and rank counts come from
 // package climb, which the climbing games share.
+//
+// # Rules versions
+//
+// A table replays under the rules version it was opened with (Game.RulesAt;
+// docs/OPERATIONS.md, Rules versions). dadun/lean/1 is the current rules
+// with three behaviours switched back on by fields of its variant, set only
+// for /1; dadun/lean/2 changed them (dadun.md, 盾 awards revised Decision,
+// and Rulings):
+//
+//   - 盾 awards stack in /2: a bomb earns 1 more for each 四红 and each 四黑,
+//     whatever its size (a 7-card bomb 5, an 8-card bomb 8). In /1
+//     (unstackedAwards) a bomb of 4 to 6 cards with four of a colour earned
+//     1 more, once, and a 7- or 8-card bomb 4 or 6.
+//   - In /2 last cards short of kickers follow a full trio or trio run. In
+//     /1 (sameKickersToFollow) a trio or trio run followed only one with as
+//     many kickers.
+//   - In /2 打独 ends when anyone is out. In /1 (soloPlaysOn) it ended when
+//     the soloist or all three opponents were out.
+//
+// Two 510K sets played together are refused under both; /2 named the
+// refusal two_510k_sets, and /1 names it so too: a refusal records nothing,
+// so no stream depends on its code.
 //
 // # Dealing (auditors re-implement this)
 //

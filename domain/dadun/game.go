@@ -3,6 +3,7 @@ package dadun
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -18,6 +19,8 @@ func New() *Game { return &Game{} }
 var (
 	_ table.Game            = (*Game)(nil)
 	_ table.Decider[*State] = (*Rules)(nil)
+	// Tables opened under an older rules version replay under it.
+	_ table.Versioned = (*Game)(nil)
 )
 
 // Name is the game's API name.
@@ -28,7 +31,9 @@ func (*Game) Variants() []string { return []string{variantLean} }
 
 const (
 	variantLean = "lean"
-	version     = "dadun/lean/1"
+	// version is the rules version new tables open under; doc.go, Rules
+	// versions, lists what each changed.
+	version = "dadun/lean/2"
 
 	seats     = 4
 	decks     = 2
@@ -54,7 +59,58 @@ func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error)
 	if err := checkOptions(options); err != nil {
 		return nil, err
 	}
-	return table.Adapt[*State](&Rules{}), nil
+	return table.Adapt[*State](&Rules{v: current()}), nil
+}
+
+// RulesAt returns the rules of lean as they were at version, for a table
+// opened under it (docs/OPERATIONS.md, Rules versions): the current version,
+// or dadun/lean/1 (doc.go, Rules versions). Any other version is refused
+// with an error wrapping table.ErrRulesVersion.
+func (*Game) RulesAt(at, variant string, options json.RawMessage) (table.Rules, error) {
+	v, ok := variantAt(at)
+	if !ok {
+		return nil, fmt.Errorf("%w: dadun keeps no rules %s", table.ErrRulesVersion, at)
+	}
+	if variant != variantLean {
+		return nil, table.ErrUnknownVariant.With("dadun has no variant %q (variants: lean)", variant)
+	}
+	if err := checkOptions(options); err != nil {
+		return nil, err
+	}
+	return table.Adapt[*State](&Rules{v: v}), nil
+}
+
+// variant is what a rules version of lean fixes: the current rules, or an
+// older version's behaviour switched back on for the tables opened under it
+// (never a copy of the code). Each flag is set by /1 alone.
+type variant struct {
+	version string
+	// unstackedAwards: a bomb's colour award (四红 or 四黑) is 1 at most and
+	// only for 4 to 6 cards. /2 stacks the awards (dadun.md, 盾 awards,
+	// revised Decision): 1 for each 四红 and each 四黑, on every bomb.
+	unstackedAwards bool
+	// sameKickersToFollow: a trio or trio run follows only one with as many
+	// kickers. /2 lets last cards short of kickers follow a full one
+	// (dadun.md, Rulings: 最后一手牌只剩下三张牌的话，可以不带).
+	sameKickersToFollow bool
+	// soloPlaysOn: 打独 ends when the soloist is out or all three opponents
+	// are. /2 ends it when anyone is out (dadun.md, Rulings: 打独的玩家必须是
+	// 头游，不然就算失败).
+	soloPlaysOn bool
+}
+
+// current is the variant new tables open under.
+func current() variant { return variant{version: version} }
+
+// variantAt is the variant as rules version at played it.
+func variantAt(at string) (variant, bool) {
+	switch at {
+	case version:
+		return current(), true
+	case "dadun/lean/1":
+		return variant{version: at, unstackedAwards: true, sameKickersToFollow: true, soloPlaysOn: true}, true
+	}
+	return variant{}, false
 }
 
 func checkOptions(raw json.RawMessage) error {
@@ -78,10 +134,12 @@ func checkOptions(raw json.RawMessage) error {
 }
 
 // Rules are the rules of 乐安打盾; see doc.go.
-type Rules struct{}
+type Rules struct {
+	v variant
+}
 
 // Version names the rules engine version recorded in TableOpened.
-func (r *Rules) Version() string { return version }
+func (r *Rules) Version() string { return r.v.version }
 
 // Options is the normalized options: {}.
 func (r *Rules) Options() json.RawMessage { return json.RawMessage(`{}`) }
@@ -90,7 +148,7 @@ func (r *Rules) Options() json.RawMessage { return json.RawMessage(`{}`) }
 func (r *Rules) Seats() int { return seats }
 
 // NewState is the state of a table that has dealt nothing.
-func (r *Rules) NewState() *State { return newState() }
+func (r *Rules) NewState() *State { return newStateOf(r.v) }
 
 // Decode decodes the game's own events.
 func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) {

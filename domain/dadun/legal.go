@@ -48,7 +48,7 @@ func (r *Rules) Legal(s *State, seat int) []table.Action {
 	if s.last != nil {
 		lead = &s.last.reading
 	}
-	out := legalPlays(&s.hands[seat], lead)
+	out := legalPlays(s.v, &s.hands[seat], lead)
 	if lead != nil {
 		out = append(out, table.Action{Type: ActionPass})
 	}
@@ -83,6 +83,7 @@ func newHolding(m *cards.Multiset) *holding {
 // same pattern (a trio run's kickers can make another run), so plays sorts
 // and de-duplicates them.
 type gen struct {
+	v    variant
 	h    *holding
 	pats []pattern
 }
@@ -101,8 +102,8 @@ func (g *gen) add(p climb.Counts) { g.pats = append(g.pats, pattern{key: p.Key()
 // leading): it generates candidate patterns of the shapes that can be legal
 // on lead, reads each with the classifier Decide uses, and keeps the
 // readings that may be played.
-func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
-	g := &gen{h: newHolding(hand), pats: make([]pattern, 0, 64)}
+func legalPlays(v variant, hand *cards.Multiset, lead *Reading) []table.Action {
+	g := &gen{v: v, h: newHolding(hand), pats: make([]pattern, 0, 64)}
 	switch {
 	case lead == nil:
 		g.groups(1, -1)
@@ -130,9 +131,9 @@ func legalPlays(hand *cards.Multiset, lead *Reading) []table.Action {
 		case Straight:
 			g.runs(1, lead.Length, above)
 		case Trio:
-			g.trios(above, followKickers(lead))
+			g.trios(above, v.followKickers(lead))
 		case TrioRun:
-			g.trioRuns(lead.Length, above, followKickers(lead))
+			g.trioRuns(lead.Length, above, v.followKickers(lead))
 		}
 		g.specials()
 	}
@@ -191,9 +192,10 @@ func (g *gen) kickerCounts(n, want int) []int {
 // followKickers is the number of kickers a play following lead must have,
 // for kickerCounts: lead's own, or when lead is full (two kickers a trio)
 // any number the hand allows, since last cards short of kickers may follow
-// it (dadun.md, Rulings).
-func followKickers(lead *Reading) int {
-	if lead.Kickers == 2*lead.Length {
+// it (dadun.md, Rulings); always lead's own under rules /1
+// (sameKickersToFollow).
+func (v variant) followKickers(lead *Reading) int {
+	if lead.Kickers == 2*lead.Length && !v.sameKickersToFollow {
 		return -1
 	}
 	return lead.Kickers
@@ -305,7 +307,7 @@ func (g *gen) plays(lead *Reading) []table.Action {
 		last := p.Total() == g.h.total
 		rs := classifyCounts(p, last, buf[:0])
 		for _, rd := range rs {
-			if lead != nil && !rd.Beats(*lead) {
+			if lead != nil && !g.v.beats(rd, *lead) {
 				continue
 			}
 			if rd.Type != Plain510K && rd.Type != Pure510K && rd.Type != Bomb {
@@ -321,7 +323,7 @@ func (g *gen) plays(lead *Reading) []table.Action {
 				out = append(out, a)
 				continue
 			}
-			for _, cs := range g.h.choices(rd) {
+			for _, cs := range g.h.choices(g.v, rd) {
 				a := table.Action{Type: ActionPlay, Cards: cs}
 				if len(rs) > 1 && len(Classify(cs, last)) > 1 {
 					a.As = rd.Name()
@@ -337,7 +339,7 @@ func (g *gen) plays(lead *Reading) []table.Action {
 // play: a pure or a plain 510K (one each, when the hand can make it), and a
 // bomb once per number of awards. Other plays take the hand's cards of each
 // rank in suit order (plays).
-func (h *holding) choices(rd Reading) [][]cards.Card {
+func (h *holding) choices(v variant, rd Reading) [][]cards.Card {
 	switch rd.Type {
 	case Pure510K:
 		for s := cards.Spades; s <= cards.Diamonds; s++ {
@@ -357,7 +359,7 @@ func (h *holding) choices(rd Reading) [][]cards.Card {
 			}
 		}
 	case Bomb:
-		return h.bombChoices(rd.Main, rd.Length)
+		return h.bombChoices(v, rd.Main, rd.Length)
 	}
 	return nil
 }
@@ -379,7 +381,7 @@ func (h *holding) distinct(r climb.Rank) []cards.Card {
 // bombChoices lists a bomb of n cards of rank r once per number of awards
 // its colours can earn: x red and n−x black cards, for every x the hand
 // allows, the first x of each colour in suit order.
-func (h *holding) bombChoices(r climb.Rank, n int) [][]cards.Card {
+func (h *holding) bombChoices(v variant, r climb.Rank, n int) [][]cards.Card {
 	var red, black []cards.Card
 	for _, c := range h.cards[r][:h.c[r]] {
 		if isRed(c) {
@@ -393,7 +395,7 @@ func (h *holding) bombChoices(r climb.Rank, n int) [][]cards.Card {
 	for x := max(0, n-len(black)); x <= min(len(red), n); x++ {
 		cs := append(slices.Clone(red[:x]), black[:n-x]...)
 		climb.Sort(cs)
-		a := Awards(cs, Reading{Type: Bomb, Main: r, Length: n})
+		a := v.awards(cs, Reading{Type: Bomb, Main: r, Length: n})
 		if !seen[a] {
 			seen[a] = true
 			out = append(out, cs)

@@ -111,7 +111,7 @@ func (rt *randomTable) sampleLead(hand *cards.Multiset) []table.Action {
 	if plays := g.plays(nil); len(plays) > 0 {
 		return plays
 	}
-	return legalPlays(hand, nil)
+	return legalPlays(current(), hand, nil)
 }
 
 // choose picks a random legal action: in the declaring round, alone one time

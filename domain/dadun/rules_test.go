@@ -19,7 +19,7 @@ func TestVariantsAndOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Seats() != 4 || r.Version() != "dadun/lean/1" {
+	if r.Seats() != 4 || r.Version() != "dadun/lean/2" { // /2: the revised awards and Rulings (doc.go, Rules versions)
 		t.Errorf("%d seats, version %s; want 4 seats (dadun.md: four players)", r.Seats(), r.Version())
 	}
 	if _, err := New().Rules("fuzhou", nil); !errors.Is(err, table.ErrUnknownVariant) {

@@ -36,6 +36,7 @@ func (p phase) String() string {
 // Clone shares those and copies the rest.
 type State struct {
 	table.Basics
+	v variant // the rules version the table plays
 
 	hand, deal int
 	phase      phase
@@ -70,8 +71,11 @@ type play struct {
 	reading Reading
 }
 
-func newState() *State {
-	return &State{friend: -1, soloist: -1}
+// newState is the state of a table under the current rules.
+func newState() *State { return newStateOf(current()) }
+
+func newStateOf(v variant) *State {
+	return &State{v: v, friend: -1, soloist: -1}
 }
 
 // Clone returns a copy that evolves independently of s.

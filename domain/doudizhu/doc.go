@@ -3,8 +3,23 @@
 // variants, each with its own rules version:
 //
 //	classic     doudizhu/classic/1     3 players, one deck, 叫分 bidding (002)
-//	hubei       doudizhu/hubei/1       3 players, one deck, 叫分 then 抢地主, 明牌, multipliers (004)
-//	fourplayer  doudizhu/fourplayer/1  4 players, two decks, bidding and scoring as hubei (004)
+//	hubei       doudizhu/hubei/2       3 players, one deck, 叫分 then 抢地主, 明牌, multipliers (004)
+//	fourplayer  doudizhu/fourplayer/2  4 players, two decks, bidding and scoring as hubei (004)
+//
+// # Rules versions
+//
+// A table replays under the rules version it was opened with (Game.RulesAt;
+// docs/OPERATIONS.md, Rules versions). Each older version is the current
+// variant with its old behaviour switched back on by a field of the
+// variant, set only for that version:
+//
+//   - doudizhu/hubei/2 and doudizhu/fourplayer/2: a seat that passed (不叫)
+//     the call has given up its grab; when both (or all three) other seats
+//     passed, LandlordChosen follows CallWon at once (doudizhu.md, Bidding,
+//     hubei, revised Decision). doudizhu/hubei/1 and doudizhu/fourplayer/1
+//     (grabAfterPass) let every seat after the caller grab, a seat that
+//     passed the call too.
+//   - doudizhu/classic/1 is unchanged.
 //
 // # Options
 //
@@ -86,7 +101,8 @@
 // The call phase is classic's bidding; when it has a winner (CallWon) each
 // other seat in turn from the caller's left may grab once or decline, except
 // a seat that passed (不叫) when it was its turn to call: it has given up its
-// grab (doudizhu.md, revised Decision; 004: 叫分不叫视放弃). A seat that called
+// grab (doudizhu.md, revised Decision; 004: 叫分不叫视放弃; rules /2, see
+// Rules versions). A seat that called
 // and was outbid may grab, and so may one that never spoke because a call of
 // 3 ended the call phase. When no seat may grab (both others passed the
 // call), LandlordChosen follows CallWon at once. Every

@@ -22,6 +22,8 @@ func New() *Game { return &Game{} }
 var (
 	_ table.Game            = (*Game)(nil)
 	_ table.Decider[*State] = (*Rules)(nil)
+	// Tables opened under an older rules version replay under it.
+	_ table.Versioned = (*Game)(nil)
 )
 
 // Name is the game's API name.
@@ -45,6 +47,21 @@ func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error)
 	return table.Adapt[*State](&Rules{v: v}), nil
 }
 
+// RulesAt returns a variant's rules as they were at version, for a table
+// opened under it (docs/OPERATIONS.md, Rules versions): the current version,
+// or an older one this package still plays (doc.go, Rules versions). Any
+// other version is refused with an error wrapping table.ErrRulesVersion.
+func (*Game) RulesAt(version, variant string, options json.RawMessage) (table.Rules, error) {
+	v, ok := variantAt(version, variant)
+	if !ok {
+		return nil, fmt.Errorf("%w: doudizhu keeps no rules %s of variant %q", table.ErrRulesVersion, version, variant)
+	}
+	if err := parseOptions(v, options); err != nil {
+		return nil, err
+	}
+	return table.Adapt[*State](&Rules{v: v}), nil
+}
+
 // variant is what one variant of the family fixes, as doudizhu.md has it.
 type variant struct {
 	name    string
@@ -57,6 +74,11 @@ type variant struct {
 	// and Scoring, hubei): the grab phase (抢地主), 明牌, and multipliers for
 	// grabs, open play, bombs, rockets, spring and the landlord played once.
 	grab bool
+	// grabAfterPass keeps rules /1 of hubei and fourplayer: every seat but
+	// the caller may grab, a seat that passed the call too. The revised
+	// Decision (doudizhu.md, Bidding, hubei; /2) takes the grab from a seat
+	// that passed (叫分不叫视放弃).
+	grabAfterPass bool
 	// ceiling caps bid × 2 per grab (004: 该轮最大基础分为本次对局分的24倍).
 	ceiling int
 	// escape penalties in units of stake × current multiplier (doudizhu.md, Escape).
@@ -80,18 +102,40 @@ func variantNamed(name string) (*variant, bool) {
 		}, true
 	case "hubei":
 		return &variant{
-			name: "hubei", version: "doudizhu/hubei/1",
+			name: "hubei", version: "doudizhu/hubei/2",
 			decks: 1, seats: 3, kitty: 3, maxBid: 3, grab: true, ceiling: 24,
 			escapeLandlord: 16, escapeFarmer: 8,
 		}, true
 	case "fourplayer":
 		return &variant{
-			name: "fourplayer", version: "doudizhu/fourplayer/1",
+			name: "fourplayer", version: "doudizhu/fourplayer/2",
 			decks: 2, seats: 4, kitty: 8, maxBid: 3, grab: true, ceiling: 24,
 			escapeLandlord: 16, escapeFarmer: 8,
 		}, true
 	}
 	return nil, false
+}
+
+// variantAt returns a fresh config of variant name as it was at rules
+// version: the current one, or an older one kept for the tables opened under
+// it, as the current config with the old behaviour switched back on (never a
+// copy of the code).
+func variantAt(version, name string) (*variant, bool) {
+	v, ok := variantNamed(name)
+	if !ok {
+		return nil, false
+	}
+	switch version {
+	case v.version:
+	case "doudizhu/hubei/1", "doudizhu/fourplayer/1":
+		if version != "doudizhu/"+name+"/1" {
+			return nil, false
+		}
+		v.version, v.grabAfterPass = version, true
+	default:
+		return nil, false
+	}
+	return v, true
 }
 
 // maxMatchHands bounds the option "hands", so that it always fits an int.

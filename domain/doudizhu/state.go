@@ -215,11 +215,16 @@ func (s *State) grabTurn(n int) int {
 // seat that called and was outbid may grab, and so may a seat that never
 // spoke because a top call ended the call phase. Deciding the last call,
 // the bids recorded so far lack it: speaker (≥ 0) is the seat speaking it,
-// and passed says whether it is a pass.
+// and passed says whether it is a pass. Under rules /1 (grabAfterPass) every
+// other seat may grab.
 func (s *State) grabbers(caller, speaker int, passed bool) []int {
 	var out []int
 	for i := 1; i < s.v.seats; i++ {
 		seat := (caller + i) % s.v.seats
+		if s.v.grabAfterPass {
+			out = append(out, seat)
+			continue
+		}
 		gaveUp := seat == speaker && passed
 		for _, b := range s.bids {
 			if b.seat == seat && b.bid == 0 {

@@ -226,6 +226,10 @@ func (s *State) reveal(evs []table.Payload, done [maxSeats]arrangement, forfeit 
 // A seat whose player escaped earlier in the deal and that another player
 // has taken since holds no hand in it: that player's escape only empties the
 // seat again.
+//
+// Under rules /1 (niuniu/classic/1, escapeCancelsBouts) a player's escape
+// ended the hand at once instead: the escaper lost its bout as above, and
+// the other players' bouts were not played.
 func (s *State) escape(seat int) ([]table.Payload, error) {
 	evs := []table.Payload{table.PlayerEscaped{Seat: seat, PlayerID: s.Players[seat], Hand: s.hand}}
 	if s.forfeit[seat] != nil {
@@ -238,18 +242,26 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		return Best(s.hands[i])
 	}
 	forfeit, done := s.forfeit, s.arr
+	// lost is the escaper's bout under rules /1 (escapeCancelsBouts), where
+	// a player's escape ends the hand: it loses its bout to the banker, and
+	// the other players' bouts are not played (delta 0).
+	var lost *Bout
 	if seat != s.banker {
 		m := value(s.banker).Multiplier()
 		f := BoutForfeited{Seat: seat, Multiplier: m, Delta: -s.Stake * m}
-		evs = append(evs, f)
 		b := f.bout()
-		forfeit[seat] = &b
-		done[seat] = arrangement{done: true, bull: NoBull}
-		if s.countPlayers(forfeit) > 0 {
-			if !allDone(done[:s.seats]) {
-				return evs, nil
+		if s.escapeCancelsBouts {
+			lost = &b
+		} else {
+			evs = append(evs, f)
+			forfeit[seat] = &b
+			done[seat] = arrangement{done: true, bull: NoBull}
+			if s.countPlayers(forfeit) > 0 {
+				if !allDone(done[:s.seats]) {
+					return evs, nil
+				}
+				return s.reveal(evs, done, forfeit)
 			}
-			return s.reveal(evs, done, forfeit)
 		}
 	}
 	// The hand ends on the escape: the banker's, or the last player's.
@@ -264,13 +276,16 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 	}
 	deltas := make([]int, s.seats)
 	for p := range s.seats {
-		if p == s.banker {
+		if p == s.banker || (lost != nil && p != seat) {
 			continue
 		}
 		b := Bout{Seat: p, Winner: "player", By: ByEscape, Multiplier: res.Readings[p].Multiplier()}
 		b.Delta = s.Stake * b.Multiplier
 		if f := forfeit[p]; f != nil {
 			b = *f
+		}
+		if lost != nil {
+			b = *lost
 		}
 		deltas[p] = b.Delta
 		deltas[s.banker] -= b.Delta

@@ -1,6 +1,20 @@
 // Package niuniu is 牛牛 (Niuniu, "bull") as a table.Game: the rules of
 // rules/niuniu.md in the design documents (seed 004). This version plays the
-// variant "classic".
+// variant "classic" under rules version "niuniu/classic/2".
+//
+// # Rules versions
+//
+// A table replays under the rules version it was opened with (Game.RulesAt;
+// docs/OPERATIONS.md, Rules versions):
+//
+//   - niuniu/classic/2: a player's escape forfeits its own bout only
+//     (BoutForfeited) and the others play on to the reveal (niuniu.md,
+//     Escape, revised Decision); see Comparing and settling.
+//   - niuniu/classic/1 (Rules.escapeCancelsBouts): a player's escape ends
+//     the hand at once with PlayerEscaped and HandSettled; the escaper, 没牛,
+//     pays the banker stake × the banker's multiplier, and the other
+//     players' bouts are not played (delta 0). A banker's escape is the same
+//     under both.
 //
 // # Table options
 //

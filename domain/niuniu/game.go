@@ -20,6 +20,8 @@ var (
 	_ table.Decider[*State] = (*Rules)(nil)
 	// The reveal becomes legal once the deadline has passed.
 	_ table.TimedDecider[*State] = (*Rules)(nil)
+	// Tables opened under an older rules version replay under it.
+	_ table.Versioned = (*Game)(nil)
 )
 
 // Name is the game's API name.
@@ -56,6 +58,31 @@ type Options struct {
 // optional integer keys "seats", "banker" and "arrange_seconds"; any other
 // key is rejected.
 func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
+	return rulesOf(&Rules{version: currentVersion}, variant, options)
+}
+
+// currentVersion is the rules version new tables open under; doc.go, Rules
+// versions, lists what each changed.
+const currentVersion = "niuniu/classic/2"
+
+// RulesAt returns the rules of classic as they were at version, for a table
+// opened under it (docs/OPERATIONS.md, Rules versions): the current version,
+// or niuniu/classic/1, whose escape cancels the other bouts. Any other
+// version is refused with an error wrapping table.ErrRulesVersion.
+func (*Game) RulesAt(version, variant string, options json.RawMessage) (table.Rules, error) {
+	r := &Rules{version: version}
+	switch version {
+	case currentVersion:
+	case "niuniu/classic/1":
+		r.escapeCancelsBouts = true
+	default:
+		return nil, fmt.Errorf("%w: niuniu keeps no rules %s", table.ErrRulesVersion, version)
+	}
+	return rulesOf(r, variant, options)
+}
+
+// rulesOf completes r with the table's options.
+func rulesOf(r *Rules, variant string, options json.RawMessage) (table.Rules, error) {
 	if variant != "classic" {
 		return nil, table.ErrUnknownVariant.With("niuniu has no variant %q (variants: classic)", variant)
 	}
@@ -63,7 +90,8 @@ func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error)
 	if err != nil {
 		return nil, err
 	}
-	return table.Adapt[*State](&Rules{version: "niuniu/classic/1", opts: o}), nil
+	r.opts = o
+	return table.Adapt[*State](r), nil
 }
 
 func parseOptions(raw json.RawMessage) (Options, error) {
@@ -110,6 +138,11 @@ func parseOptions(raw json.RawMessage) (Options, error) {
 type Rules struct {
 	version string
 	opts    Options
+	// escapeCancelsBouts keeps rules /1 (niuniu/classic/1): a player's
+	// escape ends the hand at once and the other players' bouts are not
+	// played. The revised Decision (niuniu.md, Escape; /2) forfeits the
+	// escaper's bout alone and plays the others on.
+	escapeCancelsBouts bool
 }
 
 // Version names the rules engine version recorded in TableOpened.
@@ -133,7 +166,7 @@ func (r *Rules) Banker() int { return r.opts.Banker }
 
 // NewState is the state of a table that has dealt nothing.
 func (r *Rules) NewState() *State {
-	return &State{seats: r.opts.Seats, banker: r.opts.Banker, arrangeFor: time.Duration(r.opts.ArrangeSeconds) * time.Second}
+	return &State{seats: r.opts.Seats, banker: r.opts.Banker, arrangeFor: time.Duration(r.opts.ArrangeSeconds) * time.Second, escapeCancelsBouts: r.escapeCancelsBouts}
 }
 
 // Decode decodes the game's own events.

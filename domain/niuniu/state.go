@@ -40,6 +40,9 @@ type State struct {
 	seats, banker int
 	// arrangeFor is the table's deadline after the deal (0: none).
 	arrangeFor time.Duration
+	// escapeCancelsBouts plays rules /1: a player's escape ends the hand and
+	// cancels the other players' bouts (Rules.escapeCancelsBouts).
+	escapeCancelsBouts bool
 
 	hand, deal int
 	phase      phase
