@@ -69,6 +69,13 @@ var goldenCases = []struct {
 	{name: "guafeng_thunder", variant: "guafeng", id: guafengGoldenIDs[4], hands: 1, has: []string{`"shape":"thunder"`}},
 	{name: "guafeng_rain", variant: "guafeng", id: guafengGoldenIDs[5], hands: 1, has: []string{`"shape":"rain`}},
 	{name: "guafeng_negative_points", variant: "guafeng", id: guafengGoldenIDs[6], hands: 1, has: []string{`"defender_points":-`, `"kitty_deducted":true`}},
+	// Seed 003's two 粘牌 examples (shengji.md, 粘牌): declaration cards
+	// taken of which some are trumps and some not, given back as a trump
+	// for each trump and any cards for the rest (here two jokers and a side
+	// pair: two trumps, two any cards); a kitty swap of a plain trump-suit
+	// card for a side card of its rank.
+	{name: "guafeng_stick_trumps_and_any", variant: "guafeng", id: guafengGoldenIDs[7], hands: 1, shows: map[string]int{"DeclarationTaken": 1, "CardGiven": 4, "KittySwapClosed": 1}, has: []string{`"trumps":2`}},
+	{name: "guafeng_kitty_swap", variant: "guafeng", id: guafengGoldenIDs[8], hands: 1, shows: map[string]int{"KittySwapped": 1, "KittySwapClosed": 1}, has: []string{`"trumps":3`}},
 }
 
 // TestGolden replays each recorded table command by command through

@@ -545,7 +545,10 @@ func TestGuafengActionValidation(t *testing.T) {
 		{0, exchangeA("BJ"), "wrong_phase"},
 		{0, stickA("BJ C6 C6"), "cannot_stick"},
 		{1, reinforceA("H6 H6"), "cannot_reinforce"},
-		{0, table.Action{Type: "swap"}, "unknown_action"},
+		// "swap" is the 粘牌 kitty swap's (shengji.md); "trade" is no action.
+		{0, table.Action{Type: "trade"}, "unknown_action"},
+		{0, table.Action{Type: ActionSwap}, "invalid_action"},
+		{0, swapA("H7 S7"), "wrong_phase"},
 	}
 	for _, c := range cases {
 		if _, err := gametest.Act(st, c.seat, c.a); !hasCode(err, c.code) {
@@ -554,7 +557,7 @@ func TestGuafengActionValidation(t *testing.T) {
 	}
 	ny := deal{first: [4]string{"BJ H5 H5"}}.build(t, ningyang(t))
 	drawRounds(t, ny, 3)
-	for _, a := range []table.Action{stickA("BJ H5 H5"), reinforceA("BJ"), exchangeA("BJ")} {
+	for _, a := range []table.Action{stickA("BJ H5 H5"), reinforceA("BJ"), exchangeA("BJ"), swapA("H5 S5")} {
 		if _, err := gametest.Act(ny, 0, a); !hasCode(err, "unknown_action") {
 			t.Errorf("ningyang %s: %v, want unknown_action (no 粘牌 or 續牌 in seed 000)", gametest.DescribeAction(a), err)
 		}
