@@ -208,8 +208,9 @@ type randomTable struct {
 	exOwed, exTrumps, exGot [seats]int
 	exTrumpGot, exHeld      [seats]int
 	exTaken                 [seats]bool
-	// The 粘牌 kitty swap (guafeng): opened, closed, swaps made.
+	// The 粘牌 kitty swap (guafeng): opened, closed; the kitty as buried.
 	swapOpened, swapClosed bool
+	buriedBy               []cards.Card
 }
 
 // randomConfig is a random table of r, its generator seeded with the table
@@ -280,6 +281,8 @@ func (rt *randomTable) Applying(e table.Payload) {
 	case CardGiven:
 		rt.count(e.EventType())
 		rt.checkGiven(e)
+	case KittyBuried:
+		rt.buriedBy = e.Cards
 	case KittySwapOpened, KittySwapped, KittySwapClosed:
 		rt.count(e.EventType())
 		rt.checkSwap(e)
