@@ -28,7 +28,9 @@ type GameView struct {
 	Trump   string       `json:"trump"`
 	Flipped []cards.Card `json:"flipped"`
 	// Kitty: the kitty the dealer took, then the buried cards: shown to the
-	// dealer only, and to all once the hand is over.
+	// dealer (guafeng: the burier, as it buried them; and the sticker once
+	// its kitty swap opens, as they are) only, and to all once the hand is
+	// over.
 	Kitty     []cards.Card `json:"kitty"`
 	Turn      *int         `json:"turn"`
 	Trick     []PlayView   `json:"trick"`
