@@ -591,7 +591,11 @@ func (rt *randomTable) pick() (seat int, a table.Action, ok bool) {
 		return g.dealer, table.Action{Type: ActionBury, Cards: cs[:kittyLen]}, true
 	case phaseExchanging:
 		legal := rt.r.Legal(g, g.turn)
-		rt.noteLegal("exchange", len(legal))
+		if g.swapStep() {
+			rt.noteLegal("kitty_swap", len(legal))
+		} else {
+			rt.noteLegal("exchange", len(legal))
+		}
 		if distinct := len(slices.Compact(g.handCards(g.turn, g.order))); len(g.owed) > 0 && len(legal) < distinct {
 			rt.count("exchange_trump_forced")
 		}
