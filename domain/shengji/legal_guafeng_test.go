@@ -16,9 +16,11 @@ import (
 // first buries met, it accepts exactly the listed ones among all
 // sub-multisets of the hand (shengji.md, Kitty, guafeng); in every exchange,
 // exactly the listed single cards of the 54, never two cards, and only
-// exchange trumps when the gives left are all owed for jokers (粘牌); and
-// a declaration, stick or reinforcement of up to 5 cards of the seat's
-// drawn cards is accepted exactly when listed.
+// exchange trumps (or, short of them, trumps) when the gives left are all
+// owed for trumps taken (粘牌); in every kitty swap, exactly the listed
+// ordered pairs of the 54 cards, and pass only by the sticker; and a
+// declaration, stick or reinforcement of up to 5 cards of the seat's drawn
+// cards is accepted exactly when listed.
 func TestGuafengLegalMatchesDecide(t *testing.T) {
 	r := guafeng(t)
 	var buries, exchanges, declChecks, maxExchange, swapSteps, swapsListed int

@@ -105,7 +105,8 @@ type State struct {
 	burier     int         // takes and buries the kitty; the dealer but in guafeng
 	owed       []stuckDecl // guafeng: exchanges the sticker still owes
 	// gives and trumpsOwed (guafeng): the cards the sticker still gives
-	// owed[0], and how many of them must be exchange trumps.
+	// owed[0], and how many of them must still pay for trumps taken
+	// (declare_guafeng.go, givesTrump).
 	gives, trumpsOwed int
 	// swapper (guafeng, 粘牌 kitty swap): the sticker once its kitty swap
 	// has opened (it has seen the kitty), -1 before.
