@@ -13,8 +13,9 @@ import (
 // drawn, one seat declares a joker and a pair, another sticks with a joker
 // and a two-pair tractor, the final declarer deals and its partner buries
 // every joker it holds, the sticker takes the stuck seat's declaration
-// cards and gives back as many one at a time (a trump for the joker), with
-// /legal listing a few dozen single cards at each give, and every trick is
+// cards and gives back as many one at a time (a trump for each trump
+// taken), with /legal listing a few dozen single cards at each give, then
+// passes the kitty swap (its kitty shown to it alone), and every trick is
 // played from the seats' legal actions. Every response is checked against
 // openapi.yaml by the harness; the stuck declaration stays hidden from the
 // other seats until the bury, and each card given back is seen only by the
@@ -123,8 +124,22 @@ func TestGuafengStickHandOverREST(t *testing.T) {
 	// The bury takes the stuck declaration into the sticker's hand, in
 	// public (doc.go: DeclarationTaken).
 	taken := cr.Events[len(cr.Events)-1]
-	if taken.Type != "DeclarationTaken" || taken.Data["from"] != float64(stuck) || len(taken.Data["cards"].([]any)) != len(declCards) || taken.Data["trumps"] != 1.0 {
-		t.Fatalf("bury: %v, want the last event to take seat %d's %d declaration cards, one trump owed", cr.Events, stuck, len(declCards))
+	// Trumps owed: one per card taken that is a trump under the final
+	// trump (shengji.md, 粘牌): the joker, and the pair when it is of the
+	// trump suit or a 2, 3, 5 or the level.
+	trump := e.guafengGameState(id, ps[0].Token)["trump"]
+	pair := ""
+	for _, c := range declCards {
+		if c != "BJ" && c != "RJ" {
+			pair = c.(string)
+		}
+	}
+	owed := 1.0
+	if rank := pair[1:]; pair[:1] == trump || rank == "2" || rank == "3" || rank == "5" || rank == g["level"] {
+		owed = 3
+	}
+	if taken.Type != "DeclarationTaken" || taken.Data["from"] != float64(stuck) || len(taken.Data["cards"].([]any)) != len(declCards) || taken.Data["trumps"] != owed {
+		t.Fatalf("bury: %v, want the last event to take seat %d's %d declaration cards, %v trumps owed", cr.Events, stuck, len(declCards), owed)
 	}
 	// One card per exchange until the stuck seat has as many back as were
 	// taken; /legal lists single cards, a few dozen at most.
@@ -143,7 +158,12 @@ func TestGuafengStickHandOverREST(t *testing.T) {
 		}
 		cr = post(sticker, exchanges[len(exchanges)/3])
 		ex := cr.Events[0]
-		if len(cr.Events) != 1 || ex.Type != "CardGiven" || ex.Data["to"] != float64(stuck) || ex.Data["left"] != float64(left-1) || ex.Data["cards"] == nil {
+		// The last give opens the kitty swap too.
+		want := 1
+		if left == 1 {
+			want = 2
+		}
+		if len(cr.Events) != want || ex.Type != "CardGiven" || ex.Data["to"] != float64(stuck) || ex.Data["left"] != float64(left-1) || ex.Data["cards"] == nil {
 			t.Fatalf("exchange with %d owed: %v", left, cr.Events)
 		}
 		given := ex.Data["cards"]
@@ -165,6 +185,22 @@ func TestGuafengStickHandOverREST(t *testing.T) {
 				t.Fatalf("seat %d sees %v given, the sticker %v", seat, seen, given)
 			}
 		}
+	}
+	// The kitty swap follows the last give (shengji.md, 粘牌 kitty swap):
+	// the sticker alone is shown the kitty and may swap; it passes.
+	if last := cr.Events[len(cr.Events)-1]; last.Type != "KittySwapOpened" {
+		t.Fatalf("the last give: %v, want KittySwapOpened last", cr.Events)
+	}
+	for seat := range 4 {
+		if k := e.guafengGameState(id, ps[seat].Token)["kitty"]; (k != nil) != (seat == sticker || seat == burier) {
+			t.Fatalf("seat %d sees the kitty as %v in the kitty swap (the sticker and the burier only)", seat, k)
+		}
+	}
+	if passes := of(sticker, "pass"); len(passes) != 1 {
+		t.Fatalf("the sticker's kitty swap offers %v, want one pass", e.legal(id, ps[sticker].Token))
+	}
+	if cr = post(sticker, map[string]any{"type": "pass"}); len(cr.Events) != 1 || cr.Events[0].Type != "KittySwapClosed" {
+		t.Fatalf("the sticker passes the kitty swap: %v", cr.Events)
 	}
 	// Every trick from the seats' legal plays, to the settlement.
 	var settled map[string]any

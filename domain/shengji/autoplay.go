@@ -29,7 +29,8 @@ func (r *Rules) BotAction(v table.View, legal []table.Action) table.Action {
 // awaited: drawing, the seat round mod 4 (any seat may draw, and the draw
 // deals a card to every seat, so the clock waits for one seat, a different
 // one each round); the final window, every seat that has not passed; the
-// bury, the burier; the exchange and the tricks, the seat in turn.
+// bury, the burier; the exchange, the kitty swap (the sticker until it
+// passes) and the tricks, the seat in turn.
 func awaited(s *State) []int {
 	switch s.phase {
 	case phaseDrawing:
@@ -53,7 +54,7 @@ func awaited(s *State) []int {
 // timeoutAction is the default action of an awaited seat (doc.go, Turn
 // clock): draw; pass in the final window (but see firstHandDeclaration);
 // bury the lowest cards the bury allows; give back the lowest card the
-// exchange allows; lead the lowest single; follow with the lowest legal
+// exchange allows, and pass on the kitty swap; lead the lowest single; follow with the lowest legal
 // follow. "Lowest" is timeoutKey's order. The cards are sorted as Legal
 // sorts them for the seat, so the action equals a Legal entry.
 func timeoutAction(s *State, seat int) table.Action {
@@ -68,6 +69,11 @@ func timeoutAction(s *State, seat int) table.Action {
 	case phaseBurying:
 		return s.sorted(seat, ActionBury, s.lowestBury(seat))
 	case phaseExchanging:
+		if s.swapStep() {
+			// The kitty swap is the sticker's option: time out of it
+			// keeps the kitty as it is.
+			return table.Action{Type: ActionPass}
+		}
 		var best []cards.Card
 		for _, g := range s.guafengExchanges(seat) {
 			if best == nil || s.timeoutKey(g[0]) < s.timeoutKey(best[0]) {

@@ -131,6 +131,9 @@ func TestTimeoutActions(t *testing.T) {
 						t.Fatalf("hand %d, %s: seat %d times out with %s: %s (doc.go, Turn clock)", g.hand, g.phase, seat, gametest.DescribeAction(a), why)
 					}
 					phases[g.phase.String()]++
+					if g.swapStep() {
+						phases["kitty_swap"]++
+					}
 				}
 			}
 			hands := 30
@@ -148,7 +151,7 @@ func TestTimeoutActions(t *testing.T) {
 			}
 			want := []string{"drawing", "declaring", "burying", "playing"}
 			if variant == "guafeng" {
-				want = append(want, "exchanging")
+				want = append(want, "exchanging", "kitty_swap")
 			}
 			for _, p := range want {
 				if phases[p] == 0 {
@@ -197,6 +200,14 @@ func timeoutPolicyBroken(s *State, seat int, a table.Action, legal []table.Actio
 			}
 		}
 	case phasePlaying, phaseExchanging:
+		if s.swapStep() {
+			// The kitty swap is optional: a seat timing out keeps the
+			// kitty as it is.
+			if a.Type != ActionPass {
+				return "want pass: the kitty swap is the sticker's option"
+			}
+			return ""
+		}
 		if s.phase == phasePlaying && len(s.trick) == 0 {
 			if len(a.Cards) != 1 {
 				return "want a single lead"

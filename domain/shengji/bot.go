@@ -65,7 +65,7 @@ func (b botView) scorer(phase string) func(table.Action) int {
 	case "burying":
 		return b.buryScorer()
 	case "exchanging":
-		return func(a table.Action) int { return -b.cardCost(a.Cards[0]) - 3*a.Cards[0].Points() }
+		return b.exchangeScore
 	case "playing":
 		if len(b.g.Trick) == 0 {
 			return b.leadScore
@@ -73,6 +73,19 @@ func (b botView) scorer(phase string) func(table.Action) int {
 		return b.followScorer()
 	}
 	return func(table.Action) int { return 0 }
+}
+
+// exchangeScore: give back its lowest card without points; in the kitty
+// swap, take every trump it may (a trump for a side card of the same rank
+// is always a gain), the lowest side card first, then pass.
+func (b botView) exchangeScore(a table.Action) int {
+	switch a.Type {
+	case ActionExchange:
+		return -b.cardCost(a.Cards[0]) - 3*a.Cards[0].Points()
+	case ActionSwap:
+		return 1000 - b.cardCost(a.Cards[1])
+	}
+	return 0
 }
 
 // declareScore: declare (or stick, 沖主) in a suit that holds at least a

@@ -46,7 +46,8 @@ func TestBotLegal(t *testing.T) {
 
 // hideOthers returns a copy of s in which the cards seat may not see are
 // dealt again among their places: the other seats' cards in hand (each
-// keeping its count) and the buried kitty unless seat buried it.
+// keeping its count) and the buried kitty unless seat buried it or, as
+// the sticker in its kitty swap, has seen it.
 func hideOthers(s *State, seat int, rng *rand.Rand) *State {
 	h := s.Clone().(*State)
 	var pool []cards.Card
@@ -57,7 +58,7 @@ func hideOthers(s *State, seat int, rng *rand.Rand) *State {
 			places = append(places, o)
 		}
 	}
-	if s.buried != nil && s.burier != seat {
+	if s.buried != nil && s.burier != seat && (s.swapper < 0 || s.swapper != seat) {
 		pool = append(pool, s.buried...)
 		places = append(places, -1)
 	}

@@ -21,6 +21,10 @@ func (r *Rules) Command(p table.Payload) (seat int, a table.Action, ok bool) {
 		return e.Seat, table.Action{Type: ActionReinforce, Cards: slices.Clone(e.Cards)}, true
 	case CardGiven:
 		return e.Seat, table.Action{Type: ActionExchange, Cards: slices.Clone(e.Cards)}, true
+	case KittySwapped:
+		return e.Seat, table.Action{Type: ActionSwap, Cards: slices.Clone(e.Cards)}, true
+	case KittySwapClosed:
+		return e.Seat, table.Action{Type: ActionPass}, true
 	case DeclarePassed:
 		return e.Seat, table.Action{Type: ActionPass}, true
 	case KittyBuried:

@@ -24,13 +24,13 @@ func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, err
 	}
 	switch a.Type {
 	case table.ActionEscape, ActionDraw, ActionDeclare, ActionPass, ActionBury, ActionPlay:
-	case ActionReinforce, ActionStick, ActionExchange:
+	case ActionReinforce, ActionStick, ActionExchange, ActionSwap:
 		if !s.v.jokerDeclarations {
 			return nil, table.ErrUnknownAction.With("shengji/%s has no action %q (actions: draw, declare, pass, bury, play, escape)", s.v.name, a.Type)
 		}
 	default:
 		if s.v.jokerDeclarations {
-			return nil, table.ErrUnknownAction.With("shengji has no action %q (actions: draw, declare, reinforce, stick, pass, bury, exchange, play, escape)", a.Type)
+			return nil, table.ErrUnknownAction.With("shengji has no action %q (actions: draw, declare, reinforce, stick, pass, bury, exchange, swap, play, escape)", a.Type)
 		}
 		return nil, table.ErrUnknownAction.With("shengji has no action %q (actions: draw, declare, pass, bury, play, escape)", a.Type)
 	}
@@ -38,7 +38,7 @@ func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, err
 		return nil, table.ErrBadAction.With(`shengji actions take "type" and, for declare, bury and play, "cards"; never "bid" or "as"`)
 	}
 	withCards := a.Type == ActionDeclare || a.Type == ActionBury || a.Type == ActionPlay ||
-		a.Type == ActionReinforce || a.Type == ActionStick || a.Type == ActionExchange
+		a.Type == ActionReinforce || a.Type == ActionStick || a.Type == ActionExchange || a.Type == ActionSwap
 	if withCards {
 		if len(a.Cards) == 0 {
 			return nil, table.ErrBadAction.With(`%s takes "cards"`, a.Type)
@@ -80,7 +80,12 @@ func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, err
 		return s.guafengReinforce(seat, a.Cards)
 	case ActionExchange:
 		return s.guafengExchange(seat, a.Cards)
+	case ActionSwap:
+		return s.guafengSwap(seat, a.Cards)
 	case ActionPass:
+		if s.swapStep() {
+			return s.guafengSwapPass(seat)
+		}
 		if s.phase != phaseWindow {
 			return nil, table.ErrWrongPhase.With("pass belongs to the final declaration window; the hand is %s", s.phase)
 		}

@@ -17,8 +17,12 @@ const (
 	// declarations after the bury.
 	ActionStick = "stick"
 	// ActionExchange: the sticker gives a stuck seat back one card of as
-	// many as it took, one trump in all per joker taken.
+	// many as it took, a trump for each trump taken.
 	ActionExchange = "exchange"
+	// ActionSwap (粘牌 kitty swap): after the exchange, the sticker takes a
+	// plain trump-suit card out of the kitty for a side card of the same
+	// rank: cards [kitty card, hand card]. It ends the swaps with "pass".
+	ActionSwap = "swap"
 )
 
 // Declaration kinds, as TrumpDeclared records them.
@@ -257,40 +261,75 @@ func (s *State) guafengBuries(seat int) [][]cards.Card {
 	return out
 }
 
-// isExchangeTrump: what a sticker may give back for a joker taken: a joker,
-// a level card, a 2, 3 or 5 (seed 003: "主必須給大小王、級牌、2、3、5").
+// isExchangeTrump: what a sticker gives back for a trump taken: a joker, a
+// level card, a 2, 3 or 5 (seed 003: "主必須給大小王、級牌、2、3、5").
 func (o Order) isExchangeTrump(c cards.Card) bool {
 	return c.IsJoker() || c.Rank == o.Level || c.Rank == 2 || c.Rank == 3 || c.Rank == 5
 }
 
 // take is the DeclarationTaken of the sticker taking st's declaration
 // cards: the cards move to the sticker as its exchange with st begins, so
-// it may give any of them back.
+// it may give any of them back. Trumps counts the cards taken that are
+// trumps under the final trump (jokers, level cards, 2, 3, 5 and the trump
+// suit's cards), one trump owed back for each (shengji.md, 粘牌, Decision).
 func (s *State) take(sticker int, st stuckDecl) DeclarationTaken {
 	cs := slices.Clone(st.cards)
 	s.order.Sort(cs)
-	return DeclarationTaken{Seat: sticker, From: st.seat, Cards: cs, Trumps: st.jokers}
+	trumps := 0
+	for _, c := range cs {
+		if s.order.IsTrump(c) {
+			trumps++
+		}
+	}
+	return DeclarationTaken{Seat: sticker, From: st.seat, Cards: cs, Trumps: trumps}
+}
+
+// exchangeShort reports whether the sticker holds fewer exchange trumps
+// than it still owes as trumps. Only plain trump-suit cards taken (a stuck
+// declaration in the final trump suit) can bring this about; then a
+// trump-suit card counts as a trump given back too, so that the exchange
+// can always be completed: the sticker holds every card it took.
+func (s *State) exchangeShort(sticker int) bool {
+	n := 0
+	for i, k := range s.held[sticker] {
+		if k > 0 && s.order.isExchangeTrump(cards.FromIndex(i)) {
+			n += int(k)
+		}
+	}
+	return n < s.trumpsOwed
+}
+
+// givesTrump reports whether c, given back by the sticker now, pays one of
+// the trumps owed: an exchange trump, or while the sticker is short of
+// them any trump (exchangeShort).
+func (s *State) givesTrump(sticker int, c cards.Card) bool {
+	if s.trumpsOwed == 0 {
+		return false
+	}
+	return s.order.isExchangeTrump(c) || (s.order.IsTrump(c) && s.exchangeShort(sticker))
 }
 
 // mayGive reports whether the sticker may give c now: with as many cards
-// left to give as exchange trumps still owed, only an exchange trump keeps
-// the whole exchange within the rule (one per joker taken, shengji.md,
-// 粘牌). The sticker always holds enough of them: it took the jokers.
-func (s *State) mayGive(c cards.Card) bool {
-	return s.gives > s.trumpsOwed || s.order.isExchangeTrump(c)
+// left to give as trumps still owed, only a card that pays a trump keeps
+// the whole exchange within the rule (shengji.md, 粘牌).
+func (s *State) mayGive(sticker int, c cards.Card) bool {
+	return s.gives > s.trumpsOwed || s.givesTrump(sticker, c)
 }
 
 // guafengExchange checks one card the sticker gives back to the stuck seat it
 // exchanges with (shengji.md, 粘牌): a card it holds (the taken ones
-// included), an exchange trump when the cards left to give are all owed as
-// trumps. The last card given to a seat takes the next stuck seat's
-// declaration.
+// included), a trump when the cards left to give are all owed as trumps.
+// The last card given to a seat takes the next stuck seat's declaration,
+// and the last of all opens the kitty swap (KittySwapOpened).
 func (s *State) guafengExchange(seat int, cs []cards.Card) ([]table.Payload, error) {
 	if s.phase != phaseExchanging {
 		return nil, table.ErrWrongPhase.With("no exchange is owed: the hand is %s", s.phase)
 	}
 	if seat != s.turn {
 		return nil, ErrNotSticker.With("seat %d, the sticker, exchanges", s.turn)
+	}
+	if len(s.owed) == 0 {
+		return nil, ErrBadExchange.With("every card taken is given back: swap a kitty card or pass (shengji.md, 粘牌)")
 	}
 	st := s.owed[0]
 	if len(cs) != 1 {
@@ -300,12 +339,16 @@ func (s *State) guafengExchange(seat int, cs []cards.Card) ([]table.Payload, err
 	if s.held[seat].Count(c) == 0 {
 		return nil, table.ErrCardNotInHand.With("you do not hold %s", c)
 	}
-	if !s.mayGive(c) {
-		return nil, ErrBadExchange.With("seat %d is owed %d card(s), all for its joker(s): give a joker, level card, 2, 3 or 5, not %s (shengji.md, 粘牌)", st.seat, s.gives, c)
+	if !s.mayGive(seat, c) {
+		return nil, ErrBadExchange.With("seat %d is owed %d card(s), all for trumps taken: give a joker, level card, 2, 3 or 5, not %s (shengji.md, 粘牌)", st.seat, s.gives, c)
 	}
 	evs := []table.Payload{CardGiven{Seat: seat, To: st.seat, Cards: []cards.Card{c}, Left: s.gives - 1}}
-	if s.gives == 1 && len(s.owed) > 1 {
-		evs = append(evs, s.take(seat, s.owed[1]))
+	if s.gives == 1 {
+		if len(s.owed) > 1 {
+			evs = append(evs, s.take(seat, s.owed[1]))
+		} else {
+			evs = append(evs, KittySwapOpened{Seat: seat, Kitty: slices.Clone(s.buried)})
+		}
 	}
 	return evs, nil
 }
@@ -313,10 +356,13 @@ func (s *State) guafengExchange(seat int, cs []cards.Card) ([]table.Payload, err
 // guafengExchanges lists every card guafengExchange accepts now, once each, in
 // display order: at most the distinct cards of one hand.
 func (s *State) guafengExchanges(seat int) [][]cards.Card {
+	if len(s.owed) == 0 {
+		return nil
+	}
 	var out [][]cards.Card
 	hand := s.handCards(seat, s.order) // after the bury: the trump is public
 	for i, c := range hand {
-		if (i == 0 || hand[i-1] != c) && s.mayGive(c) {
+		if (i == 0 || hand[i-1] != c) && s.mayGive(seat, c) {
 			out = append(out, []cards.Card{c})
 		}
 	}

@@ -137,22 +137,44 @@
 // previous seat for the next: the cards move as that seat's exchange
 // begins, so the sticker may give back any of them. It then posts one
 // "exchange" per card given back (CardGiven, the card seen by the two seats
-// only until the hand ends), as many as it took. At least one card per
-// joker taken is a joker, level card, 2, 3 or 5 (DeclarationTaken.trumps):
-// a card is accepted while the gives left outnumber the trumps still owed,
-// and when they are equal only such a trump; giving one early meets the
-// obligation. Legal lists one action per distinct card that may be given
-// (at most the distinct cards of one hand). After the last give to the last
-// stuck seat the dealer leads.
+// only until the hand ends), as many as it took. For every card taken that
+// is a trump under the final trump (a joker, level card, 2, 3, 5 or a card
+// of the trump suit; DeclarationTaken.trumps counts them) it gives back a
+// joker, level card, 2, 3 or 5 (shengji.md, 粘牌 Decision; seed 003's
+// example: BJ H5 H5 H6 H6 taken under ♣ owes three trumps and two any
+// cards): a card is accepted while the gives left outnumber the trumps
+// still owed, and when they are equal only such a trump; giving one early
+// meets the obligation. Only when the stuck seat declared in the final
+// trump suit can the sticker hold fewer jokers, level cards, 2s, 3s and 5s
+// than it owes: while it does, a card of the trump suit pays a trump too,
+// so the exchange can always be completed. Legal lists one action per
+// distinct card that may be given (at most the distinct cards of one hand).
+//
+// Kitty swap (粘牌, seed 003: "粘牌者換底牌的時候，只能用同點數的副牌去換主牌"):
+// the last give to the last stuck seat is followed by KittySwapOpened, after
+// every stick, a swap possible or not: the phase stays "exchanging", with
+// nobody owed and swapper set, and the sticker, now shown the buried kitty,
+// is awaited. Each "swap" takes one plain trump-suit card out of the kitty
+// (never a joker, 2, 3, 5, level card or side card) for a side card of the
+// same rank from its hand: cards [kitty card, hand card] (KittySwapped). It
+// ends only by the sticker's "pass" (KittySwapClosed); then the dealer
+// leads. That the step always opens and never closes by itself keeps its
+// course from telling the other seats what the kitty or the sticker holds;
+// how many swaps were made is public, as at a real table. A swap keeps the
+// kitty's points (same rank).
 //
 //	TrumpReinforced  {"seat":1,"cards":["H6","H6"],"jokers":1,"pairs":2}   cards hidden from other seats
 //	LevelDropped     {"side":1,"level":"4"}
 //	DeclarationTaken {"seat":0,"from":1,"cards":["BJ","H5","H5"],"trumps":1}   public
 //	CardGiven        {"seat":0,"to":1,"cards":["S5"],"left":2}   cards only to seat and to; left: gives still owed to seat to
+//	KittySwapOpened  {"seat":0,"kitty":["RJ","H9","H8","H7"]}   kitty only to the sticker
+//	KittySwapped     {"seat":0,"cards":["H7","S7"]}   cards only to the sticker: [taken from the kitty, given]
+//	KittySwapClosed  {"seat":0}
 //
 // Actions besides ningyang's: {"type":"stick","cards":[…]},
 // {"type":"reinforce","cards":["BJ"]}, {"type":"exchange","cards":["S5"]}
-// (exactly one card).
+// (exactly one card), {"type":"swap","cards":["H7","S7"]} (the kitty's
+// card, then the hand's) and, to end the kitty swap, {"type":"pass"}.
 //
 // Combinations (no throws): single; 风, a pair, or a tractor of 2+ pairs of
 // one suit at consecutive link keys; 雨, 5+ cards of one suit at 5+
@@ -246,9 +268,16 @@
 //     views until the deal ends; DeclarationTaken shows what the sticker took.
 //   - guafeng: with several stuck seats the sticker takes one seat's
 //     declaration only once the previous seat has all its cards back, so
-//     each seat's joker obligation is met from the jokers taken from it
-//     (the sticker never runs short of trumps). An escape during the
-//     exchange counts the cards each seat holds at that moment.
+//     each seat's trump obligation is met from the cards taken from it (the
+//     sticker can always give back the very trumps it took). An escape
+//     during the exchange or the kitty swap counts the cards each seat
+//     holds at that moment.
+//   - guafeng: the kitty swap comes after the exchange (the sticker knows
+//     its hand); the sticker sees the kitty from KittySwapOpened on, and its
+//     own swaps; the burier keeps seeing the kitty as it buried it (the
+//     swaps are the sticker's, as the sticker's hand is); other seats see
+//     neither. The sticker is never the burier (the burier is the dealer,
+//     or the dealer's partner when the dealer declared).
 //   - Escape: cards left count the escaper's dealt cards not yet played,
 //     drawn or not (the dealer's kitty while held); levels and the next
 //     dealer stay as they were: a 悶牌 drop of the escaped deal is undone
@@ -271,8 +300,8 @@
 //     hand's final window shows its lowest level card rather than void
 //     the deal, and the bot does the same.
 //   - guafeng: owed_cards is public (CardGiven.left) but owed_trumps, which
-//     drops only when the hidden card given is an exchange trump, is shown
-//     to the sticker and the stuck seat it is giving to only.
+//     drops only when the hidden card given pays a trump, is shown to the
+//     sticker and the stuck seat it is giving to only.
 //
 // # Turn clock, timeouts and the bot (table.Autoplay)
 //
@@ -281,8 +310,8 @@
 // a different one each round; the other seats may draw or declare, but the
 // draw goes on without them, so they are not awaited); "declaring", every
 // seat that has not passed (the window closes only when all four have);
-// "burying", the burier; "exchanging", the sticker; "playing", the seat in
-// turn. Nobody between hands.
+// "burying", the burier; "exchanging", the sticker, in the kitty swap too
+// (until it passes); "playing", the seat in turn. Nobody between hands.
 //
 // Timeout, per phase (the cards sorted as Legal lists them for the seat):
 //
@@ -294,7 +323,8 @@
 //     declaration with the fewest cards, if it has one.
 //   - burying: the 4 lowest cards; in guafeng every joker the burier holds
 //     first (at most 4, the rule), then its lowest cards no stick takes.
-//   - exchanging: give back the lowest card the exchange allows.
+//   - exchanging: give back the lowest card the exchange allows; in the
+//     kitty swap, pass (the swap is an option: the kitty stays as it is).
 //   - playing: lead the lowest single; follow with the lowest legal follow:
 //     the led class first, its lowest pairs when the lead has pairs, then
 //     the lowest cards (on a trump lead out of pairs, the highest trumps, as
@@ -311,7 +341,8 @@
 // suit and more pairs; it always reinforces; in guafeng's first hand it
 // declares its longest suit in the window rather than let the deal void.
 // Bury: low cards of short side suits, no points, no trumps, emptying a
-// suit if it can. Exchange: its lowest card without points. Lead: a side
+// suit if it can. Exchange: its lowest card without points; kitty swap:
+// every swap it may (a trump for a side card of its rank), then pass. Lead: a side
 // suit's top cards (pairs and tractors first), else a low side card
 // without points; trumps when they are half its hand or form a high pair.
 // Follow: with its partner winning, it feeds points when that is safe (the

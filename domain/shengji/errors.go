@@ -22,4 +22,5 @@ var (
 	ErrDeclaredCards   = &table.Error{Kind: table.KindRule, Code: "declared_cards_owed"}
 	ErrBadExchange     = &table.Error{Kind: table.KindRule, Code: "invalid_exchange"}
 	ErrNotSticker      = &table.Error{Kind: table.KindConflict, Code: "not_sticker"}
+	ErrBadSwap         = &table.Error{Kind: table.KindRule, Code: "invalid_swap"}
 )

@@ -75,6 +75,32 @@ type CardGiven struct {
 	Left  int          `json:"left"`
 }
 
+// KittySwapOpened (guafeng, 粘牌 kitty swap): the sticker Seat's exchange
+// is over and it may now take plain trump-suit cards out of the buried
+// Kitty, one KittySwapped each, until it passes (KittySwapClosed). It
+// follows the last CardGiven of every stick, whether a swap is possible or
+// not, so that its coming tells nobody what the kitty holds. Kitty (the
+// buried cards) only the sticker and the burier see until the hand ends.
+type KittySwapOpened struct {
+	Seat  int          `json:"seat"`
+	Kitty []cards.Card `json:"kitty,omitempty"`
+}
+
+// KittySwapped (guafeng, 粘牌 kitty swap): the sticker Seat took Cards[0],
+// a plain card of the trump suit, out of the kitty and put Cards[1], a side
+// card of the same rank from its hand, in its place (the action's cards).
+// Cards only the sticker and the burier see until the hand ends.
+type KittySwapped struct {
+	Seat  int          `json:"seat"`
+	Cards []cards.Card `json:"cards,omitempty"`
+}
+
+// KittySwapClosed (guafeng, 粘牌 kitty swap): the sticker Seat passed on
+// further swaps; the dealer leads.
+type KittySwapClosed struct {
+	Seat int `json:"seat"`
+}
+
 // DeclarePassed: Seat passed in the final declaration window; a seat passes
 // once and may not declare after it.
 type DeclarePassed struct {
@@ -152,6 +178,9 @@ func (TrumpReinforced) EventType() string  { return "TrumpReinforced" }
 func (LevelDropped) EventType() string     { return "LevelDropped" }
 func (DeclarationTaken) EventType() string { return "DeclarationTaken" }
 func (CardGiven) EventType() string        { return "CardGiven" }
+func (KittySwapOpened) EventType() string  { return "KittySwapOpened" }
+func (KittySwapped) EventType() string     { return "KittySwapped" }
+func (KittySwapClosed) EventType() string  { return "KittySwapClosed" }
 
 // Result is the game's detail of a HandSettled, as its JSON result.
 type Result struct {
@@ -203,6 +232,7 @@ type Result struct {
 // events decodes the game's own event types.
 var events = table.Events(
 	CardsDrawn{}, TrumpDeclared{}, DeclarePassed{}, KittyFlipped{}, KittyTaken{}, KittyBuried{}, TrumpRevealed{}, CardsPlayed{}, TrickWon{}, TrumpReinforced{}, LevelDropped{}, DeclarationTaken{}, CardGiven{},
+	KittySwapOpened{}, KittySwapped{}, KittySwapClosed{},
 )
 
 // suitName and suitNamed persist a suit by its notation letter.

@@ -12,7 +12,7 @@ import (
 
 // guafengGoldenIDs are the seeds of the guafeng golden hands, in the order
 // of goldenCases; TestFindGuafengGolden finds them.
-var guafengGoldenIDs = [7]uint64{3, 5, 30, 1, 18, 4, 1}
+var guafengGoldenIDs = [9]uint64{3, 5, 30, 1, 18, 4, 1, 55, 387}
 
 var findGolden = flag.Bool("shengji.findgolden", false, "search seeds for the guafeng golden hands and log them")
 

@@ -76,6 +76,13 @@ var goldenCases = []struct {
 	{name: "qiangbao_third_card", variant: "qiangbao", id: qiangbaoGoldenIDs[2], hands: 2, noDeclare: true, shows: map[string]int{"TrumpDeclared": 1, "KittyFlipped": 1, "HandSettled": 2}},
 	{name: "qiangbao_no_trump", variant: "qiangbao", id: qiangbaoGoldenIDs[3], hands: 5, noDeclare: true, has: []string{`"suit":""`}},
 	{name: "qiangbao_tiebreak", variant: "qiangbao", id: qiangbaoGoldenIDs[4], hands: 6, shows: map[string]int{"HandSettled": 6, "TableClosed": 1}},
+	// Seed 003's two 粘牌 examples (shengji.md, 粘牌): declaration cards
+	// taken of which some are trumps and some not, given back as a trump
+	// for each trump and any cards for the rest (here two jokers and a side
+	// pair: two trumps, two any cards); a kitty swap of a plain trump-suit
+	// card for a side card of its rank.
+	{name: "guafeng_stick_trumps_and_any", variant: "guafeng", id: guafengGoldenIDs[7], hands: 1, shows: map[string]int{"DeclarationTaken": 1, "CardGiven": 4, "KittySwapClosed": 1}, has: []string{`"trumps":2`}},
+	{name: "guafeng_kitty_swap", variant: "guafeng", id: guafengGoldenIDs[8], hands: 1, shows: map[string]int{"KittySwapped": 1, "KittySwapClosed": 1}, has: []string{`"trumps":3`}},
 }
 
 // TestGolden replays each recorded table command by command through

@@ -281,10 +281,11 @@ func (tp *twinPositions) otherDeclaration() (int, table.Action, bool) {
 // TestGuafengExchangeHidesTrumpsOwed: the card a sticker gives back is seen
 // by the two seats of the exchange only (doc.go, CardGiven), so the count
 // of trumps still owed, which drops only when that card is a joker, level
-// card, 2, 3 or 5, is theirs too (shengji.md, 粘牌: "trump cards for the
-// jokers"). Twins of seed 003's example differ only in the first card given
+// card, 2, 3 or 5, is theirs too (shengji.md, 粘牌: a trump for every trump
+// taken). Twins of seed 003's example differ only in the first card given
 // back, H5 (an exchange trump) or C8: a third seat and a spectator see both
-// alike; the sticker and the stuck seat see one trump owed or none.
+// alike; the sticker and the stuck seat see two trumps owed or three (the
+// joker and H5 H5 taken).
 func TestGuafengExchangeHidesTrumpsOwed(t *testing.T) {
 	r := guafeng(t)
 	var st [2]*table.State
@@ -318,8 +319,8 @@ func TestGuafengExchangeHidesTrumpsOwed(t *testing.T) {
 			gv := r.View(st[k].G.(*State), seat).Game.(GameView)
 			owed[k] = gv.OwedTrumps
 		}
-		if owed != [2]int{0, 1} {
-			t.Fatalf("seat %d of the exchange sees %v trumps owed after H5 and after C8, want 0 and 1 (one per joker taken)", seat, owed)
+		if owed != [2]int{2, 3} {
+			t.Fatalf("seat %d of the exchange sees %v trumps owed after H5 and after C8, want 2 and 3 (one per trump taken)", seat, owed)
 		}
 	}
 }

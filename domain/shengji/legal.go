@@ -63,7 +63,16 @@ func (r *Rules) Legal(s *State, seat int) []table.Action {
 			withCards(ActionBury, buries)
 		}
 	case phaseExchanging:
-		if seat == s.turn {
+		switch {
+		case seat != s.turn:
+		case s.swapStep():
+			// [kitty card, hand card]: the order carries the meaning,
+			// so these are not re-sorted.
+			for _, cs := range s.guafengSwaps(seat) {
+				out = append(out, table.Action{Type: ActionSwap, Cards: cs})
+			}
+			out = append(out, table.Action{Type: ActionPass})
+		default:
 			withCards(ActionExchange, s.guafengExchanges(seat))
 		}
 	case phasePlaying:

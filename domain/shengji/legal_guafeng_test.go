@@ -16,13 +16,15 @@ import (
 // first buries met, it accepts exactly the listed ones among all
 // sub-multisets of the hand (shengji.md, Kitty, guafeng); in every exchange,
 // exactly the listed single cards of the 54, never two cards, and only
-// exchange trumps when the gives left are all owed for jokers (粘牌); and
-// a declaration, stick or reinforcement of up to 5 cards of the seat's
-// drawn cards is accepted exactly when listed.
+// exchange trumps (or, short of them, trumps) when the gives left are all
+// owed for trumps taken (粘牌); in every kitty swap, exactly the listed
+// ordered pairs of the 54 cards, and pass only by the sticker; and a
+// declaration, stick or reinforcement of up to 5 cards of the seat's drawn
+// cards is accepted exactly when listed.
 func TestGuafengLegalMatchesDecide(t *testing.T) {
 	r := guafeng(t)
-	var buries, exchanges, declChecks, maxExchange int
-	for id := uint64(0); id < 4 || exchanges < 2; id++ {
+	var buries, exchanges, declChecks, maxExchange, swapSteps, swapsListed int
+	for id := uint64(0); id < 4 || exchanges < 2 || swapsListed < 2; id++ {
 		if id == 200 {
 			break
 		}
@@ -52,6 +54,33 @@ func TestGuafengLegalMatchesDecide(t *testing.T) {
 				case g.phase == phaseBurying && seat == g.burier && buries < 3:
 					buries++
 					brute(ActionBury, kittyLen)
+				case g.swapStep():
+					// Every ordered pair of cards of the 54, by every seat:
+					// a swap is accepted exactly when listed, [kitty card,
+					// hand card] (shengji.md, 粘牌 kitty swap); pass only
+					// by the sticker; no exchange any more.
+					swapSteps++
+					swaps := map[string]bool{}
+					for _, a := range legal {
+						if a.Type == ActionSwap {
+							swaps[cards.Format(a.Cards)] = true
+							swapsListed++
+						}
+					}
+					var every cards.Multiset
+					for i := range every {
+						for j := range every {
+							cs := []cards.Card{cards.FromIndex(i), cards.FromIndex(j)}
+							_, err := r.Decide(g, seat, table.Action{Type: ActionSwap, Cards: cs})
+							if (err == nil) != swaps[cards.Format(cs)] {
+								t.Fatalf("seat %d swap %s (kitty %s, trump %s, level %s): Decide %v, listed %v", seat, cards.Format(cs), cards.Format(g.buried), g.order.Trump.Letter(), g.order.Level, err, swaps[cards.Format(cs)])
+							}
+						}
+					}
+					if _, err := r.Decide(g, seat, table.Action{Type: ActionPass}); (err == nil) != listed[ActionPass+" "] || (err == nil) != (seat == g.swapper) {
+						t.Fatalf("seat %d passes the kitty swap of seat %d: Decide %v, listed %v", seat, g.swapper, err, listed[ActionPass+" "])
+					}
+					brute(ActionExchange, 1)
 				case g.phase == phaseExchanging:
 					// Every card, held or not, by every seat: one listed
 					// entry per card the sticker may give (shengji.md,
@@ -67,10 +96,21 @@ func TestGuafengLegalMatchesDecide(t *testing.T) {
 					}
 					if seat == g.turn {
 						brute(ActionExchange, 2)
+						// With every give left owed for a trump: a joker,
+						// level card, 2, 3 or 5, or any trump while the
+						// sticker holds fewer of those than it owes.
 						forced := g.gives == g.trumpsOwed
+						held := 0
+						for _, c := range g.held[seat].Cards() {
+							if gfExchangeTrump(g.order.Level, c) {
+								held++
+							}
+						}
 						for _, a := range legal {
-							if forced && !g.order.isExchangeTrump(a.Cards[0]) {
-								t.Fatalf("%d gives left, %d trumps owed: Legal offers %s", g.gives, g.trumpsOwed, gametest.DescribeAction(a))
+							c := a.Cards[0]
+							ok := gfExchangeTrump(g.order.Level, c) || (held < g.trumpsOwed && gfTrump(g.order.Level, g.order.Trump, c))
+							if forced && !ok {
+								t.Fatalf("%d gives left, %d trumps owed, %d held: Legal offers %s", g.gives, g.trumpsOwed, held, gametest.DescribeAction(a))
 							}
 						}
 						maxExchange = max(maxExchange, len(legal))
@@ -87,8 +127,8 @@ func TestGuafengLegalMatchesDecide(t *testing.T) {
 			rt.Step()
 		}
 	}
-	if buries == 0 || exchanges == 0 {
-		t.Fatalf("checked %d buries and %d exchanges: the seeds must reach both", buries, exchanges)
+	if buries == 0 || exchanges == 0 || swapSteps == 0 || swapsListed == 0 {
+		t.Fatalf("checked %d buries, %d exchanges, %d kitty swap steps with %d swaps listed: the seeds must reach them all", buries, exchanges, swapSteps, swapsListed)
 	}
 	// One entry per distinct card: GET /legal stays short.
 	if maxExchange == 0 || maxExchange > 40 {

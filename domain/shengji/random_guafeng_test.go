@@ -2,10 +2,13 @@ package shengji
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
+	"paiju/audit"
 	"paiju/domain/cards"
 	"paiju/domain/table"
+	"paiju/eventstore"
 )
 
 const (
@@ -22,7 +25,9 @@ const (
 // 200, and every settlement restated from seed 003's table (levels, points,
 // negative rows, next dealer, zero-sum). Each 粘牌 exchange takes the stuck
 // declarations seat by seat in order and gives back one card at a time, as
-// many as taken and a trump per joker (shengji.md, 粘牌). A quarter of the
+// many as taken and a trump for every trump taken (shengji.md, 粘牌), then
+// opens the kitty swap, whose swaps take only plain trump-suit cards for
+// side cards of their rank, until the sticker passes. A quarter of the
 // tables are replayed by audit.VerifyTable. The longest Legal list of each
 // phase is logged.
 func TestGuafengRandomHands(t *testing.T) {
@@ -39,8 +44,46 @@ var guafengRandom = randomVariant{
 	minDeals:    3,
 	measureBury: true,
 	reach: []string{"guafeng_override", "guafeng_stick", "TrumpReinforced", "DeclarationTaken", "CardGiven", "exchange_done", "exchange_trump_forced", "audited_exchange",
+		"exchange_pair_trumps", "KittySwapOpened", "KittySwapped", "KittySwapClosed",
 		"LevelDropped", "no_declaration", "rain_lead", "thunder_lead", "gf_kitty_deducted", "gf_negative",
 		"gf_kitty_defenders", "gf_partner_buries", "gf_defenders_win", "escape", "TableClosed"},
+}
+
+// swapAuditSeed is the first random table seed from 4000 on whose hands
+// reach a kitty swap (a change to the random driver may move it: the test
+// then searches on, only slower).
+const swapAuditSeed = 4222
+
+// TestGuafengSwapAudited: random 刮风 tables are played until a hand holds
+// a 粘牌 kitty swap, and that table's stream, to the end of the hand,
+// passes audit.VerifyTable: the auditor re-decides each swap and the
+// sticker's pass from the events (Command) and gets the very events
+// recorded (shengji.md, 粘牌 kitty swap).
+func TestGuafengSwapAudited(t *testing.T) {
+	r := guafeng(t)
+	for id := uint64(swapAuditSeed); id < swapAuditSeed+200; id++ {
+		rt := newRandomTable(t, r, id, false)
+		swapped := func() bool {
+			return slices.ContainsFunc(rt.stream, func(ev eventstore.Event) bool { return ev.Type == "KittySwapped" })
+		}
+		for rt.Settled < 3 && !rt.St.Closed && !swapped() {
+			rt.Step()
+		}
+		if !swapped() {
+			continue
+		}
+		for n := rt.Settled; rt.Settled == n; {
+			rt.Step()
+		}
+		rep, err := audit.VerifyTable(func(o table.TableOpened) (table.Rules, error) {
+			return New().Rules(o.Variant, o.Options)
+		}, rt.stream)
+		if err != nil || rep.Deals == 0 {
+			t.Fatalf("table %d: a stream with a kitty swap fails audit.VerifyTable: %v (%d deals)", id, err, rep.Deals)
+		}
+		return
+	}
+	t.Fatal("200 random tables and no kitty swap: the seeds must reach one")
 }
 
 // randomBury is a random bury of the rules: every joker the burier may
@@ -61,10 +104,23 @@ func (rt *randomTable) randomBury() []cards.Card {
 	return append(out, rest[:kittyLen-len(out)]...)
 }
 
+// gfTrump restates guafeng's trumps under the final trump (shengji.md,
+// Trump order, guafeng): the jokers, every 2, 3 and 5, the level cards and
+// the trump suit.
+func gfTrump(level cards.Rank, trump cards.Suit, c cards.Card) bool {
+	return c.IsJoker() || c.Rank == 2 || c.Rank == 3 || c.Rank == 5 || c.Rank == level || c.Suit == trump
+}
+
+// gfExchangeTrump restates the trumps a sticker gives back (seed 003:
+// "主必須給大小王、級牌、2、3、5").
+func gfExchangeTrump(level cards.Rank, c cards.Card) bool {
+	return c.IsJoker() || c.Rank == 2 || c.Rank == 3 || c.Rank == 5 || c.Rank == level
+}
+
 // checkTaken: the sticker takes the stuck declarations one seat at a time,
-// in the order of TrumpDeclared.stuck, with one exchange trump owed per
-// joker taken (shengji.md, 粘牌), and only once the previous seat has all
-// its cards back.
+// in the order of TrumpDeclared.stuck, with one trump owed per card taken
+// that is a trump under the final trump (shengji.md, 粘牌, Decision), and
+// only once the previous seat has all its cards back.
 func (rt *randomTable) checkTaken(e DeclarationTaken) {
 	g := rt.g()
 	d := g.decls[g.declarer]
@@ -76,11 +132,31 @@ func (rt *randomTable) checkTaken(e DeclarationTaken) {
 			rt.Fatalf("hand %d: seat %d's declaration taken while seat %d is owed %d cards", g.hand, e.From, seat, n)
 		}
 	}
-	if e.Trumps != jokersIn(cards.Of(e.Cards)) || canon(e.Cards) != canon(g.owed[0].cards) {
-		rt.Fatalf("hand %d: took %s owing %d trumps; seat %d declared %s (shengji.md, 粘牌: trumps for the jokers)", g.hand, cards.Format(e.Cards), e.Trumps, e.From, cards.Format(g.owed[0].cards))
+	trumps, held := 0, 0
+	for _, c := range e.Cards {
+		if gfTrump(g.order.Level, d.suit, c) {
+			trumps++
+		}
+		if gfExchangeTrump(g.order.Level, c) {
+			held++
+		}
+	}
+	for _, c := range g.held[e.Seat].Cards() {
+		if gfExchangeTrump(g.order.Level, c) {
+			held++
+		}
+	}
+	if e.Trumps != trumps || canon(e.Cards) != canon(g.owed[0].cards) {
+		rt.Fatalf("hand %d: took %s owing %d trumps; seat %d declared %s, %d of them trumps under %s (shengji.md, 粘牌: a trump for every trump)", g.hand, cards.Format(e.Cards), e.Trumps, e.From, cards.Format(g.owed[0].cards), trumps, d.suit.Letter())
+	}
+	if trumps > jokersIn(cards.Of(e.Cards)) {
+		rt.count("exchange_pair_trumps")
+	}
+	if held < trumps {
+		rt.count("exchange_trump_fallback")
 	}
 	rt.exTaken[e.From] = true
-	rt.exOwed[e.From], rt.exTrumps[e.From] = len(e.Cards), e.Trumps
+	rt.exOwed[e.From], rt.exTrumps[e.From], rt.exHeld[e.From] = len(e.Cards), e.Trumps, held
 }
 
 // checkGiven: each card given goes to the seat being exchanged with, and
@@ -91,25 +167,68 @@ func (rt *randomTable) checkGiven(e CardGiven) {
 		rt.Fatalf("hand %d: %+v; seat %d is owed %d cards (taken: %v)", g.hand, e, e.To, rt.exOwed[e.To], rt.exTaken[e.To])
 	}
 	rt.exOwed[e.To]--
-	if g.order.isExchangeTrump(e.Cards[0]) {
+	if gfExchangeTrump(g.order.Level, e.Cards[0]) {
 		rt.exGot[e.To]++
+	}
+	if gfTrump(g.order.Level, g.order.Trump, e.Cards[0]) {
+		rt.exTrumpGot[e.To]++
 	}
 }
 
 // checkExchanged, before the first lead: every stuck seat got back as many
-// cards as were taken, at least one joker, level card, 2, 3 or 5 per joker
-// (shengji.md, 粘牌).
+// cards as were taken, a trump for every trump taken, and jokers, level
+// cards, 2s, 3s or 5s for them as far as the sticker held such cards as
+// the seat's exchange began (shengji.md, 粘牌); the kitty swap opened after
+// the last give and the sticker closed it.
 func (rt *randomTable) checkExchanged() {
 	g := rt.g()
 	if g.declarer < 0 {
 		return
 	}
-	for _, st := range g.decls[g.declarer].stuck {
-		if !rt.exTaken[st.seat] || rt.exOwed[st.seat] != 0 || rt.exGot[st.seat] < rt.exTrumps[st.seat] {
-			rt.Fatalf("hand %d: the first lead with seat %d taken %v, owed %d cards, given %d trumps of %d (shengji.md, 粘牌)",
-				g.hand, st.seat, rt.exTaken[st.seat], rt.exOwed[st.seat], rt.exGot[st.seat], rt.exTrumps[st.seat])
+	stuck := g.decls[g.declarer].stuck
+	for _, st := range stuck {
+		if !rt.exTaken[st.seat] || rt.exOwed[st.seat] != 0 || rt.exTrumpGot[st.seat] < rt.exTrumps[st.seat] || rt.exGot[st.seat] < min(rt.exTrumps[st.seat], rt.exHeld[st.seat]) {
+			rt.Fatalf("hand %d: the first lead with seat %d taken %v, owed %d cards, given %d trumps (%d jokers, level cards, 2, 3, 5) of %d (shengji.md, 粘牌)",
+				g.hand, st.seat, rt.exTaken[st.seat], rt.exOwed[st.seat], rt.exTrumpGot[st.seat], rt.exGot[st.seat], rt.exTrumps[st.seat])
 		}
 		rt.count("exchange_done")
+	}
+	if len(stuck) > 0 && (!rt.swapOpened || !rt.swapClosed) {
+		rt.Fatalf("hand %d: the first lead after a stick with the kitty swap opened %v, closed %v (shengji.md, 粘牌 kitty swap)", g.hand, rt.swapOpened, rt.swapClosed)
+	}
+}
+
+// checkSwap: the kitty swap opens once, after the sticker's last give,
+// showing it the kitty; each swap takes a plain trump-suit card of the
+// kitty (never a joker, 2, 3, 5 or level card) for a side card of the same
+// rank from the sticker's hand; only the sticker closes it (shengji.md, 粘牌
+// kitty swap).
+func (rt *randomTable) checkSwap(e table.Payload) {
+	g := rt.g()
+	sticker := g.decls[g.declarer].seat
+	switch e := e.(type) {
+	case KittySwapOpened:
+		for _, st := range g.decls[g.declarer].stuck {
+			if !rt.exTaken[st.seat] || rt.exOwed[st.seat] != 0 {
+				rt.Fatalf("hand %d: the kitty swap opens with seat %d owed %d cards", g.hand, st.seat, rt.exOwed[st.seat])
+			}
+		}
+		if rt.swapOpened || e.Seat != sticker || canon(e.Kitty) != canon(g.buried) {
+			rt.Fatalf("hand %d: %+v opens the kitty swap (again: %v); the sticker is %d, the kitty %s", g.hand, e, rt.swapOpened, sticker, cards.Format(g.buried))
+		}
+		rt.swapOpened = true
+	case KittySwapped:
+		took, gave := e.Cards[0], e.Cards[1]
+		plain := !gfTrump(g.order.Level, cards.Joker, took) && took.Suit == g.order.Trump
+		side := !gfTrump(g.order.Level, g.order.Trump, gave) && gave.Rank == took.Rank
+		if !rt.swapOpened || rt.swapClosed || e.Seat != sticker || !slices.Contains(g.buried, took) || g.held[sticker].Count(gave) == 0 || !plain || !side {
+			rt.Fatalf("hand %d (trump %s, level %s): seat %d swaps %s from the kitty %s for %s (shengji.md, 粘牌 kitty swap)", g.hand, g.order.Trump.Letter(), g.order.Level, e.Seat, took, cards.Format(g.buried), gave)
+		}
+	case KittySwapClosed:
+		if !rt.swapOpened || rt.swapClosed || e.Seat != sticker {
+			rt.Fatalf("hand %d: seat %d closes the kitty swap (opened %v, closed %v), the sticker is %d", g.hand, e.Seat, rt.swapOpened, rt.swapClosed, sticker)
+		}
+		rt.swapClosed = true
 	}
 }
 

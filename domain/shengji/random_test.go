@@ -121,6 +121,7 @@ func playRandom(t *testing.T, v randomVariant) {
 		if slices.ContainsFunc(first, func(ev eventstore.Event) bool { return ev.Type == "CardGiven" }) {
 			rt.count("audited_exchange")
 		}
+
 		if rep.Deals < v.minDeals {
 			t.Fatalf("table %d: audit recomputed %d deals", d.Seed, rep.Deals)
 		}
@@ -201,9 +202,15 @@ type randomTable struct {
 	levelsBefore      [2]int
 	dealerBefore      int
 	// The running hand's 粘牌 exchanges (guafeng), by stuck seat: cards
-	// still owed, exchange trumps owed and exchange trumps given.
+	// still owed, trumps owed, exchange trumps (jokers, level cards, 2, 3,
+	// 5) given, trumps given, and exchange trumps the sticker held as the
+	// seat's exchange began.
 	exOwed, exTrumps, exGot [seats]int
+	exTrumpGot, exHeld      [seats]int
 	exTaken                 [seats]bool
+	// The 粘牌 kitty swap (guafeng): opened, closed; the kitty as buried.
+	swapOpened, swapClosed bool
+	buriedBy               []cards.Card
 }
 
 // randomConfig is a random table of r, its generator seeded with the table
@@ -252,6 +259,8 @@ func (rt *randomTable) Applying(e table.Payload) {
 		rt.playedBy = [seats]int{}
 		rt.tries, rt.escapeAt = 0, -1
 		rt.exOwed, rt.exTrumps, rt.exGot, rt.exTaken = [seats]int{}, [seats]int{}, [seats]int{}, [seats]bool{}
+		rt.exTrumpGot, rt.exHeld = [seats]int{}, [seats]int{}
+		rt.swapOpened, rt.swapClosed = false, false
 		rt.levelsBefore, rt.dealerBefore = rt.g().levels, rt.g().matchDealer
 		if rt.escapes && rt.Rng.IntN(40) == 0 {
 			rt.escapeAt, rt.escaper = rt.Rng.IntN(200), rt.Rng.IntN(seats)
@@ -275,6 +284,11 @@ func (rt *randomTable) Applying(e table.Payload) {
 	case CardGiven:
 		rt.count(e.EventType())
 		rt.checkGiven(e)
+	case KittyBuried:
+		rt.buriedBy = e.Cards
+	case KittySwapOpened, KittySwapped, KittySwapClosed:
+		rt.count(e.EventType())
+		rt.checkSwap(e)
 	case LevelDropped:
 		rt.count(e.EventType())
 		if want := max(1, rt.levelsBefore[e.Side]-1); levelNumber(e.Level) != want {
@@ -591,8 +605,12 @@ func (rt *randomTable) pick() (seat int, a table.Action, ok bool) {
 		return g.dealer, table.Action{Type: ActionBury, Cards: cs[:kittyLen]}, true
 	case phaseExchanging:
 		legal := rt.r.Legal(g, g.turn)
-		rt.noteLegal("exchange", len(legal))
-		if distinct := len(slices.Compact(g.handCards(g.turn, g.order))); len(legal) < distinct {
+		if g.swapStep() {
+			rt.noteLegal("kitty_swap", len(legal))
+		} else {
+			rt.noteLegal("exchange", len(legal))
+		}
+		if distinct := len(slices.Compact(g.handCards(g.turn, g.order))); len(g.owed) > 0 && len(legal) < distinct {
 			rt.count("exchange_trump_forced")
 		}
 		if len(legal) == 0 {

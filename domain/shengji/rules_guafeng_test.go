@@ -229,10 +229,12 @@ func TestGuafengDeclarations(t *testing.T) {
 			t.Fatalf("after the bury: %v, phase %s turn %d; want the sticker to exchange", gametest.EventTypes(evs), gametest.Game[State](st).phase, gametest.Game[State](st).turn)
 		}
 		// The bury takes the stuck declaration into the sticker's hand:
-		// public, with one trump owed for its joker.
+		// public, with three trumps owed: under ♣ and level A the joker and
+		// H5 H5 (fixed trumps) are trumps, H6 H6 are not (shengji.md, 粘牌
+		// Decision: seed 003's "3張任意主牌（5為常主+1小王）加上兩張其他花色的任意牌").
 		tk, ok := evs[2].(DeclarationTaken)
-		if len(evs) != 3 || !ok || tk.Seat != 0 || tk.From != 1 || tk.Trumps != 1 || canon(tk.Cards) != canon(cards.MustParse("BJ H5 H5 H6 H6")) {
-			t.Fatalf("the bury's events %v, want the declaration BJ H5 H5 H6 H6 taken from seat 1 with 1 trump owed", evs)
+		if len(evs) != 3 || !ok || tk.Seat != 0 || tk.From != 1 || tk.Trumps != 3 || canon(tk.Cards) != canon(cards.MustParse("BJ H5 H5 H6 H6")) {
+			t.Fatalf("the bury's events %v, want the declaration BJ H5 H5 H6 H6 taken from seat 1 with 3 trumps owed", evs)
 		}
 		for seat := range seats {
 			if got := r.Redact(tk, seat, false).(DeclarationTaken); canon(got.Cards) != canon(tk.Cards) {
@@ -242,7 +244,7 @@ func TestGuafengDeclarations(t *testing.T) {
 		if g := gametest.Game[State](st); g.held[0].Count(cards.BJ) < 2 || g.held[1].Count(cards.BJ) != 0 || g.held[1].Len() != handSize-5 {
 			t.Fatalf("after the take seat 0 holds %s, seat 1 %d cards", cards.Format(g.held[0].Cards()), g.held[1].Len())
 		}
-		for seat, trumps := range []int{1, 1, 0, 0} {
+		for seat, trumps := range []int{3, 3, 0, 0} {
 			// How many trumps are still owed only the two seats of the
 			// exchange see (doc.go: the cards given are theirs).
 			if gv := r.View(gametest.Game[State](st), seat).Game.(GameView); gv.OwedCards != 5 || gv.OwedTrumps != trumps || !slices.Equal(gv.Owed, []int{1}) {
@@ -257,9 +259,11 @@ func TestGuafengDeclarations(t *testing.T) {
 			t.Fatalf("the stuck seat exchanges: %v, want not_sticker", err)
 		}
 		h0, h1 := gametest.Game[State](st).held[0], gametest.Game[State](st).held[1]
-		// Four cards of five for the pairs: any cards while a give is left
-		// for the joker.
-		for i, c := range []string{"C8", "C8", "C6", "C6"} {
+		// Two cards of five for the side pair: any cards (here a trump-suit
+		// C8, which pays no trump while the sticker holds jokers, level
+		// cards, 2s, 3s or 5s enough) while three gives are left for the
+		// three trumps.
+		for i, c := range []string{"C8", "H6"} {
 			evs = gametest.MustAct(t, st, 0, exchangeA(c))
 			if g, ok := evs[0].(CardGiven); len(evs) != 1 || !ok || g.To != 1 || g.Left != 4-i || g.Cards[0] != cards.MustParse(c)[0] {
 				t.Fatalf("give %s: %v", c, evs)
@@ -273,13 +277,16 @@ func TestGuafengDeclarations(t *testing.T) {
 				}
 			}
 		}
-		// One joker taken, one give left: only a joker, level card, 2, 3
-		// or 5 (seed 003: 主必須給大小王、級牌、2、3、5).
-		if _, err := gametest.Act(st, 0, exchangeA("C7")); !errors.Is(err, ErrBadExchange) {
-			t.Fatalf("the last give, owed for the joker, a C7: %v, want invalid_exchange", err)
+		// Three trumps taken, three gives left: only a joker, level card,
+		// 2, 3 or 5 (seed 003: 主必須給大小王、級牌、2、3、5), not a side
+		// card nor a plain trump-suit card.
+		for _, c := range []string{"C7", "H6"} {
+			if _, err := gametest.Act(st, 0, exchangeA(c)); !errors.Is(err, ErrBadExchange) {
+				t.Fatalf("a give owed for a trump taken, %s: %v, want invalid_exchange (shengji.md, 粘牌)", c, err)
+			}
 		}
-		if gv := r.View(gametest.Game[State](st), 1).Game.(GameView); gv.OwedCards != 1 || gv.OwedTrumps != 1 {
-			t.Fatalf("seat 1 sees %d cards, %d trumps owed; want 1 and 1", gv.OwedCards, gv.OwedTrumps)
+		if gv := r.View(gametest.Game[State](st), 1).Game.(GameView); gv.OwedCards != 3 || gv.OwedTrumps != 3 {
+			t.Fatalf("seat 1 sees %d cards, %d trumps owed; want 3 and 3", gv.OwedCards, gv.OwedTrumps)
 		}
 		g = gametest.Game[State](st)
 		legal := r.Legal(g, 0)
@@ -294,14 +301,32 @@ func TestGuafengDeclarations(t *testing.T) {
 			got = append(got, gametest.DescribeAction(a))
 		}
 		if !slices.Contains(want, ActionExchange+" H5") || !slices.Equal(got, want) {
-			t.Fatalf("Legal with one trump owed and one give left: %v, want the exchange trumps held %v", got, want)
+			t.Fatalf("Legal with three trumps owed and three gives left: %v, want the exchange trumps held %v", got, want)
 		}
+		gametest.MustAct(t, st, 0, exchangeA("BJ"))
+		gametest.MustAct(t, st, 0, exchangeA("H5"))
 		evs = gametest.MustAct(t, st, 0, exchangeA("H5"))
-		if len(evs) != 1 || evs[0].(CardGiven).Left != 0 || gametest.Game[State](st).phase != phasePlaying || gametest.Game[State](st).turn != 0 {
-			t.Fatalf("the last give: %v, phase %s turn %d; want the dealer to lead", evs, gametest.Game[State](st).phase, gametest.Game[State](st).turn)
+		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"CardGiven", "KittySwapOpened"}) || evs[0].(CardGiven).Left != 0 {
+			t.Fatalf("the last give: %v, want CardGiven then KittySwapOpened", evs)
 		}
-		h0.Remove(cards.MustParse("C8 C8 C6 C6 H5"))
-		h1.Add(cards.MustParse("C8 C8 C6 C6 H5")...)
+		// The kitty swap follows (shengji.md, 粘牌 kitty swap): the kitty
+		// holds no club, so the sticker may only pass; then the dealer
+		// leads.
+		if g := gametest.Game[State](st); g.phase != phaseExchanging || g.turn != 0 || g.swapper != 0 {
+			t.Fatalf("after the last give: phase %s turn %d swapper %d, want the sticker 0 in the kitty swap", g.phase, g.turn, g.swapper)
+		}
+		if _, err := gametest.Act(st, 0, exchangeA("C7")); !errors.Is(err, ErrBadExchange) {
+			t.Fatalf("a sixth give: %v, want invalid_exchange", err)
+		}
+		if got := r.Legal(gametest.Game[State](st), 0); len(got) != 1 || got[0].Type != ActionPass {
+			t.Fatalf("the kitty swap over RJ SK D4 D6 with ♣ trump: Legal %v, want pass only", got)
+		}
+		evs = gametest.MustAct(t, st, 0, passA())
+		if _, ok := evs[0].(KittySwapClosed); len(evs) != 1 || !ok || gametest.Game[State](st).phase != phasePlaying || gametest.Game[State](st).turn != 0 {
+			t.Fatalf("the sticker passes the swap: %v, phase %s turn %d; want the dealer to lead", evs, gametest.Game[State](st).phase, gametest.Game[State](st).turn)
+		}
+		h0.Remove(cards.MustParse("C8 H6 BJ H5 H5"))
+		h1.Add(cards.MustParse("C8 H6 BJ H5 H5")...)
 		if gametest.Game[State](st).held[0] != h0 || gametest.Game[State](st).held[1] != h1 || h1.Len() != handSize || h0.Len() != handSize {
 			t.Fatalf("after the exchange seat 0 holds %s, seat 1 %s", cards.Format(gametest.Game[State](st).held[0].Cards()), cards.Format(gametest.Game[State](st).held[1].Cards()))
 		}
@@ -339,9 +364,9 @@ func TestGuafengDeclarations(t *testing.T) {
 		if g := gametest.Game[State](st); g.phase != phaseExchanging || g.turn != 3 || len(g.owed) != 2 {
 			t.Fatalf("phase %s turn %d owed %d, want the sticker 3 to exchange twice", g.phase, g.turn, len(g.owed))
 		}
-		// Seat 0 first (TrumpDeclared.stuck): a joker given first meets
-		// the obligation, so the last give may be any card; it takes seat
-		// 1's declaration.
+		// Seat 0 first (TrumpDeclared.stuck): under ♦ only its joker is a
+		// trump; a joker given first meets the obligation, so the last give
+		// may be any card; it takes seat 1's declaration.
 		for _, c := range []string{"BJ", "C6", "C6", "C7"} {
 			if g := gametest.MustAct(t, st, 3, exchangeA(c))[0].(CardGiven); g.To != 0 {
 				t.Fatalf("give %s to seat %d, want 0", c, g.To)
@@ -351,17 +376,26 @@ func TestGuafengDeclarations(t *testing.T) {
 		if got := gametest.EventTypes(evs); !slices.Equal(got, []string{"CardGiven", "DeclarationTaken"}) {
 			t.Fatalf("the last give to seat 0: %v, want CardGiven DeclarationTaken", got)
 		}
-		if tk := evs[1].(DeclarationTaken); tk.From != 1 || tk.Trumps != 1 || canon(tk.Cards) != canon(cards.MustParse("BJ H5 H5")) {
-			t.Fatalf("second take %+v, want seat 1's BJ H5 H5", tk)
+		if tk := evs[1].(DeclarationTaken); tk.From != 1 || tk.Trumps != 3 || canon(tk.Cards) != canon(cards.MustParse("BJ H5 H5")) {
+			t.Fatalf("second take %+v, want seat 1's BJ H5 H5, all three trumps (a joker and fixed 5s)", tk)
 		}
-		gametest.MustAct(t, st, 3, exchangeA("D8"))
-		gametest.MustAct(t, st, 3, exchangeA("D9"))
-		if _, err := gametest.Act(st, 3, exchangeA("D10")); !errors.Is(err, ErrBadExchange) {
-			t.Fatalf("seat 1's last give, owed for its joker, a D10: %v, want invalid_exchange (shengji.md, 粘牌)", err)
+		// Every give to seat 1 is owed for a trump: a joker, level card,
+		// 2, 3 or 5; a plain ♦ (trump suit) or a side card is refused while
+		// the sticker holds enough of those (shengji.md, 粘牌).
+		for _, c := range []string{"D8", "D10"} {
+			if _, err := gametest.Act(st, 3, exchangeA(c)); !errors.Is(err, ErrBadExchange) {
+				t.Fatalf("seat 1's give, owed for a trump, a %s: %v, want invalid_exchange (shengji.md, 粘牌)", c, err)
+			}
 		}
+		gametest.MustAct(t, st, 3, exchangeA("H5"))
+		gametest.MustAct(t, st, 3, exchangeA("RJ"))
 		evs = gametest.MustAct(t, st, 3, exchangeA("H5"))
-		if g := evs[0].(CardGiven); len(evs) != 1 || g.To != 1 || g.Left != 0 || gametest.Game[State](st).phase != phasePlaying || gametest.Game[State](st).turn != 3 {
-			t.Fatalf("the last give %v, phase %s", evs, gametest.Game[State](st).phase)
+		if g := evs[0].(CardGiven); len(evs) != 2 || g.To != 1 || g.Left != 0 || gametest.Game[State](st).phase != phaseExchanging || gametest.Game[State](st).swapper != 3 {
+			t.Fatalf("the last give %v, phase %s; want the kitty swap of the sticker 3", evs, gametest.Game[State](st).phase)
+		}
+		gametest.MustAct(t, st, 3, passA())
+		if g := gametest.Game[State](st); g.phase != phasePlaying || g.turn != 3 {
+			t.Fatalf("after the kitty swap: phase %s turn %d, want the dealer 3 to lead", g.phase, g.turn)
 		}
 		for seat := range seats {
 			if n := gametest.Game[State](st).held[seat].Len(); n != handSize {
@@ -511,7 +545,10 @@ func TestGuafengActionValidation(t *testing.T) {
 		{0, exchangeA("BJ"), "wrong_phase"},
 		{0, stickA("BJ C6 C6"), "cannot_stick"},
 		{1, reinforceA("H6 H6"), "cannot_reinforce"},
-		{0, table.Action{Type: "swap"}, "unknown_action"},
+		// "swap" is the 粘牌 kitty swap's (shengji.md); "trade" is no action.
+		{0, table.Action{Type: "trade"}, "unknown_action"},
+		{0, table.Action{Type: ActionSwap}, "invalid_action"},
+		{0, swapA("H7 S7"), "wrong_phase"},
 	}
 	for _, c := range cases {
 		if _, err := gametest.Act(st, c.seat, c.a); !hasCode(err, c.code) {
@@ -520,7 +557,7 @@ func TestGuafengActionValidation(t *testing.T) {
 	}
 	ny := deal{first: [4]string{"BJ H5 H5"}}.build(t, ningyang(t))
 	drawRounds(t, ny, 3)
-	for _, a := range []table.Action{stickA("BJ H5 H5"), reinforceA("BJ"), exchangeA("BJ")} {
+	for _, a := range []table.Action{stickA("BJ H5 H5"), reinforceA("BJ"), exchangeA("BJ"), swapA("H5 S5")} {
 		if _, err := gametest.Act(ny, 0, a); !hasCode(err, "unknown_action") {
 			t.Errorf("ningyang %s: %v, want unknown_action (no 粘牌 or 續牌 in seed 000)", gametest.DescribeAction(a), err)
 		}

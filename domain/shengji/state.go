@@ -109,8 +109,15 @@ type State struct {
 	burier     int         // takes and buries the kitty; the dealer but in guafeng
 	owed       []stuckDecl // guafeng: exchanges the sticker still owes
 	// gives and trumpsOwed (guafeng): the cards the sticker still gives
-	// owed[0], and how many of them must be exchange trumps.
+	// owed[0], and how many of them must still pay for trumps taken
+	// (declare_guafeng.go, givesTrump).
 	gives, trumpsOwed int
+	// swapper (guafeng, 粘牌 kitty swap): the sticker once its kitty swap
+	// has opened (it has seen the kitty), -1 before.
+	swapper int
+	// asBuried: the kitty as buried, kept for the burier's view once the
+	// sticker may swap (nil before).
+	asBuried []cards.Card
 
 	turn      int
 	trick     []trickPlay
@@ -123,7 +130,7 @@ type State struct {
 
 func newState(v *variant, o options) *State {
 	l := max(1, v.fixedLevel)
-	return &State{v: v, o: o, levels: [2]int{l, l}, dealLevels: [2]int{l, l}, matchDealer: -1, dealer: -1, declarer: -1, lastWin: -1, burier: -1}
+	return &State{v: v, o: o, levels: [2]int{l, l}, dealLevels: [2]int{l, l}, matchDealer: -1, dealer: -1, declarer: -1, lastWin: -1, burier: -1, swapper: -1}
 }
 
 // Clone returns a copy that evolves independently of s.
@@ -227,10 +234,11 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		if len(e.Cards) != 1 {
 			panic(fmt.Sprintf("shengji: corrupt stream: seat %d gives %d cards in one CardGiven", e.Seat, len(e.Cards)))
 		}
+		paid := s.givesTrump(e.Seat, e.Cards[0]) // before the card leaves
 		s.remove(e.Seat, e.Cards)
 		s.held[e.To].Add(e.Cards...)
 		s.gives--
-		if s.trumpsOwed > 0 && s.order.isExchangeTrump(e.Cards[0]) {
+		if paid {
 			s.trumpsOwed--
 		}
 		if s.gives == 0 {
@@ -239,6 +247,8 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 				s.phase, s.turn = phasePlaying, s.dealer
 			}
 		}
+	case KittySwapOpened, KittySwapped, KittySwapClosed:
+		s.evolveSwap(e)
 	case TrumpRevealed:
 		s.trumpShown = true
 	case CardsPlayed:
@@ -296,6 +306,7 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.buried = nil
 	s.burier, s.owed = -1, nil
 	s.gives, s.trumpsOwed = 0, 0
+	s.swapper, s.asBuried = -1, nil
 	s.trick, s.lastTrick = nil, nil
 	s.tricks, s.defPts, s.dealPts, s.lastWin = 0, 0, 0, -1
 }

@@ -28,7 +28,9 @@ type GameView struct {
 	Trump   string       `json:"trump"`
 	Flipped []cards.Card `json:"flipped"`
 	// Kitty: the kitty the dealer took, then the buried cards: shown to the
-	// dealer only, and to all once the hand is over.
+	// dealer (guafeng: the burier, as it buried them; and the sticker once
+	// its kitty swap opens, as they are) only, and to all once the hand is
+	// over.
 	Kitty     []cards.Card `json:"kitty"`
 	Turn      *int         `json:"turn"`
 	Trick     []PlayView   `json:"trick"`
@@ -50,6 +52,10 @@ type GameView struct {
 	OwedTrumps int   `json:"owed_trumps,omitempty"`
 	// MatchPoints (qiangbao): each side's match points so far.
 	MatchPoints []int `json:"match_points,omitempty"`
+	// Swapper (guafeng, 粘牌 kitty swap): the sticker, once it has given
+	// back every card: it may swap kitty cards until it passes (phase
+	// "exchanging" with nobody owed), and sees the kitty from then on.
+	Swapper *int `json:"swapper,omitempty"`
 	// Hands holds every seat's cards, for the auditor only.
 	Hands [][]cards.Card `json:"hands,omitempty"`
 }
@@ -131,7 +137,10 @@ func (r *Rules) View(s *State, seat int) table.View {
 	for _, st := range s.owed {
 		g.Owed = append(g.Owed, st.seat)
 	}
-	if s.phase == phaseExchanging {
+	if s.swapper >= 0 {
+		g.Swapper = table.Seat(s.swapper)
+	}
+	if s.phase == phaseExchanging && len(s.owed) > 0 {
 		// The count of cards left is public (CardGiven.left); how many of
 		// them must still be trumps tells whether the hidden card just
 		// given was one, so only the two seats of the exchange see it.
@@ -141,8 +150,12 @@ func (r *Rules) View(s *State, seat int) table.View {
 		}
 	}
 	switch {
-	case s.buried != nil && (all || over || seat == s.burier):
+	case s.buried != nil && (all || over || (s.swapper >= 0 && seat == s.swapper)):
 		g.Kitty = slices.Clone(s.buried)
+	case s.buried != nil && seat == s.burier:
+		// The burier knows the kitty as it buried it; the sticker's
+		// swaps are the sticker's own (shengji.md, 粘牌 kitty swap).
+		g.Kitty = slices.Clone(s.buriedAs())
 	case s.phase == phaseBurying && (all || seat == s.burier):
 		g.Kitty = slices.Clone(s.kitty)
 	}
@@ -233,6 +246,16 @@ func (r *Rules) Redact(p table.Payload, seat int, handOver bool) table.Payload {
 		}
 		return e
 	case KittyBuried:
+		if e.Seat != seat {
+			e.Cards = nil
+		}
+		return e
+	case KittySwapOpened:
+		if e.Seat != seat {
+			e.Kitty = nil
+		}
+		return e
+	case KittySwapped:
 		if e.Seat != seat {
 			e.Cards = nil
 		}
