@@ -115,21 +115,9 @@ func (s *Service) since(ctx context.Context, tableID string, snap *Loaded) ([]ev
 // reader does not wait for a command's append, and takes the lock only to
 // publish what it read.
 func (s *Service) current(ctx context.Context, tableID string, e *cached, atLeast int) (*Loaded, error) {
-	snap := e.snap.Load()
-	hit := s.upToDate(e, snap, atLeast)
-	s.cfg.Observer.CacheLookup(hit)
-	if hit {
-		return snap, nil
-	}
-	evs, err := s.since(ctx, tableID, snap)
-	if err != nil {
-		return nil, err
-	}
-	if len(evs) == 0 {
-		if snap == nil {
-			return nil, ErrTableNotFound
-		}
-		return snap, nil
+	snap, evs, err := s.lookup(ctx, tableID, e, atLeast)
+	if err != nil || evs == nil {
+		return snap, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -144,23 +132,33 @@ func (s *Service) current(ctx context.Context, tableID string, e *cached, atLeas
 // currentLocked is current for a caller holding e.mu: no snapshot can move
 // while it reads.
 func (s *Service) currentLocked(ctx context.Context, tableID string, e *cached, atLeast int) (*Loaded, error) {
+	snap, evs, err := s.lookup(ctx, tableID, e, atLeast)
+	if err != nil || evs == nil {
+		return snap, err
+	}
+	return s.publish(tableID, e, snap, evs)
+}
+
+// lookup returns the cached snapshot and, when it is not current, the events
+// stored after it (nil when the snapshot is the table as it stands).
+func (s *Service) lookup(ctx context.Context, tableID string, e *cached, atLeast int) (*Loaded, []eventstoreEvent, error) {
 	snap := e.snap.Load()
 	hit := s.upToDate(e, snap, atLeast)
 	s.cfg.Observer.CacheLookup(hit)
 	if hit {
-		return snap, nil
+		return snap, nil, nil
 	}
 	evs, err := s.since(ctx, tableID, snap)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(evs) == 0 {
 		if snap == nil {
-			return nil, ErrTableNotFound
+			return nil, nil, ErrTableNotFound
 		}
-		return snap, nil
+		return snap, nil, nil
 	}
-	return s.publish(tableID, e, snap, evs)
+	return snap, evs, nil
 }
 
 // publish folds evs, the events stored after snap, into the entry's next
