@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"paiju/domain/table"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
+	"paiju/internal/testclock"
 	"paiju/service"
 )
 
@@ -105,24 +105,6 @@ func currentVersions(t *testing.T, reg table.Registry) []versionOf {
 	return vs
 }
 
-// frozenClock is the recorder's clock; the store records by it too.
-type frozenClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *frozenClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *frozenClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // recordFrozen records a stream for every current version that has none:
 // two hands played by their players, with a turn timeout, a seat handed to
 // the bot (托管) and taken back, then an escape in the third hand.
@@ -145,7 +127,7 @@ func recordFrozen(t *testing.T, reg table.Registry) {
 func recordStream(t *testing.T, reg table.Registry, v versionOf) []byte {
 	t.Helper()
 	ctx := context.Background()
-	clock := &frozenClock{now: time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)}
+	clock := testclock.New(time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC))
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "f.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler), Now: clock.Now, Synchronous: "NORMAL"})
 	if err != nil {
 		t.Fatal(err)
@@ -181,11 +163,11 @@ func recordStream(t *testing.T, reg table.Registry, v versionOf) []byte {
 		if _, err := svc.Act(ctx, players[seat], id, a, service.NoCond); err != nil {
 			t.Fatalf("%s: seat %d %+v: %v", v.version, seat, a, err)
 		}
-		clock.advance(time.Second)
+		clock.Advance(time.Second)
 		svc.RunDue(ctx)
 	}
 	// The first turn runs out.
-	clock.advance(31 * time.Second)
+	clock.Advance(31 * time.Second)
 	if svc.RunDue(ctx) == 0 {
 		t.Fatalf("%s: no timeout after 31 s", v.version)
 	}
@@ -230,7 +212,7 @@ func recordStream(t *testing.T, reg table.Registry, v versionOf) []byte {
 		seat, a, ok := firstPlayerMove(svc, st, clock.Now())
 		if !ok {
 			// Nothing to do but wait for a deadline.
-			clock.advance(31 * time.Second)
+			clock.Advance(31 * time.Second)
 			if svc.RunDue(ctx) == 0 {
 				t.Fatalf("%s: stuck at version %d", v.version, len(l.Events))
 			}

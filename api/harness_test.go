@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"paiju/eventstore"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
+	"paiju/internal/testclock"
 	"paiju/service"
 )
 
@@ -36,28 +36,10 @@ type env struct {
 	c     *apitest.Client
 	rng   *rand.Rand
 	// clock is the service's clock: it stands still unless a test moves it.
-	clock *testClock
+	clock *testclock.Clock
 	// svc is the table service behind the server, for tests that run the
 	// turn clock by hand (RunDue).
 	svc *service.Service
-}
-
-// testClock is a clock a test moves by hand (service.Clock).
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
 }
 
 // seqSeeds derives deal seeds from a test seed, so that a failing game
@@ -106,7 +88,7 @@ func newEnvWith(t *testing.T, seed uint64, opt func(*api.Deps)) *env {
 func newEnvThinking(t *testing.T, seed uint64, think time.Duration, opt func(*api.Deps)) *env {
 	t.Helper()
 	ctx := context.Background()
-	clock := &testClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	clock := testclock.New(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	// The store records by the same clock: deadlines count from recorded times.
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "paiju.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler), Now: clock.Now})
 	if err != nil {

@@ -103,7 +103,7 @@ func TestLiveTableOverREST(t *testing.T) {
 		t.Fatal("two players and a bot did not start the hand")
 	}
 	// The bot may be first to bid: let it.
-	e.clock.advance(time.Second)
+	e.clock.Advance(time.Second)
 	e.svc.RunDue(ctx)
 	v = e.liveView(id, ps[0].Token)
 	turn := *v.Turn
@@ -131,7 +131,7 @@ func TestLiveTableOverREST(t *testing.T) {
 		t.Fatalf("a seat not to act shows a deadline %s in /legal", *other.Deadline)
 	}
 
-	e.clock.advance(10 * time.Second)
+	e.clock.Advance(10 * time.Second)
 	if n := e.svc.RunDue(ctx); n == 0 {
 		t.Fatal("nothing happened at the deadline")
 	}
@@ -179,7 +179,7 @@ func TestLiveTableOverREST(t *testing.T) {
 			break
 		}
 		// A second at a time: one bot or 托管 move per table, or a timeout.
-		e.clock.advance(time.Second)
+		e.clock.Advance(time.Second)
 		e.svc.RunDue(ctx)
 		tr := e.auditorTruth(id)
 		for i, p := range viewers {

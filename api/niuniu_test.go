@@ -373,7 +373,7 @@ func TestNiuniuDeadlineOverREST(t *testing.T) {
 		t.Fatalf("seat 0 arranges %v: %d %s", first, r.Status, r.Body)
 	}
 
-	e.clock.advance(30*time.Second - time.Millisecond)
+	e.clock.Advance(30*time.Second - time.Millisecond)
 	if hasReveal(1) {
 		t.Fatal("reveal listed before the deadline")
 	}
@@ -390,7 +390,7 @@ func TestNiuniuDeadlineOverREST(t *testing.T) {
 		t.Fatal("the store moved on a rejected reveal")
 	}
 
-	e.clock.advance(time.Millisecond)
+	e.clock.Advance(time.Millisecond)
 	if !hasReveal(1) || !hasReveal(2) {
 		t.Fatal("reveal not listed at the deadline")
 	}

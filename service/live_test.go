@@ -15,38 +15,20 @@ import (
 	"paiju/domain/table"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
+	"paiju/internal/testclock"
 	"paiju/service"
 )
-
-// manualClock is a clock the test moves; the store records by it too, so
-// that deadlines (counted from recorded times) and the service agree.
-type manualClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 type liveEnv struct {
 	t     testing.TB
 	store *sqlite.Store
-	clock *manualClock
+	clock *testclock.Clock
 	path  string
 }
 
 func newLiveEnv(t testing.TB) *liveEnv {
 	t.Helper()
-	e := &liveEnv{t: t, clock: &manualClock{now: time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)}, path: filepath.Join(t.TempDir(), "t.db")}
+	e := &liveEnv{t: t, clock: testclock.New(time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)), path: filepath.Join(t.TempDir(), "t.db")}
 	e.reopen()
 	return e
 }
@@ -141,11 +123,11 @@ func TestTurnClockTimesOutThenDelegates(t *testing.T) {
 	if due, ok := svc.Due(id); !ok || !due.Equal(dl) {
 		t.Fatalf("scheduled at %v %v, want the deadline %v", due, ok, dl)
 	}
-	e.clock.advance(30*time.Second - time.Millisecond)
+	e.clock.Advance(30*time.Second - time.Millisecond)
 	if n := svc.RunDue(ctx); n != 0 {
 		t.Fatalf("%d server moves a millisecond before the deadline, want none", n)
 	}
-	e.clock.advance(time.Millisecond)
+	e.clock.Advance(time.Millisecond)
 	if n := svc.RunDue(ctx); n != 1 {
 		t.Fatalf("%d server moves at the deadline, want 1", n)
 	}
@@ -171,7 +153,7 @@ func TestTurnClockTimesOutThenDelegates(t *testing.T) {
 		if l.State.Delegated[turn] || l.State.Closed || !l.State.InDeal {
 			break
 		}
-		e.clock.advance(30 * time.Second)
+		e.clock.Advance(30 * time.Second)
 		svc.RunDue(ctx)
 	}
 	l, _ = svc.Load(ctx, id)
@@ -243,7 +225,7 @@ func TestQuietSeatsReachSettlement(t *testing.T) {
 						continue
 					}
 				}
-				e.clock.advance(30 * time.Second)
+				e.clock.Advance(30 * time.Second)
 				svc.RunDue(ctx)
 			}
 			l, _ := svc.Load(ctx, id)
@@ -377,7 +359,7 @@ func TestTimeoutSurvivesRestart(t *testing.T) {
 	ctx := context.Background()
 	id := openSeated(t, e.service(false), service.OpenRequest{Game: "shuangkou", Variant: "classic", Stake: 1}, 4)
 	e.reopen()
-	e.clock.advance(45 * time.Second)
+	e.clock.Advance(45 * time.Second)
 	svc := e.service(false)
 	if n := svc.RunDue(ctx); n != 0 {
 		t.Fatalf("%d moves before Resume: nothing should be known yet", n)
@@ -412,7 +394,7 @@ func TestTwoNodesFireOnce(t *testing.T) {
 		if _, ok := b.Due(id); !ok {
 			t.Fatal("node b does not know the deadline")
 		}
-		e.clock.advance(31 * time.Second)
+		e.clock.Advance(31 * time.Second)
 		var wg sync.WaitGroup
 		wg.Go(func() { a.RunDue(ctx) })
 		wg.Go(func() { b.RunDue(ctx) })

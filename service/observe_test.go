@@ -68,7 +68,7 @@ func TestObserverCountsCommands(t *testing.T) {
 	if _, err := svc.Open(ctx, service.Player{ID: "p0"}, service.OpenRequest{Game: "no-such-game"}, service.NoCond); err == nil {
 		t.Fatal("opened a table of an unknown game")
 	}
-	e.clock.advance(30 * time.Second) // doudizhu's default clock (doudizhu.md, Timeouts)
+	e.clock.Advance(30 * time.Second) // doudizhu's default clock (doudizhu.md, Timeouts)
 	timeouts := svc.RunDue(ctx)
 
 	bots := openSeated(t, svc, service.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1, Bots: 3, MaxHands: 1}, 0)
