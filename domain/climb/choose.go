@@ -3,6 +3,8 @@ package climb
 import (
 	"cmp"
 	"slices"
+
+	"paiju/domain/table"
 )
 
 // Option is one legal play as a bot weighs it.
@@ -149,4 +151,23 @@ func newCandidate(o Option, hand *Counts) candidate {
 		c.cheap += 10000
 	}
 	return c
+}
+
+// Options reads a climbing game's legal list for Choose: the index of its
+// pass action into s.Pass (-1 when there is none), and one Option per play,
+// marked Bomb when bomb says so of its cards. pass and play are the game's
+// action type names.
+func Options(s *Situation, legal []table.Action, pass, play string, bomb func(a table.Action, take *Counts) bool) []Option {
+	s.Pass = -1
+	opts := make([]Option, 0, len(legal))
+	for i, a := range legal {
+		switch a.Type {
+		case pass:
+			s.Pass = i
+		case play:
+			take := CountsOf(a.Cards)
+			opts = append(opts, Option{Index: i, Take: take, Bomb: bomb(a, &take)})
+		}
+	}
+	return opts
 }

@@ -108,16 +108,7 @@ func botAction(v table.View, legal []table.Action) table.Action {
 	if g.LastPlay != nil && partner[g.LastPlay.Seat] {
 		sit.PartnerWinning = true
 	}
-	opts := make([]climb.Option, 0, len(legal))
-	for i, a := range legal {
-		switch a.Type {
-		case ActionPass:
-			sit.Pass = i
-		case ActionPlay:
-			take := climb.CountsOf(a.Cards)
-			opts = append(opts, climb.Option{Index: i, Take: take, Bomb: isSpecial(a.As, &take)})
-		}
-	}
+	opts := climb.Options(&sit, legal, ActionPass, ActionPlay, func(a table.Action, take *climb.Counts) bool { return isSpecial(a.As, take) })
 	return legal[shapes.Choose(sit, opts)]
 }
 

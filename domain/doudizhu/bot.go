@@ -119,16 +119,7 @@ func playChoice(shapes *climb.Shapes, seat int, g *GameView, hand *climb.Counts,
 	if g.LastPlay != nil && seat != landlord && g.LastPlay.Seat != landlord {
 		sit.PartnerWinning = true
 	}
-	opts := make([]climb.Option, 0, len(legal))
-	for i, a := range legal {
-		switch a.Type {
-		case ActionPass:
-			sit.Pass = i
-		case ActionPlay:
-			take := climb.CountsOf(a.Cards)
-			opts = append(opts, climb.Option{Index: i, Take: take, Bomb: isBomb(&take)})
-		}
-	}
+	opts := climb.Options(&sit, legal, ActionPass, ActionPlay, func(a table.Action, take *climb.Counts) bool { return isBomb(take) })
 	return shapes.Choose(sit, opts)
 }
 
