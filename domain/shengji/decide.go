@@ -28,6 +28,9 @@ func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, err
 		if !s.v.jokerDeclarations {
 			return nil, table.ErrUnknownAction.With("shengji/%s has no action %q (actions: draw, declare, pass, bury, play, escape)", s.v.name, a.Type)
 		}
+		if a.Type == ActionSwap && s.v.noKittySwap {
+			return nil, table.ErrUnknownAction.With("shengji/%s has no action %q under rules %s (actions: draw, declare, reinforce, stick, pass, bury, exchange, play, escape)", s.v.name, a.Type, s.v.version)
+		}
 	default:
 		if s.v.jokerDeclarations {
 			return nil, table.ErrUnknownAction.With("shengji has no action %q (actions: draw, declare, reinforce, stick, pass, bury, exchange, swap, play, escape)", a.Type)

@@ -275,6 +275,9 @@ func (o Order) isExchangeTrump(c cards.Card) bool {
 func (s *State) take(sticker int, st stuckDecl) DeclarationTaken {
 	cs := slices.Clone(st.cards)
 	s.order.Sort(cs)
+	if s.v.stickOwesJokersOnly {
+		return DeclarationTaken{Seat: sticker, From: st.seat, Cards: cs, Trumps: st.jokers}
+	}
 	trumps := 0
 	for _, c := range cs {
 		if s.order.IsTrump(c) {
@@ -305,6 +308,11 @@ func (s *State) exchangeShort(sticker int) bool {
 func (s *State) givesTrump(sticker int, c cards.Card) bool {
 	if s.trumpsOwed == 0 {
 		return false
+	}
+	if s.v.stickOwesJokersOnly {
+		// Rules /1 owe a trump per joker taken, and the sticker holds the
+		// jokers it took: it is never short.
+		return s.order.isExchangeTrump(c)
 	}
 	return s.order.isExchangeTrump(c) || (s.order.IsTrump(c) && s.exchangeShort(sticker))
 }
@@ -344,9 +352,13 @@ func (s *State) guafengExchange(seat int, cs []cards.Card) ([]table.Payload, err
 	}
 	evs := []table.Payload{CardGiven{Seat: seat, To: st.seat, Cards: []cards.Card{c}, Left: s.gives - 1}}
 	if s.gives == 1 {
-		if len(s.owed) > 1 {
+		switch {
+		case len(s.owed) > 1:
 			evs = append(evs, s.take(seat, s.owed[1]))
-		} else {
+		case s.v.noKittySwap:
+			// Rules /1: the last card given ends the exchange and the
+			// dealer leads (Evolve, CardGiven).
+		default:
 			evs = append(evs, KittySwapOpened{Seat: seat, Kitty: slices.Clone(s.buried)})
 		}
 	}

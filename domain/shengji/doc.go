@@ -100,7 +100,7 @@
 // match false plays one hand and closes the table. kitty_multiplier
 // "double" multiplies the kitty by 2 whatever the shape.
 //
-// # guafeng (刮风, seed 003; rules version "shengji/guafeng/1")
+// # guafeng (刮风, seed 003; rules version "shengji/guafeng/2"; see Rules versions)
 //
 // The deal, draw order, phases and events above hold, with these rules:
 //
@@ -240,6 +240,23 @@
 // are played out and the points are untied (escaped hands do not count).
 //
 //	{"match": true, "kitty_multiplier": "by_shape"}   qiangbao's options, the defaults
+//
+// # Rules versions
+//
+// A table replays under the rules version it was opened with (Game.RulesAt;
+// docs/OPERATIONS.md, Rules versions). ningyang and qiangbao have only /1.
+// shengji/guafeng/1 is the current guafeng with two behaviours switched
+// back on by fields of its variant, set only for /1; shengji/guafeng/2
+// changed them (shengji.md, 粘牌, revised Decision, and 粘牌 kitty swap):
+//
+//   - In /2 the sticker owes a trump (joker, level card, 2, 3 or 5) back
+//     for every card taken that is a trump under the final trump, and any
+//     card for the rest (DeclarationTaken.trumps counts them); short of
+//     those trumps it may give a trump-suit card. In /1
+//     (stickOwesJokersOnly) it owed one per joker taken.
+//   - In /2 the last card given back opens the sticker's kitty swap
+//     (KittySwapOpened, swap, pass: KittySwapClosed). In /1 (noKittySwap) it
+//     ended the exchange and the dealer led; "swap" is no action of /1.
 //
 // # Decisions (beyond shengji.md's own)
 //

@@ -3,6 +3,7 @@ package shengji
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -20,6 +21,8 @@ var (
 	_ table.Game            = (*Game)(nil)
 	_ table.Decider[*State] = (*Rules)(nil)
 	_ table.GameState       = (*State)(nil)
+	// Tables opened under an older rules version replay under it.
+	_ table.Versioned = (*Game)(nil)
 )
 
 // Name is the game's API name.
@@ -33,6 +36,22 @@ func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error)
 	v, ok := variantNamed(variant)
 	if !ok {
 		return nil, table.ErrUnknownVariant.With("shengji has no variant %q (variants: ningyang, guafeng, qiangbao)", variant)
+	}
+	o, err := parseOptions(v, options)
+	if err != nil {
+		return nil, err
+	}
+	return table.Adapt[*State](&Rules{v: v, o: o}), nil
+}
+
+// RulesAt returns a variant's rules as they were at version, for a table
+// opened under it (docs/OPERATIONS.md, Rules versions): the current version,
+// or an older one this package still plays (doc.go, Rules versions). Any
+// other version is refused with an error wrapping table.ErrRulesVersion.
+func (*Game) RulesAt(version, variant string, options json.RawMessage) (table.Rules, error) {
+	v, ok := variantAt(version, variant)
+	if !ok {
+		return nil, fmt.Errorf("%w: shengji keeps no rules %s of variant %q", table.ErrRulesVersion, version, variant)
 	}
 	o, err := parseOptions(v, options)
 	if err != nil {
@@ -85,6 +104,15 @@ type variant struct {
 	// matchHands is how many played-out hands make a match when points
 	// decide it (qiangbao: 5, then one more at a time until untied).
 	matchHands int
+	// stickOwesJokersOnly keeps rules guafeng/1's 粘牌 exchange: of the
+	// cards taken, one trump is owed back per joker taken. The revised
+	// Decision (shengji.md, 粘牌; /2) owes one per card taken that is a
+	// trump under the final trump.
+	stickOwesJokersOnly bool
+	// noKittySwap keeps rules guafeng/1: the last card given back ends the
+	// exchange and the dealer leads; /2 opens the 粘牌 kitty swap there
+	// (shengji.md, 粘牌 kitty swap).
+	noKittySwap bool
 }
 
 func variantNamed(name string) (*variant, bool) {
@@ -93,7 +121,7 @@ func variantNamed(name string) (*variant, bool) {
 		return &variant{name: "ningyang", version: "shengji/ningyang/1", escapePenalty: 16, score: scoreTable, handSize: 26, kittyLen: 4}, true
 	case "guafeng":
 		return &variant{
-			name: "guafeng", version: "shengji/guafeng/1", escapePenalty: 16,
+			name: "guafeng", version: "shengji/guafeng/2", escapePenalty: 16,
 			declarerDeals: true, fixedTrumps: true, jokerDeclarations: true, partnerBuries: true,
 			guafengKitty: true, menPai: true, score: guafengScore, handSize: 26, kittyLen: 4,
 		}, true
@@ -101,6 +129,25 @@ func variantNamed(name string) (*variant, bool) {
 		return qiangbaoVariant(), true
 	}
 	return nil, false
+}
+
+// variantAt returns a fresh config of variant name as it was at rules
+// version: the current one, or an older one kept for the tables opened under
+// it, as the current config with the old behaviour switched back on (never a
+// copy of the code).
+func variantAt(version, name string) (*variant, bool) {
+	v, ok := variantNamed(name)
+	if !ok {
+		return nil, false
+	}
+	switch {
+	case version == v.version:
+	case version == "shengji/guafeng/1" && name == "guafeng":
+		v.version, v.stickOwesJokersOnly, v.noKittySwap = version, true, true
+	default:
+		return nil, false
+	}
+	return v, true
 }
 
 // Kitty multiplier modes (shengji.md, Kitty, ningyang Decision).

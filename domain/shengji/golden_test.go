@@ -128,40 +128,7 @@ func TestGolden(t *testing.T) {
 			if cmp.Or(gf.Variant, "ningyang") != variant {
 				t.Fatalf("the recording is of variant %q, the case of %q", gf.Variant, variant)
 			}
-			r := variantRules(t, variant, string(gf.Options))
-			st := table.New(r.untyped())
-			seeds := &gametest.SeedSeq{ID: gf.Seeds}
-			evs, err := table.Open(r.untyped(), "t", "shengji", variant, gf.Stake, "p0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			gametest.ApplyAll(st, evs)
-			for i, step := range gf.Steps {
-				var evs []table.Payload
-				var err error
-				if step.Join != "" {
-					evs, err = table.Join(st, step.Join, "", -1, seeds)
-				} else {
-					evs, err = table.Act(st, step.Seat, *step.Action, seeds)
-				}
-				if err != nil {
-					t.Fatalf("step %d (seat %d %v): %v", i, step.Seat, step.Action, err)
-				}
-				got := goldenEvents(t, evs)
-				if len(got) != len(step.Events) {
-					t.Fatalf("step %d: %d events, recorded %d", i, len(got), len(step.Events))
-				}
-				for k := range got {
-					var rec bytes.Buffer
-					if err := json.Compact(&rec, step.Events[k].Data); err != nil {
-						t.Fatal(err)
-					}
-					if got[k].Type != step.Events[k].Type || !bytes.Equal(got[k].Data, rec.Bytes()) {
-						t.Fatalf("step %d event %d: %s %s, recorded %s %s", i, k, got[k].Type, got[k].Data, step.Events[k].Type, rec.Bytes())
-					}
-				}
-				gametest.ApplyAll(st, evs)
-			}
+			st := replayGolden(t, variantRules(t, variant, string(gf.Options)), gf)
 			if gs := gametest.Game[State](st); gs.totals[0] != gf.Totals[0] || gs.totals[1] != gf.Totals[1] || gs.totals[2] != gf.Totals[2] || gs.totals[3] != gf.Totals[3] {
 				t.Fatalf("totals %v, recorded %v", gs.totals, gf.Totals)
 			}
@@ -246,4 +213,45 @@ func recordGolden(t testing.TB, variant string, id uint64, options string, hands
 	}
 	gf.Totals = d.St.Totals
 	return gf
+}
+
+// replayGolden replays a recorded table under r command by command through
+// table.Join and table.Act, requiring the very events recorded, and returns
+// the table it ends at.
+func replayGolden(t *testing.T, r *Rules, gf goldenFile) *table.State {
+	t.Helper()
+	st := table.New(r.untyped())
+	seeds := &gametest.SeedSeq{ID: gf.Seeds}
+	evs, err := table.Open(r.untyped(), "t", "shengji", r.v.name, gf.Stake, "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gametest.ApplyAll(st, evs)
+	for i, step := range gf.Steps {
+		var evs []table.Payload
+		var err error
+		if step.Join != "" {
+			evs, err = table.Join(st, step.Join, "", -1, seeds)
+		} else {
+			evs, err = table.Act(st, step.Seat, *step.Action, seeds)
+		}
+		if err != nil {
+			t.Fatalf("step %d (seat %d %v): %v", i, step.Seat, step.Action, err)
+		}
+		got := goldenEvents(t, evs)
+		if len(got) != len(step.Events) {
+			t.Fatalf("step %d: %d events, recorded %d", i, len(got), len(step.Events))
+		}
+		for k := range got {
+			var rec bytes.Buffer
+			if err := json.Compact(&rec, step.Events[k].Data); err != nil {
+				t.Fatal(err)
+			}
+			if got[k].Type != step.Events[k].Type || !bytes.Equal(got[k].Data, rec.Bytes()) {
+				t.Fatalf("step %d event %d: %s %s, recorded %s %s", i, k, got[k].Type, got[k].Data, step.Events[k].Type, rec.Bytes())
+			}
+		}
+		gametest.ApplyAll(st, evs)
+	}
+	return st
 }

@@ -89,6 +89,11 @@ func playRandom(t *testing.T, v randomVariant) {
 	if c.Only == 0 {
 		// The random hands must reach every rule path they claim to test.
 		t.Cleanup(func() {
+			if t.Skipped() {
+				// Under -race PlayRandom skips (gametest.SkipUnderRace):
+				// no hand was played to reach anything.
+				return
+			}
 			seen.Lock()
 			defer seen.Unlock()
 			t.Logf("random hands: %v", seen.n)
