@@ -12,26 +12,33 @@ import (
 	"paiju/eventstore/sqlite"
 )
 
-// recoverHint is what a refusal to open the store tells the operator to do.
+// recoverHint is what a refusal over the chain head tells the operator.
 const recoverHint = `if the log as it stands is the log (a lost head file, or events lost for good), record its end as the head with "paiju recover-head --data DIR --accept-log"; otherwise restore a backup (docs/OPERATIONS.md, "Recovery")`
+
+// restoreHint is what a refusal over a damaged file or a broken log tells
+// the operator: no head recorded now can make such a log sound.
+const restoreHint = `restore a backup (docs/OPERATIONS.md, "Recovery")`
 
 // checkStartup is what serve checks of the store before it serves: SQLite's
 // quick check of the file and the whole hash chain. Open has already compared
 // the log with the head file and brought the file up to date.
 func checkStartup(ctx context.Context, store *sqlite.Store) error {
 	if err := store.CheckIntegrity(ctx, true); err != nil {
-		return fmt.Errorf("refusing to serve a damaged store: %w; restore a backup (docs/OPERATIONS.md, \"Recovery\")", err)
+		return fmt.Errorf("refusing to serve a damaged store: %w; %s", err, restoreHint)
 	}
 	if err := eventstore.VerifyChain(ctx, store, 0, ""); err != nil {
-		return fmt.Errorf("refusing to serve: hash chain: %w; %s", err, recoverHint)
+		return fmt.Errorf("refusing to serve: the log is broken: %w; %s", err, restoreHint)
 	}
 	return nil
 }
 
-// refusedOpen explains a store Open refused because its log and chain head
-// disagree.
+// refusedOpen explains a store Open refused: a damaged file, or a log and
+// chain head that disagree.
 func refusedOpen(err error) error {
-	if errors.Is(err, eventstore.ErrChainBroken) {
+	switch {
+	case errors.Is(err, sqlite.ErrCorrupt):
+		return fmt.Errorf("refusing to serve a damaged store: %w; %s", err, restoreHint)
+	case errors.Is(err, eventstore.ErrChainBroken):
 		return fmt.Errorf("refusing to serve: %w; %s", err, recoverHint)
 	}
 	return err
@@ -78,12 +85,12 @@ func recoverHead(ctx context.Context, c recoverHeadConfig, stdout io.Writer) err
 	}
 	defer store.Close()
 	if err := store.CheckIntegrity(ctx, false); err != nil {
-		return fmt.Errorf("recover-head: %w; restore a backup", err)
+		return fmt.Errorf("recover-head: %w; %s", err, restoreHint)
 	}
 	oldPos, oldHash, oldErr := sqlite.ReadHeadFile(c.headPath())
 	pos, hash, err := sqlite.AcceptLog(ctx, store, c.headPath())
 	if err != nil {
-		return fmt.Errorf("recover-head: the log itself does not verify, so there is no head to accept: %w; restore a backup", err)
+		return fmt.Errorf("recover-head: the log itself does not verify, so there is no head to accept: %w; %s", err, restoreHint)
 	}
 	switch {
 	case oldErr != nil:

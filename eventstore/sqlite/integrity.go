@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	msqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrCorrupt is what CheckIntegrity returns (wrapped) when SQLite finds the
@@ -59,4 +62,19 @@ func damaged(ctx context.Context, pragma string, err error) error {
 		return fmt.Errorf("%s: %w", pragma, err)
 	}
 	return fmt.Errorf("%s: %w: %w", pragma, ErrCorrupt, err)
+}
+
+// markCorrupt wraps err with ErrCorrupt when SQLite gave up on a malformed
+// file (SQLITE_CORRUPT, SQLITE_NOTADB), so that callers can tell a damaged
+// file from a failed read.
+func markCorrupt(err error) error {
+	var se *msqlite.Error
+	if err == nil || errors.Is(err, ErrCorrupt) || !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return err
 }

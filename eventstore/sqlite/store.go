@@ -155,13 +155,13 @@ var _ eventstore.Store = (*Store)(nil)
 // to date and starts the writer.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := opts.setDefaults(); err != nil {
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	if err := checkPath(path); err != nil {
 		return nil, fmt.Errorf("open event store: %w", err)
 	}
 	if err := migrateUp(ctx, path, opts.BusyTimeout); err != nil {
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 
 	busy := strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10)
@@ -175,7 +175,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	wq.Set("_txlock", "immediate")
 	wdb, err := sql.Open("sqlite", path+"?"+wq.Encode())
 	if err != nil {
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	wdb.SetMaxOpenConns(1)
 	wdb.SetMaxIdleConns(1)
@@ -189,7 +189,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	rdb, err := sql.Open("sqlite", path+"?"+rq.Encode())
 	if err != nil {
 		wdb.Close()
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	rdb.SetMaxOpenConns(opts.ReadConns)
 	rdb.SetMaxIdleConns(opts.ReadConns)
@@ -207,23 +207,23 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := s.checkOpen(ctx); err != nil {
 		wdb.Close()
 		rdb.Close()
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	if err := s.stmts.prepare(ctx, wdb); err != nil {
 		wdb.Close()
 		rdb.Close()
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	if err := s.reads.prepare(ctx, rdb); err != nil {
 		wdb.Close()
 		rdb.Close()
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	if err := s.syncHead(ctx); err != nil {
 		s.reads.close()
 		wdb.Close()
 		rdb.Close()
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	go s.writer()
 	go s.headWriter()
