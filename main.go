@@ -6,6 +6,7 @@
 //	paiju restore  a snapshot into an empty data directory
 //	paiju verify   check the hash chain and replay every table through its rules
 //	paiju verify FILE  check an exported table log offline
+//	paiju recover-head --accept-log  record the log's end as the chain head
 //	paiju export   write a table's event log as JSON Lines
 package main
 
@@ -42,6 +43,8 @@ commands:
   restore   a snapshot into an empty data directory: paiju restore --in FILE --data DIR
   verify    check the event hash chain and replay every table through its rules;
             "paiju verify FILE" checks an exported table log (- for stdin) offline
+  recover-head  record the log's last event as the chain head (an operator's
+            decision: paiju recover-head --data DIR --accept-log)
   export    write a table's full event log as JSON Lines: paiju export --table ID
   replay    rebuild a projection from the event log: paiju replay --projection NAME|all
   project   build the projections from NATS outside the server: paiju project --nats-url URL
@@ -117,6 +120,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 		return restore(ctx, cfg, stdout)
+	case "recover-head":
+		cfg, err := parseRecoverHead(args, getenv, stderr)
+		if err != nil {
+			return err
+		}
+		return recoverHead(ctx, cfg, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

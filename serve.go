@@ -34,7 +34,7 @@ func openStore(ctx context.Context, c commonConfig, log *slog.Logger, onCommit f
 	}
 	st, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, HeadFile: c.headPath(), Logger: log, OnCommit: onCommit})
 	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
+		return nil, fmt.Errorf("open store: %w", refusedOpen(err))
 	}
 	return st, nil
 }
@@ -69,6 +69,9 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		return err
 	}
 	defer store.Close()
+	if err := checkStartup(ctx, store); err != nil {
+		return err
+	}
 
 	natsURL, nc, js, stopNATS, err := startNATS(ctx, cfg, log)
 	if err != nil {

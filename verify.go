@@ -17,8 +17,10 @@ import (
 	"paiju/games"
 )
 
-// verify checks the data directory: the hash chain against the recorded head,
-// then every table replayed and re-decided through its rules. Any fault is an
+// verify checks the data directory: the database file (SQLite's
+// integrity_check), the hash chain against the recorded head (a store with
+// events and no head file is a fault), then every table replayed and
+// re-decided through its rules. Any fault is an
 // error (a non-zero exit).
 func verify(ctx context.Context, c commonConfig, stdout io.Writer) error {
 	// The store is opened without its head file: Open would refuse a log that
@@ -29,10 +31,23 @@ func verify(ctx context.Context, c commonConfig, stdout io.Writer) error {
 	}
 	defer store.Close()
 
+	if err := store.CheckIntegrity(ctx, false); err != nil {
+		return fmt.Errorf("database file: %w", err)
+	}
+	fmt.Fprintln(stdout, "database file ok: SQLite integrity_check")
+
 	headPos, headHash, err := sqlite.ReadHeadFile(c.headPath())
 	if errors.Is(err, fs.ErrNotExist) {
+		last, _, herr := store.Head(ctx)
+		if herr != nil {
+			return herr
+		}
+		if last > 0 {
+			// Without the head a removed tail is indistinguishable from
+			// the log's real end: not a warning but a fault.
+			return fmt.Errorf("chain head: %w: the log holds %d events; %s", sqlite.ErrNoHeadFile, last, recoverHint)
+		}
 		headPos, headHash = 0, ""
-		fmt.Fprintln(stdout, "warning: no chain head file; a truncated tail cannot be detected")
 	} else if err != nil {
 		return fmt.Errorf("chain head: %w", err)
 	}

@@ -26,6 +26,9 @@ type cached struct {
 	// conflict): the next read catches up from the store even when the
 	// store is not shared.
 	stale atomic.Bool
+	// unreplayable is set once the table's stream failed to fold: every
+	// later caller gets ErrUnreplayable without folding (and logging) again.
+	unreplayable atomic.Bool
 	// users counts the callers holding the entry (guarded by tableCache.mu).
 	users int
 }
@@ -142,6 +145,9 @@ func (s *Service) currentLocked(ctx context.Context, tableID string, e *cached, 
 // lookup returns the cached snapshot and, when it is not current, the events
 // stored after it (nil when the snapshot is the table as it stands).
 func (s *Service) lookup(ctx context.Context, tableID string, e *cached, atLeast int) (*Loaded, []eventstoreEvent, error) {
+	if e.unreplayable.Load() {
+		return nil, nil, ErrUnreplayable
+	}
 	snap := e.snap.Load()
 	hit := s.upToDate(e, snap, atLeast)
 	s.cfg.Observer.CacheLookup(hit)
@@ -169,12 +175,17 @@ func (s *Service) publish(tableID string, e *cached, snap *Loaded, evs []eventst
 		err  error
 	)
 	if snap == nil {
-		next, err = s.fold(tableID, evs)
+		next, err = replaySafely(func() (*Loaded, error) { return s.fold(tableID, evs) })
 	} else {
-		next, err = snap.extend(evs)
+		next, err = replaySafely(func() (*Loaded, error) { return snap.extend(evs) })
 	}
 	if err != nil {
-		return nil, err
+		// The stored stream is not one the rules wrote (a changed or
+		// forged event, a rules change that lost an old table): report it
+		// once, and refuse the table rather than append to it.
+		e.unreplayable.Store(true)
+		s.cfg.Logger.Error("table cannot be replayed from its stream; it is refused until an operator repairs it", "table", tableID, "err", err)
+		return nil, ErrUnreplayable
 	}
 	e.snap.Store(next)
 	e.stale.Store(false)
@@ -202,4 +213,15 @@ func (l *Loaded) extend(evs []eventstoreEvent) (*Loaded, error) {
 		n.Events = append(n.Events, Recorded{Version: e.Version, Position: e.Position, Type: e.Type, RecordedAt: e.RecordedAt, Payload: p})
 	}
 	return n, nil
+}
+
+// replaySafely runs a fold, turning a panic of the rules on events they
+// never produced into an error.
+func replaySafely(fold func() (*Loaded, error)) (l *Loaded, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, err = nil, fmt.Errorf("replay panicked: %v", r)
+		}
+	}()
+	return fold()
 }

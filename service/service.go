@@ -163,6 +163,11 @@ var NoCond = Cond{IfMatch: -1}
 // Errors of the service itself (the domain's are *table.Error).
 var (
 	ErrTableNotFound = &table.Error{Kind: table.KindNotFound, Code: "table_not_found", Msg: "no such table"}
+	// ErrUnreplayable: the table's stored stream cannot be folded by its
+	// rules (it fails to decode, or the rules panic on it). Every command
+	// and read of the table is refused until an operator repairs the store
+	// (`paiju verify` names the fault).
+	ErrUnreplayable = &table.Error{Kind: table.KindConflict, Code: "table_unreplayable", Msg: "the table's recorded history cannot be replayed; it is refused and reported to the operators"}
 	// ErrStale: If-Match named a version the table has moved past.
 	ErrStale = errors.New("service: table changed since the version named in If-Match")
 	// ErrKeyReused: an Idempotency-Key was reused with a different request.

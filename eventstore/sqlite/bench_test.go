@@ -92,3 +92,29 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStartupChecks is what serve adds to its start-up per log size:
+// SQLite's quick_check of the file and the whole hash chain verified.
+func BenchmarkStartupChecks(b *testing.B) {
+	const events = 20000
+	s := openBench(b, "NORMAL")
+	ctx := context.Background()
+	batch := make([]eventstore.NewEvent, 100)
+	for i := range batch {
+		batch[i] = benchEvent
+	}
+	for i := range events / len(batch) {
+		if _, err := s.Append(ctx, fmt.Sprintf("table-%d", i), 0, batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		if err := s.CheckIntegrity(ctx, true); err != nil {
+			b.Fatal(err)
+		}
+		if err := eventstore.VerifyChain(ctx, s, 0, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(events, "events")
+}

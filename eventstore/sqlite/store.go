@@ -27,7 +27,11 @@
 // written to that file after commits (write to a temporary file, then
 // rename), so a rewritten or truncated database can be told from the real
 // one: see eventstore.VerifyChain and ReadHeadFile. Open refuses a database
-// that does not contain the head the file records.
+// that does not contain the head the file records, a non-empty database
+// whose head file is missing, and a log whose events after the recorded
+// head do not chain onto it; otherwise it brings the file up to the log's
+// last event at once (see syncHead), so that a head left behind by a crash
+// does not stay behind while no new event is written.
 //
 // The file is written by a goroutine of its own, off the commit path: it may
 // trail the database by the commits made while it writes (it skips to the
@@ -41,7 +45,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net/url"
 	"strconv"
@@ -152,13 +155,13 @@ var _ eventstore.Store = (*Store)(nil)
 // to date and starts the writer.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := opts.setDefaults(); err != nil {
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	if err := checkPath(path); err != nil {
 		return nil, fmt.Errorf("open event store: %w", err)
 	}
 	if err := migrateUp(ctx, path, opts.BusyTimeout); err != nil {
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 
 	busy := strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10)
@@ -172,7 +175,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	wq.Set("_txlock", "immediate")
 	wdb, err := sql.Open("sqlite", path+"?"+wq.Encode())
 	if err != nil {
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	wdb.SetMaxOpenConns(1)
 	wdb.SetMaxIdleConns(1)
@@ -186,7 +189,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	rdb, err := sql.Open("sqlite", path+"?"+rq.Encode())
 	if err != nil {
 		wdb.Close()
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	rdb.SetMaxOpenConns(opts.ReadConns)
 	rdb.SetMaxIdleConns(opts.ReadConns)
@@ -204,54 +207,36 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := s.checkOpen(ctx); err != nil {
 		wdb.Close()
 		rdb.Close()
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	if err := s.stmts.prepare(ctx, wdb); err != nil {
 		wdb.Close()
 		rdb.Close()
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	if err := s.reads.prepare(ctx, rdb); err != nil {
 		wdb.Close()
 		rdb.Close()
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
+	}
+	if err := s.syncHead(ctx); err != nil {
+		s.reads.close()
+		wdb.Close()
+		rdb.Close()
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	go s.writer()
 	go s.headWriter()
 	return s, nil
 }
 
-// checkOpen makes both pools connect (so a bad file fails Open, not the first
-// append) and compares the database with the head file.
+// checkOpen makes both pools connect, so that a bad file fails Open, not
+// the first append.
 func (s *Store) checkOpen(ctx context.Context) error {
 	if err := s.wdb.PingContext(ctx); err != nil {
 		return err
 	}
-	if err := s.rdb.PingContext(ctx); err != nil {
-		return err
-	}
-	if s.opts.HeadFile == "" {
-		return nil
-	}
-	pos, hash, err := ReadHeadFile(s.opts.HeadFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil // a new store, or one that never had a head file
-	}
-	if err != nil {
-		return err
-	}
-	var stored string
-	err = s.rdb.QueryRowContext(ctx, `SELECT hash FROM events WHERE position = ?`, pos).Scan(&stored)
-	if errors.Is(err, sql.ErrNoRows) {
-		return &eventstore.ChainError{Position: pos, Reason: fmt.Sprintf("head file %s records position %d, which the database does not hold", s.opts.HeadFile, pos)}
-	}
-	if err != nil {
-		return fmt.Errorf("read event at head position %d: %w", pos, err)
-	}
-	if stored != hash {
-		return &eventstore.ChainError{Position: pos, Reason: fmt.Sprintf("head file %s records hash %s, the database holds %s", s.opts.HeadFile, hash, stored)}
-	}
-	return nil
+	return s.rdb.PingContext(ctx)
 }
 
 // Close stops the writer, brings the head file up to date and closes the

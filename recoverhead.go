@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"paiju/eventstore"
+	"paiju/eventstore/sqlite"
+)
+
+// recoverHint is what a refusal over the chain head tells the operator.
+const recoverHint = `if the log as it stands is the log (a lost head file, or events lost for good), record its end as the head with "paiju recover-head --data DIR --accept-log"; otherwise restore a backup (docs/OPERATIONS.md, "Recovery")`
+
+// restoreHint is what a refusal over a damaged file or a broken log tells
+// the operator: no head recorded now can make such a log sound.
+const restoreHint = `restore a backup (docs/OPERATIONS.md, "Recovery")`
+
+// checkStartup is what serve checks of the store before it serves: SQLite's
+// quick check of the file and the whole hash chain. Open has already compared
+// the log with the head file and brought the file up to date.
+func checkStartup(ctx context.Context, store *sqlite.Store) error {
+	if err := store.CheckIntegrity(ctx, true); err != nil {
+		return fmt.Errorf("refusing to serve a damaged store: %w; %s", err, restoreHint)
+	}
+	if err := eventstore.VerifyChain(ctx, store, 0, ""); err != nil {
+		return fmt.Errorf("refusing to serve: the log is broken: %w; %s", err, restoreHint)
+	}
+	return nil
+}
+
+// refusedOpen explains a store Open refused: a damaged file, or a log and
+// chain head that disagree.
+func refusedOpen(err error) error {
+	switch {
+	case errors.Is(err, sqlite.ErrCorrupt):
+		return fmt.Errorf("refusing to serve a damaged store: %w; %s", err, restoreHint)
+	case errors.Is(err, eventstore.ErrChainBroken):
+		return fmt.Errorf("refusing to serve: %w; %s", err, recoverHint)
+	}
+	return err
+}
+
+type recoverHeadConfig struct {
+	commonConfig
+	AcceptLog bool
+}
+
+func parseRecoverHead(args []string, getenv func(string) string, stderr io.Writer) (recoverHeadConfig, error) {
+	var c recoverHeadConfig
+	fs := flagSet("recover-head", stderr)
+	addCommon(fs, getenv, &c.commonConfig)
+	fs.BoolVar(&c.AcceptLog, "accept-log", false, "required: take the log as it stands as the log and record its last event as the chain head")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("recover-head: unexpected arguments %q", fs.Args())
+	}
+	if !c.AcceptLog {
+		return c, errors.New("recover-head: --accept-log is required: it accepts every event lost past the log's end, and the chain head can no longer reveal that loss")
+	}
+	return c, nil
+}
+
+// recoverHead records the last event of the log as the chain head, once the
+// log has passed SQLite's integrity check and verifies on its own.
+func recoverHead(ctx context.Context, c recoverHeadConfig, stdout io.Writer) error {
+	lock, err := lockDataDir(c.Data)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	if _, err := os.Stat(c.dbPath()); err != nil {
+		return fmt.Errorf("recover-head: %w", err)
+	}
+	// Opened without its head file: Open would refuse exactly what this
+	// command is for.
+	store, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return fmt.Errorf("recover-head: open store: %w", err)
+	}
+	defer store.Close()
+	if err := store.CheckIntegrity(ctx, false); err != nil {
+		return fmt.Errorf("recover-head: %w; %s", err, restoreHint)
+	}
+	oldPos, oldHash, oldErr := sqlite.ReadHeadFile(c.headPath())
+	pos, hash, err := sqlite.AcceptLog(ctx, store, c.headPath())
+	if err != nil {
+		return fmt.Errorf("recover-head: the log itself does not verify, so there is no head to accept: %w; %s", err, restoreHint)
+	}
+	switch {
+	case oldErr != nil:
+		fmt.Fprintf(stdout, "previous chain head: none (%v)\n", oldErr)
+	default:
+		fmt.Fprintf(stdout, "previous chain head: position %d hash %s\n", oldPos, oldHash)
+	}
+	fmt.Fprintf(stdout, "chain head recorded: position %d hash %s\n", pos, hash)
+	return nil
+}
