@@ -53,6 +53,9 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		"PAIJU_READY_MAX_LAG":   "50",
 		"PAIJU_READY_LAG_GRACE": "10s",
 		"PAIJU_DRAIN":           "2s",
+		// request read timeouts
+		"PAIJU_READ_TIMEOUT":        "20s",
+		"PAIJU_READ_HEADER_TIMEOUT": "5s",
 	}
 	var stderr bytes.Buffer
 	c, err := parseServe([]string{"--addr", "127.0.0.1:7777"}, func(k string) string { return env[k] }, &stderr)
@@ -67,7 +70,8 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		},
 		AuditorToken: "tok", RateLimit: 7, BotDelay: 50 * time.Millisecond,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32")},
-		observeConfig:  observeConfig{MetricsAddr: "127.0.0.1:9090", OTLPEndpoint: "http://127.0.0.1:4318", ReadyMaxLag: 50, ReadyLagGrace: 10 * time.Second, Drain: 2 * time.Second}}
+		observeConfig:  observeConfig{MetricsAddr: "127.0.0.1:9090", OTLPEndpoint: "http://127.0.0.1:4318", ReadyMaxLag: 50, ReadyLagGrace: 10 * time.Second, Drain: 2 * time.Second},
+		httpTimeouts:   httpTimeouts{ReadHeader: 5 * time.Second, Read: 20 * time.Second}}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("config %+v, want %+v", c, want)
 	}
@@ -75,7 +79,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATS.URL != "" || d.NATS.Limits != (natsbus.StreamLimits{MaxAge: 72 * time.Hour, MaxBytes: 1 << 30}) || d.TrustedProxies != nil || d.AuditorToken != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 || d.BotDelay != 300*time.Millisecond {
+	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATS.URL != "" || d.NATS.Limits != (natsbus.StreamLimits{MaxAge: 72 * time.Hour, MaxBytes: 1 << 30}) || d.TrustedProxies != nil || d.AuditorToken != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 || d.BotDelay != 300*time.Millisecond || d.httpTimeouts != (httpTimeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second}) {
 		t.Fatalf("defaults %+v", d)
 	}
 	if d.LogFormat != "text" || d.observeConfig != (observeConfig{ReadyMaxLag: 1000, ReadyLagGrace: 30 * time.Second, Drain: 5 * time.Second}) {

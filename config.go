@@ -41,6 +41,40 @@ type serveConfig struct {
 	Projector      string // "" or "in-process", or "external" (paiju project)
 	BotDelay       time.Duration
 	observeConfig
+	httpTimeouts
+}
+
+// httpTimeouts bound how long a client may take to send a request, so that
+// a body trickled a byte at a time cannot hold a connection (and a file
+// descriptor) open. Only reads are bounded: a write timeout would cut the
+// event streams (/stream), which write for as long as the client listens.
+type httpTimeouts struct {
+	ReadHeader time.Duration // the request line and headers
+	Read       time.Duration // the whole request, body included
+}
+
+// addHTTPTimeouts adds the flags of httpTimeouts; parse finishes them after
+// fs.Parse.
+func addHTTPTimeouts(fs *flag.FlagSet, getenv func(string) string, c *httpTimeouts) (parse func() error) {
+	header, whole := "10s", "30s"
+	str(fs, getenv, &header, "read-header-timeout", header, "how long a client may take to send a request's line and headers")
+	str(fs, getenv, &whole, "read-timeout", whole, "how long a client may take to send a whole request, body included (event streams are exempt once open)")
+	return func() error {
+		for _, d := range []struct {
+			name, val string
+			to        *time.Duration
+		}{{"read-header-timeout", header, &c.ReadHeader}, {"read-timeout", whole, &c.Read}} {
+			v, err := time.ParseDuration(d.val)
+			if err != nil || v <= 0 || v > time.Hour {
+				return fmt.Errorf("serve: --%s %q: want a duration above 0 and up to 1h", d.name, d.val)
+			}
+			*d.to = v
+		}
+		if c.ReadHeader > c.Read {
+			return fmt.Errorf("serve: --read-header-timeout %s is longer than --read-timeout %s", c.ReadHeader, c.Read)
+		}
+		return nil
+	}
 }
 
 // observeConfig is metrics, tracing, readiness and drain (docs/OPERATIONS.md).
@@ -131,7 +165,11 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	rate := "100"
 	str(fs, getenv, &rate, "rate-limit", rate, "requests per second one token (or one IP registering players) may make; 0 disables the limit")
 	parseObserve := addObserve(fs, getenv, &c.observeConfig)
+	parseTimeouts := addHTTPTimeouts(fs, getenv, &c.httpTimeouts)
 	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if err := parseTimeouts(); err != nil {
 		return c, err
 	}
 	if err := parseObserve(); err != nil {

@@ -151,7 +151,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv := newHTTPServer(handler, cfg.httpTimeouts)
 	// Shutdown waits for responses to finish, and an event stream never
 	// does: end the streams as soon as shutdown begins.
 	srv.RegisterOnShutdown(func() { close(stopStreams) })
@@ -196,6 +196,13 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	wg.Wait()
 	log.Info("paiju stopped")
 	return err
+}
+
+// newHTTPServer is the API's http.Server: reads are bounded (httpTimeouts),
+// writes are not, so that event streams last as long as their clients
+// listen; the stream handler lifts the read deadline for its connection.
+func newHTTPServer(h http.Handler, t httpTimeouts) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, IdleTimeout: 2 * time.Minute}
 }
 
 // drain fails readiness at once and keeps serving for d, so that load

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
@@ -29,8 +27,6 @@ type createdPlayer struct {
 	Token string `json:"token"`
 }
 
-const maxNameLen = 40
-
 func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(w, r, false)
 	if err != nil {
@@ -42,9 +38,9 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	name := strings.TrimSpace(req.Name)
-	if name == "" || utf8.RuneCountInString(name) > maxNameLen || strings.ContainsFunc(name, unicode.IsControl) {
-		s.writeError(w, r, problem(http.StatusUnprocessableEntity, "invalid_name", fmt.Sprintf("name must be 1 to %d characters without control characters", maxNameLen)))
+	name, err := playerName(req.Name)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	token, err := newToken()
@@ -341,21 +337,67 @@ func (s *server) conditions(w http.ResponseWriter, r *http.Request, allowEmpty b
 	if err != nil {
 		return cond, nil, err
 	}
-	if im := strings.TrimSpace(r.Header.Get("If-Match")); im != "" && im != "*" {
-		v, err := strconv.Atoi(strings.Trim(im, `"`))
-		if err != nil || v < 0 {
-			return cond, nil, problem(http.StatusBadRequest, "invalid_if_match", `If-Match must be a version ETag such as "12"`)
-		}
-		cond.IfMatch = v
+	ifMatch, err := parseIfMatch(r.Header.Values("If-Match"))
+	if err != nil {
+		return cond, nil, err
 	}
-	if key := r.Header.Get("Idempotency-Key"); key != "" {
-		if len(key) > 255 || strings.ContainsFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) {
-			return cond, nil, problem(http.StatusBadRequest, "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 visible ASCII characters")
+	cond.IfMatch = ifMatch
+	if keys := r.Header.Values("Idempotency-Key"); len(keys) > 0 {
+		key := keys[0]
+		if len(keys) > 1 || key == "" || len(key) > 255 || strings.ContainsFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) {
+			return cond, nil, problem(http.StatusBadRequest, "invalid_idempotency_key", "Idempotency-Key must be one value of 1 to 255 visible ASCII characters")
 		}
 		cond.IdempotencyKey = key
 		cond.RequestHash = service.HashRequest(r.Method, r.URL.Path, body)
 	}
 	return cond, body, nil
+}
+
+// parseIfMatch reads the If-Match header: absent or "*" is -1 (no
+// condition); one strong version tag such as "12" is that version. Anything
+// else is refused rather than read leniently: an unquoted 12, an empty
+// value or a list (a table has one version, so a list is a client's mistake)
+// is 400 invalid_if_match, and a weak tag W/"12" is 412, because a weak tag
+// never matches for If-Match (RFC 9110, 13.1.1).
+func parseIfMatch(values []string) (int, error) {
+	if len(values) == 0 {
+		return -1, nil
+	}
+	bad := problem(http.StatusBadRequest, "invalid_if_match", `If-Match must be one version ETag such as "12", or *`)
+	if len(values) > 1 {
+		return -1, bad
+	}
+	v := strings.TrimSpace(values[0])
+	if v == "*" {
+		return -1, nil
+	}
+	weak := strings.HasPrefix(v, "W/")
+	n, ok := versionTag(strings.TrimPrefix(v, "W/"))
+	switch {
+	case !ok:
+		return -1, bad
+	case weak:
+		return -1, problem(http.StatusPreconditionFailed, "precondition_failed", "a weak ETag never matches If-Match (RFC 9110, 13.1.1); send the version as a strong tag such as \"12\"")
+	}
+	return n, nil
+}
+
+// versionTag reads a quoted table version, "12".
+func versionTag(tag string) (int, bool) {
+	digits, ok := strings.CutPrefix(tag, `"`)
+	if !ok {
+		return 0, false
+	}
+	if digits, ok = strings.CutSuffix(digits, `"`); !ok || digits == "" || len(digits) > 9 {
+		return 0, false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(digits)
+	return n, err == nil
 }
 
 // notModified answers 304 Not Modified when the request's If-None-Match

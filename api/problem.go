@@ -66,6 +66,8 @@ func toProblem(err error) (*Problem, bool) {
 	switch {
 	case errors.Is(err, service.ErrStale):
 		return problem(http.StatusPreconditionFailed, "precondition_failed", "the table has changed since the version in If-Match; reload it and try again"), true
+	case errors.Is(err, service.ErrRequestInProgress):
+		return problem(http.StatusConflict, "request_in_progress", "a request with this Idempotency-Key is still being processed; retry it after the time in Retry-After to get its answer"), true
 	case errors.Is(err, service.ErrKeyReused):
 		return problem(http.StatusUnprocessableEntity, "idempotency_key_reused", "this Idempotency-Key was already used with a different request"), true
 	}
@@ -87,6 +89,9 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if !known {
 		s.log.ErrorContext(ctx, "request failed", slog.String("request_id", id), slog.String("method", r.Method),
 			slog.String("route", routeOf(r)), slog.Any("err", err))
+	}
+	if p.Code == "request_in_progress" {
+		w.Header().Set("Retry-After", "1")
 	}
 	if p.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="paiju"`)

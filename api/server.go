@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -155,8 +156,13 @@ func NewServer(d Deps) http.Handler {
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, problem(http.StatusNotFound, "not_found", "no such resource"))
 	})
+	root := r
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, problem(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed here"))
+		// RFC 9110, 15.5.6: a 405 names the methods the resource has.
+		allowed := allowedMethods(root, r)
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		s.writeError(w, r, problem(http.StatusMethodNotAllowed, "method_not_allowed",
+			fmt.Sprintf("%s is not allowed here; allowed: %s", r.Method, strings.Join(allowed, ", "))))
 	})
 
 	r.Get("/healthz", s.healthz)
@@ -182,6 +188,23 @@ func NewServer(d Deps) http.Handler {
 		})
 	})
 	return r
+}
+
+// allowedMethods lists the methods routes answers at r's path. chi knows
+// them when it calls the 405 handler but hands them only to its own default
+// handler, so they are asked of the router again.
+func allowedMethods(routes chi.Routes, r *http.Request) []string {
+	path := r.URL.RawPath
+	if path == "" {
+		path = r.URL.Path
+	}
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions} {
+		if routes.Match(chi.NewRouteContext(), m, path) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // limitBy limits requests per key to RateLimit per RateWindow; a caller over

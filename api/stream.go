@@ -83,6 +83,10 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	defer stop()
 
 	rc := http.NewResponseController(w)
+	// The server's read timeout bounds sending a request, and this one has
+	// been sent: lift the deadline so that no read of the connection can
+	// fail on it while the stream lasts.
+	_ = rc.SetReadDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")

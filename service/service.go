@@ -108,6 +108,8 @@ type Service struct {
 	cfg   Config
 	cache *tableCache
 	sched *schedule
+	// inflight holds the idempotent commands running now (see inflight).
+	inflight inflight
 }
 
 // eventstoreEvent is a stored event, named for brevity in this package.
@@ -279,6 +281,13 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 	if err != nil {
 		return nil, err
 	}
+	return s.inflight.do(ctx, inflightKey(p, cond), func() (*Result, error) {
+		return s.open(ctx, p, rules, req, cond)
+	})
+}
+
+// open is Open once no other call with its Idempotency-Key is running here.
+func (s *Service) open(ctx context.Context, p Player, rules table.Rules, req OpenRequest, cond Cond) (*Result, error) {
 	if replay, err := s.replay(ctx, p, cond); replay != nil || err != nil {
 		return replay, err
 	}
@@ -287,7 +296,7 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 	if err != nil {
 		return nil, err
 	}
-	res, err = s.commit(ctx, p, id, &Loaded{State: table.New(rules)}, evs, cond)
+	res, err := s.commit(ctx, p, id, &Loaded{State: table.New(rules)}, evs, cond)
 	if err == nil && !res.Replayed {
 		e := s.cache.acquire(id)
 		e.snap.Store(res.Table)
@@ -356,6 +365,14 @@ func (s *Service) command(ctx context.Context, p Player, tableID, kind string, c
 			s.cfg.Observer.Command(game, kind, Outcome(err), time.Since(start))
 		}
 	}()
+	return s.inflight.do(ctx, inflightKey(p, cond), func() (*Result, error) {
+		return s.decideAndCommit(ctx, p, tableID, cond, decide, &game)
+	})
+}
+
+// decideAndCommit is command once no other call with its Idempotency-Key is
+// running here; it sets *game once the table is loaded.
+func (s *Service) decideAndCommit(ctx context.Context, p Player, tableID string, cond Cond, decide func(*table.State) ([]table.Payload, error), game *string) (*Result, error) {
 	if replay, err := s.replay(ctx, p, cond); replay != nil || err != nil {
 		return replay, err
 	}
@@ -371,13 +388,21 @@ func (s *Service) command(ctx context.Context, p Player, tableID, kind string, c
 		if err != nil {
 			return nil, err
 		}
-		game = l.State.Game
+		*game = l.State.Game
 		if cond.IfMatch >= 0 && cond.IfMatch != l.State.Version {
 			return nil, fmt.Errorf("%w: it is at version %d, you named %d", ErrStale, l.State.Version, cond.IfMatch)
 		}
-		_, endDecide := s.span(ctx, "paiju.decide", attribute.String("paiju.game", game))
+		_, endDecide := s.span(ctx, "paiju.decide", attribute.String("paiju.game", *game))
 		evs, err := decide(l.State)
 		endDecide(err)
+		if err != nil && cond.IdempotencyKey != "" {
+			// The first call with this key may have committed (in another
+			// process) since replay looked: its answer, not the rules'
+			// verdict on the table it changed, is this retry's.
+			if replay, rerr := s.replay(ctx, p, cond); replay != nil || rerr != nil {
+				return replay, rerr
+			}
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,8 @@ package strictjson_test
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 
 	"paiju/api/strictjson"
@@ -41,6 +43,52 @@ func TestDecodeRefuses(t *testing.T) {
 	}
 }
 
+// TestCaseVariantKeysRefused: Go's decoder matches keys to fields ignoring
+// case, so {"bid":1,"BID":3} passed the (case-sensitive) duplicate check and
+// recorded a bid of 3. A key must name its field exactly.
+func TestCaseVariantKeysRefused(t *testing.T) {
+	type inner struct {
+		Seat int `json:"seat"`
+	}
+	type outer struct {
+		Name   string           `json:"name"`
+		Clock  *inner           `json:"clock"`
+		Seats  []inner          `json:"seats"`
+		ByName map[string]inner `json:"by_name"`
+		Plain  int
+	}
+	for _, tc := range []struct {
+		body, key string // key: the key the error must name; "" accepts
+	}{
+		{`{"name":"o"}`, ""},
+		{`{"name":"o","Name":"p"}`, "Name"},
+		{`{"NAME":"p"}`, "NAME"},
+		{`{"clock":{"Seat":1}}`, "Seat"},
+		{`{"Clock":{"seat":1}}`, "Clock"},
+		{`{"seats":[{"seat":1},{"SEAT":2}]}`, "SEAT"},
+		{`{"by_name":{"A":{"seat":1},"b":{"sEat":2}}}`, "sEat"},
+		{`{"by_name":{"A":{"seat":1}}}`, ""},
+		{`{"Plain":1}`, ""},
+		{`{"plain":1}`, "plain"},
+		{"{\"nam\u212a\":1}", ""}, // not EqualFold to "name": an unknown field
+	} {
+		var o outer
+		err := strictjson.Decode([]byte(tc.body), &o)
+		switch {
+		case tc.key == "" && err != nil && !strings.Contains(err.Error(), "unknown field"):
+			t.Errorf("%s: refused with %v, want it accepted", tc.body, err)
+		case tc.key != "" && (err == nil || !strings.Contains(err.Error(), strconv.Quote(tc.key))):
+			t.Errorf("%s: got %v, want a refusal naming %q", tc.body, err, tc.key)
+		}
+	}
+	var a action
+	err := strictjson.Decode([]byte(`{"type":"bid","bid":1,"BID":3}`), &a)
+	var se *strictjson.Error
+	if !errors.As(err, &se) {
+		t.Fatalf(`{"type":"bid","bid":1,"BID":3}: got %v (bid %v), want a *strictjson.Error`, err, a.Bid)
+	}
+}
+
 func TestDuplicateKeysAtAnyDepth(t *testing.T) {
 	for body, dup := range map[string]bool{
 		`{"a":1,"b":2}`:                           false,
@@ -70,6 +118,10 @@ func FuzzDecode(f *testing.F) {
 		`{"type":"pass","x":{"a":1,"a":2}}`,
 		`[{"type":"pass"}]`,
 		"{\"type\":\"pa\xffss\"}",
+		`{"type":"bid","bid":1,"BID":3}`,
+		`{"TYPE":"pass"}`,
+		`{"type":"play","Cards":["S3"]}`,
+		"{\"type\":\"bid\",\"bi\u0064\":2}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -87,6 +139,14 @@ func FuzzDecode(f *testing.F) {
 		}
 		if err := strictjson.CheckDuplicateKeys(body); err != nil {
 			t.Fatalf("accepted %q with %v", body, err)
+		}
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(body, &keys); err == nil {
+			for k := range keys {
+				if k != "type" && k != "bid" && k != "cards" && k != "as" {
+					t.Fatalf("accepted %q with the key %q, which names no field exactly", body, k)
+				}
+			}
 		}
 		again, err := json.Marshal(a)
 		if err != nil {
