@@ -2,10 +2,15 @@ package table_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
+	"paiju/domain/dadun"
 	"paiju/domain/doudizhu"
+	"paiju/domain/niuniu"
+	"paiju/domain/shengji"
+	"paiju/domain/shuangkou"
 	"paiju/domain/table"
 )
 
@@ -118,6 +123,58 @@ func TestCheckSettlement(t *testing.T) {
 		}
 		if !c.ok && !errors.Is(err, table.ErrSettlementRange) {
 			t.Errorf("%s: got %v, want settlement_out_of_range", c.name, err)
+		}
+	}
+}
+
+// TestEscapeAtMaxStake: in every game variant, escapes at MaxStake (one
+// seat after another until the hand ends) settle within the bounds, each
+// escape penalty a whole multiple of the stake (rules/README.md, Stakes and
+// settlement, and each game's Escape).
+func TestEscapeAtMaxStake(t *testing.T) {
+	for _, g := range []table.Game{doudizhu.New(), niuniu.New(), shuangkou.New(), shengji.New(), dadun.New()} {
+		for _, variant := range g.Variants() {
+			t.Run(g.Name()+"/"+variant, func(t *testing.T) {
+				r, err := g.Rules(variant, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st := table.New(r)
+				evs, err := table.Open(r, "T", g.Name(), variant, table.MaxStake, "p0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				apply(st, evs)
+				seeds := &fixedSeeds{}
+				for seat := range r.Seats() {
+					evs, err := table.Join(st, fmt.Sprintf("p%d", seat), "", seat, seeds)
+					if err != nil {
+						t.Fatal(err)
+					}
+					apply(st, evs)
+				}
+				for seat := range r.Seats() {
+					evs, err := table.Act(st, seat, table.Action{Type: table.ActionEscape}, seeds)
+					if err != nil {
+						t.Fatalf("seat %d escapes at MaxStake: %v, want the escape settled", seat, err)
+					}
+					apply(st, evs)
+					for _, e := range evs {
+						hs, ok := e.(table.HandSettled)
+						if !ok {
+							continue
+						}
+						if err := table.CheckSettlement(hs.Deltas, hs.House, nil); err != nil {
+							t.Fatalf("escape settlement at MaxStake: %v", err)
+						}
+						if d := hs.Deltas[seat]; d >= 0 || d%table.MaxStake != 0 {
+							t.Fatalf("escaper's delta at MaxStake: %d, want a loss in whole stakes", d)
+						}
+						return
+					}
+				}
+				t.Fatal("every seat escaped and the hand never settled")
+			})
 		}
 	}
 }
