@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -38,5 +39,14 @@ func (s *server) tableAt(w http.ResponseWriter, r *http.Request) {
 	if at > 0 {
 		l = l.At(at)
 	}
-	writeJSON(w, http.StatusOK, viewOf(l, callerOf(r.Context())))
+	// Encoded before the status is written: a view that cannot be encoded
+	// is a logged 500, never a 200 with an empty body.
+	body, err := json.Marshal(viewOf(l, callerOf(r.Context())))
+	if err != nil {
+		s.writeError(w, r, fmt.Errorf("encode the view of table %s at version %d: %w", l.State.ID, l.State.Version, err))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(append(body, '\n'))
 }

@@ -3,6 +3,7 @@ package audit_test
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -119,6 +120,15 @@ func firstIndex(evs []eventstore.Event, typ string, from int) int {
 	return -1
 }
 
+// withStake rewrites the stream's TableOpened with stake.
+func withStake(evs []eventstore.Event, stake int) []eventstore.Event {
+	var o table.TableOpened
+	json.Unmarshal(evs[0].Data, &o)
+	o.Stake = stake
+	evs[0].Data, _ = json.Marshal(o)
+	return evs
+}
+
 // TestTamperingIsFound changes recorded streams the ways a cheat would and
 // checks the verifier names the event.
 func TestTamperingIsFound(t *testing.T) {
@@ -164,6 +174,31 @@ func TestTamperingIsFound(t *testing.T) {
 			evs[i].Data, _ = json.Marshal(d)
 			return evs, evs[i].Version
 		}, "differs"},
+		// rules/README.md, Stakes and settlement: the streams, which
+		// re-executed exactly because the rules wrapped the same way.
+		{"a stake of 2^62 (an escape settles [0,0,0])", func(evs []eventstore.Event) ([]eventstore.Event, int) {
+			return withStake(evs, 1<<62), 1
+		}, "out of bounds"},
+		{"a stake one above MaxStake", func(evs []eventstore.Event) ([]eventstore.Event, int) {
+			return withStake(evs, table.MaxStake+1), 1
+		}, "out of bounds"},
+		{"a settlement where everyone loses (the sum wraps)", func(evs []eventstore.Event) ([]eventstore.Event, int) {
+			i := firstIndex(evs, "HandSettled", 0)
+			var s table.HandSettled
+			json.Unmarshal(evs[i].Data, &s)
+			s.Deltas = []int{-1 << 62, math.MinInt64, -1 << 62}
+			evs[i].Data, _ = json.Marshal(s)
+			return evs, evs[i].Version
+		}, "beyond"},
+		{"a settlement beyond stake × MaxMultiplier", func(evs []eventstore.Event) ([]eventstore.Event, int) {
+			i := firstIndex(evs, "HandSettled", 0)
+			var s table.HandSettled
+			json.Unmarshal(evs[i].Data, &s)
+			over := 2*table.MaxMultiplier + 1 // the stream's stake is 2
+			s.Deltas = []int{-over, over - 1, 1}
+			evs[i].Data, _ = json.Marshal(s)
+			return evs, evs[i].Version
+		}, "beyond"},
 		{"an event removed", func(evs []eventstore.Event) ([]eventstore.Event, int) {
 			i := firstIndex(evs, "PlayPassed", 0)
 			v := evs[i].Version

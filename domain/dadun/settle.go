@@ -31,25 +31,34 @@ func (s *State) result(end string) Result {
 
 // awardDeltas settles the 盾 awards apart from the result (dadun.md, 盾
 // awards Decision): each other player pays the earner awards × base.
-func (s *State) awardDeltas(awards []Award) []int {
+func (s *State) awardDeltas(awards []Award) ([]int, error) {
 	d := make([]int, seats)
 	for _, a := range awards {
+		each, err := table.MulStake(s.Stake, a.Awards)
+		if err != nil {
+			return nil, err
+		}
 		for i := range seats {
 			if i == a.Seat {
-				d[i] += (seats - 1) * a.Awards * s.Stake
+				d[i] += (seats - 1) * each
 			} else {
-				d[i] -= a.Awards * s.Stake
+				d[i] -= each
 			}
 		}
 	}
-	return d
+	return d, nil
 }
 
 func (s *State) settle(res Result, house int) (table.HandSettled, error) {
-	res.AwardDeltas = s.awardDeltas(res.Awards)
+	var err error
+	if res.AwardDeltas, err = s.awardDeltas(res.Awards); err != nil {
+		return table.HandSettled{}, err
+	}
 	deltas := make([]int, seats)
 	for i := range deltas {
-		deltas[i] = res.ResultDeltas[i] + res.AwardDeltas[i]
+		if deltas[i], err = table.AddStake(res.ResultDeltas[i], res.AwardDeltas[i]); err != nil {
+			return table.HandSettled{}, err
+		}
 	}
 	return s.Settle(s.hand, deltas, house, res)
 }
@@ -111,9 +120,13 @@ func (s *State) settlePlayedOut(finish []int, seat int, played []cards.Card, awa
 			res.Winners = append(res.Winners, i)
 		}
 	}
+	each, err := table.MulStake(s.Stake, res.Multiplier)
+	if err != nil {
+		return table.HandSettled{}, err
+	}
 	for i := range seats {
 		// 打独 stakes are per opponent: the soloist wins or loses three times.
-		amount := res.Multiplier * s.Stake
+		amount := each
 		if i == s.soloist {
 			amount *= seats - 1
 		}
@@ -132,7 +145,11 @@ func (s *State) settlePlayedOut(finish []int, seat int, played []cards.Card, awa
 func (s *State) escape(seat int) ([]table.Payload, error) {
 	res := s.result("escape")
 	res.Escaper = table.Seat(seat)
-	res.Penalty = escapePenalty * s.Stake
+	penalty, err := table.MulStake(s.Stake, escapePenalty)
+	if err != nil {
+		return nil, err
+	}
+	res.Penalty = penalty
 	each := res.Penalty / (seats - 1)
 	res.House = res.Penalty - (seats-1)*each
 	res.Winners = []int{}

@@ -29,8 +29,9 @@ type GameView struct {
 	// both copies has not called, and in 打独.
 	FriendCard *cards.Card `json:"friend_card"`
 	// Role is the viewer's own role, which its own cards tell it: banker,
-	// friend, opponent or soloist ("" for spectators and the auditor; before
-	// a banker holding both copies calls, the others are "opponent").
+	// friend, opponent or soloist ("" for spectators and the auditor, and
+	// before the card is turned; before a banker holding both copies calls,
+	// the others are "opponent").
 	Role string `json:"role"`
 	// Friend is the friend's seat once FriendRevealed made it public (the
 	// auditor always sees it); null otherwise and in 打独.
@@ -84,13 +85,19 @@ func (r *Rules) View(s *State, seat int) table.View {
 	if g.Awards == nil {
 		g.Awards = []Award{}
 	}
-	if s.hand > 0 {
+	// The card is turned by CardTurned, in the batch that deals but after
+	// HandDealt and DealSecret: a view after either of those (GET
+	// /state?at=N) has no turned card, banker, friend card or role yet.
+	turnedUp := s.hand > 0 && s.turned.Valid()
+	if turnedUp {
 		turned := s.turned
 		g.Turned, g.Banker = &turned, table.Seat(s.banker)
 		if s.soloist < 0 && (!s.bothCopies || s.called) {
 			fc := s.friendCard
 			g.FriendCard = &fc
 		}
+	}
+	if s.hand > 0 {
 		g.Leader = table.Seat(s.lastLead)
 		g.CardsLeft = s.cardsLeft()
 		g.Captured = slices.Clone(s.captured[:])
@@ -108,7 +115,7 @@ func (r *Rules) View(s *State, seat int) table.View {
 			g.Sides = s.sides()
 		}
 	}
-	if own {
+	if own && turnedUp {
 		g.Role = s.role(seat)
 	}
 	if s.last != nil {

@@ -277,7 +277,10 @@ func (s *State) settlePlayedOut(winner int, last Reading) (table.HandSettled, er
 	res.CardsLeft = s.cardsLeft()
 	res.CardsLeft[winner] = 0
 
-	each := s.Stake * res.Multiplier
+	each, err := table.MulStake(s.Stake, res.Multiplier)
+	if err != nil {
+		return table.HandSettled{}, err
+	}
 	if landlordWins {
 		each = -each
 	}
@@ -314,7 +317,13 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		}
 		s.fillGrabResult(&res)
 	}
-	res.Penalty = s.Stake * res.Multiplier * units
+	units, err := table.MulStake(res.Multiplier, units)
+	if err != nil {
+		return nil, err
+	}
+	if res.Penalty, err = table.MulStake(s.Stake, units); err != nil {
+		return nil, err
+	}
 	settled, err := s.Settle(s.hand, splitPenalty(res.Penalty, seat, s.v.seats), 0, res)
 	if err != nil {
 		return nil, err

@@ -192,7 +192,11 @@ func (s *State) reveal(evs []table.Payload, done [maxSeats]arrangement, forfeit 
 		if bankerWins {
 			b.Winner, b.Multiplier = "banker", banker.Bull.Multiplier()
 		}
-		b.Delta = s.Stake * b.Multiplier
+		delta, err := table.MulStake(s.Stake, b.Multiplier)
+		if err != nil {
+			return nil, err
+		}
+		b.Delta = delta
 		if bankerWins {
 			b.Delta = -b.Delta
 		}
@@ -248,7 +252,11 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 	var lost *Bout
 	if seat != s.banker {
 		m := value(s.banker).Multiplier()
-		f := BoutForfeited{Seat: seat, Multiplier: m, Delta: -s.Stake * m}
+		delta, err := table.MulStake(s.Stake, m)
+		if err != nil {
+			return nil, err
+		}
+		f := BoutForfeited{Seat: seat, Multiplier: m, Delta: -delta}
 		b := f.bout()
 		if s.escapeCancelsBouts {
 			lost = &b
@@ -280,7 +288,11 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 			continue
 		}
 		b := Bout{Seat: p, Winner: "player", By: ByEscape, Multiplier: res.Readings[p].Multiplier()}
-		b.Delta = s.Stake * b.Multiplier
+		delta, err := table.MulStake(s.Stake, b.Multiplier)
+		if err != nil {
+			return nil, err
+		}
+		b.Delta = delta
 		if f := forfeit[p]; f != nil {
 			b = *f
 		}

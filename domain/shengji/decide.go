@@ -316,7 +316,11 @@ func (s *State) decidePlay(seat int, cs []cards.Card) ([]table.Payload, error) {
 	// Every seat holds as many cards as the others: the hand ends when the
 	// last player of a trick has played out.
 	if s.held[seat].Len() == len(play) {
-		evs = append(evs, s.settlePlayedOut(win, winShape, winTrump, def)...)
+		settled, err := s.settlePlayedOut(win, winShape, winTrump, def)
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, settled...)
 	}
 	return evs, nil
 }

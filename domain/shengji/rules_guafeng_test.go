@@ -494,7 +494,7 @@ func TestGuafengScoring(t *testing.T) {
 		s := newState(r.v, r.o)
 		s.Stake, s.dealer, s.levels, s.order = 1, 0, [2]int{2, 3}, Order{Level: 2, Trump: cards.Hearts, Fixed: true}
 		// Trick points x, no kitty.
-		evs := s.settlePlayedOut(1, Shape{}, true, row.x)
+		evs := settledOut(t, s, 1, Shape{}, true, row.x)
 		hs, res := gametest.SettledOf[Result](t, evs)
 		next := 2
 		if row.onStage {
@@ -524,7 +524,7 @@ func TestGuafengScoring(t *testing.T) {
 		s := newState(rr.v, rr.o)
 		s.Stake, s.dealer, s.levels, s.order = 1, 0, [2]int{2, 3}, Order{Level: 2, Trump: cards.Hearts, Fixed: true}
 		s.buried = kitty
-		_, res := gametest.SettledOf[Result](t, s.settlePlayedOut(c.last, c.shape, c.trump, 40))
+		_, res := gametest.SettledOf[Result](t, settledOut(t, s, c.last, c.shape, c.trump, 40))
 		if res.DefenderPoints != c.x || res.KittyPoints != 130 {
 			t.Errorf("options %q, last trick seat %d with a trump %v %s: X %d kitty %d, want %d and 130 (shengji.md, Kitty, guafeng; seed 003 notes 3, 4, 6)", c.opt, c.last, c.trump, c.shape, res.DefenderPoints, res.KittyPoints, c.x)
 		}

@@ -386,7 +386,7 @@ func TestScoring(t *testing.T) {
 		s := newState(r.v, r.o)
 		s.Stake, s.dealer, s.levels, s.order = 2, 0, [2]int{1, 3}, Order{Level: cards.Ace, Trump: cards.Hearts}
 		s.buried = kittyWorth(c.kittyPts)
-		evs := s.settlePlayedOut(c.last, c.shape, false, c.trickPts)
+		evs := settledOut(t, s, c.last, c.shape, false, c.trickPts)
 		hs := evs[0].(table.HandSettled)
 		var res Result
 		if err := json.Unmarshal(hs.Result, &res); err != nil {
@@ -402,13 +402,13 @@ func TestScoring(t *testing.T) {
 	s := newState(r.v, options{Match: true, KittyMultiplier: KittyDouble})
 	s.Stake, s.dealer, s.order = 1, 0, Order{Level: cards.Ace, Trump: cards.Hearts}
 	s.buried = kittyWorth(10)
-	if _, res := gametest.SettledOf[Result](t, s.settlePlayedOut(1, Shape{Pairs: 2}, false, 40)); res.DefenderPoints != 60 {
+	if _, res := gametest.SettledOf[Result](t, settledOut(t, s, 1, Shape{Pairs: 2}, false, 40)); res.DefenderPoints != 60 {
 		t.Errorf("kitty_multiplier double: X %d, want 40 + 10×2", res.DefenderPoints)
 	}
 	// Passing K wins the match and closes the table.
 	s = newState(r.v, r.o)
 	s.Stake, s.dealer, s.levels, s.order = 1, 1, [2]int{5, 12}, Order{Level: cards.Queen, Trump: cards.Hearts}
-	evs := s.settlePlayedOut(1, Shape{Pairs: 0}, false, 0)
+	evs := settledOut(t, s, 1, Shape{Pairs: 0}, false, 0)
 	_, res := gametest.SettledOf[Result](t, evs)
 	if res.MatchWinner == nil || *res.MatchWinner != 1 || res.Levels[1] != "won" || evs[len(evs)-1].EventType() != "TableClosed" {
 		t.Errorf("side 1 at Q scores +3: result %+v, events %v: want the match won and the table closed (shengji.md, Levels: a side that would pass K has won)", res, gametest.EventTypes(evs))
@@ -416,7 +416,7 @@ func TestScoring(t *testing.T) {
 	// A single-hand table closes after its hand.
 	s = newState(r.v, options{Match: false, KittyMultiplier: KittyByShape})
 	s.Stake, s.dealer, s.order = 1, 1, Order{Level: cards.Ace, Trump: cards.Hearts}
-	if evs := s.settlePlayedOut(1, Shape{Pairs: 0}, false, 50); evs[len(evs)-1].(table.TableClosed).Reason != "hand_over" {
+	if evs := settledOut(t, s, 1, Shape{Pairs: 0}, false, 50); evs[len(evs)-1].(table.TableClosed).Reason != "hand_over" {
 		t.Errorf("single-hand table: %v", gametest.EventTypes(evs))
 	}
 }
@@ -542,4 +542,14 @@ func TestActionValidation(t *testing.T) {
 			break
 		}
 	}
+}
+
+// settledOut is s.settlePlayedOut for a settlement that must not be refused.
+func settledOut(t *testing.T, s *State, last int, sh Shape, trump bool, def int) []table.Payload {
+	t.Helper()
+	evs, err := s.settlePlayedOut(last, sh, trump, def)
+	if err != nil {
+		t.Fatalf("settle the hand: %v", err)
+	}
+	return evs
 }

@@ -72,7 +72,7 @@ func (s *State) kittyPoints() int {
 // settlePlayedOut settles the hand after its last trick, won by last with a
 // play of shape sh (trumps when trump); def is the defenders' points from
 // tricks.
-func (s *State) settlePlayedOut(last int, sh Shape, trump bool, def int) []table.Payload {
+func (s *State) settlePlayedOut(last int, sh Shape, trump bool, def int) ([]table.Payload, error) {
 	dealer := s.dealer
 	res := Result{
 		End: endPlayedOut, Dealer: &dealer, Level: s.order.Level.String(), Trump: suitName(s.order.Trump),
@@ -134,16 +134,20 @@ func (s *State) settlePlayedOut(last int, sh Shape, trump bool, def int) []table
 	if s.v.matchHands > 0 {
 		s.qiangbaoMatch(&res, dealerWins, k)
 	}
+	each, err := table.MulStake(s.Stake, k)
+	if err != nil {
+		return nil, err
+	}
 	deltas := make([]int, seats)
 	for seat := range deltas {
 		won := (sideOf(seat) == dside) == dealerWins
 		if won {
-			deltas[seat] = k * s.Stake
+			deltas[seat] = each
 		} else {
-			deltas[seat] = -k * s.Stake
+			deltas[seat] = -each
 		}
 	}
-	return s.ending(deltas, res, res.MatchWinner != nil)
+	return s.ending(deltas, res, res.MatchWinner != nil), nil
 }
 
 // escape settles the hand seat leaves (shengji.md, Escape, seed 000): the
@@ -171,8 +175,13 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		d := s.decls[s.declarer].seat
 		res.Declarer = &d
 	}
-	res.Penalty = s.v.escapePenalty * s.Stake
-	res.Bonus = bonus * s.Stake
+	var err error
+	if res.Penalty, err = table.MulStake(s.Stake, s.v.escapePenalty); err != nil {
+		return nil, err
+	}
+	if res.Bonus, err = table.MulStake(s.Stake, bonus); err != nil {
+		return nil, err
+	}
 	res.House = res.Penalty - (seats-1)*res.Bonus
 	res.Kitty = slices.Clone(s.buried)
 	// The levels that stand: as the deal found them, a 悶牌 drop undone

@@ -156,11 +156,15 @@ func (s *State) settlePlayedOut(finish []int, last, n int) (table.HandSettled, e
 	res.CardsLeft[last] -= n
 	win := sideOf(first)
 	res.Winners = []int{win, win + 2}
+	each, err := table.MulStake(s.Stake, res.Multiplier)
+	if err != nil {
+		return table.HandSettled{}, err
+	}
 	deltas := make([]int, seats)
 	for i := range deltas {
-		deltas[i] = -s.Stake * res.Multiplier
+		deltas[i] = -each
 		if sideOf(i) == win {
-			deltas[i] = -deltas[i]
+			deltas[i] = each
 		}
 	}
 	return s.Settle(s.hand, deltas, 0, res)
@@ -176,7 +180,10 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 	if res.Finish == nil {
 		res.Finish = []int{}
 	}
-	each := s.Stake * escapeEach
+	each, err := table.MulStake(s.Stake, escapeEach)
+	if err != nil {
+		return nil, err
+	}
 	res.Penalty = 2 * each
 	deltas := make([]int, seats)
 	deltas[seat] = -res.Penalty

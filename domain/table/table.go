@@ -116,8 +116,8 @@ const MaxMaxHands = 10_000
 // OpenWith returns the event that opens a table.
 func OpenWith(r Rules, o Opening) ([]Payload, error) {
 	id, game, variant, stake, openedBy, c := o.ID, o.Game, o.Variant, o.Stake, o.OpenedBy, o.Clock
-	if stake < 1 {
-		return nil, ErrBadOption.With("stake must be an integer ≥ 1, got %d", stake)
+	if stake < 1 || stake > MaxStake {
+		return nil, ErrBadOption.With("stake must be an integer from 1 to %d, got %d", MaxStake, stake)
 	}
 	if o.MaxHands < 0 || o.MaxHands > MaxMaxHands {
 		return nil, ErrBadOption.With("max_hands must be 0 (no limit) or 1..%d, got %d", MaxMaxHands, o.MaxHands)
@@ -218,6 +218,13 @@ func Act(s *State, seat int, a Action, seeds SeedSource) ([]Payload, error) {
 func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 	next := s.Clone()
 	for _, e := range evs {
+		// The last guard against an overflowing settlement, whatever a game
+		// computed: it is refused, never stored wrapped.
+		if hs, ok := e.(HandSettled); ok {
+			if err := CheckSettlement(hs.Deltas, hs.House, next.Totals); err != nil {
+				return nil, fmt.Errorf("settle hand %d: %w", hs.Hand, err)
+			}
+		}
 		Apply(next, e)
 	}
 	if next.Closed || next.InDeal || !next.G.NeedsDeal() {
