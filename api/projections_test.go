@@ -20,6 +20,7 @@ import (
 	"paiju/api/apitest"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
+	"paiju/audit"
 	"paiju/natsbus"
 	"paiju/projections"
 	psqlite "paiju/projections/sqlite"
@@ -78,6 +79,8 @@ func newProjEnv(t *testing.T, seed uint64) *projEnv {
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
 		Projections:  psqlite.Reader{DB: pdb, Log: store},
+		Exporter:     audit.Exporter{},
+		Live:         natsbus.Live{Conn: nc},
 	}))
 	pe := &projEnv{
 		env: &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7))},

@@ -95,8 +95,11 @@ type sseClient struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	mu        sync.Mutex
-	events    []sseEvent
+	mu     sync.Mutex
+	events []sseEvent
+	// revealed are the events sent again without an id once their deal
+	// ended (api/stream.go).
+	revealed  []sseEvent
 	comments  []string
 	malformed string
 }
@@ -132,15 +135,20 @@ func (c *sseClient) read(resp *http.Response) {
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(nil, 1<<22)
 	var cur sseEvent
+	hasID := false
 	for sc.Scan() {
 		line := sc.Text()
 		c.mu.Lock()
 		switch {
 		case line == "":
-			if cur.typ != "" || cur.data != "" {
+			switch {
+			case cur.typ == "" && cur.data == "":
+			case hasID:
 				c.events = append(c.events, cur)
+			default:
+				c.revealed = append(c.revealed, cur)
 			}
-			cur = sseEvent{}
+			cur, hasID = sseEvent{}, false
 		case strings.HasPrefix(line, ":"):
 			c.comments = append(c.comments, line)
 		case strings.HasPrefix(line, "id: "):
@@ -148,7 +156,7 @@ func (c *sseClient) read(resp *http.Response) {
 			if err != nil {
 				c.malformed = line
 			}
-			cur.id = n
+			cur.id, hasID = n, true
 		case strings.HasPrefix(line, "event: "):
 			cur.typ = line[7:]
 		case strings.HasPrefix(line, "data: "):
