@@ -18,9 +18,9 @@ import (
 
 	"paiju/api"
 	"paiju/api/apitest"
+	"paiju/audit"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
-	"paiju/audit"
 	"paiju/natsbus"
 	"paiju/projections"
 	psqlite "paiju/projections/sqlite"

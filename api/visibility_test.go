@@ -117,4 +117,3 @@ func streamBody(t *testing.T, p *projEnv, tid, token string) string {
 	}
 	return b.String()
 }
-
