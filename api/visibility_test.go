@@ -40,9 +40,12 @@ func TestVisibilityPolicy(t *testing.T) {
 		act(pl, "/join", map[string]any{"seat": i})
 		ps = append(ps, pl)
 	}
-	p.playHand(tid, ps) // hand 1 ends; hand 2 is being played
+	settled := p.playHand(tid, ps) // hand 1 ends; hand 2 is being played
 	p.waitConsumed(t)
 	other := p.newPlayer("other")
+	if settled.Seed == "" {
+		t.Fatal("hand 1 settled without its seed")
+	}
 
 	viewers := []struct {
 		who   string
@@ -62,6 +65,7 @@ func TestVisibilityPolicy(t *testing.T) {
 	}
 	checks := []check{
 		{"/v1/tables/" + tid + "/events", func(tb, _ bool) bool { return tb }, ""},
+		{"/v1/tables/" + tid, func(tb, _ bool) bool { return tb }, ""},
 		{"/v1/tables/" + tid + "/stream", func(tb, _ bool) bool { return tb }, ""},
 		{"/v1/tables/" + tid + "/export", func(tb, _ bool) bool { return tb }, "export_not_seated"},
 		{"/v1/hands/" + tid + "-1", func(tb, _ bool) bool { return tb }, "history_not_seated"},
@@ -78,10 +82,18 @@ func TestVisibilityPolicy(t *testing.T) {
 				if got := strings.Contains(body, `"DealSecret"`); got != allowed {
 					t.Errorf("%s: GET %s shows an ended deal's DealSecret: %v, want %v", v.who, c.path, got, allowed)
 				}
+				if got := strings.Contains(body, settled.Seed); got != allowed {
+					t.Errorf("%s: GET %s shows an ended deal's seed: %v, want %v", v.who, c.path, got, allowed)
+				}
 			case c.code == "":
 				body := string(p.get(c.path, v.token).Body)
-				if got := strings.Contains(body, `"DealSecret"`); got != allowed {
+				// The table itself shows no events: only the seed of its
+				// last settlement.
+				if got := strings.Contains(body, `"DealSecret"`); got != allowed && !strings.HasSuffix(c.path, tid) {
 					t.Errorf("%s: GET %s shows an ended deal's DealSecret: %v, want %v", v.who, c.path, got, allowed)
+				}
+				if got := strings.Contains(body, settled.Seed); got != allowed {
+					t.Errorf("%s: GET %s shows an ended deal's seed: %v, want %v", v.who, c.path, got, allowed)
 				}
 			default:
 				r := p.get(c.path, v.token)

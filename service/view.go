@@ -43,10 +43,28 @@ func VisibleEventsTo(l *Loaded, seat int, after int, revealEnded bool) []Recorde
 		if p == nil {
 			continue
 		}
+		if !revealEnded {
+			p = WithoutSeed(p)
+		}
 		r.Payload = p
 		out = append(out, r)
 	}
 	return out
+}
+
+// WithoutSeed is p with the deal seed that HandSettled and DealVoided
+// publish left out: the seed deals every hand again, so a viewer who may not
+// read ended deals may not have it either.
+func WithoutSeed(p table.Payload) table.Payload {
+	switch e := p.(type) {
+	case table.HandSettled:
+		e.Seed = ""
+		return e
+	case table.DealVoided:
+		e.Seed = ""
+		return e
+	}
+	return p
 }
 
 // RedactAppended returns the appended events of a result as seat may see them.
