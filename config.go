@@ -15,6 +15,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"paiju/api"
 	"paiju/natsbus"
 )
 
@@ -40,6 +41,7 @@ type serveConfig struct {
 	TimeZone       string // leaderboard periods; "" is projections.DefaultLocation
 	Projector      string // "" or "in-process", or "external" (paiju project)
 	BotDelay       time.Duration
+	Quotas         api.Quotas
 	observeConfig
 	httpTimeouts
 }
@@ -166,6 +168,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	str(fs, getenv, &rate, "rate-limit", rate, "requests per second one token (or one IP registering players) may make; 0 disables the limit")
 	parseObserve := addObserve(fs, getenv, &c.observeConfig)
 	parseTimeouts := addHTTPTimeouts(fs, getenv, &c.httpTimeouts)
+	parseQuotas := addQuotas(fs, getenv, &c.Quotas)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -173,6 +176,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		return c, err
 	}
 	if err := parseObserve(); err != nil {
+		return c, err
+	}
+	if err := parseQuotas(); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
@@ -308,4 +314,36 @@ func parsePrefixes(s string) ([]netip.Prefix, error) {
 		out = append(out, p.Masked())
 	}
 	return out, nil
+}
+
+// addQuotas adds the flags of api.Quotas (docs/OPERATIONS.md, Quotas); parse
+// finishes them after fs.Parse.
+func addQuotas(fs *flag.FlagSet, getenv func(string) string, q *api.Quotas) (parse func() error) {
+	d := api.DefaultQuotas
+	flags := []struct {
+		name, help string
+		p          *int
+		min, max   int
+		v          string
+	}{
+		{"quota-tables-per-hour", "tables one player may open per hour; -1 is no limit", &q.TablesPerHour, -1, math.MaxInt, strconv.Itoa(d.TablesPerHour)},
+		{"quota-registrations-per-minute", "players one address may register per minute; -1 is no limit", &q.RegistrationsPerMinute, -1, math.MaxInt, strconv.Itoa(d.RegistrationsPerMinute)},
+		{"quota-auth-failures-per-minute", "failed authentications one address may make per minute before it gets 429; -1 is no limit", &q.AuthFailuresPerMinute, -1, math.MaxInt, strconv.Itoa(d.AuthFailuresPerMinute)},
+		{"quota-streams-per-player", "live /stream responses one caller may hold open at once; -1 is no limit", &q.StreamsPerPlayer, -1, math.MaxInt, strconv.Itoa(d.StreamsPerPlayer)},
+		{"quota-events-page", "most events one /events answer holds (1 to 1000)", &q.EventsPage, 1, api.MaxEventsPage, strconv.Itoa(d.EventsPage)},
+		{"quota-costly-reads", "/legal and /export requests one caller may have running at once; -1 is no limit", &q.CostlyReads, -1, math.MaxInt, strconv.Itoa(d.CostlyReads)},
+	}
+	for i := range flags {
+		str(fs, getenv, &flags[i].v, flags[i].name, flags[i].v, flags[i].help)
+	}
+	return func() error {
+		for _, f := range flags {
+			n, err := strconv.Atoi(f.v)
+			if err != nil || n < f.min || n > f.max || n == 0 {
+				return fmt.Errorf("serve: --%s %q: want an integer from %d to %d, not 0", f.name, f.v, f.min, f.max)
+			}
+			*f.p = n
+		}
+		return nil
+	}
 }

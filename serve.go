@@ -120,6 +120,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Players:        playerStore{store},
 		AuditorToken:   cfg.AuditorToken,
 		RateLimit:      cfg.RateLimit,
+		Quotas:         cfg.Quotas,
 		NewPlayerID:    func() string { return ulid.Make().String() },
 		Ready:          hl.checks,
 		Logger:         log,

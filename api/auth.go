@@ -47,9 +47,17 @@ func newToken() (string, error) {
 
 func (s *server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// An address that keeps failing is refused before its token is
+		// looked at, so guessing costs the server nothing and tells nothing.
+		addr, _ := s.keyByClient(r)
+		if wait := s.authFails.blocked(addr, s.Now()); wait > 0 {
+			s.rateLimited(w, r, wait, fmt.Sprintf("more than %d failed authentications from this address in a minute; retry after the time in Retry-After", s.Quotas.AuthFailuresPerMinute))
+			return
+		}
 		h := r.Header.Get("Authorization")
 		scheme, token, ok := strings.Cut(h, " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+			s.authFails.failed(addr, s.Now())
 			s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", "send Authorization: Bearer <token> (POST /v1/players issues one)"))
 			return
 		}
@@ -69,6 +77,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			}
 		}
 		if errors.Is(err, ErrNoPlayer) {
+			s.authFails.failed(addr, s.Now())
 			s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", "unknown token"))
 			return
 		}

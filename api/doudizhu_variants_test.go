@@ -49,15 +49,13 @@ func (e *env) ddzView(id, token string) ddzTable {
 // feed returns the table's events as token sees them.
 func (e *env) feed(id, token string) []eventView {
 	e.t.Helper()
-	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: token})
-	if r.Status != http.StatusOK {
-		e.t.Fatalf("events: %d %s", r.Status, r.Body)
+	var out []eventView
+	for _, raw := range e.allEvents(id, token) {
+		var ev eventView
+		mustUnmarshal(e.t, raw, &ev)
+		out = append(out, ev)
 	}
-	var f struct {
-		Events []eventView `json:"events"`
-	}
-	r.Decode(e.t, &f)
-	return f.Events
+	return out
 }
 
 // TestDoudizhuVariantsPlayToEnd opens each variant over REST and plays a

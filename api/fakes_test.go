@@ -158,7 +158,10 @@ func newFakeReadModel() *fakeReadModel {
 func TestProjectionRoutesOverAFakeReadModel(t *testing.T) {
 	rm := newFakeReadModel()
 	e := newEnvWith(t, 1, func(d *api.Deps) { d.Projections = rm })
-	tok := e.newPlayer("reader").Token
+	// The auditor: this test is about routing and error mapping, and the
+	// fake's table T9 has no players in the store (the visibility policy has
+	// its own test, TestVisibilityPolicy).
+	tok := auditorToken
 
 	cases := []struct {
 		name, path string
@@ -239,7 +242,10 @@ func TestProjectionRoutesOverAFakeReadModel(t *testing.T) {
 // TestProjectionRoutesWithoutReadModel: a server without projections says so.
 func TestProjectionRoutesWithoutReadModel(t *testing.T) {
 	e := newEnv(t, 1)
-	tok := e.newPlayer("reader").Token
+	// The auditor: this test is about routing and error mapping, and the
+	// fake's table T9 has no players in the store (the visibility policy has
+	// its own test, TestVisibilityPolicy).
+	tok := auditorToken
 	for _, path := range []string{"/v1/hands/T9-2", "/v1/tables/T9/hands", "/v1/players/A/hands", "/v1/players/A", "/v1/leaderboards/doudizhu", "/v1/projections"} {
 		r := e.c.Do(apitest.Request{Method: "GET", Path: path, Token: tok})
 		if r.Status != http.StatusServiceUnavailable || r.Problem(t) != "projections_unavailable" {

@@ -275,6 +275,10 @@ func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 type eventsResponse struct {
 	Version int        `json:"version"`
 	Events  []eventOut `json:"events"`
+	// More: the page is full and more events follow; ask again with
+	// after=Next.
+	More bool `json:"more"`
+	Next int  `json:"next"`
 }
 
 type eventOut struct {
@@ -303,15 +307,29 @@ func (s *server) listEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		after = n
 	}
+	limit := s.Quotas.EventsPage
+	if q := r.URL.Query().Get("limit"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 1 || n > s.Quotas.EventsPage {
+			s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", fmt.Sprintf("limit must be an integer from 1 to %d", s.Quotas.EventsPage)))
+			return
+		}
+		limit = n
+	}
 	l, err := s.load(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	c := callerOf(r.Context())
-	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
+	evs := visibleEvents(l, callerOf(r.Context()), after)
+	page := eventsResponse{Version: l.State.Version, Next: max(after, l.State.Version)}
+	if len(evs) > limit {
+		evs = evs[:limit]
+		page.More, page.Next = true, evs[limit-1].Version
+	}
+	page.Events = eventsOut(evs)
 	setETag(w, l.State.Version)
-	writeJSON(w, http.StatusOK, eventsResponse{Version: l.State.Version, Events: eventsOut(service.VisibleEvents(l, seat, after))})
+	writeJSON(w, http.StatusOK, page)
 }
 
 // --- conditions ---

@@ -284,10 +284,36 @@ type auditedEvent struct {
 // what the hidden-information crawlers compare the seats' answers against.
 func (e *env) auditorEvents(id string) []auditedEvent {
 	e.t.Helper()
-	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: auditorToken})
-	var feed struct {
-		Events []auditedEvent `json:"events"`
+	var out []auditedEvent
+	for _, raw := range e.allEvents(id, auditorToken) {
+		var ev auditedEvent
+		mustUnmarshal(e.t, raw, &ev)
+		out = append(out, ev)
 	}
-	r.Decode(e.t, &feed)
-	return feed.Events
+	return out
+}
+
+// allEvents reads every page of /events as token, following next while more
+// events follow.
+func (e *env) allEvents(id, token string) []json.RawMessage {
+	e.t.Helper()
+	var out []json.RawMessage
+	after := 0
+	for {
+		r := e.c.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/v1/tables/%s/events?after=%d", id, after), Token: token})
+		if r.Status != http.StatusOK {
+			e.t.Fatalf("events after %d: %d %s", after, r.Status, r.Body)
+		}
+		var page struct {
+			Events []json.RawMessage `json:"events"`
+			More   bool              `json:"more"`
+			Next   int               `json:"next"`
+		}
+		r.Decode(e.t, &page)
+		out = append(out, page.Events...)
+		if !page.More {
+			return out
+		}
+		after = page.Next
+	}
 }

@@ -133,14 +133,17 @@ func checkNoLeak(t *testing.T, who, what string, body []byte, secret map[string]
 
 // TestHiddenInformation crawls every endpoint as every seat and a spectator
 // after every action of whole hands, and checks nobody sees another seat's
-// cards, the unrevealed kitty, or the seed of the running deal.
+// cards, the unrevealed kitty, or the seed of the running deal: the table,
+// /legal, /events, /state?at=N for every N of the running deal, and /export.
 func TestHiddenInformation(t *testing.T) {
 	e := newEnv(t, 5)
 	id, ps := e.openFull()
 	spectator := e.newPlayer("sam")
 	viewers := append(slices.Clone(ps), spectator)
+	stateChecked := 0 // /state?at=N is checked for every N up to here
 	crawl := func(last *apitest.Response, lastSeat int) {
 		tr := e.auditorTruth(id)
+		version := e.view(id, auditorToken).Version
 		for seat, p := range viewers {
 			who := fmt.Sprintf("seat %d", seat)
 			if seat == 3 {
@@ -157,13 +160,28 @@ func TestHiddenInformation(t *testing.T) {
 				}
 				checkNoLeak(t, who, "GET "+path, r.Body, secret, tr.seed)
 			}
+			// The table as this viewer saw it after each event of the running
+			// deal: what was hidden then stays hidden (api/state.go). A past
+			// view never changes, so each N is checked once, as soon as it
+			// exists, against the secrets of that moment (the most there are:
+			// cards only leave hands).
+			for n := max(tr.dealAt, stateChecked+1, 1); n <= version; n++ {
+				path := fmt.Sprintf("/state?at=%d", n)
+				r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + path, Token: p.Token})
+				if r.Status != 200 {
+					t.Fatalf("%s GET %s: %d %s", who, path, r.Status, r.Body)
+				}
+				checkNoLeak(t, who, "GET "+path, r.Body, secret, tr.seed)
+			}
 			// The whole feed must never show the running deal's seed.
 			r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: p.Token})
 			checkNoLeak(t, who, "GET /events", r.Body, nil, tr.seed)
+			checkExport(t, e, id, who, p.Token, seat >= 0, tr)
 			if last != nil && seat == lastSeat {
 				checkNoLeak(t, who, "its command's response", runningDealPart(t, last.Body, tr.dealAt), secret, tr.seed)
 			}
 		}
+		stateChecked = version
 	}
 	crawl(nil, -1)
 	hands := 0
@@ -218,4 +236,34 @@ func runningDealPart(t *testing.T, body []byte, dealAt int) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// checkExport fails if who's export of the table shows any event of the
+// running deal or its seed; a viewer who never sat at the table must get 403
+// export_not_seated (docs/AUDIT.md, Who may read what).
+func checkExport(t *testing.T, e *env, id, who, token string, seated bool, tr truth) {
+	t.Helper()
+	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/export", Token: token})
+	if !seated {
+		if r.Status != 403 || r.Problem(t) != "export_not_seated" {
+			t.Fatalf("%s GET /export: %d %s, want 403 export_not_seated", who, r.Status, r.Body)
+		}
+		return
+	}
+	if r.Status != 200 {
+		t.Fatalf("%s GET /export: %d %s", who, r.Status, r.Body)
+	}
+	if tr.seed != "" && strings.Contains(string(r.Body), tr.seed) {
+		t.Fatalf("%s sees the running deal's seed in its export (docs/AUDIT.md, Getting the log)", who)
+	}
+	for line := range strings.Lines(string(r.Body)) {
+		var ev struct {
+			Version int    `json:"version"`
+			Type    string `json:"type"`
+		}
+		mustUnmarshal(t, []byte(line), &ev)
+		if tr.dealAt > 0 && ev.Version >= tr.dealAt {
+			t.Fatalf("%s's export holds event %d (%s) of the running deal dealt at %d", who, ev.Version, ev.Type, tr.dealAt)
+		}
+	}
 }

@@ -47,12 +47,16 @@ type Projections interface {
 const maxProjectionWait = 5 * time.Second
 
 // projectionRoutes adds the read-model routes to the authenticated group.
-// Finished hands are public to every player: a hand's cards are hidden only
-// until it is over, and only finished hands are served.
+// Finished hands follow the visibility policy (visibility.go): a table's
+// hands are read by its players, past and present, and the auditor; a
+// player's history by that player and the auditor.
 func (s *server) projectionRoutes(r chi.Router) {
 	r.Get("/hands/{handID}", s.projected(func(w http.ResponseWriter, r *http.Request) error {
 		h, err := s.Projections.Hand(r.Context(), chi.URLParam(r, "handID"))
 		if err != nil {
+			return err
+		}
+		if err := s.mayReadTableHands(r.Context(), h.TableID); err != nil {
 			return err
 		}
 		writeJSON(w, http.StatusOK, h)
@@ -61,6 +65,9 @@ func (s *server) projectionRoutes(r chi.Router) {
 	r.Get("/tables/{id}/hands", s.projected(func(w http.ResponseWriter, r *http.Request) error {
 		limit, err := limitParam(r)
 		if err != nil {
+			return err
+		}
+		if err := s.mayReadTableHands(r.Context(), chi.URLParam(r, "id")); err != nil {
 			return err
 		}
 		p, err := s.Projections.TableHands(r.Context(), chi.URLParam(r, "id"), r.URL.Query().Get("cursor"), limit)
@@ -73,6 +80,9 @@ func (s *server) projectionRoutes(r chi.Router) {
 	r.Get("/players/{id}/hands", s.projected(func(w http.ResponseWriter, r *http.Request) error {
 		limit, err := limitParam(r)
 		if err != nil {
+			return err
+		}
+		if err := mayReadPlayerHands(r.Context(), chi.URLParam(r, "id")); err != nil {
 			return err
 		}
 		p, err := s.Projections.PlayerHands(r.Context(), chi.URLParam(r, "id"), r.URL.Query().Get("cursor"), limit)

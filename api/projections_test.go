@@ -18,6 +18,7 @@ import (
 
 	"paiju/api"
 	"paiju/api/apitest"
+	"paiju/audit"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
 	"paiju/natsbus"
@@ -78,6 +79,8 @@ func newProjEnv(t *testing.T, seed uint64) *projEnv {
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
 		Projections:  psqlite.Reader{DB: pdb, Log: store},
+		Exporter:     audit.Exporter{},
+		Live:         natsbus.Live{Conn: nc},
 	}))
 	pe := &projEnv{
 		env: &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7))},

@@ -71,6 +71,9 @@ type Deps struct {
 	// limit.
 	RateLimit  int
 	RateWindow time.Duration
+	// Quotas bound tables opened, registrations, failed authentications,
+	// streams, /events pages and costly reads (zero fields: DefaultQuotas).
+	Quotas Quotas
 	// Live feeds /stream; without it /stream answers 503.
 	Live Live
 	// Heartbeat is how often an idle /stream sends a comment line (15s).
@@ -114,6 +117,10 @@ type server struct {
 	// tokens remembers who a token hash belongs to: players never change, and
 	// a store query per request cost more than the rest of authentication.
 	tokens *lru.Cache[string, PlayerRecord]
+	// authFails, streams and costly enforce Quotas (ratelimit.go).
+	authFails *authFailures
+	streams   *inFlight
+	costly    *inFlight
 }
 
 // tokenCacheSize bounds the remembered tokens.
@@ -140,7 +147,9 @@ func NewServer(d Deps) http.Handler {
 	if err != nil {
 		panic(fmt.Sprintf("api: token cache: %v", err))
 	}
-	s := &server{Deps: d, log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokens: tokens,
+	d.Quotas = d.Quotas.withDefaults()
+	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute),
+		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokens: tokens,
 		client: clientAddr{trusted: d.TrustedProxies}}
 	if s.heartbeat <= 0 {
 		s.heartbeat = defaultHeartbeat
@@ -171,17 +180,18 @@ func NewServer(d Deps) http.Handler {
 		r.Method(http.MethodGet, "/metrics", d.Metrics)
 	}
 	r.Route("/v1", func(r chi.Router) {
-		r.With(s.limitBy(s.keyByClient)).Post("/players", s.createPlayer)
+		r.With(s.limitBy(s.keyByClient), s.quota(d.Quotas.RegistrationsPerMinute, time.Minute, "registrations from this address", s.keyByClient)).
+			Post("/players", s.createPlayer)
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate)
 			r.Use(s.limitBy(keyByCaller))
-			r.Post("/tables", s.openTable)
+			r.With(s.quota(d.Quotas.TablesPerHour, time.Hour, "tables opened by this caller", keyByCaller)).Post("/tables", s.openTable)
 			r.Get("/tables/{id}", s.getTable)
 			r.Post("/tables/{id}/join", s.joinTable)
-			r.Get("/tables/{id}/legal", s.legalActions)
+			r.With(s.limitInFlight(s.costly, "/legal or /export requests")).Get("/tables/{id}/legal", s.legalActions)
 			r.Post("/tables/{id}/actions", s.postAction)
 			r.Get("/tables/{id}/events", s.listEvents)
-			r.Get("/tables/{id}/export", s.exportTable)
+			r.With(s.limitInFlight(s.costly, "/legal or /export requests")).Get("/tables/{id}/export", s.exportTable)
 			r.Get("/tables/{id}/state", s.tableAt)
 			r.Get("/tables/{id}/stream", s.streamEvents)
 			s.projectionRoutes(r)

@@ -39,6 +39,13 @@ const defaultHeartbeat = 15 * time.Second
 // the table again and sends the events past the last one sent. Sending only
 // versions past the last keeps the stream free of gaps and duplicates
 // whatever order or number of notices arrives.
+//
+// When a deal ends, a caller who may read ended deals (visibility.go) is sent
+// again, without an SSE id, each earlier event of that deal that /events now
+// shows differently (its DealSecret, the other hands of its HandDealt): the
+// stream ends up showing what /events shows, and Last-Event-ID stays the
+// highest version sent. A resumed stream does the same for the deals that
+// ended after its Last-Event-ID.
 func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	after := 0
 	last := r.Header.Get("Last-Event-ID")
@@ -62,6 +69,13 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	key, _ := keyByCaller(r)
+	release, ok := s.streams.acquire(key)
+	if !ok {
+		s.rateLimited(w, r, 5*time.Second, fmt.Sprintf("at most %d open streams per caller; close one or retry after the time in Retry-After", s.Quotas.StreamsPerPlayer))
+		return
+	}
+	defer release()
 	wake := make(chan struct{}, 1)
 	var notified atomic.Int64 // the highest version NATS announced
 	stop, err := s.Live.Watch(id, func(v int) {
@@ -102,14 +116,25 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
-		for _, ev := range eventsOut(service.VisibleEvents(l, seat, sent)) {
+		for _, ev := range eventsOut(visibleEvents(l, c, sent)) {
 			data, err := json.Marshal(ev)
 			if err != nil {
 				return err
 			}
 			if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.Version, ev.Type, data); err != nil {
 				return err
+			}
+		}
+		if readsEndedDeals(l, c) {
+			seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
+			for _, ev := range eventsOut(service.Revealed(l, seat, sent)) {
+				data, err := json.Marshal(ev)
+				if err != nil {
+					return err
+				}
+				if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Type, data); err != nil {
+					return err
+				}
 			}
 		}
 		sent = max(sent, l.State.Version)

@@ -95,8 +95,11 @@ type sseClient struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	mu        sync.Mutex
-	events    []sseEvent
+	mu     sync.Mutex
+	events []sseEvent
+	// revealed are the events sent again without an id once their deal
+	// ended (api/stream.go).
+	revealed  []sseEvent
 	comments  []string
 	malformed string
 }
@@ -132,15 +135,20 @@ func (c *sseClient) read(resp *http.Response) {
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(nil, 1<<22)
 	var cur sseEvent
+	hasID := false
 	for sc.Scan() {
 		line := sc.Text()
 		c.mu.Lock()
 		switch {
 		case line == "":
-			if cur.typ != "" || cur.data != "" {
+			switch {
+			case cur.typ == "" && cur.data == "":
+			case hasID:
 				c.events = append(c.events, cur)
+			default:
+				c.revealed = append(c.revealed, cur)
 			}
-			cur = sseEvent{}
+			cur, hasID = sseEvent{}, false
 		case strings.HasPrefix(line, ":"):
 			c.comments = append(c.comments, line)
 		case strings.HasPrefix(line, "id: "):
@@ -148,7 +156,7 @@ func (c *sseClient) read(resp *http.Response) {
 			if err != nil {
 				c.malformed = line
 			}
-			cur.id = n
+			cur.id, hasID = n, true
 		case strings.HasPrefix(line, "event: "):
 			cur.typ = line[7:]
 		case strings.HasPrefix(line, "data: "):
@@ -391,5 +399,82 @@ func TestStreamErrors(t *testing.T) {
 	pid, pps := plain.openFull()
 	if _, p := plain.c.Stream(ctx, apitest.Request{Path: "/v1/tables/" + pid + "/stream", Token: pps[0].Token}); p == nil || p.Status != http.StatusServiceUnavailable || p.Problem(t) != "live_unavailable" {
 		t.Fatalf("stream without a live feed: %+v", p)
+	}
+}
+
+// TestStreamRevealsEndedDeals: once a deal ends, a player's stream sends
+// again the deal's events that /events now shows differently (its
+// DealSecret, every hand of its HandDealt), without an id, so that what the
+// stream showed ends up equal to /events, event for event; a resumed stream
+// does the same for the deals that ended after its Last-Event-ID. A
+// registered player who never sat at the table gets no reveal, as on
+// /events (docs/AUDIT.md, Who may read what).
+func TestStreamRevealsEndedDeals(t *testing.T) {
+	e, _ := newLiveEnv(t, 34, time.Hour)
+	id, ps := e.openFull()
+	seat := e.openStream(id, ps[0].Token, "", "")
+	defer seat.close()
+	outsider := e.newPlayer("sam")
+	spectator := e.openStream(id, outsider.Token, "", "")
+	defer spectator.close()
+	e.playHand(id, ps)
+	resumed := e.openStream(id, ps[1].Token, "20", "")
+	defer resumed.close()
+
+	for _, v := range []struct {
+		who    string
+		token  string
+		c      *sseClient
+		reveal bool
+	}{
+		{"seat 0", ps[0].Token, seat, true},
+		{"seat 1 resumed after event 20", ps[1].Token, resumed, true},
+		{"a registered player who never sat", outsider.Token, spectator, false},
+	} {
+		feed := e.allEvents(id, v.token)
+		var last eventView
+		mustUnmarshal(t, feed[len(feed)-1], &last)
+		v.c.waitFor(v.who, last.Version)
+		evs, _ := v.c.snapshot()
+		v.c.mu.Lock()
+		revealed := append([]sseEvent(nil), v.c.revealed...)
+		v.c.mu.Unlock()
+		if !v.reveal {
+			if len(revealed) != 0 {
+				t.Fatalf("%s: the stream revealed %d events of an ended deal", v.who, len(revealed))
+			}
+			continue
+		}
+		shown := map[int]string{}
+		for _, ev := range append(evs, revealed...) {
+			if ev.id == 0 {
+				var ver struct{ Version int }
+				mustUnmarshal(t, []byte(ev.data), &ver)
+				ev.id = ver.Version
+			}
+			shown[ev.id] = canonical(t, []byte(ev.data))
+		}
+		secret := false
+		for _, raw := range feed {
+			var ev eventView
+			mustUnmarshal(t, raw, &ev)
+			secret = secret || ev.Type == "DealSecret"
+			if got, ok := shown[ev.Version]; ok && got != canonical(t, raw) {
+				t.Fatalf("%s: the stream last showed event %d as %s; /events shows %s", v.who, ev.Version, got, raw)
+			}
+			if _, ok := shown[ev.Version]; !ok && ev.Version > 20 {
+				t.Fatalf("%s: the stream never sent event %d", v.who, ev.Version)
+			}
+		}
+		if !secret {
+			t.Fatalf("%s: /events shows no DealSecret after a whole hand", v.who)
+		}
+		found := false
+		for _, ev := range revealed {
+			found = found || ev.typ == "DealSecret"
+		}
+		if !found {
+			t.Fatalf("%s: the stream never sent the ended deal's DealSecret (revealed %d events)", v.who, len(revealed))
+		}
 	}
 }

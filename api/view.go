@@ -62,6 +62,12 @@ func viewOf(l *service.Loaded, c caller) tableView {
 	if seat >= 0 {
 		v.Seat = table.Seat(seat)
 	}
+	if st.Last != nil && seat == table.Spectator && st.Last.Seed != "" && !l.EverSeated(c.playerID) {
+		// The seed deals the hand again (docs/AUDIT.md, Who may read what).
+		last := *st.Last
+		last.Seed = ""
+		v.LastSettlement = &last
+	}
 	for i := range st.Players {
 		sv := seatView{Seat: i, Total: st.Totals[i], Bot: st.Bots[i], Delegated: st.Delegated[i], Deadline: deadlineOf(st, i)}
 		if st.Players[i] != "" {

@@ -1,6 +1,11 @@
 package service
 
-import "paiju/domain/table"
+import (
+	"bytes"
+	"encoding/json"
+
+	"paiju/domain/table"
+)
 
 // ViewerSeat is the seat whose view a caller gets: the player's seat, the
 // auditor, or a spectator.
@@ -17,7 +22,18 @@ func ViewerSeat(st *table.State, playerID string, auditor bool) int {
 // VisibleEvents returns the events with version > after as seat may see them.
 // An event that seat may not see at all is left out; its version is skipped.
 func VisibleEvents(l *Loaded, seat int, after int) []Recorded {
-	ended := dealEnds(l.Events)
+	return VisibleEventsTo(l, seat, after, true)
+}
+
+// VisibleEventsTo is VisibleEvents for a viewer who may or may not read ended
+// deals: with revealEnded false every deal is shown as if it were running
+// (docs/AUDIT.md, Who may read what: a spectator who never sat at the table
+// sees public events only).
+func VisibleEventsTo(l *Loaded, seat int, after int, revealEnded bool) []Recorded {
+	ended := make([]bool, len(l.Events))
+	if revealEnded {
+		ended = dealEnds(l.Events)
+	}
 	var out []Recorded
 	for i, r := range l.Events {
 		if r.Version <= after {
@@ -27,10 +43,28 @@ func VisibleEvents(l *Loaded, seat int, after int) []Recorded {
 		if p == nil {
 			continue
 		}
+		if !revealEnded {
+			p = WithoutSeed(p)
+		}
 		r.Payload = p
 		out = append(out, r)
 	}
 	return out
+}
+
+// WithoutSeed is p with the deal seed that HandSettled and DealVoided
+// publish left out: the seed deals every hand again, so a viewer who may not
+// read ended deals may not have it either.
+func WithoutSeed(p table.Payload) table.Payload {
+	switch e := p.(type) {
+	case table.HandSettled:
+		e.Seed = ""
+		return e
+	case table.DealVoided:
+		e.Seed = ""
+		return e
+	}
+	return p
 }
 
 // RedactAppended returns the appended events of a result as seat may see them.
@@ -66,4 +100,37 @@ func dealEnds(evs []Recorded) []bool {
 		}
 	}
 	return ended
+}
+
+// Revealed returns the events up to version before that seat was shown
+// differently (or not at all) when the table stood at before, and may see in
+// full now because their deal has ended since: a live stream that sent
+// events up to before sends these again so that it ends up showing what
+// /events shows (a DealSecret, say, is withheld until its deal ends).
+func Revealed(l *Loaded, seat int, before int) []Recorded {
+	before = min(before, len(l.Events))
+	now := dealEnds(l.Events)
+	then := dealEnds(l.Events[:before])
+	var out []Recorded
+	for i := range before {
+		if !now[i] || then[i] {
+			continue
+		}
+		r := l.Events[i]
+		shown := table.Redact(l.State.Rules, r.Payload, seat, true)
+		if shown == nil {
+			continue
+		}
+		was := table.Redact(l.State.Rules, r.Payload, seat, false)
+		if was != nil {
+			a, errA := json.Marshal(shown)
+			b, errB := json.Marshal(was)
+			if errA == nil && errB == nil && bytes.Equal(a, b) {
+				continue
+			}
+		}
+		r.Payload = shown
+		out = append(out, r)
+	}
+	return out
 }

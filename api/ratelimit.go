@@ -1,0 +1,189 @@
+package api
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-chi/httprate"
+	lru "github.com/hashicorp/golang-lru/v2"
+	"golang.org/x/time/rate"
+)
+
+// Quotas bound what one caller may take of the server (docs/OPERATIONS.md,
+// Quotas). A zero field takes its default from DefaultQuotas; a negative
+// one turns that quota off.
+type Quotas struct {
+	// TablesPerHour is how many tables one player may open per hour.
+	TablesPerHour int
+	// RegistrationsPerMinute is how many players one address may register
+	// per minute.
+	RegistrationsPerMinute int
+	// AuthFailuresPerMinute is how many requests with a missing or unknown
+	// token one address may make per minute; past it, every request from the
+	// address that needs a token gets 429 until the budget refills.
+	AuthFailuresPerMinute int
+	// StreamsPerPlayer is how many /stream responses one caller may hold
+	// open at once.
+	StreamsPerPlayer int
+	// EventsPage is the most events one /events answer holds (and the page
+	// size when the caller gives no limit).
+	EventsPage int
+	// CostlyReads is how many expensive reads (/legal, /export) one caller
+	// may have running at once.
+	CostlyReads int
+}
+
+// DefaultQuotas are the quotas a server has unless configured otherwise.
+var DefaultQuotas = Quotas{
+	TablesPerHour:          60,
+	RegistrationsPerMinute: 30,
+	AuthFailuresPerMinute:  20,
+	StreamsPerPlayer:       8,
+	EventsPage:             500,
+	CostlyReads:            2,
+}
+
+// MaxEventsPage is the largest EventsPage a server may be configured with.
+const MaxEventsPage = 1000
+
+// withDefaults fills the zero fields from DefaultQuotas.
+func (q Quotas) withDefaults() Quotas {
+	d := DefaultQuotas
+	for _, f := range []struct{ v, d *int }{
+		{&q.TablesPerHour, &d.TablesPerHour}, {&q.RegistrationsPerMinute, &d.RegistrationsPerMinute},
+		{&q.AuthFailuresPerMinute, &d.AuthFailuresPerMinute}, {&q.StreamsPerPlayer, &d.StreamsPerPlayer},
+		{&q.EventsPage, &d.EventsPage}, {&q.CostlyReads, &d.CostlyReads},
+	} {
+		if *f.v == 0 {
+			*f.v = *f.d
+		}
+	}
+	if q.EventsPage < 0 || q.EventsPage > MaxEventsPage {
+		q.EventsPage = MaxEventsPage
+	}
+	return q
+}
+
+// rateLimited writes 429 rate_limited with Retry-After (whole seconds, at
+// least 1).
+func (s *server) rateLimited(w http.ResponseWriter, r *http.Request, retry time.Duration, detail string) {
+	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(retry.Seconds())))))
+	s.writeError(w, r, problem(http.StatusTooManyRequests, "rate_limited", detail))
+}
+
+// quota limits requests per key to n per window (httprate sets Retry-After);
+// n < 0 is no limit.
+func (s *server) quota(n int, window time.Duration, what string, key httprate.KeyFunc) func(http.Handler) http.Handler {
+	if n < 0 {
+		return func(next http.Handler) http.Handler { return next }
+	}
+	return httprate.LimitBy(n, window, key,
+		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
+			s.writeError(w, r, problem(http.StatusTooManyRequests, "rate_limited",
+				fmt.Sprintf("more than %d %s in %s; retry after the time in Retry-After", n, what, window)))
+		}))
+}
+
+// authFailures budgets the failed authentications of each address: a token
+// bucket per address refilled at AuthFailuresPerMinute, one token spent per
+// failure, kept in a bounded LRU so a flood of addresses cannot grow it.
+type authFailures struct {
+	per   int
+	mu    sync.Mutex
+	addrs *lru.Cache[string, *rate.Limiter]
+}
+
+func newAuthFailures(per int) *authFailures {
+	addrs, err := lru.New[string, *rate.Limiter](1 << 16)
+	if err != nil {
+		panic(fmt.Sprintf("api: auth failure cache: %v", err))
+	}
+	return &authFailures{per: per, addrs: addrs}
+}
+
+func (a *authFailures) limiter(addr string) *rate.Limiter {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	l, ok := a.addrs.Get(addr)
+	if !ok {
+		l = rate.NewLimiter(rate.Limit(float64(a.per)/60), a.per)
+		a.addrs.Add(addr, l)
+	}
+	return l
+}
+
+// blocked says how long addr must wait before its next attempt, or 0 if it
+// may try now.
+func (a *authFailures) blocked(addr string, now time.Time) time.Duration {
+	if a.per < 0 {
+		return 0
+	}
+	l := a.limiter(addr)
+	tokens := l.TokensAt(now)
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) / float64(l.Limit()) * float64(time.Second))
+}
+
+// failed spends one of addr's attempts.
+func (a *authFailures) failed(addr string, now time.Time) {
+	if a.per >= 0 {
+		a.limiter(addr).AllowN(now, 1)
+	}
+}
+
+// inFlight counts what each key holds open (streams, running reads) against
+// a ceiling.
+type inFlight struct {
+	max int
+	mu  sync.Mutex
+	n   map[string]int
+}
+
+func newInFlight(max int) *inFlight { return &inFlight{max: max, n: map[string]int{}} }
+
+// acquire takes one for key, or reports false if key holds the maximum;
+// release gives it back.
+func (f *inFlight) acquire(key string) (release func(), ok bool) {
+	if f.max < 0 {
+		return func() {}, true
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n[key] >= f.max {
+		return nil, false
+	}
+	f.n[key]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if f.n[key]--; f.n[key] == 0 {
+				delete(f.n, key)
+			}
+		})
+	}, true
+}
+
+// limitInFlight lets each caller run at most f.max of the wrapped requests
+// at once; one more gets 429 with Retry-After.
+func (s *server) limitInFlight(f *inFlight, what string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			key, _ := keyByCaller(r)
+			release, ok := f.acquire(key)
+			if !ok {
+				s.rateLimited(w, r, time.Second, fmt.Sprintf("at most %d %s at once per caller; retry after the time in Retry-After", f.max, what))
+				return
+			}
+			defer release()
+			next.ServeHTTP(w, r)
+		})
+	}
+}

@@ -1,0 +1,51 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"paiju/service"
+)
+
+// The visibility policy of docs/AUDIT.md, "Who may read what", in one place:
+// a table's ended deals (in /events, /stream, /export and its hand records)
+// are readable by the auditor and by anyone who ever sat at the table; a
+// player's hand history by that player and the auditor. Everyone else sees a
+// table's public events only, as a spectator of a running deal would.
+
+// readsEndedDeals reports whether c may read the ended deals of the table l.
+func readsEndedDeals(l *service.Loaded, c caller) bool {
+	return c.auditor || l.EverSeated(c.playerID)
+}
+
+// visibleEvents is the events past after that c may see of l.
+func visibleEvents(l *service.Loaded, c caller, after int) []service.Recorded {
+	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
+	return service.VisibleEventsTo(l, seat, after, readsEndedDeals(l, c))
+}
+
+// mayReadTableHands checks that the caller may read the hand records of
+// tableID: 403 history_not_seated if not, the table's load error if any.
+func (s *server) mayReadTableHands(ctx context.Context, tableID string) error {
+	c := callerOf(ctx)
+	if c.auditor {
+		return nil
+	}
+	l, err := s.Tables.Load(ctx, tableID)
+	if err != nil {
+		return err
+	}
+	if !readsEndedDeals(l, c) {
+		return problem(http.StatusForbidden, "history_not_seated", "only the auditor and players who sat at this table may read its hands")
+	}
+	return nil
+}
+
+// mayReadPlayerHands checks that the caller may read playerID's hand history.
+func mayReadPlayerHands(ctx context.Context, playerID string) error {
+	c := callerOf(ctx)
+	if c.auditor || c.playerID == playerID {
+		return nil
+	}
+	return problem(http.StatusForbidden, "history_not_yours", "a player's hand history is readable by that player and the auditor only")
+}
