@@ -18,12 +18,16 @@ var findGolden = flag.Bool("shengji.findgolden", false, "search seeds for the gu
 
 // TestFindGuafengGolden searches, with -shengji.findgolden, the first seed
 // whose random table shows what each guafeng golden case is about.
-func TestFindGuafengGolden(t *testing.T) {
+func TestFindGuafengGolden(t *testing.T) { findGoldenSeeds(t, "guafeng") }
+
+// findGoldenSeeds logs, for each golden case of variant, the first table seed
+// whose recorded hands show the events and texts the case asks for.
+func findGoldenSeeds(t *testing.T, variant string) {
 	if !*findGolden {
 		t.Skip("a seed search: run with -shengji.findgolden")
 	}
 	for _, c := range goldenCases {
-		if c.variant != "guafeng" {
+		if c.variant != variant {
 			continue
 		}
 	search:
