@@ -26,22 +26,7 @@ func playedTable(t *testing.T, dir string) (id string, httpExport []byte, stop f
 	t.Helper()
 	base, _, stop := startServer(t, dir)
 	c := apitest.New(t, base)
-	type player struct{ ID, Token string }
-	var ps []player
-	for _, name := range []string{"ann", "ben", "cat"} {
-		var p player
-		c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}}).Decode(t, &p)
-		ps = append(ps, p)
-	}
-	var tv struct {
-		ID string `json:"id"`
-	}
-	c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 1}}).Decode(t, &tv)
-	for _, p := range ps {
-		if r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/join", Token: p.Token}); r.Status != http.StatusOK {
-			t.Fatalf("join: %d %s", r.Status, r.Body)
-		}
-	}
+	tv, ps := seatThree(t, c)
 	rng := rand.New(rand.NewPCG(21, 22))
 	settled, extra := false, 0
 	for step := 0; extra < 4 && step < 500; step++ {

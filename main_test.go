@@ -175,3 +175,29 @@ func checkRelayed(t *testing.T, dir string, events int) {
 		t.Fatalf("the NATS stream holds %d messages for the table's %d events", msgs, events)
 	}
 }
+
+// rootPlayer is a registered player as the end-to-end tests use it.
+type rootPlayer struct{ ID, Token string }
+
+// seatedTable is a table the end-to-end tests opened.
+type seatedTable struct{ ID string }
+
+// seatThree registers ann, ben and cat, opens a 斗地主 classic table at stake
+// 1 and seats them in that order; the last join deals the first hand.
+func seatThree(t *testing.T, c *apitest.Client) (seatedTable, []rootPlayer) {
+	t.Helper()
+	var ps []rootPlayer
+	for _, name := range []string{"ann", "ben", "cat"} {
+		var p rootPlayer
+		c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}}).Decode(t, &p)
+		ps = append(ps, p)
+	}
+	var tv seatedTable
+	c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 1}}).Decode(t, &tv)
+	for _, p := range ps {
+		if r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/join", Token: p.Token}); r.Status != http.StatusOK {
+			t.Fatalf("join: %d %s", r.Status, r.Body)
+		}
+	}
+	return tv, ps
+}

@@ -73,22 +73,7 @@ func TestMetricsAfterPlay(t *testing.T) {
 	defer stop()
 	c := apitest.New(t, base)
 
-	type player struct{ ID, Token string }
-	var ps []player
-	for _, name := range []string{"ann", "ben", "cat"} {
-		var p player
-		c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}}).Decode(t, &p)
-		ps = append(ps, p)
-	}
-	var tv struct {
-		ID string `json:"id"`
-	}
-	c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 1}}).Decode(t, &tv)
-	for _, p := range ps {
-		if r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/join", Token: p.Token}); r.Status != http.StatusOK {
-			t.Fatalf("join: %d %s", r.Status, r.Body)
-		}
-	}
+	tv, ps := seatThree(t, c)
 	// An event stream stays open across the scrape.
 	ctx, closeStream := context.WithCancel(context.Background())
 	defer closeStream()
@@ -122,7 +107,7 @@ func TestMetricsAfterPlay(t *testing.T) {
 		}
 	}
 	// A rejected move: someone not at the table.
-	var stranger player
+	var stranger rootPlayer
 	c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": "dan"}}).Decode(t, &stranger)
 	if r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/actions", Token: stranger.Token, Body: map[string]any{"type": "pass"}}); r.Status < 400 {
 		t.Fatalf("a stranger's move: %d, want an error", r.Status)

@@ -45,22 +45,7 @@ func TestServeProjectsAndReplay(t *testing.T) {
 	dir := t.TempDir()
 	base, _, stop := startServer(t, dir, "--time-zone", "Europe/Paris")
 	c := apitest.New(t, base)
-	type player struct{ ID, Token string }
-	var ps []player
-	for _, name := range []string{"ann", "ben", "cat"} {
-		var p player
-		c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}}).Decode(t, &p)
-		ps = append(ps, p)
-	}
-	var tv struct {
-		ID string `json:"id"`
-	}
-	c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 1}}).Decode(t, &tv)
-	for _, p := range ps {
-		if r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/join", Token: p.Token}); r.Status != http.StatusOK {
-			t.Fatalf("join: %d %s", r.Status, r.Body)
-		}
-	}
+	tv, ps := seatThree(t, c)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for settled, step := false, 0; !settled; step++ {
 		if step == 500 {
