@@ -12,27 +12,10 @@ import (
 	"paiju/domain/table"
 )
 
-// controller chooses seat's action from what the seat may see and do.
-type controller func(st *table.State, seat int, legal []table.Action) table.Action
-
-func randomPlayer(rng *rand.Rand) controller {
-	return func(_ *table.State, _ int, legal []table.Action) table.Action {
-		return legal[rng.IntN(len(legal))]
-	}
-}
-
-func timeoutPlayer(st *table.State, seat int, _ []table.Action) table.Action {
-	return table.Adapted(st.Rules).(*Rules).TimeoutAction(st.G.(*State), seat)
-}
-
-func botPlayer(st *table.State, seat int, legal []table.Action) table.Action {
-	return table.Adapted(st.Rules).(*Rules).BotAction(st.Rules.View(st.G, seat), legal)
-}
-
 // playHand plays the running hand to its settlement: each awaited seat in
-// turn, by its controller, from its Legal at now (so a reveal is offered
+// turn, by its player, from its Legal at now (so a reveal is offered
 // once the deadline has passed). It returns the settlement.
-func playHand(t testing.TB, st *table.State, seeds table.SeedSource, now time.Time, players []controller) table.HandSettled {
+func playHand(t testing.TB, st *table.State, seeds table.SeedSource, now time.Time, players []gametest.Player) table.HandSettled {
 	t.Helper()
 	r := table.Adapted(st.Rules).(*Rules)
 	hand := st.Hand
@@ -127,9 +110,9 @@ func TestTimeoutHandsSettle(t *testing.T) {
 		seeds := &gametest.SeedSeq{ID: 21}
 		st := openTable(t, r, 1, seeds)
 		rng := rand.New(rand.NewPCG(21, 1))
-		players := []controller{timeoutPlayer, timeoutPlayer, timeoutPlayer, timeoutPlayer}
+		players := []gametest.Player{gametest.TimeoutPlayer, gametest.TimeoutPlayer, gametest.TimeoutPlayer, gametest.TimeoutPlayer}
 		if mixed {
-			players[0], players[3] = randomPlayer(rng), randomPlayer(rng)
+			players[0], players[3] = gametest.RandomPlayer(rng), gametest.RandomPlayer(rng)
 		}
 		for range 60 {
 			hs := playHand(t, st, seeds, time.Time{}, players)
@@ -161,7 +144,7 @@ func TestEscapedSeatNotAwaited(t *testing.T) {
 	if aw := r.Awaited(st.G.(*State)); !slices.Equal(aw, []int{0, 1, 3}) {
 		t.Fatalf("after seat 2 escapes the clock awaits %v, want [0 1 3] (the others play on)", aw)
 	}
-	players := []controller{timeoutPlayer, timeoutPlayer, nil, timeoutPlayer}
+	players := []gametest.Player{gametest.TimeoutPlayer, gametest.TimeoutPlayer, nil, gametest.TimeoutPlayer}
 	hs := playHand(t, st, seeds, time.Time{}, players)
 	_, res := gametest.SettledOf[Result](t, []table.Payload{hs})
 	if len(res.Bouts) != 3 || !slices.Equal(res.Escaped, []int{2}) {

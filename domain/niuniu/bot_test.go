@@ -121,12 +121,12 @@ func seatDuel(t testing.TB, hands int, bot bool) duel {
 		r := rulesWith(t, `{"seats":4,"banker":0}`)
 		seeds := &gametest.SeedSeq{ID: 51 + uint64(seat)}
 		st := openTable(t, r, 1, seeds)
-		players := make([]controller, 4)
+		players := make([]gametest.Player, 4)
 		for i := range players {
-			players[i] = randomPlayer(rand.New(rand.NewPCG(uint64(seat), uint64(i))))
+			players[i] = gametest.RandomPlayer(rand.New(rand.NewPCG(uint64(seat), uint64(i))))
 		}
 		if bot {
-			players[seat] = botPlayer
+			players[seat] = gametest.BotPlayer
 		}
 		for range hands / 4 {
 			hs := playHand(t, st, seeds, time.Time{}, players)

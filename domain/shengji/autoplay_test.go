@@ -12,26 +12,8 @@ import (
 	"paiju/domain/table"
 )
 
-// player chooses seat's action from its legal actions (escape excluded).
-type player func(st *table.State, seat int, legal []table.Action) table.Action
-
-func randomPlayer(rng *rand.Rand) player {
-	return func(_ *table.State, _ int, legal []table.Action) table.Action {
-		return legal[rng.IntN(len(legal))]
-	}
-}
-
-// timeoutPlayer acts only when awaited, and then as the clock would.
-func timeoutPlayer(st *table.State, seat int, _ []table.Action) table.Action {
-	return table.Adapted(st.Rules).(*Rules).TimeoutAction(st.G.(*State), seat)
-}
-
-func botPlayer(st *table.State, seat int, legal []table.Action) table.Action {
-	return table.Adapted(st.Rules).(*Rules).BotAction(st.Rules.View(st.G, seat), legal)
-}
-
-func isTimeout(p player) bool {
-	return reflect.ValueOf(p).Pointer() == reflect.ValueOf(player(timeoutPlayer)).Pointer()
+func isTimeout(p gametest.Player) bool {
+	return reflect.ValueOf(p).Pointer() == reflect.ValueOf(gametest.Player(gametest.TimeoutPlayer)).Pointer()
 }
 
 func containsAction(legal []table.Action, a table.Action) bool {
@@ -45,7 +27,7 @@ type handDriver struct {
 	t       testing.TB
 	st      *table.State
 	seeds   table.SeedSource
-	players []player
+	players []gametest.Player
 	next    int
 	// visit, when set, sees every position before the step.
 	visit func(st *table.State)
@@ -144,9 +126,9 @@ func TestTimeoutActions(t *testing.T) {
 				id := uint64(7100 + i)
 				seeds := &gametest.SeedSeq{ID: id}
 				rng := rand.New(rand.NewPCG(id, 1))
-				rp := randomPlayer(rng)
+				rp := gametest.RandomPlayer(rng)
 				d := &handDriver{t: t, st: openTable(t, variantRules(t, variant, `{"match":false}`), 1, seeds), seeds: seeds,
-					players: []player{rp, rp, rp, rp}, visit: check}
+					players: []gametest.Player{rp, rp, rp, rp}, visit: check}
 				d.hand()
 			}
 			want := []string{"drawing", "declaring", "burying", "playing"}
@@ -245,10 +227,10 @@ func TestTimeoutHandsSettle(t *testing.T) {
 					id++
 				}
 				seeds := &gametest.SeedSeq{ID: id}
-				players := []player{timeoutPlayer, timeoutPlayer, timeoutPlayer, timeoutPlayer}
+				players := []gametest.Player{gametest.TimeoutPlayer, gametest.TimeoutPlayer, gametest.TimeoutPlayer, gametest.TimeoutPlayer}
 				if mixed {
 					rng := rand.New(rand.NewPCG(id, 2))
-					players[1], players[2] = randomPlayer(rng), randomPlayer(rng)
+					players[1], players[2] = gametest.RandomPlayer(rng), gametest.RandomPlayer(rng)
 				}
 				r := variantRules(t, variant, "")
 				d := &handDriver{t: t, st: openTable(t, r, 1, seeds), seeds: seeds, players: players}

@@ -34,9 +34,9 @@ func TestBotLegal(t *testing.T) {
 			for i := range 20 {
 				id := uint64(7500 + i)
 				seeds := &gametest.SeedSeq{ID: id}
-				rp := randomPlayer(rand.New(rand.NewPCG(id, 3)))
+				rp := gametest.RandomPlayer(rand.New(rand.NewPCG(id, 3)))
 				d := &handDriver{t: t, st: openTable(t, variantRules(t, variant, `{"match":false}`), 1, seeds), seeds: seeds,
-					players: []player{rp, botPlayer, rp, botPlayer}, visit: check}
+					players: []gametest.Player{rp, gametest.BotPlayer, rp, gametest.BotPlayer}, visit: check}
 				d.hand()
 			}
 			t.Logf("bot choices checked per phase: %v", checked)
@@ -114,9 +114,9 @@ func TestBotHidden(t *testing.T) {
 			for i := range 6 {
 				id := uint64(7700 + i)
 				seeds := &gametest.SeedSeq{ID: id}
-				rp := randomPlayer(rand.New(rand.NewPCG(id, 4)))
+				rp := gametest.RandomPlayer(rand.New(rand.NewPCG(id, 4)))
 				d := &handDriver{t: t, st: openTable(t, variantRules(t, variant, `{"match":false}`), 1, seeds), seeds: seeds,
-					players: []player{botPlayer, rp, botPlayer, rp}, visit: check}
+					players: []gametest.Player{gametest.BotPlayer, rp, gametest.BotPlayer, rp}, visit: check}
 				d.hand()
 			}
 			if changed < checked/2 {
@@ -145,11 +145,11 @@ func playDuel(t testing.TB, variant string, hands int, bots func(i int) []int) [
 	for i := range hands {
 		id := uint64(9000 + i)
 		seeds := &gametest.SeedSeq{ID: id}
-		rp := randomPlayer(rand.New(rand.NewPCG(id, 5)))
-		players := []player{rp, rp, rp, rp}
+		rp := gametest.RandomPlayer(rand.New(rand.NewPCG(id, 5)))
+		players := []gametest.Player{rp, rp, rp, rp}
 		if bots != nil {
 			for _, seat := range bots(i) {
-				players[seat] = botPlayer
+				players[seat] = gametest.BotPlayer
 			}
 		}
 		d := &handDriver{t: t, st: openTable(t, r, 1, seeds), seeds: seeds, players: players}

@@ -18,8 +18,8 @@ func largestLegal(b *testing.B, variant string, ph phase, hands int) (*table.Sta
 	for i := range hands {
 		id := uint64(9900 + i)
 		seeds := &gametest.SeedSeq{ID: id}
-		rp := randomPlayer(rand.New(rand.NewPCG(id, 6)))
-		d := &handDriver{t: b, st: openTable(b, r, 1, seeds), seeds: seeds, players: []player{rp, rp, rp, rp}}
+		rp := gametest.RandomPlayer(rand.New(rand.NewPCG(id, 6)))
+		d := &handDriver{t: b, st: openTable(b, r, 1, seeds), seeds: seeds, players: []gametest.Player{rp, rp, rp, rp}}
 		d.visit = func(st *table.State) {
 			g := gametest.Game[State](st)
 			if g.phase != ph {
