@@ -245,6 +245,14 @@ func (p playerStore) PlayerByTokenHash(ctx context.Context, hash string) (api.Pl
 	return api.PlayerRecord(r), err
 }
 
+func (p playerStore) PlayerByID(ctx context.Context, id string) (api.PlayerRecord, error) {
+	r, err := p.s.PlayerByID(ctx, id)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.PlayerRecord{}, api.ErrNoPlayer
+	}
+	return api.PlayerRecord(r), err
+}
+
 // serveDebug serves the profiler on its own listener, never on the API's.
 func serveDebug(addr string, log *slog.Logger) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)

@@ -13,8 +13,8 @@ import (
 	"strings"
 )
 
-// ErrNoPlayer is what Players returns for an unknown token.
-var ErrNoPlayer = errors.New("api: no player with that token")
+// ErrNoPlayer is what Players returns for an unknown token or id.
+var ErrNoPlayer = errors.New("api: no such player")
 
 // caller is the authenticated principal of a request.
 type caller struct {

@@ -137,16 +137,18 @@ func fakeHand(tableID string, n int) projections.Hand {
 	}
 }
 
-func newFakeReadModel() *fakeReadModel {
+// newFakeReadModel holds three finished hands of table tableID and a fourth
+// in play.
+func newFakeReadModel(tableID string) *fakeReadModel {
 	f := &fakeReadModel{
 		hands:    map[string]projections.Hand{},
-		playing:  map[string]bool{"T9-4": true},
+		playing:  map[string]bool{tableID + "-4": true},
 		position: 30,
 		board: projections.Leaderboard{Game: "doudizhu", Period: projections.PeriodAll, TimeZone: "UTC",
 			Rows: []projections.Row{{Rank: 1, PlayerID: "A", Name: "a", Score: 6, Hands: 3, Wins: 3, Title: projections.Title(6)}}},
 	}
 	for n := 1; n <= 3; n++ {
-		h := fakeHand("T9", n)
+		h := fakeHand(tableID, n)
 		f.hands[h.HandID] = h
 	}
 	return f
@@ -156,11 +158,15 @@ func newFakeReadModel() *fakeReadModel {
 // model returns, map its errors to their problems, check limit and
 // min_position before asking it, and pass the leaderboard query through.
 func TestProjectionRoutesOverAFakeReadModel(t *testing.T) {
-	rm := newFakeReadModel()
+	rm := newFakeReadModel("T0001")
 	e := newEnvWith(t, 1, func(d *api.Deps) { d.Projections = rm })
-	// The auditor: this test is about routing and error mapping, and the
-	// fake's table T9 has no players in the store (the visibility policy has
-	// its own test, TestVisibilityPolicy).
+	// The table the fake's hands belong to exists in the store (its first
+	// hand is being played there, whatever the fake says). The auditor
+	// reads: this test is about routing and error mapping (the visibility
+	// policy has its own test, TestVisibilityPolicy).
+	if id, _ := e.openFull(); id != "T0001" {
+		t.Fatalf("opened table %s, the fake holds T0001's hands", id)
+	}
 	tok := auditorToken
 
 	cases := []struct {
@@ -169,17 +175,18 @@ func TestProjectionRoutesOverAFakeReadModel(t *testing.T) {
 		code       string // the problem's, for an error
 		asks       bool   // whether the read model is asked at all
 	}{
-		{"a finished hand", "/v1/hands/T9-2", http.StatusOK, "", true},
-		{"a hand in play (a hand's cards are hidden until it is over)", "/v1/hands/T9-4", http.StatusConflict, "hand_in_progress", true},
-		{"an unknown hand", "/v1/hands/T9-8", http.StatusNotFound, "not_found", true},
-		{"a table's hands", "/v1/tables/T9/hands?limit=2", http.StatusOK, "", true},
-		{"a cursor the server did not issue", "/v1/tables/T9/hands?cursor=x", http.StatusBadRequest, "invalid_cursor", true},
-		{"a limit above the maximum", fmt.Sprintf("/v1/tables/T9/hands?limit=%d", projections.MaxLimit+1), http.StatusBadRequest, "invalid_query", false},
+		{"a finished hand", "/v1/hands/T0001-2", http.StatusOK, "", true},
+		{"a hand in play (a hand's cards are hidden until it is over)", "/v1/hands/T0001-4", http.StatusConflict, "hand_in_progress", true},
+		{"an unknown hand", "/v1/hands/T0001-8", http.StatusNotFound, "not_found", true},
+		{"a table's hands", "/v1/tables/T0001/hands?limit=2", http.StatusOK, "", true},
+		{"a cursor the server did not issue", "/v1/tables/T0001/hands?cursor=x", http.StatusBadRequest, "invalid_cursor", true},
+		{"a limit above the maximum", fmt.Sprintf("/v1/tables/T0001/hands?limit=%d", projections.MaxLimit+1), http.StatusBadRequest, "invalid_query", false},
 		{"a limit of 0", "/v1/players/A/hands?limit=0", http.StatusBadRequest, "invalid_query", false},
-		{"a negative min_position", "/v1/hands/T9-2?min_position=-1", http.StatusBadRequest, "invalid_query", false},
-		{"a projected min_position", "/v1/hands/T9-2?min_position=30", http.StatusOK, "", true},
-		{"a min_position not projected yet", "/v1/hands/T9-2?min_position=31", http.StatusServiceUnavailable, "projection_lagging", true},
-		{"an unknown player", "/v1/players/Z", http.StatusNotFound, "not_found", true},
+		{"a negative min_position", "/v1/hands/T0001-2?min_position=-1", http.StatusBadRequest, "invalid_query", false},
+		{"a projected min_position", "/v1/hands/T0001-2?min_position=30", http.StatusOK, "", true},
+		{"a min_position not projected yet", "/v1/hands/T0001-2?min_position=31", http.StatusServiceUnavailable, "projection_lagging", true},
+		{"an unknown player", "/v1/players/Z", http.StatusNotFound, "player_not_found", false},
+		{"an unknown game's leaderboard", "/v1/leaderboards/mahjong", http.StatusNotFound, "game_not_found", false},
 		{"a leaderboard", "/v1/leaderboards/doudizhu", http.StatusOK, "", true},
 		{"the projections' progress", "/v1/projections", http.StatusOK, "", true},
 	}
@@ -206,16 +213,16 @@ func TestProjectionRoutesOverAFakeReadModel(t *testing.T) {
 
 	// The hand is served as the read model has it.
 	var h projections.Hand
-	e.c.Do(apitest.Request{Method: "GET", Path: "/v1/hands/T9-2", Token: tok}).Decode(t, &h)
-	if want := rm.hands["T9-2"]; h.HandID != want.HandID || fmt.Sprint(h.Deltas) != fmt.Sprint(want.Deltas) || !h.SettledAt.Equal(want.SettledAt) {
-		t.Errorf("hand T9-2 served as %+v, the read model has %+v", h, want)
+	e.c.Do(apitest.Request{Method: "GET", Path: "/v1/hands/T0001-2", Token: tok}).Decode(t, &h)
+	if want := rm.hands["T0001-2"]; h.HandID != want.HandID || fmt.Sprint(h.Deltas) != fmt.Sprint(want.Deltas) || !h.SettledAt.Equal(want.SettledAt) {
+		t.Errorf("hand T0001-2 served as %+v, the read model has %+v", h, want)
 	}
 	// Pages follow the read model's cursors to the end.
 	var seen []string
 	cursor := ""
 	for range 5 {
 		var p projections.HandPage
-		e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/T9/hands?limit=2&cursor=" + cursor, Token: tok}).Decode(t, &p)
+		e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/T0001/hands?limit=2&cursor=" + cursor, Token: tok}).Decode(t, &p)
 		for _, s := range p.Hands {
 			seen = append(seen, s.HandID)
 		}
@@ -223,8 +230,8 @@ func TestProjectionRoutesOverAFakeReadModel(t *testing.T) {
 			break
 		}
 	}
-	if got := strings.Join(seen, " "); got != "T9-1 T9-2 T9-3" {
-		t.Errorf("paging T9's hands by 2 gave %s, want T9-1 T9-2 T9-3", got)
+	if got := strings.Join(seen, " "); got != "T0001-1 T0001-2 T0001-3" {
+		t.Errorf("paging T0001's hands by 2 gave %s, want T0001-1 T0001-2 T0001-3", got)
 	}
 	// The leaderboard query reaches the read model as asked.
 	rm.mu.Lock()

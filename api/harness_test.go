@@ -72,6 +72,14 @@ func (p players) PlayerByTokenHash(ctx context.Context, h string) (api.PlayerRec
 	return api.PlayerRecord(r), err
 }
 
+func (p players) PlayerByID(ctx context.Context, id string) (api.PlayerRecord, error) {
+	r, err := p.s.PlayerByID(ctx, id)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.PlayerRecord{}, api.ErrNoPlayer
+	}
+	return api.PlayerRecord(r), err
+}
+
 func newEnv(t *testing.T, seed uint64) *env {
 	t.Helper()
 	return newEnvWith(t, seed, func(*api.Deps) {})

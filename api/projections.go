@@ -3,13 +3,17 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"paiju/projections"
+	"paiju/service"
 )
 
 // HandHistory serves finished hands. Its errors match projections.ErrNotFound,
@@ -52,7 +56,11 @@ const maxProjectionWait = 5 * time.Second
 // player's history by that player and the auditor.
 func (s *server) projectionRoutes(r chi.Router) {
 	r.Get("/hands/{handID}", s.projected(func(w http.ResponseWriter, r *http.Request) error {
-		h, err := s.Projections.Hand(r.Context(), chi.URLParam(r, "handID"))
+		id := chi.URLParam(r, "handID")
+		h, err := s.Projections.Hand(r.Context(), id)
+		if errors.Is(err, projections.ErrNotFound) {
+			return s.handNotProjected(r.Context(), id)
+		}
 		if err != nil {
 			return err
 		}
@@ -85,6 +93,9 @@ func (s *server) projectionRoutes(r chi.Router) {
 		if err := mayReadPlayerHands(r.Context(), chi.URLParam(r, "id")); err != nil {
 			return err
 		}
+		if _, err := s.registered(r.Context(), chi.URLParam(r, "id")); err != nil {
+			return err
+		}
 		p, err := s.Projections.PlayerHands(r.Context(), chi.URLParam(r, "id"), r.URL.Query().Get("cursor"), limit)
 		if err != nil {
 			return err
@@ -93,7 +104,16 @@ func (s *server) projectionRoutes(r chi.Router) {
 		return nil
 	}))
 	r.Get("/players/{id}", s.projected(func(w http.ResponseWriter, r *http.Request) error {
-		p, err := s.Projections.Player(r.Context(), chi.URLParam(r, "id"))
+		rec, err := s.registered(r.Context(), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		p, err := s.Projections.Player(r.Context(), rec.ID)
+		if errors.Is(err, projections.ErrNotFound) {
+			// Registered but never settled a hand (or not projected yet):
+			// a player with no totals, not an unknown one.
+			p, err = projections.PlayerStats{PlayerID: rec.ID, Name: rec.Name, Games: []projections.GameStats{}}, nil
+		}
 		if err != nil {
 			return err
 		}
@@ -106,6 +126,9 @@ func (s *server) projectionRoutes(r chi.Router) {
 			return err
 		}
 		q := r.URL.Query()
+		if game := chi.URLParam(r, "game"); !slices.Contains(s.Tables.GameNames(), game) {
+			return problem(http.StatusNotFound, "game_not_found", fmt.Sprintf("no game %q (known: %s)", game, strings.Join(s.Tables.GameNames(), ", ")))
+		}
 		lb, err := s.Projections.Leaderboard(r.Context(), projections.LeaderboardQuery{
 			Game:    chi.URLParam(r, "game"),
 			Variant: q.Get("variant"),
@@ -156,6 +179,9 @@ func (s *server) projected(h func(http.ResponseWriter, *http.Request) error) htt
 			}
 		}
 		if err := h(w, r); err != nil {
+			if errors.Is(err, projections.ErrLagging) {
+				w.Header().Set("Retry-After", "1")
+			}
 			s.writeError(w, r, projectionProblem(err))
 		}
 	}
@@ -169,10 +195,62 @@ func projectionProblem(err error) error {
 		return problem(http.StatusConflict, "hand_in_progress", "the hand is not over; its record is served once it is settled")
 	case errors.Is(err, projections.ErrBadCursor):
 		return problem(http.StatusBadRequest, "invalid_cursor", "the cursor is not one this server issued")
+	case errors.Is(err, projections.ErrLagging):
+		return problem(http.StatusServiceUnavailable, "projection_lagging", "the hand is settled but the hand history has not recorded it yet; retry later")
 	case errors.Is(err, projections.ErrBadQuery):
 		return problem(http.StatusBadRequest, "invalid_query", err.Error())
 	}
 	return err
+}
+
+// registered returns the registered player id: 404 player_not_found for an
+// id nobody registered, so that an unknown player and a player who has not
+// played yet answer differently.
+func (s *server) registered(ctx context.Context, id string) (PlayerRecord, error) {
+	p, err := s.Players.PlayerByID(ctx, id)
+	if errors.Is(err, ErrNoPlayer) {
+		return p, problem(http.StatusNotFound, "player_not_found", "no player has that id")
+	}
+	if err != nil {
+		return p, fmt.Errorf("look up player %s: %w", id, err)
+	}
+	return p, nil
+}
+
+// handNotProjected answers for a hand id the hand history does not hold,
+// from the table itself (the store is the source of truth and the
+// projections trail it): the running hand is 409 hand_in_progress, a
+// settled hand the projections have not reached yet is 503
+// projection_lagging, anything else 404.
+func (s *server) handNotProjected(ctx context.Context, handID string) error {
+	notFound := problem(http.StatusNotFound, "not_found", "no such hand")
+	i := strings.LastIndexByte(handID, '-')
+	if i < 0 {
+		return notFound
+	}
+	n, err := strconv.Atoi(handID[i+1:])
+	if err != nil || n < 1 {
+		return notFound
+	}
+	l, err := s.Tables.Load(ctx, handID[:i])
+	if errors.Is(err, service.ErrTableNotFound) {
+		return notFound
+	}
+	if err != nil {
+		return err
+	}
+	if !readsEndedDeals(l, callerOf(ctx)) {
+		return problem(http.StatusForbidden, "history_not_seated", "only the auditor and players who sat at this table may read its hands")
+	}
+	st := l.State
+	settled := st.Last != nil && st.Last.Hand >= n
+	switch {
+	case n == st.Hand && !settled:
+		return projections.ErrHandInProgress
+	case n <= st.Hand:
+		return projections.ErrLagging
+	}
+	return notFound
 }
 
 func limitParam(r *http.Request) (int, error) {

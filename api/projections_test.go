@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -406,5 +407,61 @@ func TestProjectionsTwoGames(t *testing.T) {
 	p.get("/v1/players/"+nps[1].ID, nps[1].Token).Decode(t, &st)
 	if len(st.Games) != 1 || st.Games[0].Game != "niuniu" || st.Games[0].Score != nd[1] {
 		t.Fatalf("player totals %+v, want niuniu with score %d", st, nd[1])
+	}
+}
+
+// TestProjectionsAnswerAsSpecified: the read routes answer what openapi.yaml
+// says whether or not the projections have caught up: a running first hand
+// is 409 hand_in_progress (never a 404 while the projection trails the
+// store); a registered player who has not played is a player with no totals,
+// an id nobody registered is 404; an unknown game's leaderboard and an
+// unknown table's hands are 404, for the auditor too.
+func TestProjectionsAnswerAsSpecified(t *testing.T) {
+	p := newProjEnv(t, 21)
+	tid, ps := p.openFull()
+	newbie := p.newPlayer("newbie")
+	hand1 := fmt.Sprintf("/v1/hands/%s-1", tid)
+	// Straight away (the projection may not have the deal yet), then once it
+	// has applied everything.
+	for _, r := range []*apitest.Response{
+		p.c.Do(apitest.Request{Method: "GET", Path: hand1, Token: ps[0].Token}),
+		p.get(hand1, ps[0].Token),
+		p.get(hand1, auditorToken),
+	} {
+		if r.Status != http.StatusConflict || r.Problem(t) != "hand_in_progress" {
+			t.Fatalf("GET %s of the running first hand: %d %s, want 409 hand_in_progress", hand1, r.Status, r.Body)
+		}
+	}
+	if r := p.get(fmt.Sprintf("/v1/hands/%s-2", tid), ps[0].Token); r.Status != http.StatusNotFound || r.Problem(t) != "not_found" {
+		t.Fatalf("GET a hand not dealt yet: %d %s, want 404 not_found", r.Status, r.Body)
+	}
+
+	var stats projections.PlayerStats
+	r := p.get("/v1/players/"+newbie.ID, newbie.Token)
+	if r.Status != http.StatusOK {
+		t.Fatalf("GET /v1/players/<registered, no hands>: %d %s, want 200", r.Status, r.Body)
+	}
+	r.Decode(t, &stats)
+	if stats.PlayerID != newbie.ID || stats.Name != "newbie" || stats.Games == nil || len(stats.Games) != 0 {
+		t.Fatalf("a registered player with no hands: %s, want their id and name and no games", r.Body)
+	}
+	if r := p.get("/v1/players/"+newbie.ID+"/hands", newbie.Token); r.Status != http.StatusOK || strings.TrimSpace(string(r.Body)) != `{"hands":[]}` {
+		t.Fatalf("their hand history: %d %s, want 200 with no hands", r.Status, r.Body)
+	}
+	for _, c := range []struct{ path, tok, code string }{
+		{"/v1/players/NOPE", ps[0].Token, "player_not_found"},
+		{"/v1/players/NOPE/hands", auditorToken, "player_not_found"},
+		{"/v1/leaderboards/mahjong", ps[0].Token, "game_not_found"},
+		{"/v1/leaderboards/mahjong?period=day", auditorToken, "game_not_found"},
+		{"/v1/tables/NOPE/hands", ps[0].Token, "table_not_found"},
+		{"/v1/tables/NOPE/hands", auditorToken, "table_not_found"},
+		{"/v1/hands/NOPE-1", auditorToken, "not_found"},
+	} {
+		if r := p.get(c.path, c.tok); r.Status != http.StatusNotFound || r.Problem(t) != c.code {
+			t.Errorf("GET %s: %d %s, want 404 %s", c.path, r.Status, r.Body, c.code)
+		}
+	}
+	if r := p.get("/v1/leaderboards/doudizhu", ps[0].Token); r.Status != http.StatusOK {
+		t.Fatalf("a known game with no hands settled: %d %s, want 200", r.Status, r.Body)
 	}
 }

@@ -32,6 +32,8 @@ type Tables interface {
 	LoadRaw(ctx context.Context, tableID string) (*service.Raw, error)
 	// Legal lists what seat may do now, by the service's clock.
 	Legal(st *table.State, seat int) []table.Action
+	// GameNames lists the games tables can be opened for.
+	GameNames() []string
 }
 
 var _ Tables = (*service.Service)(nil)
@@ -50,6 +52,8 @@ type Players interface {
 	CreatePlayer(ctx context.Context, p PlayerRecord) error
 	// PlayerByTokenHash returns ErrNoPlayer when no player has the token.
 	PlayerByTokenHash(ctx context.Context, tokenHash string) (PlayerRecord, error)
+	// PlayerByID returns ErrNoPlayer when no player has the id.
+	PlayerByID(ctx context.Context, id string) (PlayerRecord, error)
 }
 
 // Deps are the server's dependencies.
