@@ -75,17 +75,62 @@ func (s *server) rateLimited(w http.ResponseWriter, r *http.Request, retry time.
 	s.writeError(w, r, problem(http.StatusTooManyRequests, "rate_limited", detail))
 }
 
-// quota limits requests per key to n per window (httprate sets Retry-After);
-// n < 0 is no limit.
-func (s *server) quota(n int, window time.Duration, what string, key httprate.KeyFunc) func(http.Handler) http.Handler {
+// quota limits requests per key to n per window, as the policy name of the
+// RateLimit header fields; n < 0 is no limit.
+func (s *server) quota(name string, n int, window time.Duration, what string, key httprate.KeyFunc) func(http.Handler) http.Handler {
 	if n < 0 {
 		return func(next http.Handler) http.Handler { return next }
 	}
-	return httprate.LimitBy(n, window, key,
-		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
-			s.writeError(w, r, problem(http.StatusTooManyRequests, "rate_limited",
-				fmt.Sprintf("more than %d %s in %s; retry after the time in Retry-After", n, what, window)))
+	return s.policy(name, n, window, key, fmt.Sprintf("more than %d %s in %s; retry after the time in Retry-After", n, what, window))
+}
+
+// policy limits requests per key to limit per window (httprate's sliding
+// window) and tells the caller where it stands in the header fields of
+// draft-ietf-httpapi-ratelimit-headers-10 (docs/OPERATIONS.md, Quotas):
+//
+//	RateLimit-Policy: "requests";q=100;w=1
+//	RateLimit: "requests";r=57;t=1
+//
+// q is the quota, w its window in seconds, r what remains of it and t the
+// seconds until it is whole again. The window slides, so t is an upper
+// bound: the window's length. Each policy a request passes adds its own
+// item to both fields. Over the limit: 429 rate_limited with Retry-After.
+func (s *server) policy(name string, limit int, window time.Duration, key httprate.KeyFunc, detail string) func(http.Handler) http.Handler {
+	secs := max(1, int(math.Ceil(window.Seconds())))
+	rl := httprate.NewRateLimiter(limit, window,
+		// The counts are read back below to write the draft's fields
+		// instead of httprate's X-RateLimit-* ones.
+		httprate.WithResponseHeaders(httprate.ResponseHeaders{}),
+		httprate.WithErrorHandler(func(w http.ResponseWriter, r *http.Request, err error) {
+			s.writeError(w, r, fmt.Errorf("rate limit %s: %w", name, err))
 		}))
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			k, err := key(r)
+			if err != nil {
+				s.writeError(w, r, fmt.Errorf("rate limit %s key: %w", name, err))
+				return
+			}
+			over := rl.OnLimit(w, r, k)
+			_, rate, err := rl.Status(k)
+			if err != nil {
+				s.writeError(w, r, fmt.Errorf("rate limit %s: %w", name, err))
+				return
+			}
+			remaining := max(0, limit-int(math.Round(rate)))
+			if over {
+				remaining = 0
+			}
+			h := w.Header()
+			h.Add("RateLimit-Policy", fmt.Sprintf("%q;q=%d;w=%d", name, limit, secs))
+			h.Add("RateLimit", fmt.Sprintf("%q;r=%d;t=%d", name, remaining, secs))
+			if over {
+				s.rateLimited(w, r, window, detail)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // authFailures budgets the failed authentications of each address: a token

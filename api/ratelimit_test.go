@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,6 +45,33 @@ func TestBurstsAreRateLimited(t *testing.T) {
 	}
 	if limited == 0 {
 		t.Fatalf("%d requests in an hour from one token with a limit of %d: none was refused", limit+2, limit)
+	}
+	// Every counted answer says where the caller stands, in the fields of
+	// draft-ietf-httpapi-ratelimit-headers-10, and nothing in httprate's
+	// X-RateLimit-* ones.
+	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: ps[2].Token})
+	if got, want := r.Header.Get("RateLimit-Policy"), `"requests";q=6;w=3600`; got != want {
+		t.Errorf("RateLimit-Policy %q, want %q", got, want)
+	}
+	if got, want := r.Header.Get("RateLimit"), `"requests";r=4;t=3600`; got != want {
+		t.Errorf("RateLimit after its join and this read: %q, want %q", got, want)
+	}
+	r = e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: a.Token})
+	if r.Status != http.StatusTooManyRequests || r.Header.Get("RateLimit") != `"requests";r=0;t=3600` {
+		t.Errorf("over the limit: %d with RateLimit %q, want 429 with r=0", r.Status, r.Header.Get("RateLimit"))
+	}
+	for k := range r.Header {
+		if strings.HasPrefix(strings.ToLower(k), "x-ratelimit") {
+			t.Errorf("answer with %s: the draft's fields replace httprate's", k)
+		}
+	}
+	// A table opened counts against two policies: one item each.
+	r = e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[2].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic"}})
+	if got, want := strings.Join(r.Header.Values("RateLimit-Policy"), ", "), `"requests";q=6;w=3600, "tables";q=60;w=3600`; got != want {
+		t.Errorf("opening a table: RateLimit-Policy %q, want %q", got, want)
+	}
+	if got, want := strings.Join(r.Header.Values("RateLimit"), ", "), `"requests";r=3;t=3600, "tables";r=59;t=3600`; got != want {
+		t.Errorf("opening a table: RateLimit %q, want %q", got, want)
 	}
 	if r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: b.Token}); r.Status != http.StatusOK {
 		t.Fatalf("another player's request after the burst: %d %s", r.Status, r.Body)

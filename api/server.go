@@ -184,12 +184,12 @@ func NewServer(d Deps) http.Handler {
 		r.Method(http.MethodGet, "/metrics", d.Metrics)
 	}
 	r.Route("/v1", func(r chi.Router) {
-		r.With(s.limitBy(s.keyByClient), s.quota(d.Quotas.RegistrationsPerMinute, time.Minute, "registrations from this address", s.keyByClient)).
+		r.With(s.limitBy(s.keyByClient), s.quota("registrations", d.Quotas.RegistrationsPerMinute, time.Minute, "registrations from this address", s.keyByClient)).
 			Post("/players", s.createPlayer)
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate)
 			r.Use(s.limitBy(keyByCaller))
-			r.With(s.quota(d.Quotas.TablesPerHour, time.Hour, "tables opened by this caller", keyByCaller)).Post("/tables", s.openTable)
+			r.With(s.quota("tables", d.Quotas.TablesPerHour, time.Hour, "tables opened by this caller", keyByCaller)).Post("/tables", s.openTable)
 			r.Get("/tables/{id}", s.getTable)
 			r.Post("/tables/{id}/join", s.joinTable)
 			r.With(s.limitInFlight(s.costly, "/legal or /export requests")).Get("/tables/{id}/legal", s.legalActions)
@@ -221,17 +221,14 @@ func allowedMethods(routes chi.Routes, r *http.Request) []string {
 	return out
 }
 
-// limitBy limits requests per key to RateLimit per RateWindow; a caller over
-// the limit gets 429 rate_limited with Retry-After.
+// limitBy limits requests per key to RateLimit per RateWindow (the
+// "requests" policy of the RateLimit header fields, ratelimit.go).
 func (s *server) limitBy(key httprate.KeyFunc) func(http.Handler) http.Handler {
 	if s.RateLimit <= 0 {
 		return func(next http.Handler) http.Handler { return next }
 	}
-	return httprate.LimitBy(s.RateLimit, s.RateWindow, key,
-		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
-			s.writeError(w, r, problem(http.StatusTooManyRequests, "rate_limited",
-				fmt.Sprintf("more than %d requests in %s from this caller; retry after the time in Retry-After", s.RateLimit, s.RateWindow)))
-		}))
+	return s.policy("requests", s.RateLimit, s.RateWindow, key,
+		fmt.Sprintf("more than %d requests in %s from this caller; retry after the time in Retry-After", s.RateLimit, s.RateWindow))
 }
 
 // keyByClient keys registration by the client's address: the peer's, or
