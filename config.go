@@ -42,6 +42,8 @@ type serveConfig struct {
 	Projector      string // "" or "in-process", or "external" (paiju project)
 	BotDelay       time.Duration
 	Quotas         api.Quotas
+	// CORSOrigins are the browser origins allowed to call the API.
+	CORSOrigins []string
 	observeConfig
 	httpTimeouts
 }
@@ -155,9 +157,10 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	resolveNATS := addNATS(fs, getenv, &c.NATS, "external NATS server URL; empty starts an embedded server reachable only in-process")
 	resolveLimits := addStreamLimits(fs, getenv, &c.NATS.Limits)
 	str(fs, getenv, &c.AuditorToken, "auditor-token", "", "bearer token that reads every table in full; empty disables it (prefer --auditor-token-file: flags show in ps)")
-	var tokenFile, proxies string
+	var tokenFile, proxies, origins string
 	str(fs, getenv, &tokenFile, "auditor-token-file", "", "file holding the auditor token (surrounding whitespace trimmed)")
 	str(fs, getenv, &proxies, "trusted-proxies", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For gives the client address (rate limits, logs)")
+	str(fs, getenv, &origins, "cors-origins", "", "comma-separated origins whose web apps may call the API from a browser (https://play.example.com; one * wildcard, or * for any); empty sends no CORS headers")
 	str(fs, getenv, &c.DebugAddr, "debug-addr", "", "if set, serve Go's profiler (net/http/pprof) on this address; keep it on loopback")
 	// Empty defaults (resolved in serve) keep the zero config the default.
 	str(fs, getenv, &c.TimeZone, "time-zone", "", "IANA time zone bounding leaderboard days, weeks and months; empty is Asia/Shanghai")
@@ -207,6 +210,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	}
 	if c.TrustedProxies, err = parsePrefixes(proxies); err != nil {
 		return c, fmt.Errorf("serve: --trusted-proxies: %w", err)
+	}
+	if c.CORSOrigins, err = parseOrigins(origins); err != nil {
+		return c, fmt.Errorf("serve: --cors-origins: %w", err)
 	}
 	if err := resolveNATS(); err != nil {
 		return c, fmt.Errorf("serve: %w", err)
@@ -312,6 +318,29 @@ func parsePrefixes(s string) ([]netip.Prefix, error) {
 			return nil, fmt.Errorf("%q: want a CIDR such as 10.0.0.0/8 or an address", f)
 		}
 		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+// parseOrigins reads comma-separated browser origins: scheme://host[:port]
+// with no path (an origin never has one, and a trailing slash would match
+// nothing), at most one * in the host, or * alone for any origin.
+func parseOrigins(s string) ([]string, error) {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if f == "*" {
+			out = append(out, f)
+			continue
+		}
+		scheme, host, ok := strings.Cut(f, "://")
+		if !ok || (scheme != "http" && scheme != "https") || host == "" || strings.ContainsAny(host, "/?#@ ") || strings.Count(host, "*") > 1 {
+			return nil, fmt.Errorf("%q: want an origin such as https://play.example.com (no path), https://*.example.com or *", f)
+		}
+		out = append(out, strings.ToLower(f))
 	}
 	return out, nil
 }

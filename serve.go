@@ -132,6 +132,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Tracer:         tracer,
 		Metrics:        apiMetrics(cfg.MetricsAddr, met),
 		TrustedProxies: cfg.TrustedProxies,
+		CORSOrigins:    cfg.CORSOrigins,
 	})
 	if cfg.MetricsAddr != "" {
 		stopMetrics, err := serveMetrics(cfg.MetricsAddr, met.Handler(), log)

@@ -103,6 +103,10 @@ type Deps struct {
 	Tracer trace.Tracer
 	// Metrics, if set, is served at GET /metrics (Prometheus' text format).
 	Metrics http.Handler
+	// CORSOrigins are the origins (https://play.example.com, or with one *
+	// wildcard, or * for any) whose web apps may call the API from a
+	// browser; none: no CORS headers at all.
+	CORSOrigins []string
 }
 
 // Check is one readiness check as /readyz reports it.
@@ -166,6 +170,12 @@ func NewServer(d Deps) http.Handler {
 	}
 	r.Use(s.accessLog)
 	r.Use(middleware.Recoverer)
+	r.Use(corsPolicy(d.CORSOrigins))
+	gz, err := compress()
+	if err != nil {
+		panic(fmt.Sprintf("api: %v", err)) // fixed options: a programming error
+	}
+	r.Use(gz)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, problem(http.StatusNotFound, "not_found", "no such resource"))
 	})

@@ -4,6 +4,7 @@ package apitest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/klauspost/compress/zstd"
 )
 
 // SpecPath is the path of openapi.yaml in the repository.
@@ -34,6 +36,11 @@ type Client struct {
 	http   *http.Client
 	raw    bool
 }
+
+// Base is the server's URL, for requests the client cannot make (one with
+// no Accept-Encoding at all: Go's transport adds gzip to every request that
+// names none).
+func (c *Client) Base() string { return c.base }
 
 // Unchecked returns a copy of c that skips the OpenAPI checks, for
 // benchmarks, where the client's own cost would drown the server's.
@@ -68,7 +75,10 @@ func New(t testing.TB, base string) *Client {
 type Response struct {
 	Status int
 	Header http.Header
-	Body   []byte
+	// Body is decoded from its Content-Encoding, if any; WireBytes is its
+	// size as sent.
+	Body      []byte
+	WireBytes int
 }
 
 // Decode unmarshals the body into v, failing the test on error.
@@ -160,10 +170,14 @@ func (c *Client) Do(r Request) *Response {
 		c.t.Fatalf("%s %s: %v", r.Method, r.Path, err)
 	}
 	defer resp.Body.Close()
-	respBody, err := io.ReadAll(resp.Body)
+	wire, err := io.ReadAll(resp.Body)
 	if err != nil {
 		c.t.Fatalf("read response: %v", err)
 	}
+	// A request that names its Accept-Encoding gets the encoded body (the
+	// transport decodes only what it asked for itself): decode it to check
+	// it against the spec, keeping the size that travelled.
+	respBody := decodeBody(c.t, resp.Header.Get("Content-Encoding"), wire)
 	if route != nil {
 		out := &openapi3filter.ResponseValidationInput{
 			RequestValidationInput: in,
@@ -176,7 +190,37 @@ func (c *Client) Do(r Request) *Response {
 			c.t.Fatalf("%s %s: response %d does not match openapi.yaml: %v\nbody: %s", r.Method, r.Path, resp.StatusCode, err, respBody)
 		}
 	}
-	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: respBody}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: respBody, WireBytes: len(wire)}
+}
+
+// decodeBody undoes a gzip or zstd Content-Encoding.
+func decodeBody(t testing.TB, encoding string, wire []byte) []byte {
+	t.Helper()
+	var r io.Reader
+	switch encoding {
+	case "":
+		return wire
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(wire))
+		if err != nil {
+			t.Fatalf("gzip body: %v", err)
+		}
+		r = zr
+	case "zstd":
+		zr, err := zstd.NewReader(bytes.NewReader(wire))
+		if err != nil {
+			t.Fatalf("zstd body: %v", err)
+		}
+		defer zr.Close()
+		r = zr
+	default:
+		t.Fatalf("unexpected Content-Encoding %q", encoding)
+	}
+	body, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("decode %s body: %v", encoding, err)
+	}
+	return body
 }
 
 func (c *Client) send(req *http.Request) *Response {
