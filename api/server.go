@@ -129,6 +129,8 @@ type server struct {
 	authFails *authFailures
 	streams   *inFlight
 	costly    *inFlight
+	// tickets are the stream tickets this node issued (ticket.go).
+	tickets *streamTickets
 }
 
 // tokenCacheSize bounds the remembered tokens.
@@ -158,7 +160,7 @@ func NewServer(d Deps) http.Handler {
 	d.Quotas = d.Quotas.withDefaults()
 	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute),
 		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokens: tokens,
-		client: clientAddr{trusted: d.TrustedProxies}}
+		client: clientAddr{trusted: d.TrustedProxies}, tickets: newStreamTickets()}
 	if s.heartbeat <= 0 {
 		s.heartbeat = defaultHeartbeat
 	}
@@ -207,8 +209,15 @@ func NewServer(d Deps) http.Handler {
 			r.Get("/tables/{id}/events", s.listEvents)
 			r.With(s.limitInFlight(s.costly, "/legal or /export requests")).Get("/tables/{id}/export", s.exportTable)
 			r.Get("/tables/{id}/state", s.tableAt)
-			r.Get("/tables/{id}/stream", s.streamEvents)
+			r.Post("/tables/{id}/stream-tickets", s.issueStreamTicket)
 			s.projectionRoutes(r)
+		})
+		// A browser's EventSource sends no Authorization: /stream also
+		// takes a stream ticket in its URL (ticket.go).
+		r.Group(func(r chi.Router) {
+			r.Use(s.authenticateStream)
+			r.Use(s.limitBy(keyByCaller))
+			r.Get("/tables/{id}/stream", s.streamEvents)
 		})
 	})
 	return r

@@ -30,6 +30,13 @@ import (
 // from it. Closing stop ends every stream, as a server shutdown does.
 func newLiveEnv(t *testing.T, seed uint64, heartbeat time.Duration) (e *env, stop func()) {
 	t.Helper()
+	return newLiveEnvWith(t, seed, heartbeat, func(*api.Deps) {})
+}
+
+// newLiveEnvWith is newLiveEnv with the server's dependencies adjusted by
+// opt.
+func newLiveEnvWith(t *testing.T, seed uint64, heartbeat time.Duration, opt func(*api.Deps)) (e *env, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	quiet := slog.New(slog.DiscardHandler)
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "paiju.db"), sqlite.Options{Logger: quiet})
@@ -61,7 +68,7 @@ func newLiveEnv(t *testing.T, seed uint64, heartbeat time.Duration) (e *env, sto
 	stopCh := make(chan struct{})
 	var once sync.Once
 	stop = func() { once.Do(func() { close(stopCh) }) }
-	srv := httptest.NewServer(api.NewServer(api.Deps{
+	deps := api.Deps{
 		Tables:       svc,
 		Players:      players{store},
 		AuditorToken: auditorToken,
@@ -69,7 +76,9 @@ func newLiveEnv(t *testing.T, seed uint64, heartbeat time.Duration) (e *env, sto
 		Live:         natsbus.Live{Conn: nc},
 		Heartbeat:    heartbeat,
 		Stop:         stopCh,
-	}))
+	}
+	opt(&deps)
+	srv := httptest.NewServer(api.NewServer(deps))
 	t.Cleanup(func() {
 		stop()
 		srv.Close()
