@@ -58,6 +58,7 @@ func TestCompression(t *testing.T) {
 			if !sameAnswer(r.Body, want) {
 				t.Errorf("GET %s accepting %s: the decoded body differs from the plain one", path, enc)
 			}
+			t.Logf("GET %s accepting %q: %d bytes as %s for %d plain", path, enc, r.WireBytes, got, len(want))
 			if r.WireBytes*3 > len(want) {
 				t.Errorf("GET %s accepting %s: %d bytes sent for %d, want at most a third", path, enc, r.WireBytes, len(want))
 			}
