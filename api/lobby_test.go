@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"paiju/api/apitest"
 	"paiju/projections"
@@ -187,10 +188,12 @@ func TestFindYourTablesAgain(t *testing.T) {
 	// The token only: no position, no table id.
 	r := p.c.Do(apitest.Request{Method: "GET", Path: "/v1/me", Token: ann.Token})
 	var me struct {
-		ID, Name, CreatedAt string
+		ID        string    `json:"id"`
+		Name      string    `json:"name"`
+		CreatedAt time.Time `json:"created_at"`
 	}
 	r.Decode(t, &me)
-	if r.Status != http.StatusOK || me.ID != ann.ID || me.Name != "ann" || strings.Contains(string(r.Body), ann.Token) || !strings.Contains(string(r.Body), `"created_at"`) {
+	if r.Status != http.StatusOK || me.ID != ann.ID || me.Name != "ann" || me.CreatedAt.IsZero() || strings.Contains(string(r.Body), ann.Token) {
 		t.Fatalf("GET /v1/me: %d %s", r.Status, r.Body)
 	}
 	mine := func(query string) listingPage {
@@ -408,5 +411,32 @@ func TestQuickPlayTogether(t *testing.T) {
 	}
 	if want := (seated + 2) / 3; len(tables) != want {
 		t.Fatalf("%d players sit at %d tables, want %d", seated, len(tables), want)
+	}
+}
+
+// TestQuickPlayMovesOn: a table quick play remembers may have filled by
+// direct joins meanwhile; quick play then tries the next table, and opens
+// one only when none has a seat.
+func TestQuickPlayMovesOn(t *testing.T) {
+	p := newProjEnv(t, 35)
+	kind := map[string]any{"game": "doudizhu", "variant": "classic", "stake": 11}
+	var ps []player
+	for _, n := range []string{"ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal"} {
+		ps = append(ps, p.newPlayer(n))
+	}
+	ann, ben, cat, dan, eve, fay, gus, hal := ps[0], ps[1], ps[2], ps[3], ps[4], ps[5], ps[6], ps[7]
+	_, first, _ := p.quick(ann, kind, nil)
+	p.join(ben, first.ID)
+	p.join(cat, first.ID)
+	st, second, _ := p.quick(dan, kind, nil)
+	if st != http.StatusCreated || second.ID == first.ID || *second.Seat != 0 {
+		t.Fatalf("dan's quick play after the remembered table filled: %d %+v, want 201 at a new table", st, second)
+	}
+	listed := p.open(eve, kind) // opened without quick play: only the directory knows it
+	p.join(fay, second.ID)
+	p.join(gus, second.ID)
+	p.page("/v1/tables", hal.Token) // the directory has every table
+	if st, tv, r := p.quick(hal, kind, nil); st != http.StatusOK || tv.ID != listed {
+		t.Fatalf("hal's quick play: %d %s, want eve's table %s once dan's filled", st, r.Body, listed)
 	}
 }
