@@ -98,9 +98,9 @@ func (l *lobby) release(k TableKind, ks *kindState) {
 	}
 }
 
-// Kind is the quick kind of game, variant and stake, or the error opening
+// quickKind is the quick kind of game, variant and stake, or the error opening
 // such a table would meet (unknown_game, unknown_variant, invalid_option).
-func (s *Service) Kind(game, variant string, stake int) (TableKind, error) {
+func (s *Service) quickKind(game, variant string, stake int) (TableKind, error) {
 	rules, err := s.rulesOf(game, variant)
 	if err != nil {
 		return TableKind{}, err
@@ -159,7 +159,7 @@ func (s *Service) rulesOf(game, variant string) (table.Rules, error) {
 // them yet. With an Idempotency-Key, a retry answers what the first call
 // did, whichever table that was.
 func (s *Service) Quick(ctx context.Context, p Player, req QuickRequest, cond Cond) (res *Result, opened bool, err error) {
-	kind, err := s.Kind(req.Game, req.Variant, req.Stake)
+	kind, err := s.quickKind(req.Game, req.Variant, req.Stake)
 	if err != nil {
 		return nil, false, err
 	}

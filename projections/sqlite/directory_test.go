@@ -157,3 +157,24 @@ func TestDirectory(t *testing.T) {
 		t.Fatalf("a lobby cursor for a player's list: %v", err)
 	}
 }
+
+// BenchmarkApplyBatchByProjection measures events projected per second by
+// each projection alone, in batches of up to 256 events as the runner
+// applies them: what the directory adds to the others.
+func BenchmarkApplyBatchByProjection(b *testing.B) {
+	for _, n := range projections.Names {
+		b.Run(n, func(b *testing.B) {
+			ctx := context.Background()
+			db := open(b)
+			src := escapeTable(b.N/3 + 1)
+			evs := src.evs[:b.N]
+			b.ResetTimer()
+			for i := 0; i < len(evs); i += 256 {
+				if _, err := db.ApplyBatch(ctx, n, evs[i:min(i+256, len(evs))]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
