@@ -440,3 +440,30 @@ func TestQuickPlayMovesOn(t *testing.T) {
 		t.Fatalf("hal's quick play: %d %s, want eve's table %s once dan's filled", st, r.Body, listed)
 	}
 }
+
+// TestLobbyWithoutProjections: a server without the projections answers
+// 503 for the lists, and still plays quick with the tables it opened.
+func TestLobbyWithoutProjections(t *testing.T) {
+	e := newEnv(t, 36)
+	ann, ben := e.newPlayer("ann"), e.newPlayer("ben")
+	for _, path := range []string{"/v1/tables", "/v1/me/tables"} {
+		if r := e.c.Do(apitest.Request{Method: "GET", Path: path, Token: ann.Token}); r.Status != http.StatusServiceUnavailable || r.Problem(t) != "projections_unavailable" {
+			t.Errorf("GET %s: %d %s, want 503 projections_unavailable", path, r.Status, r.Body)
+		}
+	}
+	if r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/me", Token: ann.Token}); r.Status != http.StatusOK {
+		t.Errorf("GET /v1/me: %d %s", r.Status, r.Body)
+	}
+	kind := map[string]any{"game": "niuniu", "variant": "classic"}
+	var first, second tableView
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/quick", Token: ann.Token, Body: kind})
+	r.Decode(t, &first)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("ann's quick play: %d %s", r.Status, r.Body)
+	}
+	r = e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/quick", Token: ben.Token, Body: kind})
+	r.Decode(t, &second)
+	if r.Status != http.StatusOK || second.ID != first.ID {
+		t.Fatalf("ben's quick play: %d %s, want 200 at %s", r.Status, r.Body, first.ID)
+	}
+}
