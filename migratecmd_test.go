@@ -51,14 +51,14 @@ func TestMigrateVerbs(t *testing.T) {
 		args []string
 		want []string // lines the output must hold
 	}{
-		{[]string{"version"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 1 of 1", "projections " + filepath.Join(dir, "projections.db") + ": schema version 3 of 3"}},
-		{[]string{"down", "1", "--db", "projections"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema version 2 of 3"}},
-		{[]string{"version", "--db", "projections"}, []string{"schema version 2 of 3"}},
-		{[]string{"up"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema up to date at version 3"}},
-		{[]string{"down", "2", "--db", "projections"}, []string{"schema version 0 of 3"}},
-		{[]string{"up", "--db", "projections"}, []string{"schema up to date at version 3"}},
-		{[]string{"force", "2", "--db", "projections"}, []string{"schema version 2 of 3"}},
-		{[]string{"force", "3", "--db", "projections"}, []string{"schema version 3 of 3"}},
+		{[]string{"version"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 1 of 1", "projections " + filepath.Join(dir, "projections.db") + ": schema version 4 of 4"}},
+		{[]string{"down", "1", "--db", "projections"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema version 3 of 4"}},
+		{[]string{"version", "--db", "projections"}, []string{"schema version 3 of 4"}},
+		{[]string{"up"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema up to date at version 4"}},
+		{[]string{"down", "3", "--db", "projections"}, []string{"schema version 0 of 4"}},
+		{[]string{"up", "--db", "projections"}, []string{"schema up to date at version 4"}},
+		{[]string{"force", "3", "--db", "projections"}, []string{"schema version 3 of 4"}},
+		{[]string{"force", "4", "--db", "projections"}, []string{"schema version 4 of 4"}},
 	}
 	for _, s := range steps {
 		out := mustMigrate(t, dir, s.args...)
@@ -77,7 +77,7 @@ func TestMigrateVerbs(t *testing.T) {
 			t.Errorf("migrate %v: nil error, want a refusal\n%s", bad, out)
 		}
 	}
-	if out := mustMigrate(t, dir, "version"); strings.Count(out, "of 1\n")+strings.Count(out, "of 3\n") != 2 || strings.Contains(out, "dirty") {
+	if out := mustMigrate(t, dir, "version"); strings.Count(out, "of 1\n")+strings.Count(out, "of 4\n") != 2 || strings.Contains(out, "dirty") {
 		t.Fatalf("refused verbs changed the schema:\n%s", out)
 	}
 }
@@ -95,7 +95,7 @@ func TestMigrateForceRepairsDirty(t *testing.T) {
 	if out := mustMigrate(t, dir, "version", "--db", "projections"); !strings.Contains(out, "dirty") {
 		t.Fatalf("version of a dirty database:\n%s", out)
 	}
-	mustMigrate(t, dir, "force", "3", "--db", "projections")
+	mustMigrate(t, dir, "force", "4", "--db", "projections")
 	mustMigrate(t, dir, "up")
 }
 

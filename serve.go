@@ -113,6 +113,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		ThinkDelay: cfg.BotDelay,
 		Observer:   met,
 		Tracer:     tracer,
+		OpenSeats:  openSeats{pdb},
 	})
 	stopStreams := make(chan struct{})
 	handler := api.NewServer(api.Deps{
@@ -127,6 +128,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Live:           natsbus.Live{Conn: nc},
 		Stop:           stopStreams,
 		Projections:    psqlite.Reader{DB: pdb, Log: store},
+		Directory:      psqlite.Reader{DB: pdb, Log: store},
 		Exporter:       audit.Exporter{},
 		Observer:       met,
 		Tracer:         tracer,
@@ -252,6 +254,13 @@ func (p playerStore) PlayerByID(ctx context.Context, id string) (api.PlayerRecor
 		return api.PlayerRecord{}, api.ErrNoPlayer
 	}
 	return api.PlayerRecord(r), err
+}
+
+// openSeats adapts the table directory to quick play.
+type openSeats struct{ db *psqlite.DB }
+
+func (o openSeats) OpenTables(ctx context.Context, k service.TableKind, playerID string, limit int) ([]string, error) {
+	return o.db.OpenTables(ctx, projections.QuickKind(k), playerID, limit)
 }
 
 // serveDebug serves the profiler on its own listener, never on the API's.

@@ -7,6 +7,7 @@ import (
 	"paiju/natsbus"
 	"paiju/projections"
 	psqlite "paiju/projections/sqlite"
+	"paiju/service"
 )
 
 // Each adapter satisfies the interfaces its consumers declare. The proofs
@@ -14,6 +15,8 @@ import (
 // another (deps_test.go).
 var (
 	_ api.Projections    = psqlite.Reader{}
+	_ api.TableDirectory = psqlite.Reader{}
+	_ service.OpenSeats  = openSeats{}
 	_ api.Live           = natsbus.Live{}
 	_ api.Exporter       = audit.Exporter{}
 	_ api.Players        = playerStore{}

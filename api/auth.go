@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // ErrNoPlayer is what Players returns for an unknown token or id.
@@ -20,6 +21,7 @@ var ErrNoPlayer = errors.New("api: no such player")
 type caller struct {
 	playerID string
 	name     string
+	created  time.Time
 	auditor  bool
 }
 
@@ -85,7 +87,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			s.writeError(w, r, fmt.Errorf("authenticate: %w", err))
 			return
 		}
-		c := caller{playerID: p.ID, name: p.Name}
+		c := caller{playerID: p.ID, name: p.Name, created: p.CreatedAt}
 		infoOf(r.Context()).player = p.ID
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 	})

@@ -156,35 +156,21 @@ func (s *server) projectionRoutes(r chi.Router) {
 // projected serves h once the projections are there and have applied the
 // request's min_position, mapping the projections' errors to problems.
 func (s *server) projected(h func(http.ResponseWriter, *http.Request) error) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if s.Projections == nil {
-			s.writeError(w, r, problem(http.StatusServiceUnavailable, "projections_unavailable", "this server does not serve projections"))
-			return
-		}
-		if v := r.URL.Query().Get("min_position"); v != "" {
-			pos, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || pos < 0 {
-				s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", "min_position must be a non-negative integer"))
-				return
-			}
-			if err := s.Projections.WaitFor(r.Context(), pos, maxProjectionWait); err != nil {
-				if errors.Is(err, projections.ErrLagging) {
-					w.Header().Set("Retry-After", "1")
-					s.writeError(w, r, problem(http.StatusServiceUnavailable, "projection_lagging",
-						"the projections have not reached position "+v+" yet; retry later"))
-					return
-				}
-				s.writeError(w, r, err)
-				return
-			}
-		}
-		if err := h(w, r); err != nil {
-			if errors.Is(err, projections.ErrLagging) {
-				w.Header().Set("Retry-After", "1")
-			}
-			s.writeError(w, r, projectionProblem(err))
-		}
+	var m waiter
+	if s.Projections != nil {
+		m = s.Projections
 	}
+	return s.readModel(m, h)
+}
+
+// waitPosition waits for m to apply the position v, a min_position query
+// value, for at most maxProjectionWait.
+func (s *server) waitPosition(ctx context.Context, m waiter, v string) error {
+	pos, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || pos < 0 {
+		return problem(http.StatusBadRequest, "invalid_query", "min_position must be a non-negative integer")
+	}
+	return m.WaitFor(ctx, pos, maxProjectionWait)
 }
 
 func projectionProblem(err error) error {
@@ -196,7 +182,7 @@ func projectionProblem(err error) error {
 	case errors.Is(err, projections.ErrBadCursor):
 		return problem(http.StatusBadRequest, "invalid_cursor", "the cursor is not one this server issued")
 	case errors.Is(err, projections.ErrLagging):
-		return problem(http.StatusServiceUnavailable, "projection_lagging", "the hand is settled but the hand history has not recorded it yet; retry later")
+		return problem(http.StatusServiceUnavailable, "projection_lagging", "the read model has not caught up with the event log yet (a settled hand not yet in the hand history, or the table directory behind the log); retry later")
 	case errors.Is(err, projections.ErrBadQuery):
 		return problem(http.StatusBadRequest, "invalid_query", err.Error())
 	}

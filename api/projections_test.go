@@ -73,6 +73,7 @@ func newProjEnv(t *testing.T, seed uint64) *projEnv {
 		Seeds:     &seqSeeds{base: seed},
 		IDs:       idFunc(func() string { return fmt.Sprintf("H%04d", ids.Add(1)) }),
 		Committed: relay.Notify,
+		OpenSeats: openSeats{pdb},
 	})
 	srv := httptest.NewServer(api.NewServer(api.Deps{
 		Tables:       svc,
@@ -80,6 +81,7 @@ func newProjEnv(t *testing.T, seed uint64) *projEnv {
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
 		Projections:  psqlite.Reader{DB: pdb, Log: store},
+		Directory:    psqlite.Reader{DB: pdb, Log: store},
 		Exporter:     audit.Exporter{},
 		Live:         natsbus.Live{Conn: nc},
 	}))
@@ -142,6 +144,8 @@ func (p *projEnv) snapshot(tid string, ps []player, hands int) map[string]string
 		"/v1/leaderboards/doudizhu",
 		"/v1/leaderboards/doudizhu?variant=classic&period=day",
 		"/v1/leaderboards/doudizhu?period=month&around=" + ps[2].ID + "&limit=1",
+		"/v1/tables",
+		"/v1/me/tables",
 	}
 	for h := 1; h <= hands; h++ {
 		paths = append(paths, fmt.Sprintf("/v1/hands/%s-%d", tid, h))

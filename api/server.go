@@ -34,6 +34,12 @@ type Tables interface {
 	Legal(st *table.State, seat int) []table.Action
 	// GameNames lists the games tables can be opened for.
 	GameNames() []string
+	// Quick seats the caller at an open table of a kind, or opens one;
+	// opened says which.
+	Quick(ctx context.Context, p service.Player, req service.QuickRequest, cond service.Cond) (res *service.Result, opened bool, err error)
+	// CheckKind returns the error opening a table of game and variant would
+	// meet (unknown_game, unknown_variant); an empty variant checks the game.
+	CheckKind(game, variant string) error
 }
 
 var _ Tables = (*service.Service)(nil)
@@ -89,6 +95,9 @@ type Deps struct {
 	// Projections serves hand history, leaderboards and player totals;
 	// without it those routes answer 503.
 	Projections Projections
+	// Directory serves the lobby and a player's tables; without it those
+	// routes answer 503.
+	Directory TableDirectory
 	// Exporter writes /export; without it /export answers 503.
 	Exporter Exporter
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
@@ -201,7 +210,9 @@ func NewServer(d Deps) http.Handler {
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate)
 			r.Use(s.limitBy(keyByCaller))
-			r.With(s.quota("tables", d.Quotas.TablesPerHour, time.Hour, "tables opened by this caller", keyByCaller)).Post("/tables", s.openTable)
+			openQuota := s.quota("tables", d.Quotas.TablesPerHour, time.Hour, "tables opened or quick plays by this caller", keyByCaller)
+			r.With(openQuota).Post("/tables", s.openTable)
+			s.lobbyRoutes(r, openQuota)
 			r.Get("/tables/{id}", s.getTable)
 			r.Post("/tables/{id}/join", s.joinTable)
 			r.With(s.limitInFlight(s.costly, "/legal or /export requests")).Get("/tables/{id}/legal", s.legalActions)

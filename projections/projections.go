@@ -1,5 +1,5 @@
 // Package projections is the read model built from the event log: hand
-// history, leaderboards and player totals, the errors their readers return,
+// history, leaderboards and player totals, the table directory, the errors their readers return,
 // and the contract a projection store keeps. It has no storage of its own:
 // projections/sqlite stores the read model (a PostgreSQL sibling would keep
 // the same contract).
@@ -26,10 +26,11 @@ import (
 const (
 	Hands        = "hands"
 	Leaderboards = "leaderboards"
+	Directory    = "directory"
 )
 
 // Names lists every projection.
-var Names = []string{Hands, Leaderboards}
+var Names = []string{Hands, Leaderboards, Directory}
 
 // DefaultLocation is the time zone of leaderboard periods unless configured.
 const DefaultLocation = "Asia/Shanghai"

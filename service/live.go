@@ -64,6 +64,13 @@ func (s *Service) opening(rules table.Rules, id string, p Player, req OpenReques
 		}
 		evs = append(evs, more...)
 	}
+	if req.Sit {
+		more, err := table.Join(st, p.ID, p.Name, -1, s.dealInputs())
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, more...)
+	}
 	return evs, nil
 }
 

@@ -100,6 +100,9 @@ type Config struct {
 	// Tracer, if set, traces each command with spans for its decision and
 	// its append; nil traces nothing at no cost.
 	Tracer trace.Tracer
+	// OpenSeats, if set, lists the open tables quick play may seat a player
+	// at; without it quick play knows only the tables it opened itself.
+	OpenSeats OpenSeats
 }
 
 // Service handles table commands and queries. It keeps recently used tables
@@ -110,6 +113,8 @@ type Service struct {
 	sched *schedule
 	// inflight holds the idempotent commands running now (see inflight).
 	inflight inflight
+	// lobby serializes quick play per kind (see Quick).
+	lobby lobby
 }
 
 // eventstoreEvent is a stored event, named for brevity in this package.
@@ -259,6 +264,9 @@ type OpenRequest struct {
 	// MaxHands closes the table after that many settled hands (0: the game
 	// decides when it ends). A table of bots only needs it.
 	MaxHands int
+	// Sit seats the opener at the lowest free seat in the same append as
+	// the opening, so that no one sees the table without them.
+	Sit bool
 }
 
 // Open opens a new table.

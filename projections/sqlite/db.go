@@ -91,7 +91,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	wdb.SetMaxOpenConns(1)
 	d := &DB{db: db, wdb: wdb, stmts: stmtCache{db: wdb, m: map[string]*sql.Stmt{}}, loc: opts.Location, now: opts.Now, changed: make(chan struct{})}
-	d.proj = map[string]applier{projections.Hands: applyHands, projections.Leaderboards: applyLeaderboards}
+	d.proj = map[string]applier{projections.Hands: applyHands, projections.Leaderboards: applyLeaderboards, projections.Directory: applyDirectory}
 	return d, nil
 }
 
@@ -217,6 +217,7 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 var tablesOf = map[string][]string{
 	projections.Hands:        {"hh_tables", "hh_seats", "hh_hands", "hh_hand_events", "hh_player_hands"},
 	projections.Leaderboards: {"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results"},
+	projections.Directory:    {"td_seats", "td_tables"},
 }
 
 // Reset empties projection name and sets its checkpoint to 0.
@@ -260,12 +261,18 @@ func (d *DB) changes() <-chan struct{} {
 // WaitFor waits until every projection has applied position pos, for at
 // most timeout; then it returns an error matching ErrLagging.
 func (d *DB) WaitFor(ctx context.Context, pos int64, timeout time.Duration) error {
+	return d.waitFor(ctx, projections.Names, pos, timeout)
+}
+
+// waitFor waits until the projections names have applied position pos, for
+// at most timeout; then it returns an error matching ErrLagging.
+func (d *DB) waitFor(ctx context.Context, names []string, pos int64, timeout time.Duration) error {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
 		ch := d.changes()
 		done := true
-		for _, n := range projections.Names {
+		for _, n := range names {
 			cp, err := d.Checkpoint(ctx, n)
 			if err != nil {
 				return err

@@ -166,6 +166,17 @@ type Reader struct {
 	Log projections.Source
 }
 
+// DirectoryCaughtUp returns once the directory has applied every event the
+// log held when it was called, or an error matching ErrLagging after
+// timeout: a list read after it shows every seat taken before the call.
+func (r Reader) DirectoryCaughtUp(ctx context.Context, timeout time.Duration) error {
+	head, _, err := r.Log.Head(ctx)
+	if err != nil {
+		return fmt.Errorf("projections: log head: %w", err)
+	}
+	return r.DB.waitFor(ctx, []string{projections.Directory}, head, timeout)
+}
+
 // Status reports each projection's checkpoint and lag behind the log's head.
 func (r Reader) Status(ctx context.Context) (projections.Status, error) {
 	head, _, err := r.Log.Head(ctx)

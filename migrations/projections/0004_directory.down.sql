@@ -1,0 +1,2 @@
+DROP TABLE td_seats;
+DROP TABLE td_tables;

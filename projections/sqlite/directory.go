@@ -1,0 +1,322 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"paiju/domain/table"
+	"paiju/eventstore"
+	"paiju/projections"
+)
+
+// applyDirectory keeps the table directory: each table's kind, its seats as
+// they are now, its settled hands and its status.
+func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
+	tid, ok := projections.TableID(ev.Stream)
+	if !ok {
+		return nil
+	}
+	at := ev.RecordedAt.UTC().UnixNano()
+	if ev.Type == "TableOpened" {
+		o, err := decode[table.TableOpened](ev)
+		if err != nil {
+			return err
+		}
+		opts, err := compactJSON(o.Options)
+		if err != nil {
+			return err
+		}
+		clock := ""
+		if o.Clock != nil {
+			b, err := json.Marshal(o.Clock)
+			if err != nil {
+				return err
+			}
+			clock = string(b)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO td_tables
+			(table_id, game, variant, stake, seats, options, clock, max_hands, rules_version, seated, hands, status, opened_position, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?)`,
+			tid, o.Game, o.Variant, o.Stake, o.Seats, opts, clock, o.MaxHands, o.RulesVersion, projections.StatusOpen, ev.Position, at, at)
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE td_tables SET updated_at = ? WHERE table_id = ?`, at, tid)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err // a stream without TableOpened: not a table this directory knows
+	}
+	switch ev.Type {
+	case "PlayerSeated":
+		p, err := decode[table.PlayerSeated](ev)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO td_seats (table_id, seat, player_id, name, bot) VALUES (?, ?, ?, ?, ?)`,
+			tid, p.Seat, p.PlayerID, p.Name, p.Bot); err != nil {
+			return err
+		}
+		return recount(ctx, tx, tid)
+	case "PlayerLeft":
+		p, err := decode[table.PlayerLeft](ev)
+		if err != nil {
+			return err
+		}
+		return emptySeat(ctx, tx, tid, p.Seat)
+	case "PlayerEscaped":
+		p, err := decode[table.PlayerEscaped](ev)
+		if err != nil {
+			return err
+		}
+		return emptySeat(ctx, tx, tid, p.Seat)
+	case "HandSettled":
+		_, err := tx.ExecContext(ctx, `UPDATE td_tables SET hands = hands + 1 WHERE table_id = ?`, tid)
+		return err
+	case "TableClosed":
+		_, err := tx.ExecContext(ctx, `UPDATE td_tables SET status = ? WHERE table_id = ?`, projections.StatusClosed, tid)
+		return err
+	}
+	return nil
+}
+
+func emptySeat(ctx context.Context, tx *wtx, tid string, seat int) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM td_seats WHERE table_id = ? AND seat = ?`, tid, seat); err != nil {
+		return err
+	}
+	return recount(ctx, tx, tid)
+}
+
+// recount sets a table's seated count and, unless it is closed, its
+// status from its seats.
+func recount(ctx context.Context, tx *wtx, tid string) error {
+	_, err := tx.ExecContext(ctx, `UPDATE td_tables SET
+		seated = (SELECT count(*) FROM td_seats WHERE table_id = ?1),
+		status = CASE
+			WHEN status = 'closed' THEN 'closed'
+			WHEN (SELECT count(*) FROM td_seats WHERE table_id = ?1) >= seats THEN 'running'
+			ELSE 'open' END
+		WHERE table_id = ?1`, tid)
+	return err
+}
+
+// compactJSON is raw without insignificant space, "{}" when absent: the
+// form quick play compares options in.
+func compactJSON(raw json.RawMessage) (string, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return "{}", nil
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return "", fmt.Errorf("options: %w", err)
+	}
+	return b.String(), nil
+}
+
+// tableColumns are the td_tables columns an entry is read from, in scan
+// order.
+const tableColumns = `t.table_id, t.game, t.variant, t.stake, t.options, t.rules_version, t.seats, t.seated, t.status, t.hands, t.created_at, t.updated_at, t.opened_position`
+
+// scannedTable is an entry with the key its list is ordered by.
+type scannedTable struct {
+	projections.TableEntry
+	opened int64
+}
+
+func scanTables(rows *sql.Rows) ([]scannedTable, error) {
+	defer rows.Close()
+	var out []scannedTable
+	for rows.Next() {
+		var t scannedTable
+		var opts string
+		var seated int
+		var created, updated int64
+		if err := rows.Scan(&t.ID, &t.Game, &t.Variant, &t.Stake, &opts, &t.RulesVersion, &t.Seats, &seated, &t.Status, &t.HandsPlayed, &created, &updated, &t.opened); err != nil {
+			return nil, err
+		}
+		t.Options = json.RawMessage(opts)
+		t.FreeSeats = max(t.Seats-seated, 0)
+		t.CreatedAt, t.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
+		t.Players = []projections.TableSeat{}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// withSeats fills in the seats of ts.
+func (d *DB) withSeats(ctx context.Context, ts []scannedTable) ([]projections.TableEntry, error) {
+	out := make([]projections.TableEntry, len(ts))
+	if len(ts) == 0 {
+		return out, nil
+	}
+	idx := make(map[string]int, len(ts))
+	args := make([]any, len(ts))
+	for i, t := range ts {
+		idx[t.ID] = i
+		args[i] = t.ID
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT table_id, seat, player_id, name, bot FROM td_seats WHERE table_id IN (?`+
+		strings.Repeat(", ?", len(ts)-1)+`) ORDER BY table_id, seat`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var tid string
+		var s projections.TableSeat
+		if err := rows.Scan(&tid, &s.Seat, &s.PlayerID, &s.Name, &s.Bot); err != nil {
+			return nil, err
+		}
+		ts[idx[tid]].Players = append(ts[idx[tid]].Players, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i, t := range ts {
+		out[i] = t.TableEntry
+	}
+	return out, nil
+}
+
+// statusArgs checks statuses and returns them as query arguments, open and
+// running when none are given.
+func statusArgs(statuses []string) ([]any, error) {
+	if len(statuses) == 0 {
+		statuses = []string{projections.StatusOpen, projections.StatusRunning}
+	}
+	args := make([]any, 0, 3)
+	for _, s := range statuses {
+		switch s {
+		case projections.StatusOpen, projections.StatusRunning, projections.StatusClosed:
+			args = append(args, s)
+		default:
+			return nil, fmt.Errorf("%w: status must be open, running or closed", projections.ErrBadQuery)
+		}
+	}
+	return args, nil
+}
+
+func placeholders(n int) string { return "?" + strings.Repeat(", ?", n-1) }
+
+// Tables lists the lobby: tables of the query's statuses (open and running
+// by default), game and variant, newest first.
+func (d *DB) Tables(ctx context.Context, q projections.TableQuery) (projections.TablePage, error) {
+	before, err := projections.DecodeCursor(q.Cursor)
+	if err != nil {
+		return projections.TablePage{}, err
+	}
+	if before == 0 {
+		before = math.MaxInt64
+	}
+	limit, err := projections.ClampLimit(q.Limit)
+	if err != nil {
+		return projections.TablePage{}, err
+	}
+	args, err := statusArgs(q.Statuses)
+	if err != nil {
+		return projections.TablePage{}, err
+	}
+	query := `SELECT ` + tableColumns + ` FROM td_tables t WHERE t.status IN (` + placeholders(len(args)) + `) AND t.opened_position < ?`
+	args = append(args, before)
+	if q.Game != "" {
+		query += ` AND t.game = ?`
+		args = append(args, q.Game)
+	}
+	if q.Variant != "" {
+		query += ` AND t.variant = ?`
+		args = append(args, q.Variant)
+	}
+	rows, err := d.db.QueryContext(ctx, query+` ORDER BY t.opened_position DESC LIMIT ?`, append(args, limit+1)...)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
+	}
+	ts, err := scanTables(rows)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
+	}
+	var next string
+	if len(ts) > limit {
+		ts = ts[:limit]
+		next = projections.EncodeCursor(ts[limit-1].opened)
+	}
+	entries, err := d.withSeats(ctx, ts)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: seats: %w", err)
+	}
+	return projections.TablePage{Tables: entries, Next: next}, nil
+}
+
+// PlayerTables lists the tables where playerID holds a seat now, of the
+// given statuses (open and running by default): running first, then open,
+// then closed, newest first within each.
+func (d *DB) PlayerTables(ctx context.Context, playerID string, statuses []string, cursor string, limit int) (projections.TablePage, error) {
+	rank, pos, after, err := projections.DecodeRankCursor(cursor)
+	if err != nil {
+		return projections.TablePage{}, err
+	}
+	if limit, err = projections.ClampLimit(limit); err != nil {
+		return projections.TablePage{}, err
+	}
+	args, err := statusArgs(statuses)
+	if err != nil {
+		return projections.TablePage{}, err
+	}
+	const rankExpr = `CASE t.status WHEN 'running' THEN 0 WHEN 'open' THEN 1 ELSE 2 END`
+	query := `SELECT ` + tableColumns + ` FROM td_seats s JOIN td_tables t ON t.table_id = s.table_id
+		WHERE s.player_id = ? AND t.status IN (` + placeholders(len(args)) + `)`
+	args = append([]any{playerID}, args...)
+	if after {
+		query += ` AND (` + rankExpr + ` > ? OR (` + rankExpr + ` = ? AND t.opened_position < ?))`
+		args = append(args, rank, rank, pos)
+	}
+	rows, err := d.db.QueryContext(ctx, query+` ORDER BY `+rankExpr+`, t.opened_position DESC LIMIT ?`, append(args, limit+1)...)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
+	}
+	ts, err := scanTables(rows)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
+	}
+	var next string
+	if len(ts) > limit {
+		ts = ts[:limit]
+		last := ts[limit-1]
+		next = projections.EncodeRankCursor(projections.StatusRank(last.Status), last.opened)
+	}
+	entries, err := d.withSeats(ctx, ts)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: seats: %w", err)
+	}
+	return projections.TablePage{Tables: entries, Next: next}, nil
+}
+
+// OpenTables lists up to limit open tables of kind k, without a turn limit,
+// at which playerID holds no seat: the fullest first, then the oldest, so
+// that quick play fills tables before it spreads players over them.
+func (d *DB) OpenTables(ctx context.Context, k projections.QuickKind, playerID string, limit int) ([]string, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT table_id FROM td_tables t
+		WHERE t.status = 'open' AND t.game = ? AND t.variant = ? AND t.stake = ?
+			AND t.options = ? AND t.clock = ? AND t.max_hands = 0 AND t.rules_version = ?
+			AND NOT EXISTS (SELECT 1 FROM td_seats s WHERE s.table_id = t.table_id AND s.player_id = ?)
+		ORDER BY t.seats - t.seated, t.opened_position LIMIT ?`,
+		k.Game, k.Variant, k.Stake, k.Options, k.Clock, k.RulesVersion, playerID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("directory: open tables: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("directory: open tables: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
