@@ -90,7 +90,7 @@ func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card,
 	if len(selected) > 0 && !found {
 		return LegalPage{}, ErrSelectionNotLegal
 	}
-	page := LegalPage{Selected: slices.Clone(selected), Extend: ext.Cards()}
+	page := LegalPage{Selected: append([]cards.Card{}, selected...), Extend: ext.Cards()}
 	sortByHand(page.Selected, order)
 	sortByHand(page.Extend, order)
 	full, err := fit(page, legal, matching, b)
