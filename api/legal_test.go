@@ -310,47 +310,69 @@ func TestDryRunAction(t *testing.T) {
 	}
 }
 
-// TestDryRunLeavesTheDealAlone: the last pass of a bidding everyone passes
-// throws the deal in and deals again. Its dry run stops before the new deal
-// and draws no seed: the table then deals what it would have without the
-// dry run.
-func TestDryRunLeavesTheDealAlone(t *testing.T) {
+// TestDryRunShowsNothingHidden: a dry run must not let a seat peek at what
+// only the stored action reveals. The last pass of a bidding everyone
+// passes would throw the deal in (publishing its seed) and deal again; the
+// final bid would show the kitty; an escape would settle the hand with its
+// seed. Each dry run stops before that, draws no seed (the table deals what
+// it would have without dry runs), and the posts after them go on as usual.
+func TestDryRunShowsNothingHidden(t *testing.T) {
+	pass := map[string]any{"type": "pass"}
 	hands := make([][]string, 2)
 	for run, dryFirst := range []bool{false, true} {
 		e := newEnv(t, 44)
 		id, ps := e.openFull()
-		var last *apitest.Response
+		voided := false
 		for range 3 {
 			v := e.view(id, ps[0].Token)
 			seat := *v.Turn
-			pass := map[string]any{"type": "pass"}
+			tr := e.auditorTruth(id)
 			if dryFirst {
 				dry := e.postAction(id, ps[seat].Token, "?dry_run=true", "", pass)
 				if dry.Status != http.StatusOK {
 					t.Fatalf("dry pass: %d %s", dry.Status, dry.Body)
 				}
-				for _, ev := range eventsOf(t, dry)[1:] {
-					if strings.Contains(ev, " HandDealt ") || strings.Contains(ev, " DealSecret ") {
-						t.Fatalf("a dry run shows a deal: %s", ev)
-					}
+				checkNoLeak(t, fmt.Sprintf("seat %d", seat), "a dry run's answer", dry.Body, tr.secrets(seat), tr.seed)
+				if evs := eventsOf(t, dry); len(evs) != 2 || !strings.Contains(evs[1], "BidPassed") {
+					t.Fatalf("dry pass shows %v, want the pass alone", evs)
 				}
-				last = dry
 			}
 			r := e.postAction(id, ps[seat].Token, "", "", pass)
 			if r.Status != http.StatusOK {
 				t.Fatalf("pass: %d %s", r.Status, r.Body)
 			}
-			if dryFirst && strings.Contains(string(r.Body), `"DealVoided"`) != strings.Contains(string(last.Body), `"DealVoided"`) {
-				t.Fatalf("the dry run and the post disagree on the void:\n%s\n%s", last.Body, r.Body)
+			voided = strings.Contains(string(r.Body), `"DealVoided"`)
+			if voided && !strings.Contains(string(r.Body), tr.seed) {
+				t.Fatal("the post that voids the deal does not publish its seed: the test checks nothing")
 			}
-			last = r
 		}
-		if !strings.Contains(string(last.Body), `"DealVoided"`) || !strings.Contains(string(last.Body), `"HandDealt"`) {
-			t.Fatalf("the third pass does not throw the deal in and deal again: %s", last.Body)
+		if !voided {
+			t.Fatal("three passes did not throw the deal in (doudizhu.md, Bidding)")
 		}
 		hands[run] = e.view(id, ps[0].Token).Hand
 	}
 	if !slices.Equal(hands[0], hands[1]) {
 		t.Fatalf("dry runs changed the next deal: %v, without them %v", hands[1], hands[0])
 	}
+
+	e := newEnv(t, 45)
+	id, ps := e.openFull()
+	seat := *e.view(id, ps[0].Token).Turn
+	bid3 := map[string]any{"type": "bid", "bid": 3}
+	tr := e.auditorTruth(id)
+	dry := e.postAction(id, ps[seat].Token, "?dry_run=true", "", bid3)
+	if dry.Status != http.StatusOK || strings.Contains(string(dry.Body), "LandlordChosen") {
+		t.Fatalf("dry run of the bid that ends the bidding: %d %s", dry.Status, dry.Body)
+	}
+	checkNoLeak(t, fmt.Sprintf("seat %d", seat), "the dry run of the final bid", dry.Body, tr.secrets(seat), tr.seed)
+	if r := e.postAction(id, ps[seat].Token, "", "", bid3); r.Status != http.StatusOK || !strings.Contains(string(r.Body), "LandlordChosen") {
+		t.Fatalf("bid 3: %d %s", r.Status, r.Body)
+	}
+	other := (seat + 1) % 3
+	tr = e.auditorTruth(id)
+	dry = e.postAction(id, ps[other].Token, "?dry_run=true", "", map[string]any{"type": "escape"})
+	if dry.Status != http.StatusOK || strings.Contains(string(dry.Body), "HandSettled") {
+		t.Fatalf("dry run of an escape: %d %s", dry.Status, dry.Body)
+	}
+	checkNoLeak(t, fmt.Sprintf("seat %d", other), "the dry run of an escape", dry.Body, tr.secrets(other), tr.seed)
 }
