@@ -60,11 +60,21 @@ var ErrSelectionNotLegal = &table.Error{Kind: table.KindRule, Code: "selection_n
 // selection reaches every legal action.
 func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card, b Bounds) (LegalPage, error) {
 	sel := cards.Of(selected)
+	var distinct []int // the indices sel counts
+	for k, n := range sel {
+		if n > 0 {
+			distinct = append(distinct, k)
+		}
+	}
 	var (
 		matching []int // indices into legal of the actions listed when the page is complete
 		short    []int // of those listed when it is not
 		ext      cards.Multiset
 		found    bool
+		// count is the multiset of one action's cards, kept zero between
+		// actions by undoing only what the action added: a lead can have
+		// a hundred thousand plays, so no action pays for all 54 counts.
+		count cards.Multiset
 	)
 	for i, a := range legal {
 		if len(a.Cards) == 0 {
@@ -72,19 +82,30 @@ func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card,
 			short = append(short, i)
 			continue
 		}
-		m := cards.Of(a.Cards)
-		if !within(sel, m) {
-			continue
+		for _, c := range a.Cards {
+			count[c.Index()]++
 		}
-		found = true
-		matching = append(matching, i)
-		if len(a.Cards) == len(selected) {
-			short = append(short, i)
-		}
-		for k := range m {
-			if m[k] > sel[k] {
-				ext[k] = 1
+		contains := true
+		for _, k := range distinct {
+			if count[k] < sel[k] {
+				contains = false
+				break
 			}
+		}
+		if contains {
+			found = true
+			matching = append(matching, i)
+			if len(a.Cards) == len(selected) {
+				short = append(short, i)
+			}
+			for _, c := range a.Cards {
+				if k := c.Index(); count[k] > sel[k] {
+					ext[k] = 1
+				}
+			}
+		}
+		for _, c := range a.Cards {
+			count[c.Index()] = 0
 		}
 	}
 	if len(selected) > 0 && !found {
@@ -103,16 +124,6 @@ func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card,
 	}
 	page.Actions = pick(legal, short)
 	return page, nil
-}
-
-// within reports whether every card of sel is in m as often.
-func within(sel, m cards.Multiset) bool {
-	for k, n := range sel {
-		if n > m[k] {
-			return false
-		}
-	}
-	return true
 }
 
 // fit reports whether page with the actions of legal at idx stays within b.
