@@ -99,3 +99,65 @@ func randomMove(st *table.State, svc *service.Service, rng *rand.Rand) (int, tab
 	k := rng.IntN(len(seats))
 	return seats[k], choices[k][rng.IntN(len(choices[k]))], true
 }
+
+// TestDryActDuringCommands: dry runs read the cached table while commands
+// append to it (run it under -race); the table they leave is the one the
+// commands made.
+func TestDryActDuringCommands(t *testing.T) {
+	svc, _ := newService(t)
+	ctx := context.Background()
+	id := openSeated(t, svc, service.OpenRequest{Game: "doudizhu", Variant: "classic", Stake: 1}, 3)
+	stop := make(chan struct{})
+	done := make(chan int)
+	for g := range 3 {
+		go func() {
+			rng := rand.New(rand.NewPCG(uint64(g), 9))
+			n := 0
+			for {
+				select {
+				case <-stop:
+					done <- n
+					return
+				default:
+				}
+				l, err := svc.Load(ctx, id)
+				if err != nil {
+					continue
+				}
+				if seat, a, ok := randomMove(l.State, svc, rng); ok {
+					// Another command may have moved the table on: any
+					// answer will do, a panic or a race will not.
+					_, _ = svc.DryAct(ctx, service.Player{ID: fmt.Sprintf("p%d", seat)}, id, a, service.NoCond)
+					n++
+				}
+			}
+		}()
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	for range 40 {
+		l, err := svc.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat, a, ok := randomMove(l.State, svc, rng)
+		if !ok {
+			t.Fatal("nobody may act")
+		}
+		if _, err := svc.Act(ctx, service.Player{ID: fmt.Sprintf("p%d", seat)}, id, a, service.NoCond); err != nil {
+			t.Fatalf("seat %d %v: %v", seat, a, err)
+		}
+	}
+	close(stop)
+	for range 3 {
+		<-done
+	}
+	l, err := svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range l.Events {
+		if r.Version != i+1 || r.Position == 0 {
+			t.Fatalf("event %d of the cached table: version %d position %d (a dry run's event?)", i, r.Version, r.Position)
+		}
+	}
+}
