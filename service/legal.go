@@ -67,7 +67,7 @@ func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card,
 		}
 	}
 	var (
-		matching []int // indices into legal of the actions listed when the page is complete
+		matching []int // indices into legal of the actions listed when the page is complete (up to MaxActions+1)
 		short    []int // of those listed when it is not
 		ext      cards.Multiset
 		found    bool
@@ -76,9 +76,17 @@ func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card,
 		// a hundred thousand plays, so no action pays for all 54 counts.
 		count cards.Multiset
 	)
+	// Past MaxActions the complete list cannot be the answer: matching
+	// stops growing there, so a list of a million plays costs no million
+	// indices.
+	keep := func(i int) {
+		if len(matching) <= b.MaxActions {
+			matching = append(matching, i)
+		}
+	}
 	for i, a := range legal {
 		if len(a.Cards) == 0 {
-			matching = append(matching, i)
+			keep(i)
 			short = append(short, i)
 			continue
 		}
@@ -94,7 +102,7 @@ func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card,
 		}
 		if contains {
 			found = true
-			matching = append(matching, i)
+			keep(i)
 			if len(a.Cards) == len(selected) {
 				short = append(short, i)
 			}

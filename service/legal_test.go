@@ -285,3 +285,46 @@ func checkPage(t *testing.T, p position, order []cards.Card) {
 		}
 	}
 }
+
+// BenchmarkLegalPage measures a /legal answer at the largest position of the
+// first 20 random 斗地主 fourplayer hands: the rules' full list (Legal), and
+// narrowing it to the empty selection and to one card (BoundLegal).
+func BenchmarkLegalPage(b *testing.B) {
+	gv := variantCase{"doudizhu", "fourplayer", 4}
+	var (
+		worst *table.State
+		seat  int
+		size  int
+	)
+	rt := newRandomTable(b, gv, 1)
+	for rt.hands < 20 {
+		rt.step(func(p position) {
+			if len(p.legal) > size {
+				worst, seat, size = p.st.Clone(), p.seat, len(p.legal)
+			}
+		})
+	}
+	legal := table.Legal(worst, seat)
+	order := worst.Rules.View(worst.G, seat).Hand
+	b.Logf("%d legal actions", len(legal))
+	b.Run("Legal", func(b *testing.B) {
+		for b.Loop() {
+			table.Legal(worst, seat)
+		}
+	})
+	b.Run("BoundLegal/empty", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := service.BoundLegal(legal, nil, order, service.DefaultBounds); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("BoundLegal/one", func(b *testing.B) {
+		one := []cards.Card{order[0]}
+		for b.Loop() {
+			if _, err := service.BoundLegal(legal, one, order, service.DefaultBounds); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
