@@ -184,24 +184,22 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (ti
 		seats = rng.Perm(len(t.tokens))
 	}
 	for _, seat := range seats {
-		var legal struct {
-			Actions []map[string]any `json:"actions"`
-		}
-		if _, err := c.do(ctx, "GET", "/v1/tables/"+t.id+"/legal", t.tokens[seat], nil, &legal); err != nil {
+		actions, err := c.legal(ctx, t, seat, rng)
+		if err != nil {
 			return 0, 0, err
 		}
-		legal.Actions = slices.DeleteFunc(legal.Actions, func(a map[string]any) bool {
+		actions = slices.DeleteFunc(actions, func(a map[string]any) bool {
 			return a["type"] == "escape" || a["type"] == "leave" || a["type"] == "delegate"
 		})
-		if len(legal.Actions) == 0 {
+		if len(actions) == 0 {
 			continue
 		}
-		a := legal.Actions[rng.IntN(len(legal.Actions))]
+		a := actions[rng.IntN(len(actions))]
 		var r struct {
 			Table loadView `json:"table"`
 		}
 		start := time.Now()
-		_, err := c.do(ctx, "POST", "/v1/tables/"+t.id+"/actions", t.tokens[seat], a, &r)
+		_, err = c.do(ctx, "POST", "/v1/tables/"+t.id+"/actions", t.tokens[seat], a, &r)
 		took := time.Since(start)
 		if err != nil {
 			return 0, 0, err
@@ -210,6 +208,33 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (ti
 		return took, r.Table.Version, nil
 	}
 	return 0, 0, fmt.Errorf("table %s: no seat has a legal move", t.id)
+}
+
+// legal lists actions of seat at t to choose a move from. /legal is bounded:
+// when it cannot list every action it lists the card-less ones and names
+// the cards that extend the selection, so legal adds random cards of extend
+// to the selection until the answer is complete or lists plays of the
+// selected cards (then it stops there or goes on, at random).
+func (c *loadClient) legal(ctx context.Context, t *loadTable, seat int, rng *rand.Rand) ([]map[string]any, error) {
+	var sel []string
+	for {
+		var l struct {
+			Actions  []map[string]any `json:"actions"`
+			Complete bool             `json:"complete"`
+			Extend   []string         `json:"extend"`
+		}
+		path := "/v1/tables/" + t.id + "/legal?selected=" + strings.Join(sel, ",")
+		if _, err := c.do(ctx, "GET", path, t.tokens[seat], nil, &l); err != nil {
+			return nil, err
+		}
+		if l.Complete || len(l.Extend) == 0 {
+			return l.Actions, nil
+		}
+		if slices.ContainsFunc(l.Actions, func(a map[string]any) bool { return a["cards"] != nil }) && rng.IntN(2) == 0 {
+			return l.Actions, nil
+		}
+		sel = append(sel, l.Extend[rng.IntN(len(l.Extend))])
+	}
 }
 
 // loadtest opens the tables, then plays random legal moves with the clients

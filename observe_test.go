@@ -92,12 +92,8 @@ func TestMetricsAfterPlay(t *testing.T) {
 		}
 		c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID, Token: ps[0].Token}).Decode(t, &v)
 		p := ps[*v.Turn]
-		var legal struct {
-			Actions []map[string]any `json:"actions"`
-		}
-		c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID + "/legal", Token: p.Token}).Decode(t, &legal)
 		var choices []map[string]any
-		for _, a := range legal.Actions {
+		for _, a := range legalChoices(t, c, tv.ID, p.Token, rng) {
 			if a["type"] != "escape" && a["type"] != "delegate" && a["type"] != "leave" {
 				choices = append(choices, a)
 			}

@@ -101,12 +101,13 @@ func (e benchEnv) move(id string, ps []player) time.Duration {
 	var v tableView
 	e.do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: ps[0].Token}).Decode(e.b, &v)
 	p := ps[*v.Turn]
-	var l struct {
-		Actions []map[string]any `json:"actions"`
-	}
-	e.do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/legal", Token: p.Token}).Decode(e.b, &l)
+	legal := legalChoices(e.rng, func(selected string) legalPage {
+		var l legalPage
+		e.do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/legal?selected=" + selected, Token: p.Token}).Decode(e.b, &l)
+		return l
+	})
 	var choices []map[string]any
-	for _, a := range l.Actions {
+	for _, a := range legal {
 		if a["type"] != "escape" && a["type"] != "delegate" {
 			choices = append(choices, a)
 		}

@@ -179,6 +179,11 @@ type actionRequest struct {
 }
 
 func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
+	dry, err := dryRun(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	var req actionRequest
 	p, cond, err := s.commandInput(w, r, false, &req)
 	if err != nil {
@@ -195,8 +200,36 @@ func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a := table.Action{Type: req.Type, Bid: req.Bid, Cards: cs, As: req.As}
+	if dry {
+		res, err := s.Tables.DryAct(r.Context(), p, chi.URLParam(r, "id"), a, cond)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		// The version a dry run names does not exist: no ETag.
+		w.Header().Set("Dry-Run", "true")
+		s.writeResult(w, r, res)
+		return
+	}
 	res, err := s.Tables.Act(r.Context(), p, chi.URLParam(r, "id"), a, cond)
 	s.writeCommand(w, r, res, err)
+}
+
+// dryRun reads the dry_run query parameter: true or false (absent: false).
+func dryRun(r *http.Request) (bool, error) {
+	vals, ok := r.URL.Query()["dry_run"]
+	if !ok {
+		return false, nil
+	}
+	if len(vals) == 1 {
+		switch vals[0] {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+	}
+	return false, problem(http.StatusBadRequest, "invalid_query", "dry_run must be given once, as true or false")
 }
 
 // commandResponse answers a command: the table's new version, the events the
@@ -227,6 +260,12 @@ func (s *server) writeCommand(w http.ResponseWriter, r *http.Request, res *servi
 		s.writeError(w, r, err)
 		return
 	}
+	setETag(w, res.Table.State.Version)
+	s.writeResult(w, r, res)
+}
+
+// writeResult writes a command's answer without its ETag.
+func (s *server) writeResult(w http.ResponseWriter, r *http.Request, res *service.Result) {
 	c := callerOf(r.Context())
 	seat := service.ViewerSeat(res.Table.State, c.playerID, c.auditor)
 	if res.Replayed {
@@ -240,18 +279,49 @@ func (s *server) writeCommand(w http.ResponseWriter, r *http.Request, res *servi
 		v := viewOf(res.Table, c)
 		resp.Table = &v
 	}
-	setETag(w, version)
 	writeJSON(w, http.StatusOK, resp)
 }
 
+// legalResponse is the bounded list of legal actions (service.LegalPage)
+// with the table's version and the caller's deadline.
 type legalResponse struct {
-	Version int            `json:"version"`
-	Actions []table.Action `json:"actions"`
+	Version int `json:"version"`
+	service.LegalPage
 	// Deadline is when the caller's time to act runs out, if it is running.
 	Deadline *time.Time `json:"deadline,omitempty"`
 }
 
+// legalEnvelope is what the fields legalResponse adds to a LegalPage take at
+// most: "version":N, ,"deadline":"…Z" and the encoder's newline.
+const legalEnvelope = 96
+
+// legalBounds are service.DefaultBounds less the envelope, so that the whole
+// answer stays within 64 KiB.
+var legalBounds = service.Bounds{MaxActions: service.DefaultBounds.MaxActions, MaxBytes: service.DefaultBounds.MaxBytes - legalEnvelope}
+
+// selection reads the selected query parameter: the cards the caller has
+// picked so far, in card notation separated by commas.
+func selection(r *http.Request) ([]cards.Card, error) {
+	vals, ok := r.URL.Query()["selected"]
+	if !ok {
+		return nil, nil
+	}
+	if len(vals) > 1 {
+		return nil, problem(http.StatusBadRequest, "invalid_query", "selected must be given once, as a comma-separated list of cards such as S3,H3")
+	}
+	return cards.Parse(vals[0])
+}
+
+// legalActions answers the caller's legal actions narrowed to the selected
+// cards. Its ETag is the table's version alone, like every table resource's:
+// the body at one URL is a function of the version (the URL carries the
+// selection), and caches key on the URL.
 func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
+	selected, err := selection(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	l, err := s.load(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -264,12 +334,13 @@ func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 	}
 	c := callerOf(r.Context())
 	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
-	actions := s.Tables.Legal(l.State, seat)
-	if actions == nil {
-		actions = []table.Action{}
+	page, err := s.Tables.LegalPage(l.State, seat, selected, legalBounds)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
 	}
 	setETag(w, l.State.Version)
-	writeJSON(w, http.StatusOK, legalResponse{Version: l.State.Version, Actions: actions, Deadline: deadlineOf(l.State, seat)})
+	writeJSON(w, http.StatusOK, legalResponse{Version: l.State.Version, LegalPage: page, Deadline: deadlineOf(l.State, seat)})
 }
 
 type eventsResponse struct {

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -215,17 +217,49 @@ func (e *env) view(id, token string) tableView {
 	return v
 }
 
+// legal lists token's legal actions at table id for a test to choose from:
+// every one when /legal lists them whole, and otherwise the card-less ones
+// and the actions reached by a random walk over extend (legalChoices).
 func (e *env) legal(id, token string) []map[string]any {
 	e.t.Helper()
-	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/legal", Token: token})
-	if r.Status != http.StatusOK {
-		e.t.Fatalf("legal: %d %s", r.Status, r.Body)
+	return legalChoices(e.rng, func(selected string) legalPage {
+		r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/legal?selected=" + selected, Token: token})
+		if r.Status != http.StatusOK {
+			e.t.Fatalf("legal with selected=%s: %d %s", selected, r.Status, r.Body)
+		}
+		var l legalPage
+		r.Decode(e.t, &l)
+		return l
+	})
+}
+
+// legalPage is the body of /legal as the tests read it.
+type legalPage struct {
+	Version  int              `json:"version"`
+	Actions  []map[string]any `json:"actions"`
+	Complete bool             `json:"complete"`
+	Selected []string         `json:"selected"`
+	Extend   []string         `json:"extend"`
+}
+
+// legalChoices asks get for the legal actions with an empty selection and,
+// while the answer is not complete, adds a random card of extend to the
+// selection and asks again, until the answer is complete or lists a play
+// of the selected cards (then it stops there or goes on, at random). The
+// result is the card-less actions and the card actions of the last answer.
+func legalChoices(rng *rand.Rand, get func(selected string) legalPage) []map[string]any {
+	var sel []string
+	for {
+		l := get(strings.Join(sel, ","))
+		if l.Complete || len(l.Extend) == 0 {
+			return l.Actions
+		}
+		withCards := slices.ContainsFunc(l.Actions, func(a map[string]any) bool { return a["cards"] != nil })
+		if withCards && rng.IntN(2) == 0 {
+			return l.Actions
+		}
+		sel = append(sel, l.Extend[rng.IntN(len(l.Extend))])
 	}
-	var l struct {
-		Actions []map[string]any `json:"actions"`
-	}
-	r.Decode(e.t, &l)
-	return l.Actions
 }
 
 // step makes the seat to act take a random legal action other than escape and

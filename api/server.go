@@ -18,6 +18,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 	"go.opentelemetry.io/otel/trace"
 
+	"paiju/domain/cards"
 	"paiju/domain/table"
 	"paiju/service"
 )
@@ -27,11 +28,14 @@ type Tables interface {
 	Open(ctx context.Context, p service.Player, req service.OpenRequest, cond service.Cond) (*service.Result, error)
 	Join(ctx context.Context, p service.Player, tableID string, seat int, cond service.Cond) (*service.Result, error)
 	Act(ctx context.Context, p service.Player, tableID string, a table.Action, cond service.Cond) (*service.Result, error)
+	// DryAct answers what Act would and stores nothing.
+	DryAct(ctx context.Context, p service.Player, tableID string, a table.Action, cond service.Cond) (*service.Result, error)
 	Load(ctx context.Context, tableID string) (*service.Loaded, error)
 	LoadAtLeast(ctx context.Context, tableID string, version int) (*service.Loaded, error)
 	LoadRaw(ctx context.Context, tableID string) (*service.Raw, error)
-	// Legal lists what seat may do now, by the service's clock.
-	Legal(st *table.State, seat int) []table.Action
+	// LegalPage lists what seat may do now, by the service's clock,
+	// narrowed to the selected cards within b.
+	LegalPage(st *table.State, seat int, selected []cards.Card, b service.Bounds) (service.LegalPage, error)
 	// GameNames lists the games tables can be opened for.
 	GameNames() []string
 	// Quick seats the caller at an open table of a kind, or opens one;

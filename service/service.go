@@ -342,14 +342,20 @@ func (s *Service) Legal(st *table.State, seat int) []table.Action {
 // Act performs an action of the caller's seat. While the bot plays a
 // delegated seat, its player may only resume or escape.
 func (s *Service) Act(ctx context.Context, p Player, tableID string, a table.Action, cond Cond) (*Result, error) {
-	return s.command(ctx, p, tableID, KindAct, cond, func(st *table.State) ([]table.Payload, error) {
+	return s.command(ctx, p, tableID, KindAct, cond, s.decideAct(p, a, s.dealInputs()))
+}
+
+// decideAct is Act's decision, drawing the next deal (if the action ends a
+// hand) from seeds.
+func (s *Service) decideAct(p Player, a table.Action, seeds table.SeedSource) func(*table.State) ([]table.Payload, error) {
+	return func(st *table.State) ([]table.Payload, error) {
 		seat := st.SeatOf(p.ID)
 		if seat >= 0 && st.Delegated[seat] && a.Type != table.ActionResume && a.Type != table.ActionEscape && a.Type != table.ActionLeave {
 			return nil, table.ErrSeatDelegated.With("the bot plays seat %d (托管): post {\"type\":\"resume\"} first", seat)
 		}
 		a.At = s.cfg.Clock.Now()
-		return table.Act(st, seat, a, s.dealInputs())
-	})
+		return table.Act(st, seat, a, seeds)
+	}
 }
 
 // maxAttempts bounds retries of a command that lost an append race.

@@ -1,0 +1,200 @@
+package service
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// Bounds cap one answer of the legal actions. A phone cannot use the tens of
+// thousands of plays a 斗地主 fourplayer lead or a 刮风 discard allows, so
+// the answer lists them whole only while they fit, and otherwise lets the
+// client narrow them down card by card (BoundLegal).
+type Bounds struct {
+	// MaxActions is the most entries in LegalPage.Actions.
+	MaxActions int
+	// MaxBytes is the most bytes of LegalPage's JSON encoding.
+	MaxBytes int
+}
+
+// DefaultBounds are the bounds of /legal: at most 500 actions and 64 KiB.
+// The API keeps a little of the bytes for the fields it adds (version,
+// deadline).
+var DefaultBounds = Bounds{MaxActions: 500, MaxBytes: 64 << 10}
+
+// LegalPage is the legal actions of one seat narrowed to a selection of
+// cards, within Bounds.
+type LegalPage struct {
+	// Actions are postable as they are. When Complete they are every legal
+	// action whose cards contain Selected (as a multiset) plus every action
+	// that carries no cards; otherwise only the card-less ones and those
+	// whose cards are Selected exactly (each reading of them).
+	Actions  []table.Action `json:"actions"`
+	Complete bool           `json:"complete"`
+	// Selected is the selection, in the order of the seat's hand.
+	Selected []cards.Card `json:"selected"`
+	// Extend is every distinct card c such that Selected plus c is
+	// contained in the cards of some legal action, in the order of the
+	// seat's hand: from the empty selection, adding cards of Extend one at
+	// a time reaches every legal action.
+	Extend []cards.Card `json:"extend"`
+}
+
+// ErrSelectionNotLegal: the selection is not part of any legal action's
+// cards. The answer is the same whether a card is held by another seat, in
+// the kitty, or nowhere, so that it tells nothing about hidden cards.
+var ErrSelectionNotLegal = &table.Error{Kind: table.KindRule, Code: "selection_not_legal",
+	Msg: "no legal action of yours holds the selected cards; start again from a smaller selection"}
+
+// BoundLegal narrows legal, a seat's legal actions in the rules' order, to
+// those that contain selected, within b. order is the seat's hand as the game
+// sorts it (View.Hand): Selected and Extend follow it, and cards it does not
+// name come last in canonical order. A selection that is not a sub-multiset
+// of any legal action's cards is ErrSelectionNotLegal.
+//
+// Card-less actions (pass, bids, escape…) and the actions whose cards equal
+// the selection are always listed, so that following Extend from the empty
+// selection reaches every legal action.
+func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card, b Bounds) (LegalPage, error) {
+	sel := cards.Of(selected)
+	var distinct []int // the indices sel counts
+	for k, n := range sel {
+		if n > 0 {
+			distinct = append(distinct, k)
+		}
+	}
+	var (
+		matching []int // indices into legal of the actions listed when the page is complete (up to MaxActions+1)
+		short    []int // of those listed when it is not
+		ext      cards.Multiset
+		found    bool
+		// count is the multiset of one action's cards, kept zero between
+		// actions by undoing only what the action added: a lead can have
+		// a hundred thousand plays, so no action pays for all 54 counts.
+		count cards.Multiset
+	)
+	// Past MaxActions the complete list cannot be the answer: matching
+	// stops growing there, so a list of a million plays costs no million
+	// indices.
+	keep := func(i int) {
+		if len(matching) <= b.MaxActions {
+			matching = append(matching, i)
+		}
+	}
+	for i, a := range legal {
+		if len(a.Cards) == 0 {
+			keep(i)
+			short = append(short, i)
+			continue
+		}
+		for _, c := range a.Cards {
+			count[c.Index()]++
+		}
+		contains := true
+		for _, k := range distinct {
+			if count[k] < sel[k] {
+				contains = false
+				break
+			}
+		}
+		if contains {
+			found = true
+			keep(i)
+			if len(a.Cards) == len(selected) {
+				short = append(short, i)
+			}
+			for _, c := range a.Cards {
+				if k := c.Index(); count[k] > sel[k] {
+					ext[k] = 1
+				}
+			}
+		}
+		for _, c := range a.Cards {
+			count[c.Index()] = 0
+		}
+	}
+	if len(selected) > 0 && !found {
+		return LegalPage{}, ErrSelectionNotLegal
+	}
+	page := LegalPage{Selected: append([]cards.Card{}, selected...), Extend: ext.Cards()}
+	sortByHand(page.Selected, order)
+	sortByHand(page.Extend, order)
+	full, err := fit(page, legal, matching, b)
+	if err != nil {
+		return LegalPage{}, err
+	}
+	if full {
+		page.Actions, page.Complete = pick(legal, matching), true
+		return page, nil
+	}
+	page.Actions = pick(legal, short)
+	return page, nil
+}
+
+// fit reports whether page with the actions of legal at idx stays within b.
+// It encodes at most b.MaxActions actions.
+func fit(page LegalPage, legal []table.Action, idx []int, b Bounds) (bool, error) {
+	if len(idx) > b.MaxActions {
+		return false, nil
+	}
+	page.Actions = []table.Action{}
+	base, err := json.Marshal(page)
+	if err != nil {
+		return false, fmt.Errorf("encode legal page: %w", err)
+	}
+	size := len(base)
+	for n, i := range idx {
+		enc, err := json.Marshal(legal[i])
+		if err != nil {
+			return false, fmt.Errorf("encode legal action %s: %w", legal[i].Type, err)
+		}
+		size += len(enc)
+		if n > 0 {
+			size++ // the comma
+		}
+		if size > b.MaxBytes {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func pick(legal []table.Action, idx []int) []table.Action {
+	out := make([]table.Action, len(idx))
+	for n, i := range idx {
+		out[n] = legal[i]
+	}
+	return out
+}
+
+// sortByHand sorts cs by the position of their first copy in order; cards
+// order does not name follow in canonical order.
+func sortByHand(cs []cards.Card, order []cards.Card) {
+	pos := make(map[cards.Card]int, len(order))
+	for i, c := range order {
+		if _, ok := pos[c]; !ok {
+			pos[c] = i
+		}
+	}
+	rank := func(c cards.Card) int {
+		if p, ok := pos[c]; ok {
+			return p
+		}
+		return len(order) + c.Index()
+	}
+	slices.SortStableFunc(cs, func(a, b cards.Card) int { return rank(a) - rank(b) })
+}
+
+// LegalPage is seat's legal actions now (Legal) narrowed to selected within
+// b, ordered by the seat's hand as the game shows it.
+func (s *Service) LegalPage(st *table.State, seat int, selected []cards.Card, b Bounds) (LegalPage, error) {
+	legal := s.Legal(st, seat)
+	var order []cards.Card
+	if seat >= 0 && st.G != nil && st.InDeal {
+		order = st.Rules.View(st.G, seat).Hand
+	}
+	return BoundLegal(legal, selected, order, b)
+}
