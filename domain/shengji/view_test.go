@@ -134,6 +134,10 @@ func checkTrumpShown(t *testing.T, g *State, seat int, gv GameView) {
 	if (gv.Trump == nil) != (gv.TrumpOrder == nil) {
 		t.Fatalf("seat %d sees trump %v with trump order %v", seat, gv.Trump, gv.TrumpOrder)
 	}
+	// Who wins a trick depends on the trump: tricks come after the reveal.
+	if gv.TrickWinner != nil && !g.trumpShown {
+		t.Fatalf("seat %d sees trick winner %d before the trump is public", seat, *gv.TrickWinner)
+	}
 	if gv.Trump == nil || g.trumpShown || g.phase == phaseWaiting {
 		return
 	}
