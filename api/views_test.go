@@ -48,15 +48,24 @@ func ints(v any) []int {
 }
 
 // TestShengjiViewOverREST reads the 升级 view's fields a client plays from
-// through GET /v1/tables/{id} during a ningyang hand: no level or trump
+// through GET /v1/tables/{id} during a hand of each variant: no level or trump
 // before the first deal; while the dealer buries, the trump and its order
 // only for the final declarer (shengji.md, 暗亮: "others see who declared
 // and its strength, not the suit, until the kitty is buried"); then for
 // everyone, with the seat winning the running trick and the sides' roles
-// and points (shengji.md: the defenders collect point cards).
+// and points (shengji.md: the defenders collect point cards). A flipped
+// kitty and qiangbao's shown level card make the trump public at once
+// (shengji.md, qiangbao: "any player may show a level card; its suit is
+// trump").
 func TestShengjiViewOverREST(t *testing.T) {
+	for _, variant := range []string{"ningyang", "guafeng", "qiangbao"} {
+		t.Run(variant, func(t *testing.T) { shengjiViewOverREST(t, variant) })
+	}
+}
+
+func shengjiViewOverREST(t *testing.T, variant string) {
 	e := newEnv(t, 36)
-	id, ps := e.openTable(map[string]any{"game": "shengji", "variant": "ningyang", "stake": 1}, 3)
+	id, ps := e.openTable(map[string]any{"game": "shengji", "variant": variant, "stake": 1}, 3)
 	if _, g := e.gameState(id, ps[0].Token); g["level"] != nil || g["trump"] != nil || g["trump_order"] != nil || g["side_order"] != nil {
 		t.Fatalf("a table with no deal shows level %v trump %v trump order %v side order %v, want null", g["level"], g["trump"], g["trump_order"], g["side_order"])
 	}
@@ -79,7 +88,12 @@ func TestShengjiViewOverREST(t *testing.T) {
 			if g["level"] != truth["level"] || g["level"] == nil {
 				t.Fatalf("seat %d sees level %v, the hand is at %v", seat, g["level"], truth["level"])
 			}
-			knows := phase == "playing" || (phase == "burying" && seat == declarer && declarer >= 0)
+			// Public: from the bury on; at once when the kitty is flipped
+			// or (qiangbao) a level card is shown. Before, the final
+			// declarer knows its suit from the kitty being taken.
+			public := phase == "playing" || phase == "exchanging" ||
+				(truth["trump"] != nil && (truth["flipped"] != nil || variant == "qiangbao"))
+			knows := public || (phase == "burying" && seat == declarer && declarer >= 0)
 			if (g["trump"] != nil) != knows || (g["trump_order"] != nil) != knows {
 				t.Fatalf("phase %s, declarer %d: seat %d sees trump %v order %v (shengji.md, 暗亮)", phase, declarer, seat, g["trump"], g["trump_order"])
 			}
@@ -116,7 +130,7 @@ func TestShengjiViewOverREST(t *testing.T) {
 				sawTrick = true
 			}
 		}
-		sawBury = sawBury || (phase == "burying" && declarer >= 0)
+		sawBury = sawBury || (phase == "burying" && (declarer >= 0 || variant == "qiangbao"))
 		e.shengjiStep(id, ps)
 	}
 	if !sawBury || !sawTrick {
