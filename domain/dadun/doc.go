@@ -188,8 +188,11 @@
 // View's game state shows the turned card and the banker, the friend card
 // once known, the viewer's own role ("banker", "friend", "opponent",
 // "soloist"), the friend and the sides once public (every seat) or always
-// (the auditor), the current trick, points captured per seat, cards left,
-// finish order and the awards earned.
+// (the auditor) with the points each side took in tricks (side_points),
+// the viewer's own partners as far as it may know them (partners: the
+// friend knows the banker from its own cards; the others learn theirs only
+// when the sides are public; [] for a soloist), the current trick, points
+// captured per seat, cards left, finish order and the awards earned.
 //
 // # Turn clock and bot (table.Autoplay)
 //

@@ -256,6 +256,10 @@ func (rt *randomTable) checkHidden(evs []table.Payload) {
 		if v.Friend != nil || v.Sides != nil || (v.Role == RoleFriend) != (seat >= 0 && seat == g.friend) {
 			rt.Fatalf("seat %d sees friend %v, sides %v, role %q before the friend card is played (friend %d)", seat, v.Friend, v.Sides, v.Role, g.friend)
 		}
+		// Partners and side points would name the friend as surely.
+		if v.SidePoints != nil || (v.Partners != nil && (seat != g.friend || !slices.Equal(v.Partners, []int{g.banker}))) {
+			rt.Fatalf("seat %d sees partners %v, side points %v before the friend card is played (friend %d)", seat, v.Partners, v.SidePoints, g.friend)
+		}
 	}
 }
 

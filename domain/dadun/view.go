@@ -38,8 +38,16 @@ type GameView struct {
 	Friend  *int `json:"friend"`
 	Soloist *int `json:"soloist"`
 	// Sides are the two sides (the banker's or the soloist first) once
-	// public; null before.
-	Sides [][]int `json:"sides"`
+	// public; null before. SidePoints: the points each of them took in
+	// tricks so far (Captured summed), null exactly when Sides is.
+	Sides      [][]int `json:"sides"`
+	SidePoints []int   `json:"side_points"`
+	// Partners: the viewer's own side-mates as far as the viewer may know
+	// them: the friend knows the banker from its own cards; the banker and
+	// the opponents learn theirs only when the sides are public; a soloist
+	// has none ([]), its opponents each other. Null while unknown, and for
+	// spectators and the auditor (Sides and Friend are theirs).
+	Partners []int `json:"partners"`
 	// Declined counts the seats that declined going alone.
 	Declined int `json:"declined"`
 	// Leader is the seat that led the current trick.
@@ -113,10 +121,18 @@ func (r *Rules) View(s *State, seat int) table.View {
 		}
 		if s.soloist >= 0 || s.friend >= 0 {
 			g.Sides = s.sides()
+			for _, side := range g.Sides {
+				pts := 0
+				for _, i := range side {
+					pts += s.captured[i]
+				}
+				g.SidePoints = append(g.SidePoints, pts)
+			}
 		}
 	}
 	if own && turnedUp {
 		g.Role = s.role(seat)
+		g.Partners = s.partners(seat, g.Sides != nil)
 	}
 	if s.last != nil {
 		g.LastPlay = &PlayView{Seat: s.last.seat, Cards: slices.Clone(s.last.cards), Reading: s.last.reading}
@@ -128,6 +144,23 @@ func (r *Rules) View(s *State, seat int) table.View {
 	}
 	v.Game = g
 	return v
+}
+
+// partners are seat's side-mates if seat may know them: always once the
+// sides are public to it, and before that only the friend, who holds the
+// friend card's other copy and so knows it plays with the banker (dadun.md:
+// "nobody but the friend knows who it is until that copy is played").
+func (s *State) partners(seat int, public bool) []int {
+	if !public && !(s.soloist < 0 && seat == s.friend) {
+		return nil
+	}
+	out := []int{}
+	for i := range seats {
+		if i != seat && s.side(i) == s.side(seat) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // role is what seat knows of its own side from its cards and the public

@@ -26,13 +26,21 @@ type botView struct {
 
 func newBotView(v *variant, view table.View) botView {
 	g, _ := view.Game.(GameView)
-	b := botView{o: Order{Level: rankNamed(g.Level), Trump: suitNamed(g.Trump), Fixed: v.fixedTrumps}, hand: cards.Of(view.Hand), g: g, me: -1}
+	b := botView{o: Order{Level: rankNamed(deref(g.Level)), Trump: suitNamed(deref(g.Trump)), Fixed: v.fixedTrumps}, hand: cards.Of(view.Hand), g: g, me: -1}
 	if view.Turn != nil {
 		b.me = *view.Turn
 	}
 	b.first = (v.menPai || v.qiangbao) && g.Dealer == nil && g.Declarer == nil
 	b.handSize = v.handSize
 	return b
+}
+
+// deref is *p, or "" for nil (a level or trump the view does not know).
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // rankNamed reads a level rank as View writes it ("2" … "A").

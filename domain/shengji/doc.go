@@ -309,6 +309,16 @@
 //     (guafeng: and 2, 3, 5) first, then ♠ ♥ ♣ ♦. KittyBuried's cards,
 //     which only the burier sees, arrive with TrumpRevealed and are in the
 //     trump's order.
+//   - The view (view.go) gives a client what it plays from without
+//     anything hidden: trump and trump_order (the trump classes, highest
+//     first) are null until the viewer may know the trump: the final
+//     declarer from KittyTaken on (it chose the suit), everyone once it is
+//     public (TrumpRevealed, KittyFlipped, qiangbao's show) or the hand is
+//     over; "none" is qiangbao's 无主. level and side_order are null before
+//     the first deal; side_order depends on the level alone. sides label
+//     each side's level, role (dealer or defenders) and trick points;
+//     trick_winner is the seat winning the running trick, which exists only
+//     after the reveal.
 //   - qiangbao: a pair may override a single shown by the same seat (the
 //     rules file names no seat); 无主 ranks every level card right under
 //     BJ, so a level pair and a BJ pair form a tractor; the bury goes one

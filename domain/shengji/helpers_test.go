@@ -11,6 +11,14 @@ import (
 	"paiju/domain/table"
 )
 
+// trumpOf is the trump a view shows, "" when it shows none (null).
+func trumpOf(g GameView) string {
+	if g.Trump == nil {
+		return ""
+	}
+	return *g.Trump
+}
+
 func ningyang(t testing.TB) *Rules { return rulesOf(t, "") }
 
 func guafeng(t testing.TB) *Rules { return variantRules(t, "guafeng", "") }

@@ -114,8 +114,8 @@ func TestQiangbaoShows(t *testing.T) {
 				gametest.MustAct(t, st, s.seat, a)
 				// A show is public at once (亮出): every seat sees its suit.
 				for other := range seats {
-					if v := r.View(g, other).Game.(GameView); v.Trump != d.Suit {
-						t.Fatalf("seat %d sees trump %q after seat %d showed %s (shengji.md, qiangbao: level cards are shown)", other, v.Trump, s.seat, s.show)
+					if v := r.View(g, other).Game.(GameView); trumpOf(v) != d.Suit {
+						t.Fatalf("seat %d sees trump %q after seat %d showed %s (shengji.md, qiangbao: level cards are shown)", other, trumpOf(v), s.seat, s.show)
 					}
 					if e := r.Redact(d, other, false).(TrumpDeclared); e.Suit != d.Suit || len(e.Cards) != len(d.Cards) {
 						t.Fatalf("seat %d sees the show as %+v", other, e)
@@ -171,8 +171,13 @@ func TestQiangbaoNobodyShows(t *testing.T) {
 			if kt := evs[2].(KittyTaken); kt.Seat != 1 || kt.Declarer != nil {
 				t.Fatalf("%+v: the dealer does not change (shengji.md, qiangbao)", kt)
 			}
-			if v := r.View(g, 0).Game.(GameView); v.Trump != c.trump || cards.Format(v.Flipped) != c.flipped {
-				t.Fatalf("seat 0 sees trump %q flipped %s", v.Trump, cards.Format(v.Flipped))
+			// 无主 is a known trump: the view says "none", never null.
+			want := c.trump
+			if want == "" {
+				want = "none"
+			}
+			if v := r.View(g, 0).Game.(GameView); trumpOf(v) != want || cards.Format(v.Flipped) != c.flipped {
+				t.Fatalf("seat 0 sees trump %q flipped %s, want %q", trumpOf(v), cards.Format(v.Flipped), want)
 			}
 		})
 	}

@@ -133,8 +133,8 @@ func TestDeclarations(t *testing.T) {
 			t.Fatalf("seat 0 sees declaration %+v before the kitty is buried (shengji.md: hidden until the kitty is buried)", dv)
 		}
 	}
-	if v.Trump != "" || v.Declarations[2].Pairs != 3 || v.Declarations[2].Jokers != 1 || *v.Declarer != 3 {
-		t.Fatalf("seat 0's view of the declarations: %+v, trump %q", v.Declarations, v.Trump)
+	if trumpOf(v) != "" || v.Declarations[2].Pairs != 3 || v.Declarations[2].Jokers != 1 || *v.Declarer != 3 {
+		t.Fatalf("seat 0's view of the declarations: %+v, trump %q", v.Declarations, trumpOf(v))
 	}
 	if own := r.View(g, 3).Game.(GameView).Declarations[2]; own.Suit != "D" {
 		t.Fatalf("the declarer sees its own declaration %+v", own)
@@ -165,8 +165,8 @@ func TestDeclarations(t *testing.T) {
 	if _, err := gametest.Act(st, 1, buryA("C7 C7 C10")); !errors.Is(err, ErrBuryFour) {
 		t.Fatalf("burying 3: %v, want bury_four", err)
 	}
-	if v := r.View(g, 0).Game.(GameView); v.Kitty != nil || v.Trump != "" {
-		t.Fatalf("seat 0 sees the kitty %v or trump %q while the dealer buries", v.Kitty, v.Trump)
+	if v := r.View(g, 0).Game.(GameView); v.Kitty != nil || trumpOf(v) != "" {
+		t.Fatalf("seat 0 sees the kitty %v or trump %q while the dealer buries", v.Kitty, trumpOf(v))
 	}
 	if v := r.View(g, 1).Game.(GameView); canon(v.Kitty) != canon(cards.MustParse("C7 C7 C10 C10")) || len(r.View(g, 1).Hand) != 30 {
 		t.Fatalf("dealer sees kitty %v and %d cards, want the kitty and 30", v.Kitty, len(r.View(g, 1).Hand))
@@ -179,8 +179,8 @@ func TestDeclarations(t *testing.T) {
 		t.Fatalf("revealed %+v", rv)
 	}
 	v = r.View(g, 0).Game.(GameView)
-	if v.Trump != "D" || v.Kitty != nil || v.Declarations[2].Suit != "D" || v.Declarations[0].Suit != "" {
-		t.Fatalf("after the bury seat 0 sees trump %q kitty %v declarations %+v: want the trump and final declaration, not the kitty nor overridden declarations", v.Trump, v.Kitty, v.Declarations)
+	if trumpOf(v) != "D" || v.Kitty != nil || v.Declarations[2].Suit != "D" || v.Declarations[0].Suit != "" {
+		t.Fatalf("after the bury seat 0 sees trump %q kitty %v declarations %+v: want the trump and final declaration, not the kitty nor overridden declarations", trumpOf(v), v.Kitty, v.Declarations)
 	}
 	if r.View(g, 1).Game.(GameView).Kitty == nil {
 		t.Fatal("the burier no longer sees the buried cards")
@@ -218,8 +218,8 @@ func TestKittyFlip(t *testing.T) {
 	if kt := evs[2].(KittyTaken); kt.Seat != 2 || kt.Declarer != nil {
 		t.Fatalf("%+v: nobody declared in the first hand: the seed-drawn seat 2 deals (doc.go, Decisions)", kt)
 	}
-	if v := r.View(gametest.Game[State](st), 0).Game.(GameView); v.Trump != "H" || cards.Format(v.Flipped) != "RJ BJ H8" {
-		t.Fatalf("a flipped trump is public at once: seat 0 sees %q %v", v.Trump, v.Flipped)
+	if v := r.View(gametest.Game[State](st), 0).Game.(GameView); trumpOf(v) != "H" || cards.Format(v.Flipped) != "RJ BJ H8" {
+		t.Fatalf("a flipped trump is public at once: seat 0 sees %q %v", trumpOf(v), v.Flipped)
 	}
 
 	st = deal{first: [4]string{"S2", "S3", "S4", "S5"}, kitty: "RJ BJ RJ BJ"}.build(t, r)

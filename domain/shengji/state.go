@@ -104,6 +104,9 @@ type State struct {
 	order      Order
 	dealer     int // this hand's dealer, -1 until known
 	declarer   int // index into decls of the standing declaration, -1 if none
+	// trumpSet: the hand's trump is decided (KittyFlipped, KittyTaken, or
+	// qiangbao's public show); order.Trump means nothing before.
+	trumpSet   bool
 	trumpShown bool
 	buried     []cards.Card
 	burier     int         // takes and buries the kitty; the dealer but in guafeng
@@ -182,7 +185,7 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		s.declarer = len(s.decls) - 1
 		if s.v.qiangbao {
 			// A level card is shown (亮出): its suit is trump at once.
-			s.order.Trump, s.trumpShown = d.suit, true
+			s.order.Trump, s.trumpShown, s.trumpSet = d.suit, true, true
 		}
 	case TrumpReinforced:
 		decls := slices.Clone(s.decls)
@@ -199,8 +202,9 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 	case KittyFlipped:
 		s.flipped = e.Cards
 		s.order.Trump = suitNamed(e.Suit)
-		s.trumpShown = true
+		s.trumpShown, s.trumpSet = true, true
 	case KittyTaken:
+		s.trumpSet = true
 		s.dealer, s.burier = e.Seat, e.Seat
 		if e.Burier != nil {
 			s.burier = *e.Burier
@@ -267,6 +271,7 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 	case table.DealVoided:
 		s.phase = phaseWaiting
 		s.levels = s.dealLevels
+		s.trumpSet = false
 	case table.HandSettled:
 		s.phase = phaseWaiting
 		s.handsDone++
@@ -302,7 +307,7 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.order = Order{Level: levelRank(s.handLevel()), Trump: cards.Joker, Fixed: s.v.fixedTrumps}
 	s.dealer = s.matchDealer
 	s.declarer = -1
-	s.trumpShown = false
+	s.trumpSet, s.trumpShown = false, false
 	s.buried = nil
 	s.burier, s.owed = -1, nil
 	s.gives, s.trumpsOwed = 0, 0

@@ -13,29 +13,48 @@ type GameView struct {
 	Hand  int  `json:"hand"`
 	Deal  int  `json:"deal"`
 	Match bool `json:"match"`
-	// Levels: each side's level (side 0 = seats 0 and 2); Level the hand's
-	// level rank; Dealer null until the first hand's dealer is known.
+	// Levels: each side's level (side 0 = seats 0 and 2), as Sides has
+	// them too; Level the hand's level rank, null before the first deal;
+	// Dealer null until the first hand's dealer is known.
 	Levels []string `json:"levels"`
-	Level  string   `json:"level"`
+	Level  *string  `json:"level"`
 	Dealer *int     `json:"dealer"`
+	// Sides: side 0 (seats 0 and 2) and side 1 (seats 1 and 3), with their
+	// level, role this hand and points taken in tricks.
+	Sides []SideView `json:"sides"`
 	// Round: draw rounds done (0..26). Passed: who passed in the final window.
 	Round  int    `json:"round"`
 	Passed []bool `json:"passed"`
 	// Declarations in order; Declarer is the standing one's seat.
 	Declarations []DeclarationView `json:"declarations"`
 	Declarer     *int              `json:"declarer"`
-	// Trump is the trump suit once the viewer may know it ("" before).
-	Trump   string       `json:"trump"`
-	Flipped []cards.Card `json:"flipped"`
+	// Trump is the trump suit ("S", "H", "C", "D"), or "none" when the hand
+	// has no trump suit (qiangbao's 无主), once the viewer may know it:
+	// when it is public, to the final declarer from the moment it is fixed
+	// (the kitty taken), and to all once the hand is over; null before.
+	Trump *string `json:"trump"`
+	// TrumpOrder: every trump card, highest first, grouped into classes of
+	// equal cards (shengji.md, Trump order): a card beats the cards of the
+	// classes after its own; within a class the first played wins. Null
+	// exactly when Trump is.
+	TrumpOrder [][]cards.Card `json:"trump_order"`
+	// SideOrder: the ranks of a side suit's cards, highest first (the level
+	// and, in guafeng, 2, 3 and 5 are trumps and left out); null before the
+	// first deal. It does not depend on the trump suit.
+	SideOrder []string     `json:"side_order"`
+	Flipped   []cards.Card `json:"flipped"`
 	// Kitty: the kitty the dealer took, then the buried cards: shown to the
 	// dealer (guafeng: the burier, as it buried them; and the sticker once
 	// its kitty swap opens, as they are) only, and to all once the hand is
 	// over.
-	Kitty     []cards.Card `json:"kitty"`
-	Turn      *int         `json:"turn"`
-	Trick     []PlayView   `json:"trick"`
-	LastTrick []PlayView   `json:"last_trick"`
-	Tricks    int          `json:"tricks"`
+	Kitty []cards.Card `json:"kitty"`
+	Turn  *int         `json:"turn"`
+	// Trick: the plays of the running trick; TrickWinner the seat whose
+	// play wins it so far (null with no trick running).
+	Trick       []PlayView `json:"trick"`
+	TrickWinner *int       `json:"trick_winner"`
+	LastTrick   []PlayView `json:"last_trick"`
+	Tricks      int        `json:"tricks"`
 	// DefenderPoints: the defenders' points from tricks so far.
 	DefenderPoints int   `json:"defender_points"`
 	CardsLeft      []int `json:"cards_left"`
@@ -58,6 +77,26 @@ type GameView struct {
 	Swapper *int `json:"swapper,omitempty"`
 	// Hands holds every seat's cards, for the auditor only.
 	Hands [][]cards.Card `json:"hands,omitempty"`
+}
+
+// The roles of a side in a hand (shengji.md: the dealer side, 庄家方, and
+// the defenders, 抓分方, who collect the point cards).
+const (
+	RoleDealer    = "dealer"
+	RoleDefenders = "defenders"
+)
+
+// SideView is one partnership as every seat sees it.
+type SideView struct {
+	Seats []int `json:"seats"`
+	// Level: the side's level, "A" … "K", or "won" past K.
+	Level string `json:"level"`
+	// Role: RoleDealer or RoleDefenders this hand; null until the dealer
+	// is known (a first hand's draw).
+	Role *string `json:"role"`
+	// Points: the point cards (5, 10, K) the side took in this hand's
+	// tricks so far; the kitty's are added only by the settlement.
+	Points int `json:"points"`
 }
 
 // DeclarationView is one declaration: the suit and cards only for the
@@ -96,10 +135,15 @@ func (r *Rules) View(s *State, seat int) table.View {
 	all := seat == table.Auditor
 	over := s.phase == phaseWaiting
 	g := GameView{
-		Hand: s.hand, Deal: s.deal, Match: s.o.Match, Level: s.order.Level.String(),
+		Hand: s.hand, Deal: s.deal, Match: s.o.Match,
 		Round: s.round, Passed: slices.Clone(s.passed[:]), Tricks: s.tricks,
 		DefenderPoints: s.defPts, Totals: slices.Clone(s.totals[:]), Turn: v.Turn,
 		CardsLeft: s.cardsLeft(),
+	}
+	if s.hand > 0 {
+		// Before the first deal the order holds no level (Rank 0).
+		level := s.order.Level.String()
+		g.Level, g.SideOrder = &level, s.order.sideOrder()
 	}
 	for _, l := range s.levels {
 		g.Levels = append(g.Levels, levelName(l))
@@ -107,6 +151,7 @@ func (r *Rules) View(s *State, seat int) table.View {
 	if s.dealer >= 0 {
 		g.Dealer = table.Seat(s.dealer)
 	}
+	g.Sides = s.sideViews()
 	for i, d := range s.decls {
 		dv := DeclarationView{Seat: d.seat, Jokers: d.jokers, Pairs: d.pairs, Kind: d.kind}
 		for _, st := range d.stuck {
@@ -120,10 +165,12 @@ func (r *Rules) View(s *State, seat int) table.View {
 	if s.declarer >= 0 {
 		g.Declarer = table.Seat(s.decls[s.declarer].seat)
 	}
-	switch {
-	case s.order.Trump == cards.Joker:
-	case all || over || s.trumpShown:
-		g.Trump = suitName(s.order.Trump)
+	if s.knowsTrump(seat) {
+		trump := "none"
+		if s.order.Trump != cards.Joker {
+			trump = suitName(s.order.Trump)
+		}
+		g.Trump, g.TrumpOrder = &trump, s.order.trumpOrder()
 	}
 	if s.declarer < 0 && s.trumpShown {
 		g.Flipped = slices.Clone(s.flipped)
@@ -162,6 +209,11 @@ func (r *Rules) View(s *State, seat int) table.View {
 	for _, p := range s.trick {
 		g.Trick = append(g.Trick, PlayView{Seat: p.seat, Cards: slices.Clone(p.cards)})
 	}
+	if len(s.trick) > 0 {
+		// Tricks are played only once the trump is public.
+		win, _, _ := s.order.trickWinner(s.trick)
+		g.TrickWinner = table.Seat(win)
+	}
 	for _, p := range s.lastTrick {
 		g.LastTrick = append(g.LastTrick, PlayView{Seat: p.seat, Cards: slices.Clone(p.cards)})
 	}
@@ -172,6 +224,71 @@ func (r *Rules) View(s *State, seat int) table.View {
 	}
 	v.Game = g
 	return v
+}
+
+// knowsTrump reports whether viewer may know the hand's trump: once it is
+// decided, when it is public or the hand is over, and before that only to
+// the final declarer, who chose it (暗亮, shengji.md), and the auditor. In
+// guafeng an overridden declarer or sticker knows only its own suit, which
+// its declaration shows it.
+func (s *State) knowsTrump(viewer int) bool {
+	if !s.trumpSet {
+		return false
+	}
+	return s.trumpShown || s.phase == phaseWaiting || viewer == table.Auditor ||
+		(s.declarer >= 0 && s.decls[s.declarer].seat == viewer)
+}
+
+// sideViews are the two sides with their levels, roles and trick points.
+func (s *State) sideViews() []SideView {
+	out := make([]SideView, 2)
+	for side := range out {
+		sv := SideView{Seats: []int{side, side + 2}, Level: levelName(s.levels[side])}
+		if s.dealer >= 0 {
+			role := RoleDefenders
+			sv.Points = s.defPts
+			if side == sideOf(s.dealer) {
+				role, sv.Points = RoleDealer, s.dealPts
+			}
+			sv.Role = &role
+		}
+		out[side] = sv
+	}
+	return out
+}
+
+// trumpOrder lists every trump card highest first, the cards of equal
+// position together (shengji.md, Trump order): the order of o.Pos inside
+// the trump class.
+func (o Order) trumpOrder() [][]cards.Card {
+	byPos := make([][]cards.Card, maxPos+1)
+	for i := range cards.DeckSize {
+		if c := cards.FromIndex(i); o.IsTrump(c) {
+			byPos[o.Pos(c)] = append(byPos[o.Pos(c)], c)
+		}
+	}
+	var out [][]cards.Card
+	for p := maxPos; p >= 0; p-- {
+		if len(byPos[p]) > 0 {
+			out = append(out, byPos[p])
+		}
+	}
+	return out
+}
+
+// sideOrder lists the ranks of a side suit's cards highest first: the
+// ranks that are no trump in a suit that is not the trump suit, which the
+// level (and guafeng's fixed 2, 3, 5) alone decide.
+func (o Order) sideOrder() []string {
+	plain := o
+	plain.Trump = cards.Joker
+	var out []string
+	for r := cards.Ace; r >= 2; r-- {
+		if c := (cards.Card{Suit: cards.Spades, Rank: r}); !plain.IsTrump(c) {
+			out = append(out, r.String())
+		}
+	}
+	return out
 }
 
 // handCards is what seat holds: the cards drawn so far, less those played or

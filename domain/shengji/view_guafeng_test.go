@@ -131,9 +131,7 @@ func viewHidesSecrets(t *testing.T, r *Rules, rt *randomTable) {
 		if seat == g.burier && g.buried != nil && g.phase != phaseWaiting && canon(gv.Kitty) != canon(rt.buriedBy) {
 			t.Fatalf("the burier %d sees the kitty as %s, it buried %s", seat, cards.Format(gv.Kitty), cards.Format(rt.buriedBy))
 		}
-		if gv.Trump != "" && !g.trumpShown && g.phase != phaseWaiting {
-			t.Fatalf("seat %d sees the hidden trump", seat)
-		}
+		checkTrumpShown(t, g, seat, gv)
 		for _, d := range gv.Declarations {
 			if d.Seat != seat && d.Suit != "" && !g.trumpShown && g.phase != phaseWaiting {
 				t.Fatalf("seat %d sees seat %d's declaration %+v", seat, d.Seat, d)

@@ -100,9 +100,7 @@ func TestViewHidesSecrets(t *testing.T) {
 			if gv.Kitty != nil && seat != g.dealer && g.phase != phaseWaiting {
 				t.Fatalf("seat %d sees the kitty", seat)
 			}
-			if gv.Trump != "" && !g.trumpShown && g.phase != phaseWaiting {
-				t.Fatalf("seat %d sees the hidden trump", seat)
-			}
+			checkTrumpShown(t, g, seat, gv)
 			if seat >= 0 && canon(v.Hand) != canon(g.held[seat].Cards()) {
 				t.Fatalf("seat %d sees hand %s, holds %s", seat, cards.Format(v.Hand), cards.Format(g.held[seat].Cards()))
 			}
@@ -124,4 +122,29 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// checkTrumpShown: a hidden trump (暗亮, shengji.md: "others see who declared
+// and its strength, not the suit, until the kitty is buried") is shown, with
+// the trump order that gives it away, to the final declarer only; before
+// the kitty is taken not even to it (another seat may still override), and
+// the trump order comes with the trump, never without.
+func checkTrumpShown(t *testing.T, g *State, seat int, gv GameView) {
+	t.Helper()
+	if (gv.Trump == nil) != (gv.TrumpOrder == nil) {
+		t.Fatalf("seat %d sees trump %v with trump order %v", seat, gv.Trump, gv.TrumpOrder)
+	}
+	// Who wins a trick depends on the trump: tricks come after the reveal.
+	if gv.TrickWinner != nil && !g.trumpShown {
+		t.Fatalf("seat %d sees trick winner %d before the trump is public", seat, *gv.TrickWinner)
+	}
+	if gv.Trump == nil || g.trumpShown || g.phase == phaseWaiting {
+		return
+	}
+	if g.declarer < 0 || g.decls[g.declarer].seat != seat {
+		t.Fatalf("seat %d sees the hidden trump %s in phase %s", seat, *gv.Trump, g.phase)
+	}
+	if g.phase == phaseDrawing || g.phase == phaseWindow {
+		t.Fatalf("the declarer %d sees trump %s before the kitty is taken", seat, *gv.Trump)
+	}
 }

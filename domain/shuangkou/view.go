@@ -16,6 +16,11 @@ type GameView struct {
 	Deal int `json:"deal"`
 	// Wild reports jokers wild in combinations (百变).
 	Wild bool `json:"wild"`
+	// Sides are the two fixed partnerships, [[0, 2], [1, 3]] (partners sit
+	// opposite, shuangkou.md); Partner is the viewer's partner, null for
+	// spectators and the auditor.
+	Sides   [][]int `json:"sides"`
+	Partner *int    `json:"partner"`
 	// FirstLeader is the seat that led the deal's first trick.
 	FirstLeader *int `json:"first_leader"`
 	// Leader is the seat that led the current trick.
@@ -48,7 +53,11 @@ func (r *Rules) View(s *State, seat int) table.View {
 	if seat >= 0 && seat < seats && s.hand > 0 {
 		v.Hand = s.handCards(seat)
 	}
-	g := GameView{Hand: s.hand, Deal: s.deal, Wild: r.v.wild, Passes: s.passes, Finish: slices.Clone(s.finish)}
+	g := GameView{Hand: s.hand, Deal: s.deal, Wild: r.v.wild, Passes: s.passes, Finish: slices.Clone(s.finish),
+		Sides: [][]int{{0, 2}, {1, 3}}}
+	if seat >= 0 && seat < seats {
+		g.Partner = table.Seat(partner(seat))
+	}
 	if g.Finish == nil {
 		g.Finish = []int{}
 	}
