@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"errors"
+	"os"
 	"reflect"
 	"testing"
 	"time"
@@ -81,4 +82,39 @@ func TestBoundLegalSeqCopiesCards(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hugeLead is a 斗地主 fourplayer position of over a million legal actions:
+// the random table of seed, after steps steps, at seat. TestFindHugeLead
+// found it.
+var hugeLead = struct {
+	seed        uint64
+	steps, seat int
+}{0, 0, 0}
+
+// TestFindHugeLead searches the random fourplayer tables (seeds 1, 2, …, ten
+// hands each, as TestLegalStats plays them) for the first position of over a
+// million legal actions and logs where it is, for hugeLead. It takes
+// minutes and hundreds of MB, so it runs only when PAIJU_FIND_HUGE is set.
+func TestFindHugeLead(t *testing.T) {
+	if os.Getenv("PAIJU_FIND_HUGE") == "" {
+		t.Skip("set PAIJU_FIND_HUGE=1 to search (minutes)")
+	}
+	gv := variantCase{"doudizhu", "fourplayer", 4}
+	for seed := uint64(1); seed <= 1000; seed++ {
+		rt := newRandomTable(t, gv, seed)
+		for steps := 0; rt.hands < 10; steps++ {
+			found := false
+			rt.step(func(p position) {
+				if len(p.legal) > 1_000_000 && !found {
+					found = true
+					t.Logf("seed %d, steps %d, seat %d: %d legal actions", seed, steps, p.seat, len(p.legal))
+				}
+			})
+			if found {
+				return
+			}
+		}
+	}
+	t.Fatal("no position of over a million legal actions in 1,000 tables")
 }
