@@ -318,6 +318,9 @@ func BenchmarkLegalPageHuge(b *testing.B) {
 	for range hugeLead.steps {
 		rt.step(nil)
 	}
+	if n := len(table.Legal(rt.st, hugeLead.seat)); n < 1_000_000 {
+		b.Fatalf("hugeLead has %d legal actions, not over a million: the random tables changed, search again (TestFindHugeLead)", n)
+	}
 	benchLegalPage(b, rt.st, hugeLead.seat)
 }
 
