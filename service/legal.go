@@ -88,6 +88,8 @@ func BoundLegalSeq(legal iter.Seq[table.Action], selected []cards.Card, order []
 		// actions by undoing only what the action added: a lead can have
 		// a hundred thousand plays, so no action pays for all 54 counts.
 		count cards.Multiset
+		// backing holds the cards of the actions kept.
+		backing []cards.Card
 	)
 	for a := range legal {
 		if len(a.Cards) == 0 {
@@ -113,8 +115,13 @@ func BoundLegalSeq(legal iter.Seq[table.Action], selected []cards.Card, order []
 			found = true
 			exact := len(a.Cards) == len(selected)
 			if len(matching) <= b.MaxActions || exact {
+				// The stream may reuse a.Cards: copy them, into one
+				// backing array rather than one allocation each (the
+				// slices into an array append has outgrown stay valid).
 				kept := a
-				kept.Cards = slices.Clone(a.Cards) // the stream may reuse a.Cards
+				at := len(backing)
+				backing = append(backing, a.Cards...)
+				kept.Cards = backing[at:len(backing):len(backing)]
 				if len(matching) <= b.MaxActions {
 					matching = append(matching, kept)
 				}
