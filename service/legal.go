@@ -213,12 +213,14 @@ func sortByHand(cs []cards.Card, order []cards.Card) {
 
 // LegalPage is seat's legal actions now (Legal) narrowed to selected within
 // b, ordered by the seat's hand as the game shows it. The actions are
-// generated as BoundLegalSeq consumes them (table.PlayerLegalSeq), so the
-// memory of one answer is bounded however many actions the position allows.
+// generated as BoundLegalSeq consumes them (table.PlayerLegalHolding), so
+// the memory of one answer is bounded however many actions the position
+// allows, and a game may skip the plays that cannot hold the selection:
+// BoundLegalSeq leaves those out anyway.
 func (s *Service) LegalPage(st *table.State, seat int, selected []cards.Card, b Bounds) (LegalPage, error) {
 	var order []cards.Card
 	if seat >= 0 && st.G != nil && st.InDeal {
 		order = st.Rules.View(st.G, seat).Hand
 	}
-	return BoundLegalSeq(table.PlayerLegalSeq(st, seat, s.cfg.Clock.Now()), selected, order, b)
+	return BoundLegalSeq(table.PlayerLegalHolding(st, seat, s.cfg.Clock.Now(), cards.Of(selected)), selected, order, b)
 }

@@ -292,7 +292,7 @@ func checkPage(t *testing.T, p position, order []cards.Card) {
 // list (Legal), narrowing it to the empty selection and to one card
 // (BoundLegal), and the whole answer both ways: narrowing the built list
 // (list/…, what LegalPage did before it streamed) and narrowing the stream
-// (stream/…, what LegalPage does).
+// pruned by the selection (stream/…, what LegalPage does).
 func BenchmarkLegalPage(b *testing.B) {
 	gv := variantCase{"doudizhu", "fourplayer", 4}
 	var (
@@ -362,7 +362,7 @@ func benchLegalPage(b *testing.B, st *table.State, seat int) {
 		})
 		b.Run("stream/"+sel.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := service.BoundLegalSeq(table.PlayerLegalSeq(st, seat, time.Time{}), sel.sel, order, service.DefaultBounds); err != nil {
+				if _, err := service.BoundLegalSeq(table.PlayerLegalHolding(st, seat, time.Time{}, cards.Of(sel.sel)), sel.sel, order, service.DefaultBounds); err != nil {
 					b.Fatal(err)
 				}
 			}

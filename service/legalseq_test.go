@@ -14,8 +14,8 @@ import (
 
 // TestBoundLegalSeqEqualsList plays a random hand of every variant and
 // checks, at every position of every seat that may act, that narrowing the
-// stream of the seat's actions (what LegalPage does) answers exactly what
-// narrowing their list does: the same page or the same refusal, for the
+// stream of the seat's actions, pruned by the selection (what LegalPage
+// does), answers exactly what narrowing their list does: the same page or the same refusal, for the
 // empty selection, a card of extend, a legal action's cards, part of them,
 // and a card no action holds, at the default bounds and tiny ones.
 func TestBoundLegalSeqEqualsList(t *testing.T) {
@@ -42,7 +42,7 @@ func TestBoundLegalSeqEqualsList(t *testing.T) {
 					for _, sel := range sels {
 						for _, b := range bounds {
 							want, wantErr := service.BoundLegal(list, sel, order, b)
-							got, err := service.BoundLegalSeq(table.PlayerLegalSeq(p.st, p.seat, time.Time{}), sel, order, b)
+							got, err := service.BoundLegalSeq(table.PlayerLegalHolding(p.st, p.seat, time.Time{}, cards.Of(sel)), sel, order, b)
 							if !errors.Is(err, wantErr) || !reflect.DeepEqual(got, want) {
 								t.Fatalf("seat %d at version %d, selection %s, %+v: the stream answers %+v %v, the list %+v %v",
 									p.seat, p.st.Version, cards.Format(sel), b, got, err, want, wantErr)

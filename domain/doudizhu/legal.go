@@ -47,7 +47,10 @@ func (r *Rules) Legal(s *State, seat int) []table.Action {
 	return out
 }
 
-var _ table.StreamDecider[*State] = (*Rules)(nil)
+var (
+	_ table.StreamDecider[*State]  = (*Rules)(nil)
+	_ table.HoldingDecider[*State] = (*Rules)(nil)
+)
 
 // LegalSeq yields Legal(s, seat) one action at a time, in the same order
 // (table.StreamDecider). During the play it plans the rank patterns as Legal
@@ -55,8 +58,20 @@ var _ table.StreamDecider[*State] = (*Rules)(nil)
 // every play reuses: a yielded play's Cards are overwritten once yield
 // returns, so a million plays cost one plan and one buffer.
 func (r *Rules) LegalSeq(s *State, seat int) iter.Seq[table.Action] {
+	return r.LegalSeqHolding(s, seat, cards.Multiset{})
+}
+
+// LegalSeqHolding is LegalSeq without the plays of the rank patterns that
+// have fewer cards of some rank than sel (table.HoldingDecider): none of
+// their plays can contain sel, and the others are yielded as LegalSeq
+// yields them.
+func (r *Rules) LegalSeqHolding(s *State, seat int, sel cards.Multiset) iter.Seq[table.Action] {
 	if s.phase == phaseWaiting || seat != s.turn || s.phase == phaseBidding || s.phase == phaseGrabbing {
 		return slices.Values(r.Legal(s, seat))
+	}
+	var need climb.Counts
+	for i, k := range sel {
+		need[climb.RankOfIndex(i)] += k
 	}
 	return func(yield func(table.Action) bool) {
 		var lead *Reading
@@ -65,7 +80,7 @@ func (r *Rules) LegalSeq(s *State, seat int) iter.Seq[table.Action] {
 		}
 		var pl plan
 		pl.make(&s.hands[seat], lead, r.v.cardTypes())
-		if !pl.each(yield) {
+		if !pl.each(&need, yield) {
 			return
 		}
 		if s.mayOpen(seat) && !yield(table.Action{Type: ActionOpen}) {
@@ -230,12 +245,16 @@ func (pl *plan) all() []table.Action {
 }
 
 // each yields all()'s plays one at a time, expanding one choice of suits at
-// a time into a buffer that every play reuses; false when yield stopped.
-func (pl *plan) each(yield func(table.Action) bool) bool {
+// a time into a buffer that every play reuses, less the patterns with
+// fewer cards of some rank than need; false when yield stopped.
+func (pl *plan) each(need *climb.Counts, yield func(table.Action) bool) bool {
 	h := &pl.h
 	buf := make([]cards.Card, 0, h.c.Total())
 	var o odometer
 	for _, k := range pl.keep {
+		if !covers(&k.p, need) {
+			continue
+		}
 		o.start(&k.p)
 		single := bits.OnesCount32(k.types) == 1
 		for {
@@ -258,6 +277,16 @@ func (pl *plan) each(yield func(table.Action) bool) bool {
 			if !o.next(h) {
 				break
 			}
+		}
+	}
+	return true
+}
+
+// covers reports whether p has at least need's cards of every rank.
+func covers(p, need *climb.Counts) bool {
+	for r, n := range need {
+		if p[r] < n {
+			return false
 		}
 	}
 	return true

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
@@ -25,6 +26,7 @@ func TestLegalSeqIsLegal(t *testing.T) {
 					g := gametest.Game[State](rt.St)
 					for seat := range rt.n {
 						actions += checkLegalSeq(rt, g, seat)
+						checkLegalSeqHolding(rt, g, seat)
 						positions++
 					}
 				}
@@ -69,6 +71,47 @@ func checkLegalSeq(rt *randomTable, g *State, seat int) int {
 	return len(want)
 }
 
+// checkLegalSeqHolding: for selections drawn from seat's plays and hand,
+// the pruned stream holds exactly the actions of the full stream that a
+// caller filtering by the selection keeps, in the same order.
+func checkLegalSeqHolding(rt *randomTable, g *State, seat int) {
+	full := rt.r.Legal(g, seat)
+	var sels []cards.Multiset
+	if len(full) > 0 && len(full[0].Cards) > 0 {
+		a := full[rt.Rng.IntN(len(full))]
+		if len(a.Cards) > 0 {
+			sels = append(sels, cards.Of(a.Cards), cards.Of(a.Cards[:1+rt.Rng.IntN(len(a.Cards))]))
+		}
+		hand := g.hands[seat].Cards()
+		for range 3 {
+			sels = append(sels, cards.Of([]cards.Card{hand[rt.Rng.IntN(len(hand))], hand[rt.Rng.IntN(len(hand))]}))
+		}
+	}
+	for _, sel := range sels {
+		sc := sel.Cards()
+		holds := func(a table.Action) bool {
+			m := cards.Of(a.Cards)
+			return len(a.Cards) == 0 || m.Contains(sc)
+		}
+		var want []table.Action
+		for _, a := range full {
+			if holds(a) {
+				want = append(want, a)
+			}
+		}
+		var got []table.Action
+		for a := range rt.r.LegalSeqHolding(g, seat, sel) {
+			if holds(a) {
+				a.Cards = slices.Clone(a.Cards)
+				got = append(got, a)
+			}
+		}
+		if !slices.EqualFunc(got, want, sameAction) {
+			rt.Fatalf("seat %d, selection %s: the pruned stream keeps %d actions, filtering Legal %d", seat, cards.Format(sel.Cards()), len(got), len(want))
+		}
+	}
+}
+
 func sameAction(a, b table.Action) bool {
 	return a.Type == b.Type && a.As == b.As && slices.Equal(a.Cards, b.Cards) &&
 		(a.Bid == nil) == (b.Bid == nil) && (a.Bid == nil || *a.Bid == *b.Bid)
@@ -88,7 +131,7 @@ func TestLegalSeqAllocations(t *testing.T) {
 		var pl plan
 		pl.make(&hand, nil, ct)
 		plays = 0
-		pl.each(func(table.Action) bool { plays++; return true })
+		pl.each(&climb.Counts{}, func(table.Action) bool { plays++; return true })
 	})
 	if plays < 10000 || allocs > 64 {
 		t.Fatalf("streaming %d plays made %v allocations, want a few dozen for over ten thousand plays", plays, allocs)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"paiju/domain/cards"
 	"paiju/domain/table"
 )
 
@@ -39,6 +40,12 @@ func TestAdaptStreams(t *testing.T) {
 		got := slices.Collect(s.LegalSeq(tc.r.NewState(), 0))
 		if len(got) != 1 || got[0].Type != tc.want {
 			t.Fatalf("%s: LegalSeq yields %v, want [%s]", tc.name, got, tc.want)
+		}
+		var sel cards.Multiset
+		sel.Add(cards.MustParse("S3")...)
+		got = slices.Collect(s.LegalSeqHolding(tc.r.NewState(), 0, sel))
+		if len(got) != 1 || got[0].Type != tc.want {
+			t.Fatalf("%s: LegalSeqHolding of a game that does not prune yields %v, want LegalSeq's [%s]", tc.name, got, tc.want)
 		}
 	}
 	if _, ok := mustPanic(func() { table.Adapt[*toyState](streamToy{}).(table.Streamer).LegalSeq(&otherState{}, 0) }); !ok {
