@@ -3,6 +3,7 @@ package service
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 
 	"paiju/domain/cards"
@@ -50,6 +51,12 @@ var ErrSelectionNotLegal = &table.Error{Kind: table.KindRule, Code: "selection_n
 	Msg: "no legal action of yours holds the selected cards; start again from a smaller selection"}
 
 // BoundLegal narrows legal, a seat's legal actions in the rules' order, to
+// those that contain selected, within b: BoundLegalSeq over the list.
+func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card, b Bounds) (LegalPage, error) {
+	return BoundLegalSeq(slices.Values(legal), selected, order, b)
+}
+
+// BoundLegalSeq narrows legal, a seat's legal actions in the rules' order, to
 // those that contain selected, within b. order is the seat's hand as the game
 // sorts it (View.Hand): Selected and Extend follow it, and cards it does not
 // name come last in canonical order. A selection that is not a sub-multiset
@@ -58,7 +65,13 @@ var ErrSelectionNotLegal = &table.Error{Kind: table.KindRule, Code: "selection_n
 // Card-less actions (pass, bids, escape…) and the actions whose cards equal
 // the selection are always listed, so that following Extend from the empty
 // selection reaches every legal action.
-func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card, b Bounds) (LegalPage, error) {
+//
+// legal is walked once, under table.Streamer's contract (an action's Cards
+// may be overwritten once it has been yielded), and only the actions the page
+// may list are kept: at most MaxActions+1 of those containing the selection,
+// with the card-less ones and the selection's readings. So a stream of a
+// million plays costs the memory of one page.
+func BoundLegalSeq(legal iter.Seq[table.Action], selected []cards.Card, order []cards.Card, b Bounds) (LegalPage, error) {
 	sel := cards.Of(selected)
 	var distinct []int // the indices sel counts
 	for k, n := range sel {
@@ -67,27 +80,25 @@ func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card,
 		}
 	}
 	var (
-		matching []int // indices into legal of the actions listed when the page is complete (up to MaxActions+1)
-		short    []int // of those listed when it is not
+		matching []table.Action // the actions listed when the page is complete (up to MaxActions+1)
+		short    []table.Action // those listed when it is not
 		ext      cards.Multiset
 		found    bool
 		// count is the multiset of one action's cards, kept zero between
 		// actions by undoing only what the action added: a lead can have
 		// a hundred thousand plays, so no action pays for all 54 counts.
 		count cards.Multiset
+		// backing holds the cards of the actions kept.
+		backing []cards.Card
 	)
-	// Past MaxActions the complete list cannot be the answer: matching
-	// stops growing there, so a list of a million plays costs no million
-	// indices.
-	keep := func(i int) {
-		if len(matching) <= b.MaxActions {
-			matching = append(matching, i)
-		}
-	}
-	for i, a := range legal {
+	for a := range legal {
 		if len(a.Cards) == 0 {
-			keep(i)
-			short = append(short, i)
+			// Past MaxActions the complete list cannot be the answer:
+			// matching stops growing there.
+			if len(matching) <= b.MaxActions {
+				matching = append(matching, a)
+			}
+			short = append(short, a)
 			continue
 		}
 		for _, c := range a.Cards {
@@ -102,9 +113,21 @@ func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card,
 		}
 		if contains {
 			found = true
-			keep(i)
-			if len(a.Cards) == len(selected) {
-				short = append(short, i)
+			exact := len(a.Cards) == len(selected)
+			if len(matching) <= b.MaxActions || exact {
+				// The stream may reuse a.Cards: copy them, into one
+				// backing array rather than one allocation each (the
+				// slices into an array append has outgrown stay valid).
+				kept := a
+				at := len(backing)
+				backing = append(backing, a.Cards...)
+				kept.Cards = backing[at:len(backing):len(backing)]
+				if len(matching) <= b.MaxActions {
+					matching = append(matching, kept)
+				}
+				if exact {
+					short = append(short, kept)
+				}
 			}
 			for _, c := range a.Cards {
 				if k := c.Index(); count[k] > sel[k] {
@@ -122,22 +145,22 @@ func BoundLegal(legal []table.Action, selected []cards.Card, order []cards.Card,
 	page := LegalPage{Selected: append([]cards.Card{}, selected...), Extend: ext.Cards()}
 	sortByHand(page.Selected, order)
 	sortByHand(page.Extend, order)
-	full, err := fit(page, legal, matching, b)
+	full, err := fit(page, matching, b)
 	if err != nil {
 		return LegalPage{}, err
 	}
 	if full {
-		page.Actions, page.Complete = pick(legal, matching), true
+		page.Actions, page.Complete = nonNil(matching), true
 		return page, nil
 	}
-	page.Actions = pick(legal, short)
+	page.Actions = nonNil(short)
 	return page, nil
 }
 
-// fit reports whether page with the actions of legal at idx stays within b.
-// It encodes at most b.MaxActions actions.
-func fit(page LegalPage, legal []table.Action, idx []int, b Bounds) (bool, error) {
-	if len(idx) > b.MaxActions {
+// fit reports whether page with actions stays within b. It encodes at most
+// b.MaxActions actions.
+func fit(page LegalPage, actions []table.Action, b Bounds) (bool, error) {
+	if len(actions) > b.MaxActions {
 		return false, nil
 	}
 	page.Actions = []table.Action{}
@@ -146,10 +169,10 @@ func fit(page LegalPage, legal []table.Action, idx []int, b Bounds) (bool, error
 		return false, fmt.Errorf("encode legal page: %w", err)
 	}
 	size := len(base)
-	for n, i := range idx {
-		enc, err := json.Marshal(legal[i])
+	for n, a := range actions {
+		enc, err := json.Marshal(a)
 		if err != nil {
-			return false, fmt.Errorf("encode legal action %s: %w", legal[i].Type, err)
+			return false, fmt.Errorf("encode legal action %s: %w", a.Type, err)
 		}
 		size += len(enc)
 		if n > 0 {
@@ -162,12 +185,12 @@ func fit(page LegalPage, legal []table.Action, idx []int, b Bounds) (bool, error
 	return true, nil
 }
 
-func pick(legal []table.Action, idx []int) []table.Action {
-	out := make([]table.Action, len(idx))
-	for n, i := range idx {
-		out[n] = legal[i]
+// nonNil returns as, or an empty list for nil: a nil list encodes as null.
+func nonNil(as []table.Action) []table.Action {
+	if as == nil {
+		return []table.Action{}
 	}
-	return out
+	return as
 }
 
 // sortByHand sorts cs by the position of their first copy in order; cards
@@ -189,12 +212,15 @@ func sortByHand(cs []cards.Card, order []cards.Card) {
 }
 
 // LegalPage is seat's legal actions now (Legal) narrowed to selected within
-// b, ordered by the seat's hand as the game shows it.
+// b, ordered by the seat's hand as the game shows it. The actions are
+// generated as BoundLegalSeq consumes them (table.PlayerLegalHolding), so
+// the memory of one answer is bounded however many actions the position
+// allows, and a game may skip the plays that cannot hold the selection:
+// BoundLegalSeq leaves those out anyway.
 func (s *Service) LegalPage(st *table.State, seat int, selected []cards.Card, b Bounds) (LegalPage, error) {
-	legal := s.Legal(st, seat)
 	var order []cards.Card
 	if seat >= 0 && st.G != nil && st.InDeal {
 		order = st.Rules.View(st.G, seat).Hand
 	}
-	return BoundLegal(legal, selected, order, b)
+	return BoundLegalSeq(table.PlayerLegalHolding(st, seat, s.cfg.Clock.Now(), cards.Of(selected)), selected, order, b)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -287,8 +288,11 @@ func checkPage(t *testing.T, p position, order []cards.Card) {
 }
 
 // BenchmarkLegalPage measures a /legal answer at the largest position of the
-// first 20 random 斗地主 fourplayer hands: the rules' full list (Legal), and
-// narrowing it to the empty selection and to one card (BoundLegal).
+// first 20 random 斗地主 fourplayer hands (169,315 actions): the rules' full
+// list (Legal), narrowing it to the empty selection and to one card
+// (BoundLegal), and the whole answer both ways: narrowing the built list
+// (list/…, what LegalPage did before it streamed) and narrowing the stream
+// pruned by the selection (stream/…, what LegalPage does).
 func BenchmarkLegalPage(b *testing.B) {
 	gv := variantCase{"doudizhu", "fourplayer", 4}
 	var (
@@ -304,12 +308,29 @@ func BenchmarkLegalPage(b *testing.B) {
 			}
 		})
 	}
-	legal := table.Legal(worst, seat)
-	order := worst.Rules.View(worst.G, seat).Hand
+	benchLegalPage(b, worst, seat)
+}
+
+// BenchmarkLegalPageHuge is BenchmarkLegalPage at a position of over a
+// million actions (hugeLead).
+func BenchmarkLegalPageHuge(b *testing.B) {
+	rt := newRandomTable(b, variantCase{"doudizhu", "fourplayer", 4}, hugeLead.seed)
+	for range hugeLead.steps {
+		rt.step(nil)
+	}
+	if n := len(table.Legal(rt.st, hugeLead.seat)); n < 1_000_000 {
+		b.Fatalf("hugeLead has %d legal actions, not over a million: the random tables changed, search again (TestFindHugeLead)", n)
+	}
+	benchLegalPage(b, rt.st, hugeLead.seat)
+}
+
+func benchLegalPage(b *testing.B, st *table.State, seat int) {
+	legal := table.Legal(st, seat)
+	order := st.Rules.View(st.G, seat).Hand
 	b.Logf("%d legal actions", len(legal))
 	b.Run("Legal", func(b *testing.B) {
 		for b.Loop() {
-			table.Legal(worst, seat)
+			table.Legal(st, seat)
 		}
 	})
 	b.Run("BoundLegal/empty", func(b *testing.B) {
@@ -319,12 +340,32 @@ func BenchmarkLegalPage(b *testing.B) {
 			}
 		}
 	})
+	one := []cards.Card{order[0]}
 	b.Run("BoundLegal/one", func(b *testing.B) {
-		one := []cards.Card{order[0]}
 		for b.Loop() {
 			if _, err := service.BoundLegal(legal, one, order, service.DefaultBounds); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
+	legal = nil // let the list go before the pages are measured
+	for _, sel := range []struct {
+		name string
+		sel  []cards.Card
+	}{{"empty", nil}, {"one", one}} {
+		b.Run("list/"+sel.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := service.BoundLegal(table.PlayerLegal(st, seat, time.Time{}), sel.sel, order, service.DefaultBounds); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("stream/"+sel.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := service.BoundLegalSeq(table.PlayerLegalHolding(st, seat, time.Time{}, cards.Of(sel.sel)), sel.sel, order, service.DefaultBounds); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -1,7 +1,9 @@
 package doudizhu
 
 import (
+	"iter"
 	"math/bits"
+	"slices"
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
@@ -43,6 +45,51 @@ func (r *Rules) Legal(s *State, seat int) []table.Action {
 		out = append(out, table.Action{Type: ActionPass})
 	}
 	return out
+}
+
+var (
+	_ table.StreamDecider[*State]  = (*Rules)(nil)
+	_ table.HoldingDecider[*State] = (*Rules)(nil)
+)
+
+// LegalSeq yields Legal(s, seat) one action at a time, in the same order
+// (table.StreamDecider). During the play it plans the rank patterns as Legal
+// does, then expands their choices of suits lazily into one buffer that
+// every play reuses: a yielded play's Cards are overwritten once yield
+// returns, so a million plays cost one plan and one buffer.
+func (r *Rules) LegalSeq(s *State, seat int) iter.Seq[table.Action] {
+	return r.LegalSeqHolding(s, seat, cards.Multiset{})
+}
+
+// LegalSeqHolding is LegalSeq without the plays of the rank patterns that
+// have fewer cards of some rank than sel (table.HoldingDecider): none of
+// their plays can contain sel, and the others are yielded as LegalSeq
+// yields them.
+func (r *Rules) LegalSeqHolding(s *State, seat int, sel cards.Multiset) iter.Seq[table.Action] {
+	if s.phase == phaseWaiting || seat != s.turn || s.phase == phaseBidding || s.phase == phaseGrabbing {
+		return slices.Values(r.Legal(s, seat))
+	}
+	var need climb.Counts
+	for i, k := range sel {
+		need[climb.RankOfIndex(i)] += k
+	}
+	return func(yield func(table.Action) bool) {
+		var lead *Reading
+		if s.last != nil {
+			lead = &s.last.reading
+		}
+		var pl plan
+		pl.make(&s.hands[seat], lead, r.v.cardTypes())
+		if !pl.each(&need, yield) {
+			return
+		}
+		if s.mayOpen(seat) && !yield(table.Action{Type: ActionOpen}) {
+			return
+		}
+		if lead != nil {
+			yield(table.Action{Type: ActionPass})
+		}
+	}
 }
 
 // holding is a hand arranged for generating plays: its rank counts, and its
@@ -195,6 +242,54 @@ func (pl *plan) all() []table.Action {
 		}
 	}
 	return out
+}
+
+// each yields all()'s plays one at a time, expanding one choice of suits at
+// a time into a buffer that every play reuses, less the patterns with
+// fewer cards of some rank than need; false when yield stopped.
+func (pl *plan) each(need *climb.Counts, yield func(table.Action) bool) bool {
+	h := &pl.h
+	buf := make([]cards.Card, 0, h.c.Total())
+	var o odometer
+	for _, k := range pl.keep {
+		if !covers(&k.p, need) {
+			continue
+		}
+		o.start(&k.p)
+		single := bits.OnesCount32(k.types) == 1
+		for {
+			cs := o.append(h, buf[:0])
+			a := table.Action{Type: ActionPlay, Cards: cs[:len(cs):len(cs)]}
+			if single {
+				if !yield(a) {
+					return false
+				}
+			} else {
+				for t := Single; t <= Rocket; t++ {
+					if k.types&(1<<t) != 0 {
+						a.As = t.String()
+						if !yield(a) {
+							return false
+						}
+					}
+				}
+			}
+			if !o.next(h) {
+				break
+			}
+		}
+	}
+	return true
+}
+
+// covers reports whether p has at least need's cards of every rank.
+func covers(p, need *climb.Counts) bool {
+	for r, n := range need {
+		if p[r] < n {
+			return false
+		}
+	}
+	return true
 }
 
 // at is all()[i] without expanding the others (0 ≤ i < pl.actions), for
@@ -468,48 +563,68 @@ func binomial(n, k int) int {
 }
 
 // expand appends to out every choice of the hand's cards that has pattern
-// p's rank counts, one play after the other, each in display order. It
-// counts through the choices like an odometer, the last rank fastest; each
-// rank's choice is a bit mask over its cards, stepped through the masks with
-// the same number of bits in increasing order.
+// p's rank counts, one play after the other, each in display order, in
+// odometer's order.
 func (h *holding) expand(p *climb.Counts, out []cards.Card) []cards.Card {
-	var (
-		ranks       [climb.NumRanks]uint8
-		mask, first [climb.NumRanks]uint
-	)
-	nr := 0
-	for r, k := range p {
-		if k > 0 {
-			ranks[nr], first[nr] = uint8(r), 1<<k-1
-			mask[nr] = first[nr]
-			nr++
-		}
-	}
+	var o odometer
+	o.start(p)
 	for {
-		for i := range nr {
-			for j, c := range h.of(int(ranks[i])) {
-				if mask[i]&(1<<j) != 0 {
-					out = append(out, c)
-				}
-			}
-		}
-		i := nr - 1
-		for ; i >= 0; i-- {
-			r := int(ranks[i])
-			next := nextMask(mask[i])
-			for next < 1<<h.c[r] && !h.distinct(r, next) {
-				next = nextMask(next)
-			}
-			if next < 1<<h.c[r] {
-				mask[i] = next
-				break
-			}
-			mask[i] = first[i]
-		}
-		if i < 0 {
+		out = o.append(h, out)
+		if !o.next(h) {
 			return out
 		}
 	}
+}
+
+// odometer counts through the choices of suits of one rank pattern, the
+// last rank fastest; each rank's choice is a bit mask over its cards,
+// stepped through the masks with the same number of bits in increasing
+// order, skipping those that repeat a multiset (distinct).
+type odometer struct {
+	nr          int
+	ranks       [climb.NumRanks]uint8
+	mask, first [climb.NumRanks]uint
+}
+
+// start sets o to the first choice of pattern p.
+func (o *odometer) start(p *climb.Counts) {
+	o.nr = 0
+	for r, k := range p {
+		if k > 0 {
+			o.ranks[o.nr], o.first[o.nr] = uint8(r), 1<<k-1
+			o.mask[o.nr] = o.first[o.nr]
+			o.nr++
+		}
+	}
+}
+
+// append appends the cards of the current choice to out, in display order.
+func (o *odometer) append(h *holding, out []cards.Card) []cards.Card {
+	for i := range o.nr {
+		for j, c := range h.of(int(o.ranks[i])) {
+			if o.mask[i]&(1<<j) != 0 {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// next steps to the next choice; false when the current one was the last.
+func (o *odometer) next(h *holding) bool {
+	for i := o.nr - 1; i >= 0; i-- {
+		r := int(o.ranks[i])
+		next := nextMask(o.mask[i])
+		for next < 1<<h.c[r] && !h.distinct(r, next) {
+			next = nextMask(next)
+		}
+		if next < 1<<h.c[r] {
+			o.mask[i] = next
+			return true
+		}
+		o.mask[i] = o.first[i]
+	}
+	return false
 }
 
 // nextMask is the next larger integer with as many one bits as m (m > 0).

@@ -243,6 +243,18 @@ func (s *State) guafengCheckBury(seat int, cs []cards.Card) error {
 // guafengBuries lists every bury guafengCheckBury accepts: the jokers, then any other
 // cards not reserved.
 func (s *State) guafengBuries(seat int) [][]cards.Card {
+	var out [][]cards.Card
+	s.eachGuafengBury(seat, func(cs []cards.Card) bool {
+		out = append(out, slices.Clone(cs))
+		return true
+	})
+	return out
+}
+
+// eachGuafengBury calls yield with guafengBuries' buries one at a time, in
+// its order, until yield returns false (then it does too); yield must not
+// keep its argument.
+func (s *State) eachGuafengBury(seat int, yield func([]cards.Card) bool) bool {
 	free := s.buryable(seat)
 	var jokers []cards.Card
 	for range free.Count(cards.BJ) {
@@ -254,11 +266,11 @@ func (s *State) guafengBuries(seat int) [][]cards.Card {
 	jokers = jokers[:min(len(jokers), kittyLen)]
 	others := free
 	others[cards.BJ.Index()], others[cards.RJ.Index()] = 0, 0
-	var out [][]cards.Card
-	subMultisets(others, kittyLen-len(jokers), func(pick []cards.Card) {
-		out = append(out, append(slices.Clone(jokers), pick...))
+	buf := make([]cards.Card, 0, kittyLen)
+	return eachSubMultiset(others, kittyLen-len(jokers), func(pick []cards.Card) bool {
+		buf = append(append(buf[:0], jokers...), pick...)
+		return yield(buf)
 	})
-	return out
 }
 
 // isExchangeTrump: what a sticker gives back for a trump taken: a joker, a

@@ -125,38 +125,58 @@ func className(class cards.Suit) string {
 // construction from the rules checkFollow states (the tests check the two
 // against each other).
 func (o Order) follows(hand cards.Multiset, lead []cards.Card) [][]cards.Card {
+	var res [][]cards.Card
+	o.eachFollow(hand, lead, func(cs []cards.Card) bool {
+		res = append(res, slices.Clone(cs))
+		return true
+	})
+	return res
+}
+
+// eachFollow calls yield with follows' plays one at a time, in its order,
+// until yield returns false (then eachFollow does too). yield must not keep
+// its argument: one buffer carries every play, so that a follow when void
+// in the led suit, any cards of a long hand, costs no list.
+func (o Order) eachFollow(hand cards.Multiset, lead []cards.Card, yield func([]cards.Card) bool) bool {
 	n := len(lead)
 	lr, _ := o.read(lead)
 	in, out := o.split(hand, lr.class)
-	var res [][]cards.Card
+	buf := make([]cards.Card, 0, n)
+	// after yields base followed by pick.
+	after := func(base []cards.Card) func([]cards.Card) bool {
+		return func(pick []cards.Card) bool {
+			buf = append(append(buf[:0], base...), pick...)
+			return yield(buf)
+		}
+	}
 	if in.Len() <= n {
 		base := in.Cards()
-		subMultisets(out, n-len(base), func(pick []cards.Card) {
-			res = append(res, append(slices.Clone(base), pick...))
-		})
-		return res
+		return eachSubMultiset(out, n-len(base), after(base))
 	}
 	if lr.shape.Kind == kindThunder {
-		if ts := o.thunders(in); len(ts) > 0 {
-			return ts
+		ts := o.thunders(in)
+		if len(ts) == 0 {
+			ts = o.highestFollows(in, n, nil)
 		}
-		return o.highestFollows(in, n, nil)
+		for _, t := range ts {
+			if !yield(t) {
+				return false
+			}
+		}
+		return true
 	}
 	k := lr.shape.Pairs
 	if k == 0 && n > 1 {
 		// A rain without pairs: any n cards of its class.
-		subMultisets(in, n, func(pick []cards.Card) {
-			res = append(res, slices.Clone(pick))
-		})
-		return res
+		return eachSubMultiset(in, n, yield)
 	}
 	if k == 0 {
 		for i, c := range in {
-			if c > 0 {
-				res = append(res, []cards.Card{cards.FromIndex(i)})
+			if c > 0 && !yield(append(buf[:0], cards.FromIndex(i))) {
+				return false
 			}
 		}
-		return res
+		return true
 	}
 	var pairs, singles cards.Multiset
 	for i, c := range in {
@@ -170,18 +190,18 @@ func (o Order) follows(hand cards.Multiset, lead []cards.Card) [][]cards.Card {
 	np := pairs.Len()
 	if np >= k && n > 2*k {
 		// A rain of k pairs: any n cards of its class with k pairs among them.
-		subMultisets(in, n, func(pick []cards.Card) {
+		return eachSubMultiset(in, n, func(pick []cards.Card) bool {
 			if m := cards.Of(pick); countPairs(&m) >= k {
-				res = append(res, slices.Clone(pick))
+				return yield(pick)
 			}
+			return true
 		})
-		return res
 	}
 	if np >= k {
-		subMultisets(pairs, k, func(pick []cards.Card) {
-			res = append(res, append(slices.Clone(pick), pick...))
+		return eachSubMultiset(pairs, k, func(pick []cards.Card) bool {
+			buf = append(append(buf[:0], pick...), pick...)
+			return yield(buf)
 		})
-		return res
 	}
 	base := pairs.Cards()
 	base = append(base, base...)
@@ -202,21 +222,23 @@ func (o Order) follows(hand cards.Multiset, lead []cards.Card) [][]cards.Card {
 				tie.Add(c)
 			}
 		}
-		subMultisets(tie, m-len(must), func(pick []cards.Card) {
-			play := append(slices.Clone(base), must...)
-			res = append(res, append(play, pick...))
-		})
-		return res
+		return eachSubMultiset(tie, m-len(must), after(append(base, must...)))
 	}
-	subMultisets(singles, m, func(pick []cards.Card) {
-		res = append(res, append(slices.Clone(base), pick...))
-	})
-	return res
+	return eachSubMultiset(singles, m, after(base))
 }
 
 // subMultisets calls f with every sub-multiset of m of size k (f must not
 // keep its argument).
 func subMultisets(m cards.Multiset, k int, f func([]cards.Card)) {
+	eachSubMultiset(m, k, func(pick []cards.Card) bool {
+		f(pick)
+		return true
+	})
+}
+
+// eachSubMultiset is subMultisets until f returns false (then it returns
+// false too).
+func eachSubMultiset(m cards.Multiset, k int, f func([]cards.Card) bool) bool {
 	var idx []int
 	for i, c := range m {
 		if c > 0 {
@@ -229,25 +251,27 @@ func subMultisets(m cards.Multiset, k int, f func([]cards.Card)) {
 		left[j] = left[j+1] + int(m[idx[j]])
 	}
 	buf := make([]cards.Card, 0, k)
-	var rec func(j, need int)
-	rec = func(j, need int) {
+	var rec func(j, need int) bool
+	rec = func(j, need int) bool {
 		if need == 0 {
-			f(buf)
-			return
+			return f(buf)
 		}
 		if j == len(idx) || left[j] < need {
-			return
+			return true
 		}
 		c := cards.FromIndex(idx[j])
 		for take := min(int(m[idx[j]]), need); take >= 0; take-- {
 			for range take {
 				buf = append(buf, c)
 			}
-			rec(j+1, need-take)
+			if !rec(j+1, need-take) {
+				return false
+			}
 			buf = buf[:len(buf)-take]
 		}
+		return true
 	}
-	rec(0, k)
+	return rec(0, k)
 }
 
 // leads lists every lead from hand: each single, each pair, each tractor

@@ -1,6 +1,7 @@
 package shengji
 
 import (
+	"iter"
 	"slices"
 
 	"paiju/domain/cards"
@@ -85,6 +86,44 @@ func (r *Rules) Legal(s *State, seat int) []table.Action {
 		}
 	}
 	return out
+}
+
+var _ table.StreamDecider[*State] = (*Rules)(nil)
+
+// LegalSeq yields Legal(s, seat) one action at a time, in the same order
+// (table.StreamDecider). The buries of a whole kitty and the follows are
+// generated as they are consumed, into one buffer that every action reuses:
+// an action's Cards are overwritten once yield returns. The other lists are
+// short and come from Legal.
+func (r *Rules) LegalSeq(s *State, seat int) iter.Seq[table.Action] {
+	var each func(yield func([]cards.Card) bool) bool
+	typ := ActionPlay
+	switch {
+	case seat < 0 || seat >= seats:
+	case s.phase == phaseBurying && seat == s.burier && !s.v.qiangbao:
+		typ = ActionBury
+		if s.v.partnerBuries {
+			each = func(yield func([]cards.Card) bool) bool { return s.eachGuafengBury(seat, yield) }
+		} else {
+			each = func(yield func([]cards.Card) bool) bool { return eachSubMultiset(s.held[seat], kittyLen, yield) }
+		}
+	case s.phase == phasePlaying && seat == s.turn && len(s.trick) > 0:
+		each = func(yield func([]cards.Card) bool) bool {
+			return s.order.eachFollow(s.held[seat], s.trick[0].cards, yield)
+		}
+	}
+	if each == nil {
+		return slices.Values(r.Legal(s, seat))
+	}
+	return func(yield func(table.Action) bool) {
+		o := s.sortOrder(seat) // as Legal sorts
+		var buf []cards.Card
+		each(func(cs []cards.Card) bool {
+			buf = append(buf[:0], cs...)
+			o.Sort(buf)
+			return yield(table.Action{Type: typ, Cards: buf[:len(buf):len(buf)]})
+		})
+	}
 }
 
 // declarations lists every declaration seat may make now with the cards it

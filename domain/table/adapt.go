@@ -45,7 +45,10 @@ type AutoplayDecider[S GameState] interface {
 // Adapt returns d as the untyped Rules the table and the service use. The
 // result implements Timed exactly when d implements TimedDecider[S], and
 // Autoplay exactly when d implements AutoplayDecider[S], so that a type
-// switch on the Rules sees what the game offers.
+// switch on the Rules sees what the game offers. Every result is a
+// Streamer: over d's own stream when d implements StreamDecider[S] (pruned
+// by d when it implements HoldingDecider[S]), over its Legal list
+// otherwise, so that a caller never needs to ask.
 //
 // Every state reaching d goes through one checked conversion: a state of
 // another type (or nil) is a wiring fault, reported as an error by Decide and
@@ -58,6 +61,8 @@ func Adapt[S interface {
 	var timed, auto bool
 	a.t, timed = d.(TimedDecider[S])
 	a.p, auto = d.(AutoplayDecider[S])
+	a.q, _ = d.(StreamDecider[S])
+	a.h, _ = d.(HoldingDecider[S])
 	switch {
 	case timed && auto:
 		return timedAutoplayAdapter[S]{a}
@@ -86,6 +91,8 @@ type adapter[S interface {
 	d Decider[S]
 	t TimedDecider[S]    // nil unless d is one
 	p AutoplayDecider[S] // nil unless d is one
+	q StreamDecider[S]   // nil unless d is one
+	h HoldingDecider[S]  // nil unless d is one
 }
 
 // state is the one checked conversion from GameState to the game's type.
