@@ -116,7 +116,7 @@ func TestStreamIsNotCompressed(t *testing.T) {
 		if ce := resp.Header.Get("Content-Encoding"); ce != "" {
 			t.Fatalf("event stream accepting %s sent with Content-Encoding %s", accept, ce)
 		}
-		c := &sseClient{t: t, cancel: func() {}, done: make(chan struct{})}
+		c := &sseClient{t: t, cancel: func() {}, done: make(chan struct{}), api: e.c}
 		go c.read(resp)
 		v := e.view(id, ps[0].Token)
 		c.waitFor("the auditor accepting "+accept, v.Version)

@@ -132,7 +132,7 @@ func fakeHand(tableID string, n int) projections.Hand {
 		HandID: projections.HandID(tableID, n), TableID: tableID, Hand: n, Game: "doudizhu", Variant: "classic",
 		Seats: []projections.Seat{{Seat: 0, PlayerID: "A", Name: "a"}, {Seat: 1, PlayerID: "B", Name: "b"}},
 		Deals: []projections.Deal{}, Events: []projections.HandEvent{},
-		Result: json.RawMessage(`{"winner":"landlord"}`), Deltas: []int{n, -n},
+		Result: json.RawMessage(`{"end":"played_out","landlord":0,"winner":"landlord","bid":1,"multiplier":1,"spring":false,"anti_spring":false,"cards_left":[0,5]}`), Deltas: []int{n, -n},
 		StartedAt: at, SettledAt: at.Add(time.Minute), SettledPosition: int64(10 * n),
 	}
 }

@@ -272,7 +272,7 @@ func TestDryRunAction(t *testing.T) {
 	}{
 		{ps[(seat+1)%3].Token, map[string]any{"type": "pass"}},
 		{ps[seat].Token, map[string]any{"type": "play", "cards": []string{v.Hand[0]}}},
-		{ps[seat].Token, map[string]any{"type": "bid", "bid": 9}},
+		{ps[seat].Token, map[string]any{"type": "grab"}}, // no grabbing in classic
 	} {
 		dry := e.postAction(id, c.token, "?dry_run=true", "", c.a)
 		real := e.postAction(id, c.token, "", "", c.a)

@@ -29,7 +29,7 @@ func TestBurstsAreRateLimited(t *testing.T) {
 	limited := 0
 	for range limit + 2 {
 		before := e.head()
-		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: a.Token, Body: map[string]any{"type": "bid", "bid": 9}})
+		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: a.Token, Body: map[string]any{"type": "bid", "bid": 9}, Raw: true})
 		if r.Status == http.StatusTooManyRequests {
 			limited++
 			if code := r.Problem(t); code != "rate_limited" {

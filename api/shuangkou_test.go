@@ -302,7 +302,7 @@ func TestShuangkouErrorsOverREST(t *testing.T) {
 			req := apitest.Request{Method: "POST", Path: path, Token: ps[tc.seat].Token, Body: tc.body}
 			if tc.body == nil {
 				req = apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token,
-					Body: map[string]any{"game": "shuangkou", "variant": "baibian", "options": map[string]any{"wild": false}}}
+					Body: map[string]any{"game": "shuangkou", "variant": "baibian", "options": map[string]any{"wild": false}}, Raw: true}
 			}
 			r := e.c.Do(req)
 			if r.Status != tc.status {

@@ -111,6 +111,10 @@ type sseClient struct {
 	revealed  []sseEvent
 	comments  []string
 	malformed string
+	// api validates each event's data against the Event schema of
+	// openapi.yaml; checked counts the events done.
+	api     *apitest.Client
+	checked int
 }
 
 // openStream opens /stream as token with the given Last-Event-ID ("" for
@@ -131,7 +135,7 @@ func (e *env) openStream(id, token, lastID, query string) *sseClient {
 		cancel()
 		e.t.Fatalf("stream content type %q", ct)
 	}
-	c := &sseClient{t: e.t, cancel: cancel, done: make(chan struct{})}
+	c := &sseClient{t: e.t, cancel: cancel, done: make(chan struct{}), api: e.c}
 	go c.read(resp)
 	return c
 }
@@ -190,6 +194,9 @@ func (c *sseClient) snapshot() ([]sseEvent, int) {
 	defer c.mu.Unlock()
 	if c.malformed != "" {
 		c.t.Fatalf("malformed event stream line %q", c.malformed)
+	}
+	for ; c.checked < len(c.events); c.checked++ {
+		c.api.CheckSchema("Event", []byte(c.events[c.checked].data))
 	}
 	return append([]sseEvent(nil), c.events...), len(c.comments)
 }

@@ -72,7 +72,7 @@ func TestStreamTickets(t *testing.T) {
 	if problem != nil {
 		t.Fatalf("stream with a fresh ticket: %d %s", problem.Status, problem.Body)
 	}
-	c := &sseClient{t: t, cancel: cancel, done: make(chan struct{})}
+	c := &sseClient{t: t, cancel: cancel, done: make(chan struct{}), api: e.c}
 	go c.read(resp)
 	for range 6 {
 		e.step(id, ps)

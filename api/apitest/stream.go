@@ -1,48 +1,14 @@
 package apitest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"sync"
+	"strconv"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 )
-
-var registerOnce sync.Once
-
-// registerDecoders teaches the validator the two non-JSON bodies of the API:
-// an export (JSON Lines, validated line by line as the items of an array) and
-// an event stream (validated as a string; its events are checked by the
-// tests that read them).
-func registerDecoders() {
-	registerOnce.Do(func() {
-		openapi3filter.RegisterBodyDecoder("application/x-ndjson", func(r io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
-			var lines []any
-			sc := bufio.NewScanner(r)
-			sc.Buffer(make([]byte, 64<<10), 8<<20)
-			for sc.Scan() {
-				var v any
-				d := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-				d.UseNumber()
-				if err := d.Decode(&v); err != nil {
-					return nil, fmt.Errorf("line %d: %w", len(lines)+1, err)
-				}
-				lines = append(lines, v)
-			}
-			return lines, sc.Err()
-		})
-		openapi3filter.RegisterBodyDecoder("text/event-stream", func(r io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
-			b, err := io.ReadAll(r)
-			return string(b), err
-		})
-	})
-}
 
 // Stream sends a GET whose answer may be an endless event stream. The
 // request and the response status and headers are validated against
@@ -66,7 +32,7 @@ func (c *Client) Stream(ctx context.Context, r Request) (*http.Response, *Respon
 	if err != nil {
 		c.t.Fatalf("GET %s is not in openapi.yaml: %v", r.Path, err)
 	}
-	opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, IncludeResponseStatus: true, SkipSettingDefaults: true}
+	opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, IncludeResponseStatus: true, SkipSettingDefaults: true, ExcludeResponseBody: true}
 	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
 	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
 		c.t.Fatalf("GET %s: request does not match openapi.yaml: %v", r.Path, err)
@@ -79,10 +45,6 @@ func (c *Client) Stream(ctx context.Context, r Request) (*http.Response, *Respon
 	if resp.StatusCode != http.StatusOK {
 		body, _ = io.ReadAll(resp.Body)
 		resp.Body.Close()
-	} else {
-		o := *opts
-		o.ExcludeResponseBody = true
-		in.Options = &o
 	}
 	out := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: in,
@@ -95,6 +57,9 @@ func (c *Client) Stream(ctx context.Context, r Request) (*http.Response, *Respon
 		c.t.Fatalf("GET %s: response %d does not match openapi.yaml: %v\nbody: %s", r.Path, resp.StatusCode, err, body)
 	}
 	if resp.StatusCode != http.StatusOK {
+		if err := c.bodies.check(body, resp.Header.Get("Content-Type"), "paths", route.Path, "get", "responses", strconv.Itoa(resp.StatusCode), "content"); err != nil {
+			c.t.Fatalf("GET %s: response %d does not match openapi.yaml: %v\nbody: %s", r.Path, resp.StatusCode, err, body)
+		}
 		return nil, &Response{Status: resp.StatusCode, Header: resp.Header, Body: body}
 	}
 	return resp, nil

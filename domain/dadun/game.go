@@ -18,6 +18,7 @@ func New() *Game { return &Game{} }
 
 var (
 	_ table.Game            = (*Game)(nil)
+	_ table.Catalog         = (*Game)(nil)
 	_ table.Decider[*State] = (*Rules)(nil)
 	// Tables opened under an older rules version replay under it.
 	_ table.Versioned = (*Game)(nil)
@@ -25,6 +26,14 @@ var (
 
 // Name is the game's API name.
 func (*Game) Name() string { return "dadun" }
+
+// EventTypes lists the game's own event types (table.Catalog).
+func (*Game) EventTypes() []string { return events.Names() }
+
+// ActionTypes lists the action types of every variant (table.Catalog).
+func (*Game) ActionTypes() []string {
+	return []string{ActionAlone, ActionCall, ActionPass, ActionPlay}
+}
 
 // Variants lists the variants: lean (乐安).
 func (*Game) Variants() []string { return []string{variantLean} }

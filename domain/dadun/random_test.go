@@ -41,7 +41,7 @@ func TestRandomHands(t *testing.T) {
 func randomConfig(r *Rules, only uint64) gametest.RandomConfig {
 	return gametest.RandomConfig{
 		Seeds: randomTableSeeds, Only: only, Hands: handsPerTable,
-		Stream: 0x6464, MaxSteps: 3000,
+		Stream: 0x6464, MaxSteps: 3000, Catalog: New(),
 		Escapes: gametest.Escapes{OneIn: 25, Within: 60},
 		New: func(d *gametest.Driver) gametest.RandomGame {
 			return &randomTable{Driver: d, r: r, deck: cards.Of(cards.Deck(decks)), outcomes: map[string]int{}}

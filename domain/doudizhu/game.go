@@ -21,6 +21,7 @@ func New() *Game { return &Game{} }
 
 var (
 	_ table.Game            = (*Game)(nil)
+	_ table.Catalog         = (*Game)(nil)
 	_ table.Decider[*State] = (*Rules)(nil)
 	// Tables opened under an older rules version replay under it.
 	_ table.Versioned = (*Game)(nil)
@@ -28,6 +29,14 @@ var (
 
 // Name is the game's API name.
 func (*Game) Name() string { return "doudizhu" }
+
+// EventTypes lists the game's own event types (table.Catalog).
+func (*Game) EventTypes() []string { return events.Names() }
+
+// ActionTypes lists the action types of every variant (table.Catalog).
+func (*Game) ActionTypes() []string {
+	return []string{ActionBid, ActionGrab, ActionOpen, ActionPass, ActionPlay}
+}
 
 // Variants lists the variants this version plays.
 func (*Game) Variants() []string { return []string{"classic", "hubei", "fourplayer"} }

@@ -50,7 +50,7 @@ func TestRandomGames(t *testing.T) {
 func randomConfig(variant string, only uint64) gametest.RandomConfig {
 	return gametest.RandomConfig{
 		Seeds: randomTableSeeds, Only: only, Hands: handsPerTable,
-		Stream: 0x646f75, MaxSteps: 2000,
+		Stream: 0x646f75, MaxSteps: 2000, Catalog: New(),
 		Escapes: gametest.Escapes{OneIn: 25, Within: 40, FirstDealOnly: true},
 		New: func(d *gametest.Driver) gametest.RandomGame {
 			v, _ := variantNamed(variant)

@@ -17,6 +17,7 @@ func New() *Game { return &Game{} }
 
 var (
 	_ table.Game            = (*Game)(nil)
+	_ table.Catalog         = (*Game)(nil)
 	_ table.Decider[*State] = (*Rules)(nil)
 	// The reveal becomes legal once the deadline has passed.
 	_ table.TimedDecider[*State] = (*Rules)(nil)
@@ -26,6 +27,14 @@ var (
 
 // Name is the game's API name.
 func (*Game) Name() string { return "niuniu" }
+
+// EventTypes lists the game's own event types (table.Catalog).
+func (*Game) EventTypes() []string { return events.Names() }
+
+// ActionTypes lists the action types of every variant (table.Catalog).
+func (*Game) ActionTypes() []string {
+	return []string{ActionArrange, ActionNoBull, ActionReveal}
+}
 
 // Variants lists the variants this version plays.
 func (*Game) Variants() []string { return []string{"classic"} }

@@ -68,7 +68,7 @@ func TestRandomGames(t *testing.T) {
 func randomConfig(only uint64, record func(seed uint64) bool) gametest.RandomConfig {
 	return gametest.RandomConfig{
 		Seeds: randomTableSeeds, Only: only, Hands: handsPerTable,
-		Stream: 0x6e6975, MaxSteps: 500,
+		Stream: 0x6e6975, MaxSteps: 500, Catalog: New(),
 		Escapes: gametest.Escapes{OneIn: 30, Within: 6},
 		New: func(d *gametest.Driver) gametest.RandomGame {
 			rt := &randomTable{Driver: d, record: record(d.Seed), now: clockStart}

@@ -19,6 +19,7 @@ func New() *Game { return &Game{} }
 
 var (
 	_ table.Game            = (*Game)(nil)
+	_ table.Catalog         = (*Game)(nil)
 	_ table.Decider[*State] = (*Rules)(nil)
 	_ table.GameState       = (*State)(nil)
 	// Tables opened under an older rules version replay under it.
@@ -27,6 +28,14 @@ var (
 
 // Name is the game's API name.
 func (*Game) Name() string { return "shengji" }
+
+// EventTypes lists the game's own event types (table.Catalog).
+func (*Game) EventTypes() []string { return events.Names() }
+
+// ActionTypes lists the action types of every variant (table.Catalog).
+func (*Game) ActionTypes() []string {
+	return []string{ActionBury, ActionDeclare, ActionDraw, ActionExchange, ActionPass, ActionPlay, ActionReinforce, ActionStick, ActionSwap}
+}
 
 // Variants lists the variants this version plays.
 func (*Game) Variants() []string { return []string{"ningyang", "guafeng", "qiangbao"} }

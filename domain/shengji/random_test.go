@@ -222,7 +222,7 @@ type randomTable struct {
 // seed and stream, opts choosing per table seed. Players join as p0, p1, ….
 func randomConfig(r *Rules, stream uint64, opts func(seed uint64) randomOptions) gametest.RandomConfig {
 	return gametest.RandomConfig{
-		Stream: stream, MaxSteps: maxDealActions,
+		Stream: stream, MaxSteps: maxDealActions, Catalog: New(),
 		Player: func(n int) string { return fmt.Sprintf("p%d", n-1) },
 		New: func(d *gametest.Driver) gametest.RandomGame {
 			return &randomTable{Driver: d, r: r, randomOptions: opts(d.Seed), escapeAt: -1}

@@ -17,11 +17,20 @@ func New() *Game { return &Game{} }
 
 var (
 	_ table.Game            = (*Game)(nil)
+	_ table.Catalog         = (*Game)(nil)
 	_ table.Decider[*State] = (*Rules)(nil)
 )
 
 // Name is the game's API name.
 func (*Game) Name() string { return "shuangkou" }
+
+// EventTypes lists the game's own event types (table.Catalog).
+func (*Game) EventTypes() []string { return events.Names() }
+
+// ActionTypes lists the action types of every variant (table.Catalog).
+func (*Game) ActionTypes() []string {
+	return []string{ActionPass, ActionPlay}
+}
 
 // Variants lists the variants: baibian (jokers wild) and classic (no wilds).
 func (*Game) Variants() []string { return []string{"baibian", "classic"} }

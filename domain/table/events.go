@@ -3,7 +3,9 @@ package table
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"time"
 
 	"paiju/domain/cards"
@@ -156,6 +158,14 @@ func Events(zeros ...Payload) EventTypes {
 	}
 	return EventTypes{types: types}
 }
+
+// Names lists the type names, sorted.
+func (e EventTypes) Names() []string {
+	return slices.Sorted(maps.Keys(e.types))
+}
+
+// CommonEventTypes lists the names of the events every game shares.
+func CommonEventTypes() []string { return commonEvents.Names() }
 
 // Has reports whether typ is one of the types.
 func (e EventTypes) Has(typ string) bool {

@@ -70,6 +70,23 @@ type Rules interface {
 	Command(p Payload) (seat int, a Action, ok bool)
 }
 
+// Catalog names what a game adds to the API, so that the published
+// contract (openapi.yaml) can be checked to describe all of it. Every game
+// implements it.
+type Catalog interface {
+	// EventTypes lists the game's own event types, sorted (the shared ones
+	// are CommonEventTypes).
+	EventTypes() []string
+	// ActionTypes lists every action type any variant of the game takes,
+	// sorted (the table's own are TableActionTypes).
+	ActionTypes() []string
+}
+
+// TableActionTypes lists the actions the table handles for every game.
+func TableActionTypes() []string {
+	return []string{ActionDelegate, ActionEscape, ActionLeave, ActionResume}
+}
+
 // GameState is a game's own state of one table. The game owns its concrete type.
 type GameState interface {
 	// Clone returns a deep copy, so that the table can evolve a scratch copy.

@@ -3,6 +3,7 @@ package gametest
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"paiju/domain/table"
@@ -82,6 +83,11 @@ type RandomConfig struct {
 	// Record, when not nil, sees each join and action with its events
 	// before they are applied (the opening is no command).
 	Record func(Command)
+	// Catalog, when not nil, is the game's own list of its event and
+	// action types: every event the table records and every action the
+	// game takes must be in it or be the table's, since the API contract
+	// is checked against that list.
+	Catalog table.Catalog
 }
 
 // PlayRandom plays each table seed of c in its own parallel subtest, named
@@ -186,6 +192,9 @@ func (d *Driver) Apply(evs []table.Payload) {
 		d.record(evs)
 	}
 	for _, e := range evs {
+		if c := d.c.Catalog; c != nil && !slices.Contains(c.EventTypes(), e.EventType()) && !slices.Contains(table.CommonEventTypes(), e.EventType()) {
+			d.Fatalf("event %s is not in the game's EventTypes", e.EventType())
+		}
 		if d.applying != nil {
 			d.applying.Applying(e)
 		}
@@ -229,6 +238,9 @@ func (d *Driver) Act() table.Action {
 	seat, a := d.Game.Choose()
 	if d.Steps == d.EscapeAt {
 		seat, a = d.Escaper, table.Action{Type: table.ActionEscape}
+	}
+	if c := d.c.Catalog; c != nil && !slices.Contains(c.ActionTypes(), a.Type) && !slices.Contains(table.TableActionTypes(), a.Type) {
+		d.Fatalf("action %s is not in the game's ActionTypes", a.Type)
 	}
 	pre := d.St.G.Clone()
 	evs, err := table.Act(d.St, seat, a, d.Seeds)

@@ -1,0 +1,73 @@
+package apitest
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// A table view as the server sends it, with one field replaced per case.
+const goodTable = `{"id":"T1","game":"doudizhu","variant":"classic","stake":1,"options":{},
+"rules_version":"doudizhu/classic/1","version":4,"phase":"bidding","turn":0,"seat":null,
+"hand_number":1,"hand":[],"seats":[{"seat":0,"player_id":"p0","name":"东","total":0,"bot":false,"delegated":false,"deadline":null}],
+"game_state":{"hand":1,"deal":1,"first_bidder":0,"bids":null,"landlord":null,"bid":0,"multiplier":1,
+"kitty":null,"last_play":null,"passes":0,"cards_left":[17,17,17],"plays":[0,0,0]},
+"last_settlement":null,"closed":false,"clock":null,"max_hands":0}`
+
+// TestValidatorEnforcesTheSpec serves bodies that break openapi.yaml in the
+// ways OpenAPI 3.1 expresses (type arrays with null, const, a oneOf chosen
+// by a discriminating const) and checks that the client rejects each, and
+// accepts the body they were made from.
+func TestValidatorEnforcesTheSpec(t *testing.T) {
+	cases := []struct {
+		name, path, body string
+		ok               bool
+	}{
+		{"a valid table", "/v1/tables/T1", goodTable, true},
+		{"a number where the type is [string, null]", "/v1/tables/T1", strings.Replace(goodTable, `"player_id":"p0"`, `"player_id":7`, 1), false},
+		{"null where the type is integer alone", "/v1/tables/T1", strings.Replace(goodTable, `"stake":1`, `"stake":null`, 1), false},
+		{"a game no table schema has", "/v1/tables/T1", strings.Replace(goodTable, `"game":"doudizhu"`, `"game":"poker"`, 1), false},
+		{"another game's variant", "/v1/tables/T1", strings.Replace(goodTable, `"variant":"classic"`, `"variant":"ningyang"`, 1), false},
+		{"an option the game does not take", "/v1/tables/T1", strings.Replace(goodTable, `"options":{}`, `"options":{"seats":3}`, 1), false},
+		{"a phase of another game", "/v1/tables/T1", strings.Replace(goodTable, `"phase":"bidding"`, `"phase":"drawing"`, 1), false},
+		{"the game state without a required field", "/v1/tables/T1", strings.Replace(goodTable, `"multiplier":1,`, ``, 1), false},
+		{"valid events", "/v1/tables/T1/events", `{"version":5,"more":false,"next":5,"events":[
+			{"version":5,"position":9,"type":"BidMade","recorded_at":"2026-01-01T00:00:00Z","data":{"seat":0,"bid":2}}]}`, true},
+		{"an event type no game has", "/v1/tables/T1/events", `{"version":5,"more":false,"next":5,"events":[
+			{"version":5,"position":9,"type":"BidMaed","recorded_at":"2026-01-01T00:00:00Z","data":{"seat":0,"bid":2}}]}`, false},
+		{"an event's data of another type", "/v1/tables/T1/events", `{"version":5,"more":false,"next":5,"events":[
+			{"version":5,"position":9,"type":"BidMade","recorded_at":"2026-01-01T00:00:00Z","data":{"seat":0}}]}`, false},
+		{"valid legal actions", "/v1/tables/T1/legal", `{"version":5,"actions":[{"type":"bid","bid":3},{"type":"pass"},{"type":"play","cards":["S3"]}],"complete":true,"selected":[],"extend":[]}`, true},
+		{"a bid that is a string", "/v1/tables/T1/legal", `{"version":5,"actions":[{"type":"bid","bid":"3"}],"complete":true,"selected":[],"extend":[]}`, false},
+		{"a play without cards", "/v1/tables/T1/legal", `{"version":5,"actions":[{"type":"play"}],"complete":true,"selected":[],"extend":[]}`, false},
+		{"a card in no notation", "/v1/tables/T1/legal", `{"version":5,"actions":[{"type":"play","cards":["S1"]}],"complete":true,"selected":[],"extend":[]}`, false},
+	}
+	var (
+		mu   sync.Mutex
+		body string // what the server answers next
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		b := body
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("ETag", `"5"`)
+		_, _ = w.Write([]byte(b))
+	}))
+	defer srv.Close()
+	c := New(t, srv.URL)
+	for _, tc := range cases {
+		mu.Lock()
+		body = tc.body
+		mu.Unlock()
+		_, err := c.do(Request{Method: "GET", Path: tc.path, Token: "x"})
+		switch {
+		case tc.ok && err != nil:
+			t.Errorf("%s: rejected: %v", tc.name, err)
+		case !tc.ok && err == nil:
+			t.Errorf("%s: accepted, want it rejected", tc.name)
+		}
+	}
+}
