@@ -173,8 +173,11 @@ func TestHiddenInformation(t *testing.T) {
 				}
 				checkNoLeak(t, who, "GET "+path, r.Body, secret, tr.seed)
 			}
-			// The whole feed must never show the running deal's seed.
-			r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: p.Token})
+			// The whole feed must never show the running deal's seed. Its
+			// shape is the windowed feed's, checked against openapi.yaml
+			// above; checking the whole, ever longer feed again at every
+			// step would make the crawl quadratic in schema checks.
+			r := e.c.Unchecked().Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: p.Token})
 			checkNoLeak(t, who, "GET /events", r.Body, nil, tr.seed)
 			checkExport(t, e, id, who, p.Token, seat >= 0, tr)
 			if last != nil && seat == lastSeat {
