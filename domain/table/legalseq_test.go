@@ -98,23 +98,7 @@ func TestPlayerLegalSeq(t *testing.T) {
 		apply(st, mustAct(t, st, seat, table.Action{Type: table.ActionDelegate}, seeds))
 		checkPlayerLegalSeq(t, st, now)
 	}
-	for step := 0; st.InDeal; step++ {
-		if step > 500 {
-			t.Fatal("the bots did not finish the hand")
-		}
-		moved := false
-		for seat := range 3 {
-			if a, ok := table.BotMove(st, seat, now); ok {
-				apply(st, mustAct(t, st, seat, a, seeds))
-				moved = true
-				break
-			}
-		}
-		if !moved {
-			t.Fatal("nobody to move in a running hand")
-		}
-		checkPlayerLegalSeq(t, st, now)
-	}
+	botsPlayOut(t, st, seeds, now, func() { checkPlayerLegalSeq(t, st, now) })
 	apply(st, mustAct(t, st, 1, table.Action{Type: table.ActionResume}, seeds))
 	checkPlayerLegalSeq(t, st, now)
 	checkPlayerLegalSeq(t, st, time.Time{})

@@ -258,15 +258,10 @@ func TestNoJoinWhileADealRuns(t *testing.T) {
 	}
 }
 
-// TestAllDelegatedHoldsTheNextDeal: when the bot plays every player's seat
-// (托管), the hand in progress is played to its end but no next hand is
-// dealt until a player resumes; the resume deals it.
-func TestAllDelegatedHoldsTheNextDeal(t *testing.T) {
-	st, seeds := fullTable(t)
-	for seat := range 3 {
-		apply(st, mustAct(t, st, seat, table.Action{Type: table.ActionDelegate}, seeds))
-	}
-	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+// botsPlayOut lets table.BotMove play the running deal to its end, one
+// move at a time, calling after once after each move.
+func botsPlayOut(t *testing.T, st *table.State, seeds table.SeedSource, now time.Time, after func()) {
+	t.Helper()
 	for step := 0; st.InDeal; step++ {
 		if step > 500 {
 			t.Fatal("the bots did not finish the hand")
@@ -282,7 +277,20 @@ func TestAllDelegatedHoldsTheNextDeal(t *testing.T) {
 		if !moved {
 			t.Fatal("nobody to move in a running hand")
 		}
+		after()
 	}
+}
+
+// TestAllDelegatedHoldsTheNextDeal: when the bot plays every player's seat
+// (托管), the hand in progress is played to its end but no next hand is
+// dealt until a player resumes; the resume deals it.
+func TestAllDelegatedHoldsTheNextDeal(t *testing.T) {
+	st, seeds := fullTable(t)
+	for seat := range 3 {
+		apply(st, mustAct(t, st, seat, table.Action{Type: table.ActionDelegate}, seeds))
+	}
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	botsPlayOut(t, st, seeds, now, func() {})
 	if st.Last == nil || st.InDeal {
 		t.Fatalf("after the hand: settled %v, in deal %v; want the next deal held back", st.Last != nil, st.InDeal)
 	}
