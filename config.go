@@ -21,7 +21,11 @@ import (
 
 // commonConfig is what every command needs.
 type commonConfig struct {
-	Data      string
+	Data string
+	// Store is the event store's URL: empty for the SQLite database in the
+	// data directory, postgres://… for a PostgreSQL database shared by
+	// every node of a cluster.
+	Store     string
 	LogLevel  string
 	LogFormat string // text or json
 	Sync      string
@@ -147,6 +151,7 @@ func addCommon(fs *flag.FlagSet, getenv func(string) string, c *commonConfig) {
 	str(fs, getenv, &c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	str(fs, getenv, &c.LogFormat, "log-format", "text", "log format: text or json")
 	str(fs, getenv, &c.Sync, "sync", "FULL", "SQLite synchronous mode: FULL (durable on power loss) or NORMAL")
+	str(fs, getenv, &c.Store, "store", "", "event store: empty for SQLite in the data directory, or a postgres:// URL (a cluster's shared store)")
 }
 
 func parseServe(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {

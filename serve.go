@@ -29,6 +29,9 @@ import (
 
 // openStore opens the SQLite store in the data directory, creating it.
 func openStore(ctx context.Context, c commonConfig, log *slog.Logger, onCommit func(events, appends int, took time.Duration)) (*sqlite.Store, error) {
+	if c.Store != "" {
+		return nil, fmt.Errorf("--store %q: only the embedded SQLite store is built in so far", natsbus.Redacted(c.Store))
+	}
 	if err := os.MkdirAll(c.Data, 0o750); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
