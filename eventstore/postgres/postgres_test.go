@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"paiju/eventstore"
 	"paiju/eventstore/eventstoretest"
 	"paiju/eventstore/postgres"
 	"paiju/internal/pgtest"
@@ -22,14 +21,14 @@ func open(t testing.TB, url string, opts postgres.Options) *postgres.Store {
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	t.Run("default", func(t *testing.T) {
-		eventstoretest.Run(t, func(t *testing.T) eventstore.Store {
+		eventstoretest.RunFull(t, func(t *testing.T) eventstoretest.FullStore {
 			return open(t, pgtest.NewDatabase(t), postgres.Options{})
 		})
 	})
 	// Small batches that wait for company: exercises the batch bound and the
 	// timer path of group commit.
 	t.Run("small batches", func(t *testing.T) {
-		eventstoretest.Run(t, func(t *testing.T) eventstore.Store {
+		eventstoretest.RunFull(t, func(t *testing.T) eventstoretest.FullStore {
 			return open(t, pgtest.NewDatabase(t), postgres.Options{MaxBatch: 3, MaxBatchWait: time.Millisecond})
 		})
 	})
