@@ -224,6 +224,14 @@ func TestHeldTransaction(t *testing.T) {
 			last eventstore.Event
 		)
 		for {
+			// Whether to stop is decided before the read: a page read after
+			// every append returned must hold all of them.
+			var stopping bool
+			select {
+			case <-stopReading:
+				stopping = true
+			default:
+			}
 			page, err := reader.ReadAll(context.Background(), last.Position, 100)
 			if err != nil {
 				readerDone <- err
@@ -240,14 +248,10 @@ func TestHeldTransaction(t *testing.T) {
 			if len(page) == 0 {
 				time.Sleep(time.Millisecond) // a follower's poll, not a timing
 			}
-			select {
-			case <-stopReading:
-				if len(page) == 0 {
-					seen <- log
-					readerDone <- nil
-					return
-				}
-			default:
+			if stopping && len(page) == 0 {
+				seen <- log
+				readerDone <- nil
+				return
 			}
 		}
 	}()
