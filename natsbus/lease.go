@@ -201,7 +201,15 @@ func (l *Leases) Run(ctx context.Context, key string, fn func(context.Context)) 
 // acquire waits until this process holds key and returns the revision it
 // wrote and when it sent that write; an error means ctx ended.
 func (l *Leases) acquire(ctx context.Context, key string, log *slog.Logger) (uint64, time.Time, error) {
-	waitingFor := ""
+	waitingFor, failing := "", ""
+	// warn logs a failure once until it changes, so that a NATS outage
+	// does not log every poll.
+	warn := func(msg string, err error) {
+		if ctx.Err() == nil && err.Error() != failing {
+			failing = err.Error()
+			log.Warn(msg, "err", err)
+		}
+	}
 	for {
 		sent := time.Now()
 		e, err := l.kv.Get(ctx, key)
@@ -212,13 +220,11 @@ func (l *Leases) acquire(ctx context.Context, key string, log *slog.Logger) (uin
 			if err == nil {
 				return rev, sent, nil
 			}
-			if !errors.Is(err, jetstream.ErrKeyExists) && ctx.Err() == nil {
-				log.Warn("take lease", "err", err)
+			if !errors.Is(err, jetstream.ErrKeyExists) {
+				warn("take lease", err)
 			}
 		case err != nil:
-			if ctx.Err() == nil {
-				log.Warn("read lease", "err", err)
-			}
+			warn("read lease", err)
 		case string(e.Value()) == l.owner:
 			// Still ours after a refresh that failed (a timeout, a
 			// reconnect): only this process writes its name, and the
