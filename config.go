@@ -225,6 +225,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if err := resolveLimits(); err != nil {
 		return c, fmt.Errorf("serve: %w", err)
 	}
+	if c.NATS.URL == "" && c.NATS.Limits.Replicas > 1 {
+		return c, errors.New("serve: --nats-replicas above 1 is for a NATS cluster (--nats-url): the embedded server is one")
+	}
 	return c, nil
 }
 
@@ -234,6 +237,9 @@ type natsConfig struct {
 	URL    string
 	Auth   natsbus.Auth
 	Limits natsbus.StreamLimits
+	// Cluster names the deployment on NATS (--cluster); NS is its names.
+	Cluster string
+	NS      natsbus.Namespace
 }
 
 // addNATS adds --nats-url and the credentials of an external server; the
@@ -249,7 +255,13 @@ func addNATS(fs *flag.FlagSet, getenv func(string) string, c *natsConfig, urlHel
 	str(fs, getenv, &c.Auth.TLSCA, "nats-tls-ca", "", "PEM file of the CAs that sign the NATS server's certificate")
 	str(fs, getenv, &c.Auth.TLSCert, "nats-tls-cert", "", "PEM client certificate for a NATS server that verifies clients")
 	str(fs, getenv, &c.Auth.TLSKey, "nats-tls-key", "", "PEM key of --nats-tls-cert")
+	str(fs, getenv, &c.Cluster, "cluster", "", "name of this deployment on NATS (letters, digits, - and _): its stream, subjects, consumers and buckets carry it, so deployments sharing a NATS never touch each other's; empty keeps the unnamed deployment's names (PAIJU_EVENTS, paiju.events.>)")
 	return func() error {
+		ns, err := natsbus.NewNamespace(c.Cluster)
+		if err != nil {
+			return fmt.Errorf("--cluster: %w", err)
+		}
+		c.NS = ns
 		if passwordFile != "" {
 			if c.Auth.Password != "" {
 				return errors.New("give --nats-password or --nats-password-file, not both")
@@ -263,7 +275,7 @@ func addNATS(fs *flag.FlagSet, getenv func(string) string, c *natsConfig, urlHel
 		if c.URL == "" && !c.Auth.IsZero() {
 			return errors.New("NATS credentials and TLS settings are for an external server: give --nats-url too (the embedded one is in-process only)")
 		}
-		_, err := c.Auth.Options()
+		_, err = c.Auth.Options()
 		return err
 	}
 }
@@ -271,10 +283,15 @@ func addNATS(fs *flag.FlagSet, getenv func(string) string, c *natsConfig, urlHel
 // addStreamLimits adds the limits of the stream serve configures; the
 // returned function parses and checks them.
 func addStreamLimits(fs *flag.FlagSet, getenv func(string) string, l *natsbus.StreamLimits) (resolve func() error) {
-	var maxAge, maxBytes string
+	var maxAge, maxBytes, replicas string
 	str(fs, getenv, &maxAge, "nats-max-age", "72h", "how long the NATS stream keeps an event (a Go duration, at least 2m; 0 keeps them for ever); the store keeps every event")
 	str(fs, getenv, &maxBytes, "nats-max-bytes", "1GiB", "how much the NATS stream may hold before its oldest events are dropped (e.g. 512MiB; 0 is no limit)")
+	str(fs, getenv, &replicas, "nats-replicas", "1", "how many servers of a NATS cluster hold the stream and the deployment's key-value buckets (1 to 5; 3 survives the loss of one)")
 	return func() error {
+		r, err := strconv.Atoi(replicas)
+		if err != nil || r < 1 || r > 5 {
+			return fmt.Errorf("--nats-replicas %q: want 1 to 5", replicas)
+		}
 		d, err := time.ParseDuration(maxAge)
 		if err != nil {
 			return fmt.Errorf("--nats-max-age %q: want a Go duration such as 72h", maxAge)
@@ -283,7 +300,7 @@ func addStreamLimits(fs *flag.FlagSet, getenv func(string) string, l *natsbus.St
 		if err != nil || n > math.MaxInt64 {
 			return fmt.Errorf("--nats-max-bytes %q: want a size such as 1GiB or 500MB", maxBytes)
 		}
-		*l = natsbus.StreamLimits{MaxAge: d, MaxBytes: int64(n)}
+		*l = natsbus.StreamLimits{MaxAge: d, MaxBytes: int64(n), Replicas: r}
 		if err := l.Validate(); err != nil {
 			return fmt.Errorf("--nats-max-age, --nats-max-bytes: %w", err)
 		}

@@ -53,6 +53,23 @@ func OpenAnchor(ctx context.Context, js jetstream.JetStream, ns Namespace, repli
 	return &Anchor{kv: kv, bucket: bucket}, nil
 }
 
+// LookupAnchor opens the anchor bucket of ns without creating it; false
+// when the deployment never had one.
+func LookupAnchor(ctx context.Context, js jetstream.JetStream, ns Namespace) (*Anchor, bool, error) {
+	bucket := ns.Bucket("anchor")
+	kv, err := js.KeyValue(ctx, bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("natsbus: key-value bucket %s: %w", bucket, err)
+	}
+	return &Anchor{kv: kv, bucket: bucket}, true, nil
+}
+
+// Bucket names the anchor's key-value bucket (its key is "head").
+func (a *Anchor) Bucket() string { return a.bucket }
+
 // Load returns the anchor; false when none was ever recorded.
 func (a *Anchor) Load(ctx context.Context) (AnchorPoint, bool, error) {
 	p, _, ok, err := a.load(ctx)

@@ -104,6 +104,9 @@ type StreamLimits struct {
 	MaxAge time.Duration
 	// MaxBytes bounds the stream's storage.
 	MaxBytes int64
+	// Replicas is how many servers of a NATS cluster hold the stream (and
+	// the deployment's key-value buckets); 0 is 1.
+	Replicas int
 }
 
 // Validate reports limits JetStream would refuse.
@@ -113,6 +116,9 @@ func (l StreamLimits) Validate() error {
 	}
 	if l.MaxBytes < 0 {
 		return fmt.Errorf("natsbus: stream max bytes %d: want 0 (no limit) or more", l.MaxBytes)
+	}
+	if l.Replicas < 0 || l.Replicas > 5 {
+		return fmt.Errorf("natsbus: stream replicas %d: want 1 to 5", l.Replicas)
 	}
 	return nil
 }
@@ -133,6 +139,7 @@ func StreamConfig(l StreamLimits) jetstream.StreamConfig {
 		Duplicates:  DuplicateWindow,
 		MaxAge:      l.MaxAge,
 		MaxBytes:    maxBytes,
+		Replicas:    max(l.Replicas, 1),
 	}
 }
 

@@ -122,7 +122,7 @@ func (n Namespace) EnsureStream(ctx context.Context, js jetstream.JetStream, lim
 	if s, err := js.Stream(ctx, want.Name); err == nil {
 		if c := s.CachedInfo().Config; c.Description == want.Description && slices.Equal(c.Subjects, want.Subjects) &&
 			c.Storage == want.Storage && c.Retention == want.Retention && c.Duplicates == want.Duplicates &&
-			c.Discard == want.Discard && c.MaxAge == want.MaxAge && c.MaxBytes == want.MaxBytes {
+			c.Discard == want.Discard && c.MaxAge == want.MaxAge && c.MaxBytes == want.MaxBytes && c.Replicas == want.Replicas {
 			return s, nil
 		}
 	}
