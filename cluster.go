@@ -39,10 +39,6 @@ type cluster struct {
 // relayLease is the lease the relay runs under.
 const relayLease = "relay"
 
-// anchorEvery is how often the relay's node records the store's head as
-// the chain anchor.
-const anchorEvery = 5 * time.Second
-
 func openCluster(ctx context.Context, cfg serveConfig, js jetstream.JetStream, log *slog.Logger) (*cluster, error) {
 	ns, replicas := cfg.NATS.NS, cfg.NATS.Limits.Replicas
 	leases, err := natsbus.OpenLeases(ctx, js, ns, natsbus.LeaseOptions{Replicas: replicas}, log)
@@ -172,7 +168,7 @@ func recordAnchor(ctx context.Context, st chainStore, a anchorKeeper, every time
 // runRelay runs the relay: at once with the embedded NATS, and under the
 // deployment's relay lease otherwise, where the holder also records the
 // chain anchor.
-func runRelay(ctx context.Context, cl *cluster, relay *natsbus.Relay, st chainStore, log *slog.Logger) {
+func runRelay(ctx context.Context, cl *cluster, relay *natsbus.Relay, st chainStore, anchorEvery time.Duration, log *slog.Logger) {
 	run := func(ctx context.Context) {
 		if err := relay.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			log.Error("relay stopped", "err", err)
@@ -181,6 +177,9 @@ func runRelay(ctx context.Context, cl *cluster, relay *natsbus.Relay, st chainSt
 	if cl == nil {
 		run(ctx)
 		return
+	}
+	if anchorEvery <= 0 {
+		anchorEvery = 5 * time.Second
 	}
 	_ = cl.leases.Run(ctx, relayLease, func(ctx context.Context) {
 		var wg sync.WaitGroup

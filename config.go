@@ -44,6 +44,9 @@ type serveConfig struct {
 	DebugAddr      string
 	TimeZone       string // leaderboard periods; "" is projections.DefaultLocation
 	Projector      string // "" or "in-process", or "external" (paiju project)
+	// AnchorEvery is how often the relay's node records the chain anchor
+	// (with --nats-url).
+	AnchorEvery time.Duration
 	BotDelay       time.Duration
 	Quotas         api.Quotas
 	// CORSOrigins are the browser origins allowed to call the API.
@@ -170,6 +173,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	// Empty defaults (resolved in serve) keep the zero config the default.
 	str(fs, getenv, &c.TimeZone, "time-zone", "", "IANA time zone bounding leaderboard days, weeks and months; empty is Asia/Shanghai")
 	str(fs, getenv, &c.Projector, "projector", "", `where projections are built: "in-process" (empty) or "external" (a separate "paiju project")`)
+	anchorEvery := "5s"
+	str(fs, getenv, &anchorEvery, "anchor-interval", anchorEvery, "with --nats-url, how often the node running the relay records the store's head as the chain anchor in NATS (100ms to 1h)")
 	botDelay := "300ms"
 	str(fs, getenv, &botDelay, "bot-delay", botDelay, "how long a bot or a delegated seat (托管) thinks before it plays (a Go duration, 0 to 1m)")
 	rate := "100"
@@ -202,6 +207,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		return c, fmt.Errorf("serve: --bot-delay %q: want a duration from 0 to 1m", botDelay)
 	}
 	c.BotDelay = d
+	if c.AnchorEvery, err = time.ParseDuration(anchorEvery); err != nil || c.AnchorEvery < 100*time.Millisecond || c.AnchorEvery > time.Hour {
+		return c, fmt.Errorf("serve: --anchor-interval %q: want a duration from 100ms to 1h", anchorEvery)
+	}
 	if tokenFile != "" {
 		if c.AuditorToken != "" {
 			return c, errors.New("serve: give --auditor-token or --auditor-token-file, not both")

@@ -189,7 +189,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	wg.Go(func() { runRelay(runCtx, cl, relay, store, log) })
+	wg.Go(func() { runRelay(runCtx, cl, relay, store, cfg.AnchorEvery, log) })
 	wg.Go(func() {
 		if err := svc.Run(runCtx); err != nil && !errors.Is(err, context.Canceled) {
 			log.Error("turn clocks and bots stopped", "err", err)
