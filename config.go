@@ -47,8 +47,8 @@ type serveConfig struct {
 	// AnchorEvery is how often the relay's node records the chain anchor
 	// (with --nats-url).
 	AnchorEvery time.Duration
-	BotDelay       time.Duration
-	Quotas         api.Quotas
+	BotDelay    time.Duration
+	Quotas      api.Quotas
 	// CORSOrigins are the browser origins allowed to call the API.
 	CORSOrigins []string
 	observeConfig
