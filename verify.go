@@ -25,6 +25,13 @@ import (
 // error (a non-zero exit).
 func verify(ctx context.Context, vc verifyConfig, stdout io.Writer) error {
 	c := vc.commonConfig
+	kind, err := c.storeKind()
+	if err != nil {
+		return err
+	}
+	if kind == storePostgres {
+		return verifyPostgres(ctx, vc, stdout)
+	}
 	// The store is opened without its head file: Open would refuse a log that
 	// disagrees with it, where verify should say exactly where.
 	store, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, Logger: slog.New(slog.DiscardHandler)})
@@ -66,7 +73,12 @@ func verify(ctx context.Context, vc verifyConfig, stdout io.Writer) error {
 			return err
 		}
 	}
+	return verifyTables(ctx, store, stdout)
+}
 
+// verifyTables replays every table of store and re-decides it through its
+// rules.
+func verifyTables(ctx context.Context, store logStore, stdout io.Writer) error {
 	streams, err := store.Streams(ctx)
 	if err != nil {
 		return err
