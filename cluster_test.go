@@ -22,6 +22,7 @@ import (
 	"paiju/api/apitest"
 	"paiju/internal/pgtest"
 	"paiju/natsbus"
+	"paiju/projections"
 )
 
 // startNATS starts a nats-server with JetStream on loopback: the external
@@ -388,5 +389,23 @@ func TestServeTwoNodesOneDeployment(t *testing.T) {
 	}
 	if int64(info.State.Msgs) != events {
 		t.Errorf("JetStream holds %d messages for the store's %d events: two relays, or one that skipped or repeated", info.State.Msgs, events)
+	}
+	// Each node fed its own projections from consumers of its own.
+	var consumers []string
+	for name := range s.ConsumerNames(t.Context()).Name() {
+		consumers = append(consumers, name)
+	}
+	slices.Sort(consumers)
+	perNode := map[string]int{}
+	for _, c := range consumers {
+		rest, ok := strings.CutPrefix(c, "paiju-prod-projection-")
+		if !ok {
+			t.Errorf("consumer %s does not carry the deployment's name", c)
+			continue
+		}
+		perNode[rest[strings.LastIndexByte(rest, '-')+1:]]++
+	}
+	if len(perNode) != 2 || len(consumers) != 2*len(projections.Names) {
+		t.Errorf("consumers %v, want one per projection per node", consumers)
 	}
 }
