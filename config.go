@@ -44,8 +44,14 @@ type serveConfig struct {
 	DebugAddr      string
 	TimeZone       string // leaderboard periods; "" is projections.DefaultLocation
 	Projector      string // "" or "in-process", or "external" (paiju project)
-	BotDelay       time.Duration
-	Quotas         api.Quotas
+	// AnchorEvery is how often the relay's node records the chain anchor
+	// (with --nats-url).
+	AnchorEvery time.Duration
+	// LeaseTTL is how long a dead node keeps the relay's lease (with
+	// --nats-url), when this node creates the leases bucket.
+	LeaseTTL time.Duration
+	BotDelay time.Duration
+	Quotas   api.Quotas
 	// CORSOrigins are the browser origins allowed to call the API.
 	CORSOrigins []string
 	observeConfig
@@ -170,6 +176,10 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	// Empty defaults (resolved in serve) keep the zero config the default.
 	str(fs, getenv, &c.TimeZone, "time-zone", "", "IANA time zone bounding leaderboard days, weeks and months; empty is Asia/Shanghai")
 	str(fs, getenv, &c.Projector, "projector", "", `where projections are built: "in-process" (empty) or "external" (a separate "paiju project")`)
+	leaseTTL := natsbus.DefaultLeaseTTL.String()
+	str(fs, getenv, &leaseTTL, "lease-ttl", leaseTTL, "with --nats-url, how long the relay's lease outlives a node that died without releasing it (1s to 5m): the longest a deployment waits for another node to relay; fixed when the deployment's leases bucket is created")
+	anchorEvery := "5s"
+	str(fs, getenv, &anchorEvery, "anchor-interval", anchorEvery, "with --nats-url, how often the node running the relay records the store's head as the chain anchor in NATS (100ms to 1h)")
 	botDelay := "300ms"
 	str(fs, getenv, &botDelay, "bot-delay", botDelay, "how long a bot or a delegated seat (托管) thinks before it plays (a Go duration, 0 to 1m)")
 	rate := "100"
@@ -202,6 +212,12 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		return c, fmt.Errorf("serve: --bot-delay %q: want a duration from 0 to 1m", botDelay)
 	}
 	c.BotDelay = d
+	if c.AnchorEvery, err = time.ParseDuration(anchorEvery); err != nil || c.AnchorEvery < 100*time.Millisecond || c.AnchorEvery > time.Hour {
+		return c, fmt.Errorf("serve: --anchor-interval %q: want a duration from 100ms to 1h", anchorEvery)
+	}
+	if c.LeaseTTL, err = time.ParseDuration(leaseTTL); err != nil || c.LeaseTTL < time.Second || c.LeaseTTL > 5*time.Minute {
+		return c, fmt.Errorf("serve: --lease-ttl %q: want a duration from 1s to 5m", leaseTTL)
+	}
 	if tokenFile != "" {
 		if c.AuditorToken != "" {
 			return c, errors.New("serve: give --auditor-token or --auditor-token-file, not both")
@@ -225,6 +241,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if err := resolveLimits(); err != nil {
 		return c, fmt.Errorf("serve: %w", err)
 	}
+	if c.NATS.URL == "" && c.NATS.Limits.Replicas > 1 {
+		return c, errors.New("serve: --nats-replicas above 1 is for a NATS cluster (--nats-url): the embedded server is one")
+	}
 	return c, nil
 }
 
@@ -234,6 +253,9 @@ type natsConfig struct {
 	URL    string
 	Auth   natsbus.Auth
 	Limits natsbus.StreamLimits
+	// Cluster names the deployment on NATS (--cluster); NS is its names.
+	Cluster string
+	NS      natsbus.Namespace
 }
 
 // addNATS adds --nats-url and the credentials of an external server; the
@@ -249,7 +271,13 @@ func addNATS(fs *flag.FlagSet, getenv func(string) string, c *natsConfig, urlHel
 	str(fs, getenv, &c.Auth.TLSCA, "nats-tls-ca", "", "PEM file of the CAs that sign the NATS server's certificate")
 	str(fs, getenv, &c.Auth.TLSCert, "nats-tls-cert", "", "PEM client certificate for a NATS server that verifies clients")
 	str(fs, getenv, &c.Auth.TLSKey, "nats-tls-key", "", "PEM key of --nats-tls-cert")
+	str(fs, getenv, &c.Cluster, "cluster", "", "name of this deployment on NATS (letters, digits, - and _): its stream, subjects, consumers and buckets carry it, so deployments sharing a NATS never touch each other's; empty keeps the unnamed deployment's names (PAIJU_EVENTS, paiju.events.>)")
 	return func() error {
+		ns, err := natsbus.NewNamespace(c.Cluster)
+		if err != nil {
+			return fmt.Errorf("--cluster: %w", err)
+		}
+		c.NS = ns
 		if passwordFile != "" {
 			if c.Auth.Password != "" {
 				return errors.New("give --nats-password or --nats-password-file, not both")
@@ -263,7 +291,7 @@ func addNATS(fs *flag.FlagSet, getenv func(string) string, c *natsConfig, urlHel
 		if c.URL == "" && !c.Auth.IsZero() {
 			return errors.New("NATS credentials and TLS settings are for an external server: give --nats-url too (the embedded one is in-process only)")
 		}
-		_, err := c.Auth.Options()
+		_, err = c.Auth.Options()
 		return err
 	}
 }
@@ -271,10 +299,15 @@ func addNATS(fs *flag.FlagSet, getenv func(string) string, c *natsConfig, urlHel
 // addStreamLimits adds the limits of the stream serve configures; the
 // returned function parses and checks them.
 func addStreamLimits(fs *flag.FlagSet, getenv func(string) string, l *natsbus.StreamLimits) (resolve func() error) {
-	var maxAge, maxBytes string
+	var maxAge, maxBytes, replicas string
 	str(fs, getenv, &maxAge, "nats-max-age", "72h", "how long the NATS stream keeps an event (a Go duration, at least 2m; 0 keeps them for ever); the store keeps every event")
 	str(fs, getenv, &maxBytes, "nats-max-bytes", "1GiB", "how much the NATS stream may hold before its oldest events are dropped (e.g. 512MiB; 0 is no limit)")
+	str(fs, getenv, &replicas, "nats-replicas", "1", "how many servers of a NATS cluster hold the stream and the deployment's key-value buckets (1 to 5; 3 survives the loss of one)")
 	return func() error {
+		r, err := strconv.Atoi(replicas)
+		if err != nil || r < 1 || r > 5 {
+			return fmt.Errorf("--nats-replicas %q: want 1 to 5", replicas)
+		}
 		d, err := time.ParseDuration(maxAge)
 		if err != nil {
 			return fmt.Errorf("--nats-max-age %q: want a Go duration such as 72h", maxAge)
@@ -283,7 +316,7 @@ func addStreamLimits(fs *flag.FlagSet, getenv func(string) string, l *natsbus.St
 		if err != nil || n > math.MaxInt64 {
 			return fmt.Errorf("--nats-max-bytes %q: want a size such as 1GiB or 500MB", maxBytes)
 		}
-		*l = natsbus.StreamLimits{MaxAge: d, MaxBytes: int64(n)}
+		*l = natsbus.StreamLimits{MaxAge: d, MaxBytes: int64(n), Replicas: r}
 		if err := l.Validate(); err != nil {
 			return fmt.Errorf("--nats-max-age, --nats-max-bytes: %w", err)
 		}
