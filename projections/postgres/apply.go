@@ -117,9 +117,7 @@ func applyHands(_ context.Context, tx *wtx, ev eventstore.Event) error {
 		return nil
 	}
 	hid := projections.HandID(tid, t.open)
-	tx.exec(`INSERT INTO hh_hand_events (hand_id, position, version, type, data, recorded_at) VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT DO NOTHING`,
-		hid, ev.Position, ev.Version, ev.Type, string(ev.Data), ev.RecordedAt.UTC().UnixNano())
+	tx.events.add(hid, ev)
 	if ev.Type != "HandSettled" {
 		return nil
 	}
@@ -144,6 +142,33 @@ func applyHands(_ context.Context, tx *wtx, ev eventstore.Event) error {
 	tx.exec(`UPDATE hh_tables SET open_hand = 0 WHERE stream = $1`, ev.Stream)
 	t.open = 0
 	return nil
+}
+
+// handEvents are rows of hh_hand_events, by column.
+type handEvents struct {
+	hands, types, data []string
+	positions, at      []int64
+	versions           []int32
+}
+
+func (h *handEvents) add(hid string, ev eventstore.Event) {
+	h.hands = append(h.hands, hid)
+	h.positions = append(h.positions, ev.Position)
+	h.versions = append(h.versions, int32(ev.Version))
+	h.types = append(h.types, ev.Type)
+	h.data = append(h.data, string(ev.Data))
+	h.at = append(h.at, ev.RecordedAt.UTC().UnixNano())
+}
+
+// finishHands writes the batch's hand events in one statement.
+func finishHands(tx *wtx) {
+	e := tx.events
+	if len(e.hands) == 0 {
+		return
+	}
+	tx.exec(`INSERT INTO hh_hand_events (hand_id, position, version, type, data, recorded_at)
+		SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::bigint[])
+		ON CONFLICT DO NOTHING`, e.hands, e.positions, e.versions, e.types, e.data, e.at)
 }
 
 // startHand records a new hand with the seats as they are at its first deal.
@@ -297,12 +322,13 @@ func applyDirectory(_ context.Context, tx *wtx, ev eventstore.Event) error {
 				opened_position = excluded.opened_position, created_at = excluded.created_at, updated_at = excluded.updated_at`,
 			tid, o.Game, o.Variant, o.Stake, o.Seats, opts, clock, o.MaxHands, o.RulesVersion, projections.StatusOpen, ev.Position, at, at)
 		tx.td[tid] = true
+		touch(tx, tid, at)
 		return nil
 	}
 	if !tx.td[tid] {
 		return nil // a stream without TableOpened: not a table this directory knows
 	}
-	tx.exec(`UPDATE td_tables SET updated_at = $1 WHERE table_id = $2`, at, tid)
+	touch(tx, tid, at)
 	switch ev.Type {
 	case "PlayerSeated":
 		p, err := decode[table.PlayerSeated](ev)
@@ -331,6 +357,32 @@ func applyDirectory(_ context.Context, tx *wtx, ev eventstore.Event) error {
 		tx.exec(`UPDATE td_tables SET status = $1 WHERE table_id = $2`, projections.StatusClosed, tid)
 	}
 	return nil
+}
+
+// touch notes the time of a table's latest event, written by
+// finishDirectory.
+func touch(tx *wtx, tid string, at int64) {
+	if tx.touched == nil {
+		tx.touched = map[string]int64{}
+	}
+	if _, ok := tx.touched[tid]; !ok {
+		tx.touchedAt = append(tx.touchedAt, tid)
+	}
+	tx.touched[tid] = at
+}
+
+// finishDirectory sets, in one statement, the time of each table's last
+// event in the batch.
+func finishDirectory(tx *wtx) {
+	if len(tx.touchedAt) == 0 {
+		return
+	}
+	at := make([]int64, len(tx.touchedAt))
+	for i, tid := range tx.touchedAt {
+		at[i] = tx.touched[tid]
+	}
+	tx.exec(`UPDATE td_tables t SET updated_at = u.at FROM unnest($1::text[], $2::bigint[]) AS u(id, at) WHERE t.table_id = u.id`,
+		tx.touchedAt, at)
 }
 
 func emptySeat(tx *wtx, tid string, seat int) {

@@ -68,6 +68,8 @@ type projection struct {
 	// load reads, once per batch, the rows apply decides from; may be nil.
 	load  func(ctx context.Context, tx *wtx, events []eventstore.Event) error
 	apply func(ctx context.Context, tx *wtx, ev eventstore.Event) error
+	// finish queues, once per batch, the writes apply gathered; may be nil.
+	finish func(tx *wtx)
 	// tables are the tables it owns, emptied by Reset.
 	tables []string
 }
@@ -106,11 +108,11 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	}
 	d := &DB{pool: pool, loc: opts.Location, now: opts.Now, changed: make(chan struct{}), leases: map[*Lease]struct{}{}}
 	d.proj = map[string]projection{
-		projections.Hands: {load: loadHands, apply: applyHands,
+		projections.Hands: {load: loadHands, apply: applyHands, finish: finishHands,
 			tables: []string{"hh_tables", "hh_seats", "hh_hands", "hh_hand_events", "hh_player_hands"}},
 		projections.Leaderboards: {apply: applyLeaderboards,
 			tables: []string{"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results"}},
-		projections.Directory: {load: loadDirectory, apply: applyDirectory,
+		projections.Directory: {load: loadDirectory, apply: applyDirectory, finish: finishDirectory,
 			tables: []string{"td_seats", "td_tables"}},
 	}
 	return d, nil
@@ -304,6 +306,11 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 		return 0, gap
 	}
 	tx := newWTX(ptx)
+	// Projections are rebuilt from the log, so a commit need not wait for
+	// its WAL to reach the disk: a server crash may lose the last batches,
+	// checkpoint included, never tear one, and they are applied again.
+	// Durability is the event store's job, not the read model's.
+	tx.exec(`SET LOCAL synchronous_commit = off`)
 	if p.load != nil {
 		if err := p.load(ctx, tx, todo); err != nil {
 			return 0, fmt.Errorf("projection %s: %w", name, err)
@@ -317,6 +324,9 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 	}
 	last := todo[len(todo)-1]
 	tx.ev = eventstore.Event{}
+	if p.finish != nil {
+		p.finish(tx)
+	}
 	tx.exec(`UPDATE projection_checkpoints SET position = $2, hash = $3 WHERE name = $1`, name, last.Position, last.Hash)
 	if err := tx.flush(ctx); err != nil {
 		return 0, fmt.Errorf("projection %s: %w", name, err)
@@ -425,6 +435,11 @@ type wtx struct {
 	hh map[string]*hhTable
 	// The directory's tables, by id, as this transaction sees them.
 	td map[string]bool
+	// Writes gathered for one statement at the end of the batch: nothing
+	// the projections decide from reads them back.
+	events    handEvents
+	touched   map[string]int64 // a directory table's last event time
+	touchedAt []string         // the keys of touched, in order
 }
 
 func newWTX(tx pgx.Tx) *wtx { return &wtx{tx: tx, batch: &pgx.Batch{}} }
