@@ -18,22 +18,16 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io/fs"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/golang-migrate/migrate/v4"
-	migratepgx "github.com/golang-migrate/migrate/v4/database/pgx/v5"
-	"github.com/golang-migrate/migrate/v4/source/iofs"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/jackc/pgx/v5/stdlib"
 
 	"paiju/eventstore"
 	pmig "paiju/migrations/postgres/projections"
+	"paiju/migrations/schema"
 	"paiju/projections"
 )
 
@@ -102,9 +96,11 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("projections: connect: %w", err)
 	}
-	if err := migrateUp(ctx, pool); err != nil {
+	// golang-migrate holds an advisory lock while it runs, so nodes
+	// starting together migrate once.
+	if err := schema.UpPostgres(ctx, url, pmig.FS, pmig.MigrationsTable); err != nil {
 		pool.Close()
-		return nil, err
+		return nil, fmt.Errorf("projections: %w", err)
 	}
 	d := &DB{pool: pool, loc: opts.Location, now: opts.Now, changed: make(chan struct{}), leases: map[*Lease]struct{}{}}
 	d.proj = map[string]projection{
@@ -118,74 +114,10 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	return d, nil
 }
 
-// AheadError reports a database whose projections schema is newer than
-// this binary's migrations: a newer paiju migrated it.
-type AheadError struct {
-	Version, Latest uint
-}
-
-func (e *AheadError) Error() string {
-	return fmt.Sprintf("projections schema is at version %d, newer than this binary knows (its newest is %d): run the newer paiju", e.Version, e.Latest)
-}
-
-// migrateUp applies the embedded migrations, recording their version in a
-// table of their own. golang-migrate holds an advisory lock while it runs,
-// so nodes starting together migrate once.
-func migrateUp(ctx context.Context, pool *pgxpool.Pool) error {
-	latest, err := latestVersion(pmig.FS)
-	if err != nil {
-		return fmt.Errorf("projections: migrations: %w", err)
-	}
-	db := stdlib.OpenDBFromPool(pool)
-	defer db.Close()
-	if err := db.PingContext(ctx); err != nil {
-		return fmt.Errorf("projections: connect: %w", err)
-	}
-	drv, err := migratepgx.WithInstance(db, &migratepgx.Config{MigrationsTable: pmig.MigrationsTable})
-	if err != nil {
-		return fmt.Errorf("projections: migrations: %w", err)
-	}
-	src, err := iofs.New(pmig.FS, ".")
-	if err != nil {
-		return fmt.Errorf("projections: migrations: %w", err)
-	}
-	m, err := migrate.NewWithInstance("iofs", src, "pgx5", drv)
-	if err != nil {
-		return fmt.Errorf("projections: migrations: %w", err)
-	}
-	defer m.Close()
-	v, dirty, err := m.Version()
-	switch {
-	case errors.Is(err, migrate.ErrNilVersion):
-	case err != nil:
-		return fmt.Errorf("projections: schema version: %w", err)
-	case dirty:
-		return fmt.Errorf("projections: schema version %d is dirty: a migration failed half-way; fix the database, then force the version", v)
-	case v > latest:
-		return &AheadError{Version: v, Latest: latest}
-	}
-	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
-		return fmt.Errorf("projections: migrate up: %w", err)
-	}
-	return nil
-}
-
-// latestVersion is the newest migration version files holds.
-func latestVersion(files fs.FS) (uint, error) {
-	names, err := fs.Glob(files, "*.up.sql")
-	if err != nil {
-		return 0, err
-	}
-	var latest uint
-	for _, n := range names {
-		num, _, _ := strings.Cut(n, "_")
-		v, err := strconv.ParseUint(num, 10, 32)
-		if err != nil {
-			return 0, fmt.Errorf("migration %s: %w", n, err)
-		}
-		latest = max(latest, uint(v))
-	}
-	return latest, nil
+// Migrator opens the projections' schema in the database at url for paiju
+// migrate.
+func Migrator(ctx context.Context, url string) (*schema.Migrator, error) {
+	return schema.OpenPostgres(ctx, url, pmig.FS, pmig.MigrationsTable)
 }
 
 // Replay rebuilds projection name from position 0 by reading src directly.

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"paiju/internal/pgtest"
+	"paiju/migrations/postgres/store"
+	"paiju/migrations/schema"
 	"paiju/projections"
 	"paiju/projections/projectionstest"
 	psqlite "paiju/projections/sqlite"
@@ -117,10 +119,14 @@ func TestLease(t *testing.T) {
 }
 
 // TestMigrationsShareTheDatabase: the projections keep their schema
-// version in a table of their own, and opening again migrates nothing.
+// version in a table of their own, beside the event store's in the same
+// database, and opening again migrates nothing.
 func TestMigrationsShareTheDatabase(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.NewDatabase(t)
+	if err := schema.UpPostgres(ctx, url, store.FS, store.MigrationsTable); err != nil {
+		t.Fatal(err)
+	}
 	for range 2 {
 		db, err := Open(ctx, url, Options{})
 		if err != nil {
@@ -131,9 +137,13 @@ func TestMigrationsShareTheDatabase(t *testing.T) {
 		if err := db.pool.QueryRow(ctx, `SELECT version, dirty FROM projections_schema_migrations`).Scan(&v, &dirty); err != nil || v != 1 || dirty {
 			t.Fatalf("projections_schema_migrations: %d %v %v", v, dirty, err)
 		}
+		var storeVersion int
+		if err := db.pool.QueryRow(ctx, `SELECT version FROM `+store.MigrationsTable).Scan(&storeVersion); err != nil || storeVersion < 1 {
+			t.Fatalf("the event store's schema beside the projections': version %d, %v", storeVersion, err)
+		}
 		var other bool
 		if err := db.pool.QueryRow(ctx, `SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&other); err != nil || other {
-			t.Fatalf("golang-migrate's default table exists (%v, %v): it is the event store's to create", other, err)
+			t.Fatalf("golang-migrate's default table exists (%v, %v): every schema names its own", other, err)
 		}
 		db.Close()
 	}
