@@ -44,6 +44,14 @@ type readModel interface {
 type openedProjections struct {
 	projectionStore
 	reader func(log projections.Source) readModel
+	// Shared says that every node of a cluster reads and writes these
+	// projections (PostgreSQL), rather than each its own (SQLite). Shared
+	// projections need one worker per projection in a deployment to avoid
+	// applying every event once per node (the feed's deployment-wide
+	// lease); they stay right without it, because appliers of a
+	// projection take turns on its checkpoint row. A node's own
+	// projections need every event delivered to that node.
+	Shared bool
 }
 
 // Reader is the read side the API serves, with lag measured against log.
@@ -53,8 +61,7 @@ func (p openedProjections) Reader(log projections.Source) readModel { return p.r
 // --store names, with leaderboard periods bounded in the named time zone:
 // the SQLite file in the data directory beside the SQLite store, or the
 // PostgreSQL database of the PostgreSQL store, which every node of a
-// cluster shares (its appliers take turns on each projection's checkpoint
-// row, so every node may run the feed).
+// cluster shares (Shared).
 func openProjections(ctx context.Context, c commonConfig, tz string) (openedProjections, error) {
 	loc, err := time.LoadLocation(tz)
 	if err != nil {
@@ -69,13 +76,13 @@ func openProjections(ctx context.Context, c commonConfig, tz string) (openedProj
 		if err != nil {
 			return openedProjections{}, fmt.Errorf("open projections in %s: %w", schema.RedactURL(c.Store), err)
 		}
-		return openedProjections{db, func(log projections.Source) readModel { return ppostgres.Reader{DB: db, Log: log} }}, nil
+		return openedProjections{db, func(log projections.Source) readModel { return ppostgres.Reader{DB: db, Log: log} }, true}, nil
 	}
 	db, err := psqlite.Open(ctx, c.projPath(), psqlite.Options{Location: loc})
 	if err != nil {
 		return openedProjections{}, fmt.Errorf("open projections: %w", err)
 	}
-	return openedProjections{db, func(log projections.Source) readModel { return psqlite.Reader{DB: db, Log: log} }}, nil
+	return openedProjections{db, func(log projections.Source) readModel { return psqlite.Reader{DB: db, Log: log} }, false}, nil
 }
 
 // openSeats adapts the table directory to quick play.

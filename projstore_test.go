@@ -26,6 +26,9 @@ func TestOpenProjectionsBesideTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	lite.Close()
+	if lite.Shared {
+		t.Error("projections in the data directory said to be shared by the cluster's nodes")
+	}
 	if _, err := os.Stat(filepath.Join(dir, "projections.db")); err != nil {
 		t.Fatalf("no --store: %v, want projections.db in the data directory", err)
 	}
@@ -37,6 +40,9 @@ func TestOpenProjectionsBesideTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pg.Close()
+	if !pg.Shared {
+		t.Error("projections in the PostgreSQL store's database not said to be shared by the cluster's nodes")
+	}
 	if _, err := os.Stat(filepath.Join(pdir, "projections.db")); err == nil {
 		t.Fatal("--store postgres://… created projections.db in the data directory")
 	}

@@ -9,8 +9,14 @@
 // commit, then reads the checkpoint the first moved to and skips what is
 // already applied, so no event is applied twice or skipped, whichever node
 // delivers it. That lock is what keeps the rows right, and it is always
-// taken; TryLease offers more, for deployments that want only one node to
-// do the work (see Lease).
+// taken: every node may run the feed.
+//
+// Only the work is then wasted, each event being applied by one node and
+// skipped by the others. To run one worker per projection in a deployment,
+// main holds a lease around the feed: the deployment's lease in NATS where
+// the nodes share one (the lock above covers the moments two holders
+// overlap as a lease changes hands), or TryLease, an advisory lock in this
+// database that ends with its holder's connection, where they do not.
 package postgres
 
 import (
