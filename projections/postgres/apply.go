@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"paiju/domain/table"
 	"paiju/eventstore"
@@ -83,6 +84,7 @@ func applyHands(_ context.Context, tx *wtx, ev eventstore.Event) error {
 			ON CONFLICT (stream) DO UPDATE SET table_id = excluded.table_id, game = excluded.game, variant = excluded.variant, open_hand = 0`,
 			ev.Stream, tid, o.Game, o.Variant)
 		tx.hh[ev.Stream] = &hhTable{game: o.Game, variant: o.Variant}
+		tx.opened.drop(ev.Stream)
 		return nil
 	case "PlayerSeated":
 		p, err := decode[table.PlayerSeated](ev)
@@ -129,19 +131,50 @@ func applyHands(_ context.Context, tx *wtx, ev eventstore.Event) error {
 	if err != nil {
 		return err
 	}
-	tx.exec(`UPDATE hh_hands SET settled_at = $1, settled_position = $2, deltas = $3 WHERE hand_id = $4`,
-		ev.RecordedAt.UTC().UnixNano(), ev.Position, string(deltas), hid)
-	// Each seat the hand was dealt to, with its delta: the seats are read
-	// from the hand's record, as they were when it was dealt.
-	tx.exec(`INSERT INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta)
-		SELECT s.player_id, $2, $1, s.seat, ($3::bigint[])[s.seat + 1]
-		FROM hh_hands h, json_to_recordset(h.seats::json) AS s(seat int, player_id text)
-		WHERE h.hand_id = $1 AND s.seat >= 0 AND s.seat < cardinality($3::bigint[])
-		ON CONFLICT DO NOTHING`,
-		hid, ev.Position, int64s(s.Deltas))
-	tx.exec(`UPDATE hh_tables SET open_hand = 0 WHERE stream = $1`, ev.Stream)
+	if slices.Contains(tx.settled.hands, hid) {
+		// Settled twice in one batch (a hand number dealt again): the
+		// first settlement is written before the second.
+		writeSettlements(tx)
+	}
+	tx.settled.add(hid, ev, string(deltas))
+	tx.opened.set(ev.Stream, 0)
 	t.open = 0
 	return nil
+}
+
+// settlements are the hands a batch settles, by column.
+type settlements struct {
+	hands, deltas []string
+	positions, at []int64
+}
+
+func (s *settlements) add(hid string, ev eventstore.Event, deltas string) {
+	s.hands = append(s.hands, hid)
+	s.positions = append(s.positions, ev.Position)
+	s.at = append(s.at, ev.RecordedAt.UTC().UnixNano())
+	s.deltas = append(s.deltas, deltas)
+}
+
+// writeSettlements queues the settlements gathered so far: each hand's
+// settlement, and a row for each seat the hand was dealt to, with its
+// delta (the seats are read from the hand's record, as they were when it
+// was dealt).
+func writeSettlements(tx *wtx) {
+	s := tx.settled
+	if len(s.hands) == 0 {
+		return
+	}
+	tx.exec(`UPDATE hh_hands h SET settled_at = u.at, settled_position = u.pos, deltas = u.deltas
+		FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS u(hid, pos, at, deltas)
+		WHERE h.hand_id = u.hid`, s.hands, s.positions, s.at, s.deltas)
+	tx.exec(`INSERT INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta)
+		SELECT p.player_id, u.pos, u.hid, p.seat, (u.deltas::json->>p.seat)::int
+		FROM unnest($1::text[], $2::bigint[], $3::text[]) AS u(hid, pos, deltas)
+		JOIN hh_hands h ON h.hand_id = u.hid,
+		json_to_recordset(h.seats::json) AS p(seat int, player_id text)
+		WHERE p.seat >= 0 AND p.seat < json_array_length(u.deltas::json)
+		ON CONFLICT DO NOTHING`, s.hands, s.positions, s.deltas)
+	tx.settled = settlements{}
 }
 
 // handEvents are rows of hh_hand_events, by column.
@@ -160,15 +193,27 @@ func (h *handEvents) add(hid string, ev eventstore.Event) {
 	h.at = append(h.at, ev.RecordedAt.UTC().UnixNano())
 }
 
-// finishHands writes the batch's hand events in one statement.
+// finishHands writes the batch's hand events, settlements and hands in
+// progress, a statement each.
 func finishHands(tx *wtx) {
-	e := tx.events
-	if len(e.hands) == 0 {
-		return
+	if e := tx.events; len(e.hands) > 0 {
+		tx.exec(`INSERT INTO hh_hand_events (hand_id, position, version, type, data, recorded_at)
+			SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::bigint[])
+			ON CONFLICT DO NOTHING`, e.hands, e.positions, e.versions, e.types, e.data, e.at)
 	}
-	tx.exec(`INSERT INTO hh_hand_events (hand_id, position, version, type, data, recorded_at)
-		SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::bigint[])
-		ON CONFLICT DO NOTHING`, e.hands, e.positions, e.versions, e.types, e.data, e.at)
+	writeSettlements(tx)
+	if streams, open := tx.opened.values(); len(streams) > 0 {
+		tx.exec(`UPDATE hh_tables t SET open_hand = u.open FROM unnest($1::text[], $2::int[]) AS u(stream, open) WHERE t.stream = u.stream`,
+			streams, int32s(open))
+	}
+}
+
+func int32s(xs []int) []int32 {
+	out := make([]int32, len(xs))
+	for i, x := range xs {
+		out[i] = int32(x)
+	}
+	return out
 }
 
 // startHand records a new hand with the seats as they are at its first deal.
@@ -179,7 +224,7 @@ func startHand(tx *wtx, ev eventstore.Event, tid string, t *hhTable, hand int) {
 			FROM hh_seats WHERE stream = $6)::text, '[]'), $7
 		ON CONFLICT DO NOTHING`,
 		projections.HandID(tid, hand), tid, hand, t.game, t.variant, ev.Stream, ev.RecordedAt.UTC().UnixNano())
-	tx.exec(`UPDATE hh_tables SET open_hand = $1 WHERE stream = $2`, hand, ev.Stream)
+	tx.opened.set(ev.Stream, hand)
 	t.open = hand
 }
 
@@ -213,7 +258,7 @@ func applyLeaderboards(_ context.Context, tx *wtx, ev eventstore.Event) error {
 		}
 		tx.exec(`INSERT INTO lb_seats (stream, seat, player_id) VALUES ($1, $2, $3)
 			ON CONFLICT (stream, seat) DO UPDATE SET player_id = excluded.player_id`, ev.Stream, p.Seat, p.PlayerID)
-		tx.exec(`INSERT INTO lb_names (player_id, name) VALUES ($1, $2) ON CONFLICT (player_id) DO UPDATE SET name = excluded.name`, p.PlayerID, p.Name)
+		tx.names.set(p.PlayerID, p.Name)
 	case "PlayerLeft":
 		p, err := decode[table.PlayerLeft](ev)
 		if err != nil {
@@ -260,6 +305,14 @@ func applyLeaderboards(_ context.Context, tx *wtx, ev eventstore.Event) error {
 			ev.Stream, s.Hand)
 	}
 	return nil
+}
+
+// finishLeaderboards writes the players' latest names in one statement.
+func finishLeaderboards(tx *wtx) {
+	if ids, names := tx.names.values(); len(ids) > 0 {
+		tx.exec(`INSERT INTO lb_names (player_id, name) SELECT * FROM unnest($1::text[], $2::text[])
+			ON CONFLICT (player_id) DO UPDATE SET name = excluded.name`, ids, names)
+	}
 }
 
 // loadDirectory reads which of the batch's tables the directory knows.
@@ -323,6 +376,9 @@ func applyDirectory(_ context.Context, tx *wtx, ev eventstore.Event) error {
 			tid, o.Game, o.Variant, o.Stake, o.Seats, opts, clock, o.MaxHands, o.RulesVersion, projections.StatusOpen, ev.Position, at, at)
 		tx.td[tid] = true
 		touch(tx, tid, at)
+		// The row written again: what the batch counted before is gone.
+		tx.handsUp.drop(tid)
+		tx.recounted.drop(tid)
 		return nil
 	}
 	if !tx.td[tid] {
@@ -352,7 +408,7 @@ func applyDirectory(_ context.Context, tx *wtx, ev eventstore.Event) error {
 		}
 		emptySeat(tx, tid, p.Seat)
 	case "HandSettled":
-		tx.exec(`UPDATE td_tables SET hands = hands + 1 WHERE table_id = $1`, tid)
+		tx.handsUp.set(tid, tx.handsUp.get(tid)+1)
 	case "TableClosed":
 		tx.exec(`UPDATE td_tables SET status = $1 WHERE table_id = $2`, projections.StatusClosed, tid)
 	}
@@ -361,28 +417,30 @@ func applyDirectory(_ context.Context, tx *wtx, ev eventstore.Event) error {
 
 // touch notes the time of a table's latest event, written by
 // finishDirectory.
-func touch(tx *wtx, tid string, at int64) {
-	if tx.touched == nil {
-		tx.touched = map[string]int64{}
-	}
-	if _, ok := tx.touched[tid]; !ok {
-		tx.touchedAt = append(tx.touchedAt, tid)
-	}
-	tx.touched[tid] = at
-}
+func touch(tx *wtx, tid string, at int64) { tx.touched.set(tid, at) }
 
-// finishDirectory sets, in one statement, the time of each table's last
-// event in the batch.
+// finishDirectory writes, a statement each, the time of each table's last
+// event in the batch, the hands it settled, and the seats and status of
+// the tables whose seats changed. Nothing the directory decides from reads
+// these columns, and a status is a function of the seats at the end (a
+// closed table stays closed).
 func finishDirectory(tx *wtx) {
-	if len(tx.touchedAt) == 0 {
-		return
+	if ids, at := tx.touched.values(); len(ids) > 0 {
+		tx.exec(`UPDATE td_tables t SET updated_at = u.at FROM unnest($1::text[], $2::bigint[]) AS u(id, at) WHERE t.table_id = u.id`, ids, at)
 	}
-	at := make([]int64, len(tx.touchedAt))
-	for i, tid := range tx.touchedAt {
-		at[i] = tx.touched[tid]
+	if ids, n := tx.handsUp.values(); len(ids) > 0 {
+		tx.exec(`UPDATE td_tables t SET hands = t.hands + u.n FROM unnest($1::text[], $2::int[]) AS u(id, n) WHERE t.table_id = u.id`, ids, int32s(n))
 	}
-	tx.exec(`UPDATE td_tables t SET updated_at = u.at FROM unnest($1::text[], $2::bigint[]) AS u(id, at) WHERE t.table_id = u.id`,
-		tx.touchedAt, at)
+	if ids, _ := tx.recounted.values(); len(ids) > 0 {
+		tx.exec(`UPDATE td_tables t SET
+			seated = c.n,
+			status = CASE
+				WHEN t.status = 'closed' THEN 'closed'
+				WHEN c.n >= t.seats THEN 'running'
+				ELSE 'open' END
+			FROM (SELECT u.id, (SELECT count(*) FROM td_seats s WHERE s.table_id = u.id) AS n FROM unnest($1::text[]) AS u(id)) c
+			WHERE t.table_id = c.id`, ids)
+	}
 }
 
 func emptySeat(tx *wtx, tid string, seat int) {
@@ -390,18 +448,9 @@ func emptySeat(tx *wtx, tid string, seat int) {
 	recount(tx, tid)
 }
 
-// recount sets a table's seated count and, unless it is closed, its
-// status from its seats.
-func recount(tx *wtx, tid string) {
-	tx.exec(`UPDATE td_tables SET
-		seated = c.n,
-		status = CASE
-			WHEN status = 'closed' THEN 'closed'
-			WHEN c.n >= seats THEN 'running'
-			ELSE 'open' END
-		FROM (SELECT count(*) AS n FROM td_seats WHERE table_id = $1) c
-		WHERE table_id = $1`, tid)
-}
+// recount notes a table whose seats changed: finishDirectory sets its
+// seated count and, unless it is closed, its status from its seats.
+func recount(tx *wtx, tid string) { tx.recounted.set(tid, true) }
 
 // compactJSON is raw without insignificant space, "{}" when absent: the
 // form quick play compares options in.

@@ -152,3 +152,8 @@ func TestMigrationsShareTheDatabase(t *testing.T) {
 // BenchmarkSuiteApplyBatch measures batched apply on the conformance
 // suite's random log of 50 tables (projections/sqlite reports the same).
 func BenchmarkSuiteApplyBatch(b *testing.B) { projectionstest.BenchApplyBatch(b, openSuite) }
+
+// BenchmarkSuiteApplyBatchByProjection measures each projection alone.
+func BenchmarkSuiteApplyBatchByProjection(b *testing.B) {
+	projectionstest.BenchApplyBatchByProjection(b, openSuite)
+}

@@ -552,3 +552,23 @@ func BenchApplyBatch(b *testing.B, open Opener) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
+
+// BenchApplyBatchByProjection measures each projection alone as
+// BenchApplyBatch does all three: what each costs of the whole.
+func BenchApplyBatchByProjection(b *testing.B, open Opener) {
+	for _, n := range projections.Names {
+		b.Run(n, func(b *testing.B) {
+			ctx := context.Background()
+			l := RandomLog(5, 50, max(b.N, 1))
+			db, _ := open(b, l.Now)
+			evs := l.Events[:b.N]
+			b.ResetTimer()
+			for i := 0; i < len(evs); i += 256 {
+				if _, err := db.ApplyBatch(ctx, n, evs[i:min(i+256, len(evs))]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}

@@ -37,3 +37,8 @@ func TestConformance(t *testing.T) { projectionstest.Run(t, openSuite) }
 // suite's random log of 50 tables, the figure projections/postgres reports
 // too.
 func BenchmarkSuiteApplyBatch(b *testing.B) { projectionstest.BenchApplyBatch(b, openSuite) }
+
+// BenchmarkSuiteApplyBatchByProjection measures each projection alone.
+func BenchmarkSuiteApplyBatchByProjection(b *testing.B) {
+	projectionstest.BenchApplyBatchByProjection(b, openSuite)
+}
