@@ -112,7 +112,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	d.proj = map[string]projection{
 		projections.Hands: {load: loadHands, apply: applyHands, finish: finishHands,
 			tables: []string{"hh_tables", "hh_seats", "hh_hands", "hh_hand_events", "hh_player_hands"}},
-		projections.Leaderboards: {apply: applyLeaderboards, finish: finishLeaderboards,
+		projections.Leaderboards: {load: loadLeaderboards, apply: applyLeaderboards, finish: finishLeaderboards,
 			tables: []string{"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results"}},
 		projections.Directory: {load: loadDirectory, apply: applyDirectory, finish: finishDirectory,
 			tables: []string{"td_seats", "td_tables"}},
@@ -368,20 +368,10 @@ type wtx struct {
 	batch *pgx.Batch
 	evs   []eventstore.Event // the event each queued statement applies
 	ev    eventstore.Event   // the event being applied
-	// Rows of the hands projection, by stream, as this transaction sees
-	// them (nil: not a table it knows).
-	hh map[string]*hhTable
-	// The directory's tables, by id, as this transaction sees them.
-	td map[string]bool
-	// Writes gathered for one statement at the end of the batch: nothing
-	// the projections decide from reads them back.
-	events    handEvents
-	settled   settlements
-	opened    keyed[int]    // hh_tables.open_hand by stream
-	touched   keyed[int64]  // td_tables.updated_at by table
-	handsUp   keyed[int]    // hands to add to td_tables.hands by table
-	recounted keyed[bool]   // tables whose seats changed
-	names     keyed[string] // lb_names.name by player
+	// The state of the projection being applied, read by its load.
+	h *handsState
+	l *boardState
+	d *dirState
 }
 
 func newWTX(tx pgx.Tx) *wtx { return &wtx{tx: tx, batch: &pgx.Batch{}} }
@@ -416,41 +406,6 @@ func (t *wtx) flush(ctx context.Context) error {
 	}
 	t.batch, t.evs = &pgx.Batch{}, t.evs[:0]
 	return err
-}
-
-// keyed holds one value per key, in the order keys were first set: the
-// last value of each row a batch writes, written in one statement.
-type keyed[T any] struct {
-	keys []string
-	m    map[string]T
-}
-
-func (k *keyed[T]) set(key string, v T) {
-	if k.m == nil {
-		k.m = map[string]T{}
-	}
-	if _, ok := k.m[key]; !ok {
-		k.keys = append(k.keys, key)
-	}
-	k.m[key] = v
-}
-
-func (k *keyed[T]) get(key string) T { return k.m[key] }
-
-func (k *keyed[T]) drop(key string) {
-	if _, ok := k.m[key]; ok {
-		delete(k.m, key)
-		k.keys = slices.DeleteFunc(k.keys, func(s string) bool { return s == key })
-	}
-}
-
-// values lists the keys and their values, in order.
-func (k *keyed[T]) values() ([]string, []T) {
-	vs := make([]T, len(k.keys))
-	for i, key := range k.keys {
-		vs[i] = k.m[key]
-	}
-	return k.keys, vs
 }
 
 // streams lists the distinct streams of events, in first-seen order.
