@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -394,7 +395,10 @@ func (t *wtx) flush(ctx context.Context) error {
 		if _, e := br.Exec(); e != nil {
 			ev := t.evs[i]
 			if ev.Position == 0 {
-				err = fmt.Errorf("checkpoint: %w", e)
+				// A write gathered over the batch, or the checkpoint's.
+				q := t.batch.QueuedQueries[i].SQL
+				q, _, _ = strings.Cut(strings.Join(strings.Fields(q), " "), " FROM ")
+				err = fmt.Errorf("batch write %q: %w", q, e)
 			} else {
 				err = fmt.Errorf("event %d (%s %s:%d): %w", ev.Position, ev.Type, ev.Stream, ev.Version, e)
 			}
