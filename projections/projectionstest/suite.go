@@ -68,10 +68,6 @@ func escapeTable(hands int) *Log {
 	return l
 }
 
-// EscapeTable is the log BenchmarkApplyBatch-style measures use: one table
-// of three seats playing hands of at least three events, every third with
-// an escape.
-func EscapeTable(hands int) *Log { return escapeTable(hands) }
 
 func apply1(t testing.TB, db DB, name string, ev eventstore.Event) int {
 	t.Helper()
@@ -537,8 +533,18 @@ func testWaitFor(t *testing.T, open Opener) {
 // events a transaction, each projection in turn. The log is a random one
 // of 50 tables.
 func BenchApplyBatch(b *testing.B, open Opener) {
+	benchApplyBatch(b, open, RandomLog(5, 50, max(b.N, 1)))
+}
+
+// BenchApplyBatchOneTable is BenchApplyBatch on the log projections/sqlite's
+// BenchmarkApplyBatch applies: one table whose hands are three to five
+// events long, the most writes an event can cost.
+func BenchApplyBatchOneTable(b *testing.B, open Opener) {
+	benchApplyBatch(b, open, escapeTable(b.N/3+1))
+}
+
+func benchApplyBatch(b *testing.B, open Opener, l *Log) {
 	ctx := context.Background()
-	l := RandomLog(5, 50, max(b.N, 1))
 	db, _ := open(b, l.Now)
 	evs := l.Events[:b.N]
 	b.ResetTimer()

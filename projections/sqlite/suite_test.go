@@ -42,3 +42,9 @@ func BenchmarkSuiteApplyBatch(b *testing.B) { projectionstest.BenchApplyBatch(b,
 func BenchmarkSuiteApplyBatchByProjection(b *testing.B) {
 	projectionstest.BenchApplyBatchByProjection(b, openSuite)
 }
+
+// BenchmarkSuiteApplyBatchOneTable measures batched apply on one table of
+// short hands.
+func BenchmarkSuiteApplyBatchOneTable(b *testing.B) {
+	projectionstest.BenchApplyBatchOneTable(b, openSuite)
+}
