@@ -163,3 +163,9 @@ func BenchmarkSuiteApplyBatchByProjection(b *testing.B) {
 func BenchmarkSuiteApplyBatchOneTable(b *testing.B) {
 	projectionstest.BenchApplyBatchOneTable(b, openSuite)
 }
+
+// BenchmarkSuiteApplyBatchLongHands measures batched apply on hands as long
+// as the games'.
+func BenchmarkSuiteApplyBatchLongHands(b *testing.B) {
+	projectionstest.BenchApplyBatchLongHands(b, openSuite)
+}

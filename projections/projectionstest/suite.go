@@ -536,6 +536,12 @@ func BenchApplyBatch(b *testing.B, open Opener) {
 	benchApplyBatch(b, open, RandomLog(5, 50, max(b.N, 1)))
 }
 
+// BenchApplyBatchLongHands is BenchApplyBatch on a log of 50 tables whose
+// hands are as long as the games' (LongHandsLog).
+func BenchApplyBatchLongHands(b *testing.B, open Opener) {
+	benchApplyBatch(b, open, LongHandsLog(5, 50, max(b.N, 1)))
+}
+
 // BenchApplyBatchOneTable is BenchApplyBatch on the log projections/sqlite's
 // BenchmarkApplyBatch applies: one table whose hands are three to five
 // events long, the most writes an event can cost.
