@@ -68,7 +68,6 @@ func escapeTable(hands int) *Log {
 	return l
 }
 
-
 func apply1(t testing.TB, db DB, name string, ev eventstore.Event) int {
 	t.Helper()
 	n, err := db.ApplyBatch(context.Background(), name, []eventstore.Event{ev})
