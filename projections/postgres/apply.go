@@ -332,7 +332,7 @@ func writeHands(tx *wtx) {
 			FROM unnest($1::text[], $2::bigint[], $3::text[]) AS u(hid, pos, deltas)
 			JOIN hh_hands h ON h.hand_id = u.hid,
 			json_to_recordset(h.seats::json) AS p(seat int, player_id text)
-			WHERE p.seat >= 0 AND p.seat < json_array_length(u.deltas::json)
+			WHERE p.seat >= 0 AND p.seat < CASE WHEN json_typeof(u.deltas::json) = 'array' THEN json_array_length(u.deltas::json) ELSE 0 END
 			ON CONFLICT DO NOTHING`, s.hands, s.positions, s.deltas)
 		h.settled = settlements{}
 	}

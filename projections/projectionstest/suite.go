@@ -30,6 +30,7 @@ func Run(t *testing.T, open Opener) {
 	}{
 		{"ApplyIdempotentAndEscapes", testApplyIdempotent},
 		{"GapReported", testGap},
+		{"SettlementWithoutDeltas", testNoDeltas},
 		{"ReplaySameAsIncremental", testReplay},
 		{"Directory", testDirectory},
 		{"RebuildOnDivergedLog", testDiverged},
@@ -154,6 +155,33 @@ func testGap(t *testing.T, open Opener) {
 		if err != nil || pos != 7 || hash != l.Events[6].Hash {
 			t.Fatalf("%s: anchor %d %q, %v; want 7 %q", n, pos, hash, err, l.Events[6].Hash)
 		}
+	}
+}
+
+// testNoDeltas: a settlement that records no deltas settles the hand with
+// none, and credits no one.
+func testNoDeltas(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, _ := open(t, fixed)
+	l := escapeTable(1)
+	l.Add("table-T1", time.Second, table.HandDealt{Hand: 2, Deal: 1})
+	l.Add("table-T1", time.Second, table.HandSettled{Hand: 2, Seed: "s"})
+	for _, n := range projections.Names {
+		if err := projections.CatchUp(ctx, db, n, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := db.Hand(ctx, "T1-2")
+	if err != nil || h.Deltas != nil || len(h.Events) != 2 {
+		t.Fatalf("hand T1-2 settled without deltas: %+v, %v; want no deltas, 2 events", h, err)
+	}
+	p, err := db.PlayerHands(ctx, "A", "", 0)
+	if err != nil || len(p.Hands) != 1 || p.Hands[0].Hand != 1 {
+		t.Fatalf("A's hands %+v, %v: want hand 1 only", p, err)
+	}
+	ps, err := db.Player(ctx, "A")
+	if err != nil || len(ps.Games) != 1 || ps.Games[0].Hands != 1 {
+		t.Fatalf("A's totals %+v, %v: want one hand", ps, err)
 	}
 }
 
