@@ -328,7 +328,7 @@ func writeHands(tx *wtx) {
 			FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS u(hid, pos, at, deltas)
 			WHERE h.hand_id = u.hid`, s.hands, s.positions, s.at, s.deltas)
 		tx.exec(`INSERT INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta)
-			SELECT p.player_id, u.pos, u.hid, p.seat, (u.deltas::json->>p.seat)::int
+			SELECT p.player_id, u.pos, u.hid, p.seat, (u.deltas::json->>p.seat)::bigint
 			FROM unnest($1::text[], $2::bigint[], $3::text[]) AS u(hid, pos, deltas)
 			JOIN hh_hands h ON h.hand_id = u.hid,
 			json_to_recordset(h.seats::json) AS p(seat int, player_id text)
@@ -393,8 +393,8 @@ type boardState struct {
 // results are rows of lb_results, by column.
 type results struct {
 	hands, players, games, variants []string
-	seats, deltas                   []int32
-	at                              []int64
+	seats                           []int32
+	deltas, at                      []int64
 }
 
 // loadLeaderboards reads the leaderboards' tables, seats and hand seats of
@@ -563,7 +563,7 @@ func applyLeaderboards(_ context.Context, tx *wtx, ev eventstore.Event) error {
 			}
 			r.hands, r.seats, r.players = append(r.hands, hid), append(r.seats, int32(seat)), append(r.players, pid)
 			r.games, r.variants = append(r.games, t.game), append(r.variants, t.variant)
-			r.deltas, r.at = append(r.deltas, int32(delta)), append(r.at, ev.RecordedAt.UTC().UnixNano())
+			r.deltas, r.at = append(r.deltas, int64(delta)), append(r.at, ev.RecordedAt.UTC().UnixNano())
 		}
 		k := handKey{ev.Stream, s.Hand}
 		delete(b.handSeats, k)
@@ -606,7 +606,7 @@ func finishLeaderboards(tx *wtx) {
 	}
 	if r := b.results; len(r.hands) > 0 {
 		tx.exec(`INSERT INTO lb_results (hand_id, seat, player_id, game, variant, delta, settled_at)
-			SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[])
+			SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])
 			ON CONFLICT DO NOTHING`, r.hands, r.seats, r.players, r.games, r.variants, r.deltas, r.at)
 	}
 	if ids, names := b.names.values(); len(ids) > 0 {
