@@ -441,9 +441,12 @@ const leaseClass = 0x70616a75 // "paju"
 type Lease struct {
 	d    *DB
 	name string
-	conn *pgx.Conn
 	once sync.Once
 	err  error
+
+	mu       sync.Mutex // a pgx.Conn serves one caller at a time
+	conn     *pgx.Conn
+	released bool
 }
 
 // TryLease tries to take the lease of projection name; ok is false, with
@@ -475,6 +478,11 @@ func leaseKey(name string) int32 { return int32(crc32.ChecksumIEEE([]byte(name))
 
 // Held checks that the lease's connection, and so its lock, is still there.
 func (l *Lease) Held(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.released {
+		return fmt.Errorf("projection %s: lease released", l.name)
+	}
 	if err := l.conn.Ping(ctx); err != nil {
 		return fmt.Errorf("projection %s: lease lost: %w", l.name, err)
 	}
@@ -490,6 +498,9 @@ func (l *Lease) Release() error {
 		l.d.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.released = true
 		// Closing the connection would end the lock too; unlocking first
 		// frees it at once even if the close is slow.
 		_, uerr := l.conn.Exec(ctx, `SELECT pg_advisory_unlock($1, $2)`, int32(leaseClass), leaseKey(l.name))

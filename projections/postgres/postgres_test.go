@@ -101,12 +101,17 @@ func TestLease(t *testing.T) {
 	if err := la.Release(); err != nil {
 		t.Fatal(err)
 	}
+	if err := la.Held(ctx); err == nil {
+		t.Fatal("a released lease says it is held")
+	}
 	lb2, ok, err := b.TryLease(ctx, projections.Hands)
 	if err != nil || !ok {
 		t.Fatalf("lease of hands after its release: %v %v", ok, err)
 	}
-	_ = lb2
-	_ = lb
+	if err := lb.Held(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_ = lb2 // released by b.Close
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
