@@ -9,6 +9,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/jackc/pgx/v5"
+
 	"paiju/domain/table"
 	"paiju/eventstore"
 	"paiju/projections"
@@ -41,6 +43,18 @@ func tableStreams(events []eventstore.Event) []string {
 		}
 	}
 	return out
+}
+
+// queueRows queues query, scanning each row it returns with scan.
+func queueRows(b *pgx.Batch, scan func(pgx.Rows) error, query string, args ...any) {
+	b.Queue(query, args...).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
 }
 
 // keyed holds one value per key, in the order keys were first set: the
@@ -120,43 +134,31 @@ type handsState struct {
 
 // loadHands reads the hands projection's tables and seats of the batch's
 // streams.
-func loadHands(ctx context.Context, tx *wtx, events []eventstore.Event) error {
+func loadHands(b *pgx.Batch, tx *wtx, events []eventstore.Event) {
 	ss := tableStreams(events)
 	h := &handsState{tables: make(map[string]*hhTable, len(ss)), seats: make(map[string]map[int]seatRecord, len(ss))}
 	tx.h = h
 	if len(ss) == 0 {
-		return nil
+		return
 	}
-	rows, err := tx.tx.Query(ctx, `SELECT stream, game, variant, open_hand FROM hh_tables WHERE stream = ANY($1)`, ss)
-	if err != nil {
-		return fmt.Errorf("load tables: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	queueRows(b, func(rows pgx.Rows) error {
 		var s string
 		t := &hhTable{}
 		if err := rows.Scan(&s, &t.game, &t.variant, &t.open); err != nil {
 			return fmt.Errorf("load tables: %w", err)
 		}
 		h.tables[s] = t
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load tables: %w", err)
-	}
-	rows, err = tx.tx.Query(ctx, `SELECT stream, seat, player_id, name FROM hh_seats WHERE stream = ANY($1)`, ss)
-	if err != nil {
-		return fmt.Errorf("load seats: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+		return nil
+	}, `SELECT stream, game, variant, open_hand FROM hh_tables WHERE stream = ANY($1)`, ss)
+	queueRows(b, func(rows pgx.Rows) error {
 		var s string
 		var r seatRecord
 		if err := rows.Scan(&s, &r.Seat, &r.PlayerID, &r.Name); err != nil {
 			return fmt.Errorf("load seats: %w", err)
 		}
 		h.seatsOf(s)[r.Seat] = r
-	}
-	return rows.Err()
+		return nil
+	}, `SELECT stream, seat, player_id, name FROM hh_seats WHERE stream = ANY($1)`, ss)
 }
 
 func (h *handsState) seatsOf(stream string) map[int]seatRecord {
@@ -399,59 +401,40 @@ type results struct {
 
 // loadLeaderboards reads the leaderboards' tables, seats and hand seats of
 // the batch's streams.
-func loadLeaderboards(ctx context.Context, tx *wtx, events []eventstore.Event) error {
+func loadLeaderboards(batch *pgx.Batch, tx *wtx, events []eventstore.Event) {
 	ss := tableStreams(events)
 	b := &boardState{tables: map[string]lbTable{}, seats: map[string]map[int]string{}, handSeats: map[handKey]map[int]string{}, byStream: map[string]map[handKey]bool{}}
 	tx.l = b
 	if len(ss) == 0 {
-		return nil
+		return
 	}
-	rows, err := tx.tx.Query(ctx, `SELECT stream, game, variant FROM lb_tables WHERE stream = ANY($1)`, ss)
-	if err != nil {
-		return fmt.Errorf("load tables: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	queueRows(batch, func(rows pgx.Rows) error {
 		var s string
 		var t lbTable
 		if err := rows.Scan(&s, &t.game, &t.variant); err != nil {
 			return fmt.Errorf("load tables: %w", err)
 		}
 		b.tables[s] = t
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load tables: %w", err)
-	}
-	rows, err = tx.tx.Query(ctx, `SELECT stream, seat, player_id FROM lb_seats WHERE stream = ANY($1)`, ss)
-	if err != nil {
-		return fmt.Errorf("load seats: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+		return nil
+	}, `SELECT stream, game, variant FROM lb_tables WHERE stream = ANY($1)`, ss)
+	queueRows(batch, func(rows pgx.Rows) error {
 		var s, pid string
 		var seat int
 		if err := rows.Scan(&s, &seat, &pid); err != nil {
 			return fmt.Errorf("load seats: %w", err)
 		}
 		b.seatsOf(s)[seat] = pid
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load seats: %w", err)
-	}
-	rows, err = tx.tx.Query(ctx, `SELECT stream, hand, seat, player_id FROM lb_hand_seats WHERE stream = ANY($1)`, ss)
-	if err != nil {
-		return fmt.Errorf("load hand seats: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+		return nil
+	}, `SELECT stream, seat, player_id FROM lb_seats WHERE stream = ANY($1)`, ss)
+	queueRows(batch, func(rows pgx.Rows) error {
 		var s, pid string
 		var hand, seat int
 		if err := rows.Scan(&s, &hand, &seat, &pid); err != nil {
 			return fmt.Errorf("load hand seats: %w", err)
 		}
 		b.handSeatsOf(s, hand)[seat] = pid
-	}
-	return rows.Err()
+		return nil
+	}, `SELECT stream, hand, seat, player_id FROM lb_hand_seats WHERE stream = ANY($1)`, ss)
 }
 
 func (b *boardState) seatsOf(stream string) map[int]string {
@@ -635,7 +618,7 @@ type dirState struct {
 }
 
 // loadDirectory reads the directory's tables and seats of the batch.
-func loadDirectory(ctx context.Context, tx *wtx, events []eventstore.Event) error {
+func loadDirectory(b *pgx.Batch, tx *wtx, events []eventstore.Event) {
 	var ids []string
 	for _, s := range tableStreams(events) {
 		id, _ := projections.TableID(s)
@@ -644,38 +627,26 @@ func loadDirectory(ctx context.Context, tx *wtx, events []eventstore.Event) erro
 	d := &dirState{tables: make(map[string]*tdTable, len(ids)), seats: make(map[string]map[int]projections.TableSeat, len(ids))}
 	tx.d = d
 	if len(ids) == 0 {
-		return nil
+		return
 	}
-	rows, err := tx.tx.Query(ctx, `SELECT table_id, seats, status FROM td_tables WHERE table_id = ANY($1)`, ids)
-	if err != nil {
-		return fmt.Errorf("load tables: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	queueRows(b, func(rows pgx.Rows) error {
 		var id string
 		t := &tdTable{}
 		if err := rows.Scan(&id, &t.seats, &t.status); err != nil {
 			return fmt.Errorf("load tables: %w", err)
 		}
 		d.tables[id] = t
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load tables: %w", err)
-	}
-	rows, err = tx.tx.Query(ctx, `SELECT table_id, seat, player_id, name, bot FROM td_seats WHERE table_id = ANY($1)`, ids)
-	if err != nil {
-		return fmt.Errorf("load seats: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+		return nil
+	}, `SELECT table_id, seats, status FROM td_tables WHERE table_id = ANY($1)`, ids)
+	queueRows(b, func(rows pgx.Rows) error {
 		var id string
 		var s projections.TableSeat
 		if err := rows.Scan(&id, &s.Seat, &s.PlayerID, &s.Name, &s.Bot); err != nil {
 			return fmt.Errorf("load seats: %w", err)
 		}
 		d.seatsOf(id)[s.Seat] = s
-	}
-	return rows.Err()
+		return nil
+	}, `SELECT table_id, seat, player_id, name, bot FROM td_seats WHERE table_id = ANY($1)`, ids)
 }
 
 func (d *dirState) seatsOf(tid string) map[int]projections.TableSeat {

@@ -66,8 +66,9 @@ var _ projections.Store = (*DB)(nil)
 
 // projection applies events of one projection inside a batch transaction.
 type projection struct {
-	// load reads, once per batch, the rows apply decides from; may be nil.
-	load  func(ctx context.Context, tx *wtx, events []eventstore.Event) error
+	// load queues, once per batch, the reads of the rows apply decides
+	// from, for the streams of events; may be nil.
+	load  func(b *pgx.Batch, tx *wtx, events []eventstore.Event)
 	apply func(ctx context.Context, tx *wtx, ev eventstore.Event) error
 	// finish queues, once per batch, the writes apply gathered; may be nil.
 	finish func(tx *wtx)
@@ -206,6 +207,54 @@ func lockCheckpoint(ctx context.Context, tx pgx.Tx, name string) (int64, error) 
 	return 0, fmt.Errorf("projection %s: checkpoint row vanished", name)
 }
 
+// lockAndLoad locks projection name's checkpoint row for the rest of tx,
+// then reads the rows p decides from for the streams of events (the
+// events past the checkpoint are among them), in one round trip: the reads
+// run once the lock is granted, and so see what the previous holder
+// committed. It returns the checkpoint.
+func lockAndLoad(ctx context.Context, tx *wtx, name string, p projection, events []eventstore.Event) (int64, error) {
+	b := &pgx.Batch{}
+	// Projections are rebuilt from the log, so a commit need not wait for
+	// its WAL to reach the disk: a server crash may lose the last batches,
+	// checkpoint included, never tear one, and they are applied again.
+	// Durability is the event store's job, not the read model's.
+	b.Queue(`SET LOCAL synchronous_commit = off`)
+	var cp int64
+	found := false
+	b.Queue(`SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`, name).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			found = true
+			if err := rows.Scan(&cp); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
+	if p.load != nil {
+		p.load(b, tx, events)
+	}
+	if err := tx.tx.SendBatch(ctx, b).Close(); err != nil {
+		return 0, fmt.Errorf("projection %s: lock checkpoint and load: %w", name, err)
+	}
+	if found {
+		return cp, nil
+	}
+	// No row (deleted by hand): created, and locked, here; the rows loaded
+	// are read again once it is.
+	cp, err := lockCheckpoint(ctx, tx.tx, name)
+	if err != nil {
+		return 0, err
+	}
+	if p.load != nil {
+		b := &pgx.Batch{}
+		p.load(b, tx, events)
+		if err := tx.tx.SendBatch(ctx, b).Close(); err != nil {
+			return 0, fmt.Errorf("projection %s: load: %w", name, err)
+		}
+	}
+	return cp, nil
+}
+
 // ApplyBatch applies events, in position order, to projection name in one
 // transaction that also moves the checkpoint: all of them or none. Events at
 // or before the checkpoint are skipped; applied counts the others. At an
@@ -224,7 +273,8 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 		return 0, fmt.Errorf("projection %s: begin: %w", name, err)
 	}
 	defer ptx.Rollback(context.WithoutCancel(ctx))
-	cp, err := lockCheckpoint(ctx, ptx, name)
+	tx := newWTX(ptx)
+	cp, err := lockAndLoad(ctx, tx, name, p, events)
 	if err != nil {
 		return 0, err
 	}
@@ -243,17 +293,6 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 	}
 	if len(todo) == 0 {
 		return 0, gap
-	}
-	tx := newWTX(ptx)
-	// Projections are rebuilt from the log, so a commit need not wait for
-	// its WAL to reach the disk: a server crash may lose the last batches,
-	// checkpoint included, never tear one, and they are applied again.
-	// Durability is the event store's job, not the read model's.
-	tx.exec(`SET LOCAL synchronous_commit = off`)
-	if p.load != nil {
-		if err := p.load(ctx, tx, todo); err != nil {
-			return 0, fmt.Errorf("projection %s: %w", name, err)
-		}
 	}
 	for _, ev := range todo {
 		tx.ev = ev

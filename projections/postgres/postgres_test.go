@@ -174,3 +174,38 @@ func BenchmarkSuiteApplyBatchOneTable(b *testing.B) {
 func BenchmarkSuiteApplyBatchLongHands(b *testing.B) {
 	projectionstest.BenchApplyBatchLongHands(b, openSuite)
 }
+
+// TestCheckpointRowsDeleted: a checkpoint row deleted by hand is created
+// again by the next batch, which then applies from position 0.
+func TestCheckpointRowsDeleted(t *testing.T) {
+	ctx := context.Background()
+	l := projectionstest.RandomLog(4, 3, 120)
+	db, err := Open(ctx, pgtest.NewDatabase(t), Options{Now: l.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.pool.Exec(ctx, `DELETE FROM projection_checkpoints`); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range projections.Names {
+		if cp, err := db.Checkpoint(ctx, n); err != nil || cp != 0 {
+			t.Fatalf("%s without a row: %d, %v", n, cp, err)
+		}
+		if err := projections.CatchUp(ctx, db, n, l); err != nil {
+			t.Fatal(err)
+		}
+		if cp, err := db.Checkpoint(ctx, n); err != nil || cp != int64(len(l.Events)) {
+			t.Fatalf("%s after catching up: %d, %v; want %d", n, cp, err, len(l.Events))
+		}
+	}
+	fresh, _ := openSuite(t, l.Now)
+	for _, n := range projections.Names {
+		if err := projections.CatchUp(ctx, fresh, n, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := projectionstest.Snapshot(t, db, l), projectionstest.Snapshot(t, fresh, l); got != want {
+		t.Fatalf("rows after the checkpoint rows were recreated:\n%s", projectionstest.Diff(got, want))
+	}
+}
