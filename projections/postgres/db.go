@@ -467,7 +467,7 @@ func streams(events []eventstore.Event) []string {
 // two-key space does not overlap golang-migrate's one-key locks).
 const leaseClass = 0x70616a75 // "paju"
 
-// Lease is the session-level advisory lock of one projection, held on a
+// Lease is the advisory lock of one projection, held on a
 // connection of its own: while a node holds it, no other node's TryLease
 // of that projection succeeds. The server ends the lock if the connection
 // ends, so a node that dies frees it; Held tells the holder whether it still
@@ -489,7 +489,7 @@ type Lease struct {
 }
 
 // TryLease tries to take the lease of projection name; ok is false, with
-// no error, while another session holds it.
+// no error, while another connection holds it.
 func (d *DB) TryLease(ctx context.Context, name string) (l *Lease, ok bool, err error) {
 	if _, known := d.proj[name]; !known {
 		return nil, false, fmt.Errorf("%w: %q", projections.ErrUnknown, name)
