@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"paiju/eventstore"
@@ -190,7 +191,7 @@ func (d *DB) Apply(ctx context.Context, name string, ev eventstore.Event) (appli
 // and returns the position there. The row is created if missing (a
 // database whose rows were deleted by hand): the insert waits for a
 // concurrent one, then finds the row.
-func lockCheckpoint(ctx context.Context, tx pgx.Tx, name string) (int64, error) {
+func lockCheckpoint(ctx context.Context, tx querier, name string) (int64, error) {
 	for range 2 {
 		var cp int64
 		err := tx.QueryRow(ctx, `SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`, name).Scan(&cp)
@@ -214,6 +215,7 @@ func lockCheckpoint(ctx context.Context, tx pgx.Tx, name string) (int64, error) 
 // committed. It returns the checkpoint.
 func lockAndLoad(ctx context.Context, tx *wtx, name string, p projection, events []eventstore.Event) (int64, error) {
 	b := &pgx.Batch{}
+	b.Queue(`BEGIN`)
 	// Projections are rebuilt from the log, so a commit need not wait for
 	// its WAL to reach the disk: a server crash may lose the last batches,
 	// checkpoint included, never tear one, and they are applied again.
@@ -268,12 +270,20 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 	if !ok {
 		return 0, fmt.Errorf("%w: %q", projections.ErrUnknown, name)
 	}
-	ptx, err := d.pool.Begin(ctx)
+	// The transaction is begun and committed by statements of the batches
+	// it sends, not by a round trip of their own: two round trips in all.
+	conn, err := d.pool.Acquire(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("projection %s: begin: %w", name, err)
+		return 0, fmt.Errorf("projection %s: connection: %w", name, err)
 	}
-	defer ptx.Rollback(context.WithoutCancel(ctx))
-	tx := newWTX(ptx)
+	open := true
+	defer func() {
+		if open {
+			rollback(conn.Conn())
+		}
+		conn.Release()
+	}()
+	tx := newWTX(conn.Conn())
 	cp, err := lockAndLoad(ctx, tx, name, p, events)
 	if err != nil {
 		return 0, err
@@ -306,12 +316,11 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 		p.finish(tx)
 	}
 	tx.exec(`UPDATE projection_checkpoints SET position = $2, hash = $3 WHERE name = $1`, name, last.Position, last.Hash)
+	tx.exec(`COMMIT`)
 	if err := tx.flush(ctx); err != nil {
 		return 0, fmt.Errorf("projection %s: %w", name, err)
 	}
-	if err := ptx.Commit(ctx); err != nil {
-		return 0, fmt.Errorf("projection %s: commit: %w", name, err)
-	}
+	open = false
 	d.broadcast()
 	return len(todo), gap
 }
@@ -400,11 +409,31 @@ func (d *DB) waitFor(ctx context.Context, names []string, pos int64, timeout tim
 	}
 }
 
+// querier runs statements: a connection, or a transaction.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// rollback ends the transaction open on conn, if any; a connection that
+// cannot say it has none is closed, and so never reused.
+func rollback(conn *pgx.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if conn.IsClosed() {
+		return
+	}
+	if _, err := conn.Exec(ctx, `ROLLBACK`); err != nil {
+		conn.Close(ctx)
+	}
+}
+
 // wtx is a batch transaction whose writes are queued and sent together:
 // the projections decide from rows load read and from what they queued
 // themselves, so a write needs no round trip of its own.
 type wtx struct {
-	tx    pgx.Tx
+	tx    *pgx.Conn // in a transaction begun by lockAndLoad
 	batch *pgx.Batch
 	evs   []eventstore.Event // the event each queued statement applies
 	ev    eventstore.Event   // the event being applied
@@ -414,7 +443,7 @@ type wtx struct {
 	d *dirState
 }
 
-func newWTX(tx pgx.Tx) *wtx { return &wtx{tx: tx, batch: &pgx.Batch{}} }
+func newWTX(conn *pgx.Conn) *wtx { return &wtx{tx: conn, batch: &pgx.Batch{}} }
 
 // exec queues a statement.
 func (t *wtx) exec(query string, args ...any) {
@@ -431,7 +460,11 @@ func (t *wtx) flush(ctx context.Context) error {
 	br := t.tx.SendBatch(ctx, t.batch)
 	var err error
 	for i := range t.batch.Len() {
-		if _, e := br.Exec(); e != nil {
+		ct, e := br.Exec()
+		if e == nil && t.batch.QueuedQueries[i].SQL == `COMMIT` && ct.String() != "COMMIT" {
+			e = errors.New("the transaction was rolled back")
+		}
+		if e != nil {
 			ev := t.evs[i]
 			if ev.Position == 0 {
 				// A write gathered over the batch, or the checkpoint's.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"paiju/domain/table"
 	"paiju/internal/pgtest"
 	"paiju/migrations/postgres/store"
 	"paiju/migrations/schema"
@@ -207,5 +208,36 @@ func TestCheckpointRowsDeleted(t *testing.T) {
 	}
 	if got, want := projectionstest.Snapshot(t, db, l), projectionstest.Snapshot(t, fresh, l); got != want {
 		t.Fatalf("rows after the checkpoint rows were recreated:\n%s", projectionstest.Diff(got, want))
+	}
+}
+
+// TestServerRefusedWrite: a write PostgreSQL refuses (a NUL in a name, which
+// its text cannot hold) fails the batch, which applies nothing, and leaves
+// no transaction open on the pool's connections.
+func TestServerRefusedWrite(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, pgtest.NewDatabase(t), Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	l := projectionstest.NewLog(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	l.Add("table-T1", time.Second, table.TableOpened{TableID: "T1", Game: "g", Variant: "v", Seats: 3, Stake: 1})
+	l.Add("table-T1", time.Second, table.PlayerSeated{Seat: 0, PlayerID: "A", Name: "a\x00b"})
+	l.Events[1].Data = []byte(`{"seat":0,"player_id":"A","name":"a\u0000b"}`)
+	for range 5 {
+		if _, err := db.ApplyBatch(ctx, projections.Leaderboards, l.Events); err == nil {
+			t.Fatal("a name with a NUL applied")
+		}
+	}
+	if cp, err := db.Checkpoint(ctx, projections.Leaderboards); err != nil || cp != 0 {
+		t.Fatalf("checkpoint %d, %v after refused batches; want 0", cp, err)
+	}
+	if n, err := db.ApplyBatch(ctx, projections.Leaderboards, l.Events[:1]); err != nil || n != 1 {
+		t.Fatalf("the event before the refused one: %d, %v", n, err)
+	}
+	var open int
+	if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`).Scan(&open); err != nil || open != 0 {
+		t.Fatalf("%d connections idle in a transaction (%v), want none", open, err)
 	}
 }

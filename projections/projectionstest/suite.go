@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 		{"ApplyIdempotentAndEscapes", testApplyIdempotent},
 		{"GapReported", testGap},
 		{"SettlementWithoutDeltas", testNoDeltas},
+		{"FailedBatchAppliesNothing", testFailedBatch},
 		{"ReplaySameAsIncremental", testReplay},
 		{"Directory", testDirectory},
 		{"RebuildOnDivergedLog", testDiverged},
@@ -182,6 +183,34 @@ func testNoDeltas(t *testing.T, open Opener) {
 	ps, err := db.Player(ctx, "A")
 	if err != nil || len(ps.Games) != 1 || ps.Games[0].Hands != 1 {
 		t.Fatalf("A's totals %+v, %v: want one hand", ps, err)
+	}
+}
+
+// testFailedBatch: a batch with an event that cannot be applied applies
+// none of its events and leaves the store able to apply the others.
+func testFailedBatch(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, _ := open(t, fixed)
+	l := escapeTable(1)
+	bad := slices.Clone(l.Events[:4])
+	bad[3].Data = []byte(`{"seat": "two", "player_id": "C"}`) // PlayerSeated
+	for range 10 {
+		for _, n := range projections.Names {
+			if _, err := db.ApplyBatch(ctx, n, bad); err == nil {
+				t.Fatalf("%s: a PlayerSeated whose seat is a string applied", n)
+			}
+			if cp, err := db.Checkpoint(ctx, n); err != nil || cp != 0 {
+				t.Fatalf("%s: checkpoint %d, %v after a failed batch; want 0", n, cp, err)
+			}
+		}
+	}
+	for _, n := range projections.Names {
+		if err := projections.CatchUp(ctx, db, n, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if h, err := db.Hand(ctx, "T1-1"); err != nil || len(h.Events) != 3 {
+		t.Fatalf("hand T1-1 after the failures: %+v, %v", h, err)
 	}
 }
 
