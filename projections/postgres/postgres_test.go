@@ -244,3 +244,9 @@ func TestServerRefusedWrite(t *testing.T) {
 		t.Fatalf("%d connections idle in a transaction (%v), want none", open, err)
 	}
 }
+
+// BenchmarkSuiteApplyBatchConcurrent measures batched apply with the three
+// projections applied at once, as the feed applies them.
+func BenchmarkSuiteApplyBatchConcurrent(b *testing.B) {
+	projectionstest.BenchApplyBatchConcurrent(b, openSuite)
+}
