@@ -24,6 +24,8 @@ var contracts = map[string]string{
 	"paiju/eventstore":                "eventstore",
 	"paiju/eventstore/eventstoretest": "eventstore",
 	"paiju/projections":               "projections",
+
+	"paiju/projections/projectionstest": "projections",
 }
 
 // contractUsers are the imports of a contract from outside its family that
@@ -34,6 +36,9 @@ var contractUsers = map[[2]string]string{
 	{"paiju/projections", "paiju/eventstore"}:        "the read model is built from stored events",
 	{"paiju/projections/sqlite", "paiju/eventstore"}: "it applies stored events, as the projections contract says",
 	{"paiju/api", "paiju/projections"}:               "the read model's types are the bodies of the read routes (api declares the interfaces that serve them)",
+
+	{"paiju/projections/postgres", "paiju/eventstore"}:        "it applies stored events, as the projections contract says",
+	{"paiju/projections/projectionstest", "paiju/eventstore"}: "its logs are of stored events, as the projections contract says",
 }
 
 // family is the adapter family of pkg, and whether pkg is an adapter (false

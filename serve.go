@@ -21,7 +21,6 @@ import (
 	"paiju/metrics"
 	"paiju/natsbus"
 	"paiju/projections"
-	psqlite "paiju/projections/sqlite"
 	"paiju/service"
 )
 
@@ -138,8 +137,8 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Live:           natsbus.Live{Conn: nc, Namespace: cfg.NATS.NS},
 		Tickets:        tickets,
 		Stop:           stopStreams,
-		Projections:    psqlite.Reader{DB: pdb, Log: store},
-		Directory:      psqlite.Reader{DB: pdb, Log: store},
+		Projections:    pdb.Reader(store),
+		Directory:      pdb.Reader(store),
 		Exporter:       audit.Exporter{},
 		Observer:       met,
 		Tracer:         tracer,
@@ -182,11 +181,16 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	})
 	if cfg.Projector == "in-process" {
 		feed := projectionFeed(pdb, js, cfg.NATS.NS, store, log)
-		if cl != nil {
+		switch {
+		case cl != nil && pdb.Shared:
+			// Every node shares the projections (PostgreSQL): one worker
+			// per projection in the deployment, under its lease. The
+			// checkpoint row's lock keeps the rows right even while a
+			// lease changes hands.
+			feed.Leases = cl.leases
+		case cl != nil:
 			// The projections are this node's (a database in its data
 			// directory): its own consumers feed them every event.
-			// Projections every node shares would instead run under the
-			// deployment's leases, one worker each (feed.Leases).
 			feed.Node = cl.node
 		}
 		wg.Go(func() { runProjections(runCtx, feed, log) })
@@ -268,13 +272,6 @@ func (p playerStore) PlayerByID(ctx context.Context, id string) (api.PlayerRecor
 		return api.PlayerRecord{}, api.ErrNoPlayer
 	}
 	return api.PlayerRecord(r), err
-}
-
-// openSeats adapts the table directory to quick play.
-type openSeats struct{ db *psqlite.DB }
-
-func (o openSeats) OpenTables(ctx context.Context, k service.TableKind, playerID string, limit int) ([]string, error) {
-	return o.db.OpenTables(ctx, projections.QuickKind(k), playerID, limit)
 }
 
 // serveDebug serves the profiler on its own listener, never on the API's.
