@@ -1,6 +1,8 @@
 package doudizhu
 
 import (
+	"math/bits"
+
 	"paiju/domain/cards"
 	"paiju/domain/climb"
 )
@@ -8,8 +10,8 @@ import (
 // AppendPatterns appends to dst the rank patterns seat may play now, at
 // the level a move list without suits needs (DouZero's): each distinct
 // multiset of ranks once, packed as climb.Counts.Key packs it (4 bits a
-// rank, 3 lowest). It appends nothing when seat is not playing its turn.
-// With a dst of enough capacity it allocates nothing.
+// rank, 3 lowest), in Legal's order. It appends nothing when seat is not
+// playing its turn. With a dst of enough capacity it allocates nothing.
 func (r *Rules) AppendPatterns(dst []uint64, s *State, seat int) []uint64 {
 	if s.phase != phasePlaying || seat != s.turn {
 		return dst
@@ -31,35 +33,351 @@ func countsOfMultiset(m *cards.Multiset) climb.Counts {
 	return c
 }
 
+// allGens is every type as a generator set (bit t for type t).
+const allGens = 1<<(Rocket+1) - 1<<Single
+
+// gensOn is the set of types that may be played on lead (nil: leading).
+func gensOn(lead *Reading) uint32 {
+	switch {
+	case lead == nil:
+		return allGens
+	case lead.Type == Rocket:
+		return 0
+	case lead.Type == Bomb:
+		return 1<<Bomb | 1<<Rocket
+	}
+	return 1<<lead.Type | 1<<Bomb | 1<<Rocket
+}
+
 // appendPatterns appends the playable rank patterns of a hand with rank
 // counts c on lead (nil: leading), in Legal's order.
 func (t cardTypes) appendPatterns(dst []uint64, c *climb.Counts, lead *Reading) []uint64 {
-	var m cards.Multiset
-	for r, k := range c {
-		for j := range k {
-			m[indexOfRank(r, int(j))]++
-		}
-	}
-	var pl plan
-	pl.make(&m, lead, t)
-	for _, k := range pl.keep {
-		dst = append(dst, k.p.Key())
-	}
-	return dst
+	g := patternGen{c: c, t: t, lead: lead, out: dst, gens: gensOn(lead)}
+	g.all(nil)
+	return g.out
 }
 
-// indexOfRank is the card index of a j-th card of rank r (any suit will
-// do for a rank pattern; two decks put a second copy on the same index).
-func indexOfRank(r, j int) int {
-	switch climb.Rank(r) {
-	case climb.RankBJ:
-		return 52
-	case climb.RankRJ:
-		return 53
-	case climb.Rank2:
-		return (j % 4) * 13
+// patternGen generates the rank patterns a hand may play, straight from
+// its rank counts: every generator yields only patterns the classifier
+// reads as its type and that beat the lead, so that no pattern needs
+// reading, and only the airplanes with single kickers can meet a pattern
+// twice (a kicker trio next to the body makes another body, or a longer
+// airplane), which it settles without a map (airplaneSingle). The
+// differential tests hold it to the classifier: TestPatternsMatchLegacy,
+// FuzzPatterns.
+//
+// A pattern is packed as climb.Counts.Key packs it: 4 bits a rank, so that
+// adding k cards of rank r is adding k << 4r.
+type patternGen struct {
+	c    *climb.Counts
+	t    cardTypes
+	lead *Reading
+	gens uint32
+	out  []uint64
+
+	// The body and the need of the airplane whose kickers kick walks.
+	lo, n int
+}
+
+// all runs the generators of g.gens in type order; ends, when not nil,
+// gets the end in g.out of each type's patterns.
+func (g *patternGen) all(ends *[Rocket + 1]int) {
+	for ty := Single; ty <= Rocket; ty++ {
+		if g.gens&(1<<ty) != 0 {
+			g.generate(ty)
+		}
+		if ends != nil {
+			ends[ty] = len(g.out)
+		}
 	}
-	return (j%4)*13 + r + 1
+}
+
+// rank is one card of rank r, packed.
+func rank(r int) uint64 { return 1 << (4 * uint(r)) }
+
+// reps[k][n] is n ranks of k cards each, packed from the lowest.
+var reps = func() (out [4][climb.NumRanks + 1]uint64) {
+	for k := range 4 {
+		for n := 1; n <= climb.NumRanks; n++ {
+			out[k][n] = out[k][n-1]<<4 | uint64(k)
+		}
+	}
+	return out
+}()
+
+// nibbles[n] masks n ranks, packed from the lowest.
+var nibbles = func() (out [climb.NumRanks + 1]uint64) {
+	for n := 1; n <= climb.NumRanks; n++ {
+		out[n] = out[n-1]<<4 | 0xF
+	}
+	return out
+}()
+
+// from is the lowest main rank a play of type ty may have on the lead: 0
+// when leading, above the lead's main for its type, and past every rank
+// (NumRanks) when ty cannot beat the lead. Bombs and the rocket are not
+// asked.
+func (g *patternGen) from(ty Type) int {
+	switch {
+	case g.lead == nil:
+		return 0
+	case g.lead.Type == ty:
+		return int(g.lead.Main) + 1
+	}
+	return climb.NumRanks
+}
+
+func (g *patternGen) generate(ty Type) {
+	c := g.c
+	switch ty {
+	case Single, Pair, Trio:
+		k := uint8(ty) // 1, 2, 3 cards
+		for r := g.from(ty); r < climb.NumRanks; r++ {
+			if c[r] >= k {
+				g.out = append(g.out, uint64(k)<<(4*r))
+			}
+		}
+	case Bomb:
+		g.bombs()
+	case Rocket:
+		k := g.t.rocketJokers
+		if c[climb.RankBJ] >= k && c[climb.RankRJ] >= k && (g.lead == nil || g.lead.Type != Rocket) {
+			g.out = append(g.out, uint64(k)*(rank(int(climb.RankBJ))+rank(int(climb.RankRJ))))
+		}
+	case TrioSingle, TrioPair:
+		k := uint8(1)
+		if ty == TrioPair {
+			k = 2
+		}
+		for body := g.from(ty); body < climb.NumRanks; body++ {
+			if c[body] < 3 {
+				continue
+			}
+			p := 3 * rank(body)
+			for kick := range climb.NumRanks {
+				if kick != body && c[kick] >= k {
+					g.out = append(g.out, p+uint64(k)*rank(kick))
+				}
+			}
+		}
+	case FourTwoSingles, FourTwoPairs:
+		for body := g.from(ty); body <= int(climb.Rank2); body++ {
+			if c[body] < 4 {
+				continue
+			}
+			if ty == FourTwoSingles {
+				g.fourSingles(4*rank(body), body)
+			} else {
+				g.fourPairs(4*rank(body), body)
+			}
+		}
+	case Straight, PairStraight, Airplane, AirplaneSingles, AirplanePairs:
+		g.chains(ty)
+	}
+}
+
+// bombs generates the bombs that beat the lead: every bomb on a lead that
+// is no bomb, and on a bomb those with more cards or as many of a higher
+// rank (Reading.Beats).
+func (g *patternGen) bombs() {
+	size, main := 0, -1
+	if l := g.lead; l != nil {
+		switch l.Type {
+		case Rocket:
+			return
+		case Bomb:
+			size, main = l.Size(), int(l.Main)
+		}
+	}
+	for r := 0; r <= int(climb.Rank2); r++ {
+		top := int(min(g.c[r], g.t.maxBomb))
+		for k := 4; k <= top; k++ {
+			if k > size || (k == size && r > main) {
+				g.out = append(g.out, uint64(k)*rank(r))
+			}
+		}
+	}
+}
+
+// fourSingles adds four of body and two single kickers of other ranks (a
+// pair of one rank too), never the rocket.
+func (g *patternGen) fourSingles(p uint64, body int) {
+	c := g.c
+	for r := range climb.NumRanks {
+		if r == body || c[r] == 0 {
+			continue
+		}
+		for s := r + 1; s < climb.NumRanks; s++ {
+			if s != body && c[s] > 0 && !g.rocketIn(p+rank(r)+rank(s)) {
+				g.out = append(g.out, p+rank(r)+rank(s))
+			}
+		}
+		if c[r] >= 2 && !g.rocketIn(p+2*rank(r)) {
+			g.out = append(g.out, p+2*rank(r))
+		}
+	}
+}
+
+// fourPairs adds four of body and two kicker pairs of two other ranks,
+// never the rocket (two decks' BJ BJ RJ RJ).
+func (g *patternGen) fourPairs(p uint64, body int) {
+	c := g.c
+	for r := range climb.NumRanks {
+		if r == body || c[r] < 2 {
+			continue
+		}
+		for s := r + 1; s < climb.NumRanks; s++ {
+			if s != body && c[s] >= 2 && !g.rocketIn(p+2*rank(r)+2*rank(s)) {
+				g.out = append(g.out, p+2*rank(r)+2*rank(s))
+			}
+		}
+	}
+}
+
+// rocketIn reports whether pattern p holds the rocket.
+func (g *patternGen) rocketIn(p uint64) bool {
+	k := uint64(g.t.rocketJokers)
+	return p>>(4*int(climb.RankBJ))&0xF >= k && p>>(4*int(climb.RankRJ))&0xF >= k
+}
+
+// chains generates the chains of type ty, body lo..hi by lo then hi, only
+// of the lead's length when following.
+func (g *patternGen) chains(ty Type) {
+	from := g.from(ty)
+	if from == climb.NumRanks {
+		return
+	}
+	width, minLen := uint8(1), 5
+	switch ty {
+	case PairStraight:
+		width, minLen = 2, 3
+	case Airplane, AirplaneSingles, AirplanePairs:
+		width, minLen = 3, 2
+	}
+	maxLen := int(climb.TopRun) + 1
+	if g.lead != nil {
+		minLen, maxLen = g.lead.Length, g.lead.Length
+	}
+	c := g.c
+	run := 0 // ranks from lo up held width times, within 3..A
+	for lo := 0; lo <= int(climb.TopRun); lo++ {
+		if run > 0 {
+			run--
+		} else {
+			for run = 0; lo+run <= int(climb.TopRun) && c[lo+run] >= width; run++ {
+			}
+		}
+		// run counts the ranks from lo up that hold width cards: the run
+		// found at an earlier lo, one shorter.
+		for n := minLen; n <= min(run, maxLen); n++ {
+			hi := lo + n - 1
+			body := reps[width][n] << (4 * lo)
+			switch ty {
+			case AirplaneSingles:
+				g.lo, g.n = lo, n
+				g.kick(body, 0, n, false)
+			case AirplanePairs:
+				if hi >= from {
+					g.pairs(body, 0, n, lo, hi)
+				}
+			default:
+				if hi >= from {
+					g.out = append(g.out, body)
+				}
+			}
+		}
+	}
+}
+
+// pairs adds to airplane p (body lo..hi) need kicker pairs of distinct
+// ranks ≥ r outside the body, never the rocket.
+func (g *patternGen) pairs(p uint64, r, need, lo, hi int) {
+	if need == 0 {
+		if !g.rocketIn(p) {
+			g.out = append(g.out, p)
+		}
+		return
+	}
+	for ; r < climb.NumRanks; r++ {
+		if (r < lo || r > hi) && g.c[r] >= 2 {
+			g.pairs(p+2*rank(r), r+1, need-1, lo, hi)
+		}
+	}
+}
+
+// kick adds to airplane p (body g.lo, g.n ranks) need single kickers from
+// ranks ≥ r outside the body, at most three of a rank, never the rocket;
+// trio tells whether a kicker rank holds three cards.
+func (g *patternGen) kick(p uint64, r, need int, trio bool) {
+	if need == 0 {
+		g.airplaneSingles(p, trio)
+		return
+	}
+	c := g.c
+	for ; r < climb.NumRanks; r++ {
+		if r >= g.lo && r < g.lo+g.n {
+			continue
+		}
+		top := min(int(c[r]), 3, need)
+		for k := 1; k <= top; k++ {
+			g.kick(p+uint64(k)*rank(r), r+1, need-k, trio || k == 3)
+		}
+	}
+}
+
+// airplaneSingles adds airplane with kickers p, generated from the body at
+// g.lo, unless another generator has or will have added it. Only a kicker
+// trio can make p read otherwise: as a pure airplane (333444555666 on a
+// lead, which the airplane generator adds), or as the same type with
+// another body (333444 + 555666's kickers); p is then added once, from its
+// lowest body, when any of its readings beats the lead.
+func (g *patternGen) airplaneSingles(p uint64, trio bool) {
+	if g.rocketIn(p) {
+		return
+	}
+	hi := g.lo + g.n - 1
+	if !trio {
+		if hi >= g.from(AirplaneSingles) {
+			g.out = append(g.out, p)
+		}
+		return
+	}
+	if g.lead == nil && g.gens&(1<<Airplane) != 0 && trioRun(p) {
+		return
+	}
+	top := -1 // the highest body's lowest rank
+	body, mask := reps[3][g.n], nibbles[g.n]
+	for s := 0; s+g.n-1 <= int(climb.TopRun); s++ {
+		if p>>(4*s)&mask == body {
+			if s < g.lo {
+				return // added from body s
+			}
+			top = s
+		}
+	}
+	if top+g.n-1 >= g.from(AirplaneSingles) {
+		g.out = append(g.out, p)
+	}
+}
+
+// trioRun reports whether p is a run of trios within 3..A and nothing else.
+func trioRun(p uint64) bool {
+	if p == 0 {
+		return false
+	}
+	lo := bits.TrailingZeros64(p) / 4
+	q := p >> (4 * lo)
+	n := (bits.Len64(q) + 3) / 4
+	return q == reps[3][n] && lo+n-1 <= int(climb.TopRun)
+}
+
+// patternCounts unpacks a pattern.
+func patternCounts(p uint64) climb.Counts {
+	var c climb.Counts
+	for r := range c {
+		c[r] = uint8(p >> (4 * r) & 0xF)
+	}
+	return c
 }
 
 // checkPlay reads the cards cs as one play on lead (nil: leading) as
