@@ -62,28 +62,56 @@ func (t cardTypes) appendPatterns(dst []uint64, c *climb.Counts, lead *Reading) 
 // reads as its type and that beat the lead, so that no pattern needs
 // reading, and only the airplanes with single kickers can meet a pattern
 // twice (a kicker trio next to the body makes another body, or a longer
-// airplane), which it settles without a map (airplaneSingle). The
+// airplane), which it settles without a map (airplaneSingles). The
 // differential tests hold it to the classifier: TestPatternsMatchLegacy,
 // FuzzPatterns.
 //
 // A pattern is packed as climb.Counts.Key packs it: 4 bits a rank, so that
-// adding k cards of rank r is adding k << 4r.
+// adding k cards of rank r is adding k << 4r. The ranks holding at least k
+// cards are a bit set (ge[k]), so that the generators visit only the ranks
+// that can take part, lowest first as the old generator did.
 type patternGen struct {
 	c    *climb.Counts
 	t    cardTypes
 	lead *Reading
 	gens uint32
 	out  []uint64
+	ge   [5]uint32 // ge[k]: bit r set when c[r] ≥ k (k ≤ 4)
 
-	// The body and the need of the airplane whose kickers kick walks.
+	// The body of the airplane whose kickers kick walks: its lowest rank,
+	// its length, its ranks as a bit set.
 	lo, n int
+	body  uint32
 }
+
+// Rank sets.
+const (
+	allRanks = 1<<climb.NumRanks - 1
+	runRanks = 1<<(climb.TopRun+1) - 1 // 3..A: the ranks of a chain
+	bombable = 1<<(climb.Rank2+1) - 1  // 3..2: the ranks of a bomb or a four
+)
 
 // all runs the generators of g.gens in type order; ends, when not nil,
 // gets the end in g.out of each type's patterns.
 func (g *patternGen) all(ends *[Rocket + 1]int) {
+	// Without a branch a rank: which of c ≥ 1 … c ≥ 4 hold is a table's
+	// bits, spread to the four sets.
+	var ge1, ge2, ge3, ge4 uint32
+	for r, k := range g.c {
+		t := uint32(thresholds[k&0xF])
+		ge1 |= (t & 1) << r
+		ge2 |= (t >> 1 & 1) << r
+		ge3 |= (t >> 2 & 1) << r
+		ge4 |= (t >> 3) << r
+	}
+	g.ge = [5]uint32{0, ge1, ge2, ge3, ge4}
+	gens := g.gens
+	if g.ge[3] == 0 { // no trio: no trio, airplane, four or bomb
+		gens &^= 1<<Trio | 1<<TrioSingle | 1<<TrioPair | 1<<Airplane | 1<<AirplaneSingles | 1<<AirplanePairs |
+			1<<FourTwoSingles | 1<<FourTwoPairs | 1<<Bomb
+	}
 	for ty := Single; ty <= Rocket; ty++ {
-		if g.gens&(1<<ty) != 0 {
+		if gens&(1<<ty) != 0 {
 			g.generate(ty)
 		}
 		if ends != nil {
@@ -91,6 +119,9 @@ func (g *patternGen) all(ends *[Rocket + 1]int) {
 		}
 	}
 }
+
+// thresholds[k] has bit j-1 set for each j ≤ 4 that k ≥ j.
+var thresholds = [16]uint8{0, 1, 3, 7, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15}
 
 // rank is one card of rank r, packed.
 func rank(r int) uint64 { return 1 << (4 * uint(r)) }
@@ -127,44 +158,41 @@ func (g *patternGen) from(ty Type) int {
 	return climb.NumRanks
 }
 
+// above is the set of ranks ≥ from.
+func above(from int) uint32 { return allRanks &^ (1<<from - 1) }
+
+// low is the lowest rank of the non-empty set m.
+func low(m uint32) int { return bits.TrailingZeros32(m) }
+
 func (g *patternGen) generate(ty Type) {
-	c := g.c
 	switch ty {
 	case Single, Pair, Trio:
-		k := uint8(ty) // 1, 2, 3 cards
-		for r := g.from(ty); r < climb.NumRanks; r++ {
-			if c[r] >= k {
-				g.out = append(g.out, uint64(k)<<(4*r))
-			}
+		k := uint64(ty) // 1, 2, 3 cards
+		for m := g.ge[k] & above(g.from(ty)); m != 0; m &= m - 1 {
+			g.out = append(g.out, k<<(4*low(m)))
 		}
 	case Bomb:
 		g.bombs()
 	case Rocket:
 		k := g.t.rocketJokers
-		if c[climb.RankBJ] >= k && c[climb.RankRJ] >= k && (g.lead == nil || g.lead.Type != Rocket) {
+		if g.c[climb.RankBJ] >= k && g.c[climb.RankRJ] >= k && (g.lead == nil || g.lead.Type != Rocket) {
 			g.out = append(g.out, uint64(k)*(rank(int(climb.RankBJ))+rank(int(climb.RankRJ))))
 		}
 	case TrioSingle, TrioPair:
-		k := uint8(1)
+		k := 1
 		if ty == TrioPair {
 			k = 2
 		}
-		for body := g.from(ty); body < climb.NumRanks; body++ {
-			if c[body] < 3 {
-				continue
-			}
+		for m := g.ge[3] & above(g.from(ty)); m != 0; m &= m - 1 {
+			body := low(m)
 			p := 3 * rank(body)
-			for kick := range climb.NumRanks {
-				if kick != body && c[kick] >= k {
-					g.out = append(g.out, p+uint64(k)*rank(kick))
-				}
+			for n := g.ge[k] &^ (1 << body); n != 0; n &= n - 1 {
+				g.out = append(g.out, p+uint64(k)*rank(low(n)))
 			}
 		}
 	case FourTwoSingles, FourTwoPairs:
-		for body := g.from(ty); body <= int(climb.Rank2); body++ {
-			if c[body] < 4 {
-				continue
-			}
+		for m := g.ge[4] & bombable & above(g.from(ty)); m != 0; m &= m - 1 {
+			body := low(m)
 			if ty == FourTwoSingles {
 				g.fourSingles(4*rank(body), body)
 			} else {
@@ -189,7 +217,8 @@ func (g *patternGen) bombs() {
 			size, main = l.Size(), int(l.Main)
 		}
 	}
-	for r := 0; r <= int(climb.Rank2); r++ {
+	for m := g.ge[4] & bombable; m != 0; m &= m - 1 {
+		r := low(m)
 		top := int(min(g.c[r], g.t.maxBomb))
 		for k := 4; k <= top; k++ {
 			if k > size || (k == size && r > main) {
@@ -202,18 +231,17 @@ func (g *patternGen) bombs() {
 // fourSingles adds four of body and two single kickers of other ranks (a
 // pair of one rank too), never the rocket.
 func (g *patternGen) fourSingles(p uint64, body int) {
-	c := g.c
-	for r := range climb.NumRanks {
-		if r == body || c[r] == 0 {
-			continue
-		}
-		for s := r + 1; s < climb.NumRanks; s++ {
-			if s != body && c[s] > 0 && !g.rocketIn(p+rank(r)+rank(s)) {
-				g.out = append(g.out, p+rank(r)+rank(s))
+	ones := g.ge[1] &^ (1 << body)
+	for m := ones; m != 0; m &= m - 1 {
+		r := low(m)
+		q := p + rank(r)
+		for n := ones & above(r+1); n != 0; n &= n - 1 {
+			if x := q + rank(low(n)); !g.rocketIn(x) {
+				g.out = append(g.out, x)
 			}
 		}
-		if c[r] >= 2 && !g.rocketIn(p+2*rank(r)) {
-			g.out = append(g.out, p+2*rank(r))
+		if g.ge[2]&(1<<r) != 0 && !g.rocketIn(q+rank(r)) {
+			g.out = append(g.out, q+rank(r))
 		}
 	}
 }
@@ -221,14 +249,12 @@ func (g *patternGen) fourSingles(p uint64, body int) {
 // fourPairs adds four of body and two kicker pairs of two other ranks,
 // never the rocket (two decks' BJ BJ RJ RJ).
 func (g *patternGen) fourPairs(p uint64, body int) {
-	c := g.c
-	for r := range climb.NumRanks {
-		if r == body || c[r] < 2 {
-			continue
-		}
-		for s := r + 1; s < climb.NumRanks; s++ {
-			if s != body && c[s] >= 2 && !g.rocketIn(p+2*rank(r)+2*rank(s)) {
-				g.out = append(g.out, p+2*rank(r)+2*rank(s))
+	twos := g.ge[2] &^ (1 << body)
+	for m := twos; m != 0; m &= m - 1 {
+		q := p + 2*rank(low(m))
+		for n := m & (m - 1); n != 0; n &= n - 1 {
+			if x := q + 2*rank(low(n)); !g.rocketIn(x) {
+				g.out = append(g.out, x)
 			}
 		}
 	}
@@ -247,7 +273,7 @@ func (g *patternGen) chains(ty Type) {
 	if from == climb.NumRanks {
 		return
 	}
-	width, minLen := uint8(1), 5
+	width, minLen := 1, 5
 	switch ty {
 	case PairStraight:
 		width, minLen = 2, 3
@@ -258,27 +284,20 @@ func (g *patternGen) chains(ty Type) {
 	if g.lead != nil {
 		minLen, maxLen = g.lead.Length, g.lead.Length
 	}
-	c := g.c
-	run := 0 // ranks from lo up held width times, within 3..A
-	for lo := 0; lo <= int(climb.TopRun); lo++ {
-		if run > 0 {
-			run--
-		} else {
-			for run = 0; lo+run <= int(climb.TopRun) && c[lo+run] >= width; run++ {
-			}
-		}
-		// run counts the ranks from lo up that hold width cards: the run
-		// found at an earlier lo, one shorter.
+	held := g.ge[width] & runRanks
+	for m := held; m != 0; m &= m - 1 {
+		lo := low(m)
+		run := bits.TrailingZeros32(^(held >> lo)) // ranks from lo up held width times
 		for n := minLen; n <= min(run, maxLen); n++ {
 			hi := lo + n - 1
 			body := reps[width][n] << (4 * lo)
 			switch ty {
 			case AirplaneSingles:
-				g.lo, g.n = lo, n
-				g.kick(body, 0, n, false)
+				g.lo, g.n, g.body = lo, n, (1<<n-1)<<lo
+				g.kick(body, g.ge[1]&^g.body, n, false)
 			case AirplanePairs:
 				if hi >= from {
-					g.pairs(body, 0, n, lo, hi)
+					g.pairs(body, g.ge[2]&^((1<<n-1)<<lo), n)
 				}
 			default:
 				if hi >= from {
@@ -289,38 +308,33 @@ func (g *patternGen) chains(ty Type) {
 	}
 }
 
-// pairs adds to airplane p (body lo..hi) need kicker pairs of distinct
-// ranks ≥ r outside the body, never the rocket.
-func (g *patternGen) pairs(p uint64, r, need, lo, hi int) {
+// pairs adds to airplane p need kicker pairs of distinct ranks of the set
+// m, never the rocket.
+func (g *patternGen) pairs(p uint64, m uint32, need int) {
 	if need == 0 {
 		if !g.rocketIn(p) {
 			g.out = append(g.out, p)
 		}
 		return
 	}
-	for ; r < climb.NumRanks; r++ {
-		if (r < lo || r > hi) && g.c[r] >= 2 {
-			g.pairs(p+2*rank(r), r+1, need-1, lo, hi)
-		}
+	for ; m != 0; m &= m - 1 {
+		g.pairs(p+2*rank(low(m)), m&(m-1), need-1)
 	}
 }
 
 // kick adds to airplane p (body g.lo, g.n ranks) need single kickers from
-// ranks ≥ r outside the body, at most three of a rank, never the rocket;
-// trio tells whether a kicker rank holds three cards.
-func (g *patternGen) kick(p uint64, r, need int, trio bool) {
+// the ranks of the set m (outside the body), at most three of a rank, never
+// the rocket; trio tells whether a kicker rank holds three cards.
+func (g *patternGen) kick(p uint64, m uint32, need int, trio bool) {
 	if need == 0 {
 		g.airplaneSingles(p, trio)
 		return
 	}
-	c := g.c
-	for ; r < climb.NumRanks; r++ {
-		if r >= g.lo && r < g.lo+g.n {
-			continue
-		}
-		top := min(int(c[r]), 3, need)
+	for ; m != 0; m &= m - 1 {
+		r := low(m)
+		top := min(int(g.c[r]), 3, need)
 		for k := 1; k <= top; k++ {
-			g.kick(p+uint64(k)*rank(r), r+1, need-k, trio || k == 3)
+			g.kick(p+uint64(k)*rank(r), m&(m-1), need-k, trio || k == 3)
 		}
 	}
 }
