@@ -2,6 +2,7 @@ package doudizhu
 
 import (
 	"fmt"
+	"math/bits"
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
@@ -219,17 +220,21 @@ func (t cardTypes) classify(c *climb.Counts, n int, out []Reading) []Reading {
 	if n == 0 {
 		return out
 	}
-	lo, hi, distinct, maxc := -1, -1, 0, uint8(0)
+	// The ranks held as a bit set, gathered without a branch a rank (which
+	// ranks are empty is what a branch would guess wrong).
+	var held uint32
+	maxc := uint8(0)
 	for r, k := range c {
-		if k == 0 {
-			continue
+		var bit uint32
+		if k != 0 {
+			bit = 1
 		}
-		if lo < 0 {
-			lo = r
-		}
-		hi = r
-		distinct++
+		held |= bit << r
 		maxc = max(maxc, k)
+	}
+	lo, hi, distinct := -1, -1, bits.OnesCount32(held)
+	if held != 0 {
+		lo, hi = bits.TrailingZeros32(held), 31-bits.LeadingZeros32(held)
 	}
 	one := func(t Type, main int) []Reading {
 		return append(out, Reading{Type: t, Main: climb.Rank(main), Length: 1})
@@ -290,15 +295,16 @@ func (t cardTypes) classify(c *climb.Counts, n int, out []Reading) []Reading {
 	if n >= 6 && maxc == 3 && c.Run(low, high, 3) {
 		out = append(out, Reading{Type: Airplane, Main: high, Length: n / 3})
 	}
+	// An airplane's body lies within lo..hi (and 3..A).
 	if k := n / 4; n%4 == 0 && k >= 2 {
-		for s := 0; s+k-1 <= int(climb.RankA); s++ {
+		for s := lo; s+k-1 <= min(hi, int(climb.RankA)); s++ {
 			if allEqual(c, s, s+k-1, 3) && t.singleKickersOK(c, s, s+k-1) {
 				out = append(out, Reading{Type: AirplaneSingles, Main: climb.Rank(s + k - 1), Length: k})
 			}
 		}
 	}
 	if k := n / 5; n%5 == 0 && k >= 2 {
-		for s := 0; s+k-1 <= int(climb.RankA); s++ {
+		for s := lo; s+k-1 <= min(hi, int(climb.RankA)); s++ {
 			if allEqual(c, s, s+k-1, 3) && t.pairKickersOK(c, s, s+k-1) {
 				out = append(out, Reading{Type: AirplanePairs, Main: climb.Rank(s + k - 1), Length: k})
 			}

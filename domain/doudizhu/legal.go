@@ -183,7 +183,7 @@ func (pl *plan) makeGens(hand *cards.Multiset, lead *Reading, ct cardTypes, gens
 	if pl.pats == nil {
 		pl.pats = pl.patBuf[:0]
 	}
-	g := patternGen{c: &h.c, t: ct, lead: lead, gens: gens, out: pl.pats[:0]}
+	g := patternGen{h: h.c.Key(), t: ct, lead: lead, gens: gens, out: pl.pats[:0]}
 	var ends [Rocket + 1]int
 	g.all(&ends)
 	pl.pats = g.out

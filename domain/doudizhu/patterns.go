@@ -21,7 +21,7 @@ func (r *Rules) AppendPatterns(dst []uint64, s *State, seat int) []uint64 {
 		lead = &s.last.reading
 	}
 	c := countsOfMultiset(&s.hands[seat])
-	return r.v.cardTypes().appendPatterns(dst, &c, lead)
+	return r.v.cardTypes().appendPatterns(dst, c.Key(), lead)
 }
 
 // countsOfMultiset counts m by rank.
@@ -49,10 +49,11 @@ func gensOn(lead *Reading) uint32 {
 	return 1<<lead.Type | 1<<Bomb | 1<<Rocket
 }
 
-// appendPatterns appends the playable rank patterns of a hand with rank
-// counts c on lead (nil: leading), in Legal's order.
-func (t cardTypes) appendPatterns(dst []uint64, c *climb.Counts, lead *Reading) []uint64 {
-	g := patternGen{c: c, t: t, lead: lead, out: dst, gens: gensOn(lead)}
+// appendPatterns appends the playable rank patterns of hand (its rank
+// counts packed as climb.Counts.Key packs them) on lead (nil: leading), in
+// Legal's order.
+func (t cardTypes) appendPatterns(dst []uint64, hand uint64, lead *Reading) []uint64 {
+	g := patternGen{h: hand, t: t, lead: lead, out: dst, gens: gensOn(lead)}
 	g.all(nil)
 	return g.out
 }
@@ -71,7 +72,7 @@ func (t cardTypes) appendPatterns(dst []uint64, c *climb.Counts, lead *Reading) 
 // cards are a bit set (ge[k]), so that the generators visit only the ranks
 // that can take part, lowest first as the old generator did.
 type patternGen struct {
-	c    *climb.Counts
+	h    uint64 // the hand's counts, packed
 	t    cardTypes
 	lead *Reading
 	gens uint32
@@ -94,17 +95,7 @@ const (
 // all runs the generators of g.gens in type order; ends, when not nil,
 // gets the end in g.out of each type's patterns.
 func (g *patternGen) all(ends *[Rocket + 1]int) {
-	// Without a branch a rank: which of c ≥ 1 … c ≥ 4 hold is a table's
-	// bits, spread to the four sets.
-	var ge1, ge2, ge3, ge4 uint32
-	for r, k := range g.c {
-		t := uint32(thresholds[k&0xF])
-		ge1 |= (t & 1) << r
-		ge2 |= (t >> 1 & 1) << r
-		ge3 |= (t >> 2 & 1) << r
-		ge4 |= (t >> 3) << r
-	}
-	g.ge = [5]uint32{0, ge1, ge2, ge3, ge4}
+	g.ge = [5]uint32{0, atLeast(g.h, 1), atLeast(g.h, 2), atLeast(g.h, 3), atLeast(g.h, 4)}
 	gens := g.gens
 	if g.ge[3] == 0 { // no trio: no trio, airplane, four or bomb
 		gens &^= 1<<Trio | 1<<TrioSingle | 1<<TrioPair | 1<<Airplane | 1<<AirplaneSingles | 1<<AirplanePairs |
@@ -120,8 +111,24 @@ func (g *patternGen) all(ends *[Rocket + 1]int) {
 	}
 }
 
-// thresholds[k] has bit j-1 set for each j ≤ 4 that k ≥ j.
-var thresholds = [16]uint8{0, 1, 3, 7, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15}
+// lowBits has the lowest bit of each rank's 4 bits set.
+const lowBits = 0x0111_1111_1111_1111
+
+// atLeast is the set of ranks holding k cards or more in hand h (k ≤ 8,
+// no count above 8), without a loop: adding 8 - k to every count sets a
+// count's bit 3 when it is k or more (8 + 7 still fits in 4 bits), and
+// these 15 bits, 4 apart, are packed together in four steps.
+func atLeast(h uint64, k uint64) uint32 {
+	x := (h + (8-k)*lowBits) >> 3 & lowBits
+	x = (x | x>>3) & 0x0303_0303_0303_0303
+	x = (x | x>>6) & 0x000F_000F_000F_000F
+	x = (x | x>>12) & 0x0000_00FF_0000_00FF
+	x = (x | x>>24) & 0xFFFF
+	return uint32(x)
+}
+
+// count is how many cards of rank r the hand holds.
+func (g *patternGen) count(r int) int { return int(g.h >> (4 * uint(r)) & 0xF) }
 
 // rank is one card of rank r, packed.
 func rank(r int) uint64 { return 1 << (4 * uint(r)) }
@@ -175,7 +182,7 @@ func (g *patternGen) generate(ty Type) {
 		g.bombs()
 	case Rocket:
 		k := g.t.rocketJokers
-		if g.c[climb.RankBJ] >= k && g.c[climb.RankRJ] >= k && (g.lead == nil || g.lead.Type != Rocket) {
+		if g.count(int(climb.RankBJ)) >= int(k) && g.count(int(climb.RankRJ)) >= int(k) && (g.lead == nil || g.lead.Type != Rocket) {
 			g.out = append(g.out, uint64(k)*(rank(int(climb.RankBJ))+rank(int(climb.RankRJ))))
 		}
 	case TrioSingle, TrioPair:
@@ -219,7 +226,7 @@ func (g *patternGen) bombs() {
 	}
 	for m := g.ge[4] & bombable; m != 0; m &= m - 1 {
 		r := low(m)
-		top := int(min(g.c[r], g.t.maxBomb))
+		top := min(g.count(r), int(g.t.maxBomb))
 		for k := 4; k <= top; k++ {
 			if k > size || (k == size && r > main) {
 				g.out = append(g.out, uint64(k)*rank(r))
@@ -332,7 +339,7 @@ func (g *patternGen) kick(p uint64, m uint32, need int, trio bool) {
 	}
 	for ; m != 0; m &= m - 1 {
 		r := low(m)
-		top := min(int(g.c[r]), 3, need)
+		top := min(g.count(r), 3, need)
 		for k := 1; k <= top; k++ {
 			g.kick(p+uint64(k)*rank(r), m&(m-1), need-k, trio || k == 3)
 		}
@@ -399,5 +406,6 @@ func patternCounts(p uint64) climb.Counts {
 // cs is no play or beats nothing.
 func (t cardTypes) checkPlay(cs []cards.Card, lead *Reading) (Reading, bool) {
 	c := climb.CountsOf(cs)
-	return climb.Pick(t.classify(&c, len(cs), nil), lead)
+	var buf [8]Reading // more than any play has: no allocation
+	return climb.Pick(t.classify(&c, len(cs), buf[:0]), lead)
 }

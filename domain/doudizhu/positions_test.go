@@ -163,7 +163,7 @@ func makePositions(t testing.TB, variant string, seed uint64) []benchPosition {
 }
 
 func sortedPatterns(ct cardTypes, dst []uint64, c *climb.Counts, lead *Reading) []uint64 {
-	dst = ct.appendPatterns(dst, c, lead)
+	dst = ct.appendPatterns(dst, c.Key(), lead)
 	slices.Sort(dst)
 	return dst
 }
