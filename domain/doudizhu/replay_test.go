@@ -74,7 +74,7 @@ func BenchmarkColdReplay(b *testing.B) {
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	b.Run("fold", func(b *testing.B) {
 		b.ReportAllocs()
-		cpu := cpuTime()
+		cpu := gametest.CPUTime()
 		for b.Loop() {
 			st := table.New(rules)
 			for _, e := range stream {
@@ -85,11 +85,11 @@ func BenchmarkColdReplay(b *testing.B) {
 				table.ApplyAt(st, p, at)
 			}
 		}
-		reportCPU(b, cpu)
+		gametest.ReportCPU(b, cpu)
 	})
 	b.Run("decode", func(b *testing.B) {
 		b.ReportAllocs()
-		cpu := cpuTime()
+		cpu := gametest.CPUTime()
 		for b.Loop() {
 			for _, e := range stream {
 				if _, err := table.Decode(rules, e.typ, e.data); err != nil {
@@ -97,7 +97,7 @@ func BenchmarkColdReplay(b *testing.B) {
 				}
 			}
 		}
-		reportCPU(b, cpu)
+		gametest.ReportCPU(b, cpu)
 		allocs := testing.AllocsPerRun(10, func() {
 			for _, e := range stream {
 				table.Decode(rules, e.typ, e.data)

@@ -1,8 +1,9 @@
 package doudizhu
 
 import (
-	"syscall"
 	"testing"
+
+	"paiju/domain/internal/gametest"
 )
 
 // The benchmarks of the committed position sets (testdata/positions): one
@@ -27,7 +28,7 @@ func BenchmarkPatterns(b *testing.B) {
 			var buf []uint64
 			i, pats := 0, 0
 			b.ReportAllocs()
-			cpu := cpuTime()
+			cpu := gametest.CPUTime()
 			for b.Loop() {
 				buf = ct.appendPatterns(buf[:0], hands[i], ps[i].lead)
 				pats += len(buf)
@@ -35,7 +36,7 @@ func BenchmarkPatterns(b *testing.B) {
 					i = 0
 				}
 			}
-			reportCPU(b, cpu)
+			gametest.ReportCPU(b, cpu)
 			b.ReportMetric(float64(pats)/float64(b.N), "patterns/op")
 		})
 	}
@@ -51,7 +52,7 @@ func BenchmarkCheckPlay(b *testing.B) {
 			ct := setVariant(b, set.variant).cardTypes()
 			i, ok := 0, 0
 			b.ReportAllocs()
-			cpu := cpuTime()
+			cpu := gametest.CPUTime()
 			for b.Loop() {
 				if _, beats := ct.checkPlay(ps[i].try, ps[i].lead); beats {
 					ok++
@@ -60,7 +61,7 @@ func BenchmarkCheckPlay(b *testing.B) {
 					i = 0
 				}
 			}
-			reportCPU(b, cpu)
+			gametest.ReportCPU(b, cpu)
 			b.ReportMetric(float64(ok)/float64(b.N), "legal/op")
 		})
 	}
@@ -74,14 +75,14 @@ func BenchmarkLegalSet(b *testing.B) {
 	ct := typesOf(1)
 	i, plays := 0, 0
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := gametest.CPUTime()
 	for b.Loop() {
 		plays += len(legalPlays(&ps[i].hand, ps[i].lead, ct))
 		if i++; i == len(ps) {
 			i = 0
 		}
 	}
-	reportCPU(b, cpu)
+	gametest.ReportCPU(b, cpu)
 	b.ReportMetric(float64(plays)/float64(b.N), "plays/op")
 }
 
@@ -91,18 +92,4 @@ func setVariant(t testing.TB, name string) *variant {
 		t.Fatalf("no variant %s", name)
 	}
 	return v
-}
-
-// cpuTime is the CPU time the process has used, in nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
-
-// reportCPU reports the CPU time an op since start (cpuTime).
-func reportCPU(b *testing.B, start int64) {
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }
