@@ -96,4 +96,3 @@ func BenchmarkLegalSet(b *testing.B) {
 	gametest.ReportCPU(b, cpu)
 	b.ReportMetric(float64(plays)/float64(b.N), "plays/op")
 }
-
