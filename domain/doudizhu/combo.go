@@ -176,8 +176,7 @@ func (r Reading) Outranks(o Reading) bool {
 // Classify reads the one-deck card types (classic, hubei); Rules.Classify
 // reads a variant's own.
 func Classify(cs []cards.Card) []Reading {
-	c := climb.CountsOf(cs)
-	return typesOf(1).classify(&c, len(cs), nil)
+	return typesOf(1).classifyCards(cs, nil)
 }
 
 // cardTypes is what the number of decks changes in the card types: the
@@ -232,6 +231,33 @@ func (t cardTypes) classify(c *climb.Counts, n int, out []Reading) []Reading {
 		held |= bit << r
 		maxc = max(maxc, k)
 	}
+	return t.classifyHeld(c, n, held, maxc, out)
+}
+
+// classifyCards appends the readings of the cards cs as one play: classify
+// with the counts, the ranks held and the most of a rank gathered card by
+// card, as a play holds far fewer ranks than there are.
+func (t cardTypes) classifyCards(cs []cards.Card, out []Reading) []Reading {
+	if len(cs) == 0 {
+		return out
+	}
+	var c climb.Counts
+	var held uint32
+	for _, x := range cs {
+		r := climb.RankOf(x)
+		c[r]++
+		held |= 1 << r
+	}
+	maxc := uint8(0)
+	for m := held; m != 0; m &= m - 1 {
+		maxc = max(maxc, c[bits.TrailingZeros32(m)])
+	}
+	return t.classifyHeld(&c, len(cs), held, maxc, out)
+}
+
+// classifyHeld is classify given the set of ranks c holds (held) and the
+// most cards of a rank (maxc).
+func (t cardTypes) classifyHeld(c *climb.Counts, n int, held uint32, maxc uint8, out []Reading) []Reading {
 	lo, hi, distinct := -1, -1, bits.OnesCount32(held)
 	if held != 0 {
 		lo, hi = bits.TrailingZeros32(held), 31-bits.LeadingZeros32(held)

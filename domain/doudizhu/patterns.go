@@ -405,7 +405,6 @@ func patternCounts(p uint64) climb.Counts {
 // Decide reads a play posted without "as": the reading it takes, false when
 // cs is no play or beats nothing.
 func (t cardTypes) checkPlay(cs []cards.Card, lead *Reading) (Reading, bool) {
-	c := climb.CountsOf(cs)
 	var buf [8]Reading // more than any play has: no allocation
-	return climb.Pick(t.classify(&c, len(cs), buf[:0]), lead)
+	return climb.Pick(t.classifyCards(cs, buf[:0]), lead)
 }

@@ -181,3 +181,44 @@ func indexOfRank(r, j int) int {
 	}
 	return (j%4)*13 + r + 1
 }
+
+// TestClassifyCards holds the classifier that counts a play card by card
+// (Decide's, checkPlay's) to the one that reads rank counts, on plays of
+// one and two decks: random subsets of random hands, and every play a
+// random hand may lead.
+func TestClassifyCards(t *testing.T) {
+	for _, decks := range []int{1, 2} {
+		ct := typesOf(decks)
+		rng := rand.New(rand.NewPCG(uint64(decks), 0x636c61))
+		var plays [][]cards.Card
+		for range 200 {
+			hand := randomHand(rng, decks, 20)
+			for _, k := range legacyPatterns(&hand, nil, ct, allTypes[:]) {
+				plays = append(plays, patternCards(&hand, k.p.Key()))
+			}
+		}
+		for range 100000 {
+			hand := randomHand(rng, decks, 1+rng.IntN(16))
+			var cs []cards.Card
+			for _, c := range hand.Cards() {
+				if rng.IntN(2) == 0 {
+					cs = append(cs, c)
+				}
+			}
+			plays = append(plays, cs)
+		}
+		for _, cs := range plays {
+			c := climb.CountsOf(cs)
+			want := ct.classify(&c, len(cs), nil)
+			got := ct.classifyCards(cs, nil)
+			if len(got) != len(want) {
+				t.Fatalf("%s: classifyCards reads %v, classify %v", cards.Format(cs), got, want)
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%s: classifyCards reads %v, classify %v", cards.Format(cs), got, want)
+				}
+			}
+		}
+	}
+}
