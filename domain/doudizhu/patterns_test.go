@@ -2,10 +2,12 @@ package doudizhu
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
+	"paiju/domain/internal/gametest"
 )
 
 // TestPatternsMatchLegacy holds the generator of rank patterns to the one
@@ -220,5 +222,47 @@ func TestClassifyCards(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestAppendPatterns: at positions of random games, Rules.AppendPatterns
+// lists for the seat on turn the rank patterns of Legal's plays, in
+// Legal's order, and nothing for a seat not on turn or outside the play.
+func TestAppendPatterns(t *testing.T) {
+	t.Parallel()
+	for _, variant := range []string{"classic", "hubei", "fourplayer"} {
+		rt := newRandomTable(t, variant, 4242)
+		buf := make([]uint64, 0, 4096)
+		patterns := 0
+		for checked := 0; checked < 200; {
+			rt.Step()
+			g := gametest.Game[State](rt.St)
+			buf = rt.r.AppendPatterns(buf[:0], g, g.turn)
+			if g.phase != phasePlaying {
+				if len(buf) != 0 {
+					rt.Fatalf("%d patterns outside the play", len(buf))
+				}
+				continue
+			}
+			checked++
+			var want []uint64
+			for _, a := range rt.r.Legal(g, g.turn) {
+				if a.Type != ActionPlay {
+					continue
+				}
+				c := climb.CountsOf(a.Cards)
+				if k := c.Key(); len(want) == 0 || want[len(want)-1] != k {
+					want = append(want, k)
+				}
+			}
+			if !slices.Equal(buf, want) {
+				rt.Fatalf("AppendPatterns lists %x, Legal's plays %x", buf, want)
+			}
+			patterns += len(buf)
+			if other := rt.r.AppendPatterns(nil, g, (g.turn+1)%rt.n); len(other) != 0 {
+				rt.Fatalf("AppendPatterns lists %d patterns for a seat not on turn", len(other))
+			}
+		}
+		t.Logf("%s: 200 positions, %d patterns", variant, patterns)
 	}
 }
