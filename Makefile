@@ -3,7 +3,7 @@
 GO ?= go
 BIN := $(CURDIR)/bin
 
-.PHONY: test lint vet staticcheck gotest fuzz openapi-lint client-check serve bench check-tidy vulncheck
+.PHONY: test lint vet staticcheck gotest fuzz openapi-lint client-check serve bench bench-all benchstat check-tidy vulncheck
 
 # go test runs last, so that its lines close the output.
 test: lint fuzz openapi-lint client-check vulncheck gotest
@@ -53,6 +53,8 @@ gotest:
 FUZZTIME ?= 2000x
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./domain/cards/
+	$(GO) test -run '^$$' -fuzz '^FuzzUnmarshalText$$' -fuzztime $(FUZZTIME) ./domain/cards/
+	$(GO) test -run '^$$' -fuzz '^FuzzPatterns$$' -fuzztime $(FUZZTIME) ./domain/doudizhu/
 	$(GO) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(FUZZTIME) ./domain/doudizhu/
 	$(GO) test -run '^$$' -fuzz '^FuzzClassifyTwoDecks$$' -fuzztime $(FUZZTIME) ./domain/doudizhu/
 	$(GO) test -run '^$$' -fuzz '^FuzzFollow$$' -fuzztime $(FUZZTIME) ./domain/shengji/
@@ -87,8 +89,20 @@ client-check:
 	npx --no-install tsc -p . ; \
 	node dist/play.js $(BIN)/paiju
 
+# bench runs the benchmarks of the committed position sets and the cold
+# replay (docs/PERF.md), a few runs each; compare two outputs with
+# $(BIN)/benchstat (make benchstat). bench-all runs every benchmark once.
+BENCH_SET := '^(BenchmarkPatterns|BenchmarkCheckPlay|BenchmarkLegalSet|BenchmarkColdReplay)$$'
+BENCH_COUNT ?= 3
+
 bench:
+	$(GO) test -run '^$$' -bench $(BENCH_SET) -benchmem -count $(BENCH_COUNT) ./domain/doudizhu/ ./domain/dadun/ ./domain/shuangkou/
+
+bench-all:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+benchstat:
+	$(GO) -C tools build -o $(BIN)/benchstat golang.org/x/perf/cmd/benchstat
 
 serve:
 	$(GO) run . serve

@@ -155,12 +155,68 @@ func (c Card) MarshalText() ([]byte, error) {
 
 // UnmarshalText accepts any notation ParseCard accepts.
 func (c *Card) UnmarshalText(b []byte) error {
+	// Stored events hold the canonical notation: read it without making a
+	// string, as a replay decodes thousands of cards.
+	if x, ok := canonical(b); ok {
+		*c = x
+		return nil
+	}
 	parsed, err := ParseCard(string(b))
 	if err != nil {
 		return err
 	}
 	*c = parsed
 	return nil
+}
+
+// canonical reads a card in the notation String writes ("S10", "HA",
+// "BJ"), and only that; false for anything else.
+func canonical(b []byte) (Card, bool) {
+	if len(b) == 2 && b[1] == 'J' {
+		switch b[0] {
+		case 'B':
+			return BJ, true
+		case 'R':
+			return RJ, true
+		}
+	}
+	if len(b) < 2 || len(b) > 3 {
+		return Card{}, false
+	}
+	var s Suit
+	switch b[0] {
+	case 'S':
+		s = Spades
+	case 'H':
+		s = Hearts
+	case 'C':
+		s = Clubs
+	case 'D':
+		s = Diamonds
+	default:
+		return Card{}, false
+	}
+	var r Rank
+	switch {
+	case len(b) == 3:
+		if b[1] != '1' || b[2] != '0' {
+			return Card{}, false
+		}
+		r = 10
+	case b[1] >= '2' && b[1] <= '9':
+		r = Rank(b[1] - '0')
+	case b[1] == 'J':
+		r = Jack
+	case b[1] == 'Q':
+		r = Queen
+	case b[1] == 'K':
+		r = King
+	case b[1] == 'A':
+		r = Ace
+	default:
+		return Card{}, false
+	}
+	return Card{Suit: s, Rank: r}, true
 }
 
 // DeckSize is the number of cards in one deck, jokers included.

@@ -49,3 +49,46 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzUnmarshalText holds UnmarshalText's shortcut for the canonical
+// notation to ParseCard: the same card, or an error, for any token.
+func FuzzUnmarshalText(f *testing.F) {
+	for _, tok := range []string{"S10", "HA", "BJ", "RJ", "D2", "s10", "ST", "S1", "S100", "BJJ", "C0", "♠A", ""} {
+		f.Add(tok)
+	}
+	f.Fuzz(func(t *testing.T, tok string) {
+		want, werr := ParseCard(tok)
+		var got Card
+		gerr := got.UnmarshalText([]byte(tok))
+		if (werr == nil) != (gerr == nil) || got != want {
+			t.Fatalf("UnmarshalText(%q) = %v, %v; ParseCard: %v, %v", tok, got, gerr, want, werr)
+		}
+	})
+}
+
+// TestUnmarshalTextEveryCard decodes the canonical notation of every card,
+// and every two- and three-byte token of letters and digits, as ParseCard
+// does.
+func TestUnmarshalTextEveryCard(t *testing.T) {
+	for i := range DeckSize {
+		c := FromIndex(i)
+		var got Card
+		if err := got.UnmarshalText([]byte(c.String())); err != nil || got != c {
+			t.Fatalf("UnmarshalText(%q) = %v, %v", c.String(), got, err)
+		}
+	}
+	const alphabet = "SHCDBRJQKAT0123456789shcdbrjqkat"
+	for _, a := range alphabet {
+		for _, b := range alphabet {
+			for _, c := range " " + alphabet {
+				tok := strings.TrimSpace(string([]rune{a, b, c}))
+				want, werr := ParseCard(tok)
+				var got Card
+				gerr := got.UnmarshalText([]byte(tok))
+				if (werr == nil) != (gerr == nil) || got != want {
+					t.Fatalf("UnmarshalText(%q) = %v, %v; ParseCard: %v, %v", tok, got, gerr, want, werr)
+				}
+			}
+		}
+	}
+}

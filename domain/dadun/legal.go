@@ -1,7 +1,6 @@
 package dadun
 
 import (
-	"cmp"
 	"slices"
 
 	"paiju/domain/cards"
@@ -83,27 +82,31 @@ func newHolding(m *cards.Multiset) *holding {
 // same pattern (a trio run's kickers can make another run), so plays sorts
 // and de-duplicates them.
 type gen struct {
-	v    variant
-	h    *holding
-	pats []pattern
+	v variant
+	h *holding
+	// pats are the candidates' rank counts as their Keys, which are unique
+	// to the counts (no rank holds more than 8 cards): integers sort and
+	// de-duplicate faster than the counts they stand for.
+	pats []uint64
 }
 
-// pattern is a candidate play's rank counts and their Key, which is unique
-// to the counts (no rank holds more than 8 cards) and so sorts and
-// de-duplicates them.
-type pattern struct {
-	key uint64
-	c   climb.Counts
-}
+func (g *gen) add(p climb.Counts) { g.pats = append(g.pats, p.Key()) }
 
-func (g *gen) add(p climb.Counts) { g.pats = append(g.pats, pattern{key: p.Key(), c: p}) }
+// countsOfKey unpacks a Key.
+func countsOfKey(k uint64) climb.Counts {
+	var c climb.Counts
+	for r := range c {
+		c[r] = uint8(k >> (4 * r) & 0xF)
+	}
+	return c
+}
 
 // legalPlays lists the plays of hand that may be made on lead (nil:
 // leading): it generates candidate patterns of the shapes that can be legal
 // on lead, reads each with the classifier Decide uses, and keeps the
 // readings that may be played.
 func legalPlays(v variant, hand *cards.Multiset, lead *Reading) []table.Action {
-	g := &gen{v: v, h: newHolding(hand), pats: make([]pattern, 0, 64)}
+	g := &gen{v: v, h: newHolding(hand), pats: make([]uint64, 0, 64)}
 	switch {
 	case lead == nil:
 		g.groups(1, -1)
@@ -297,13 +300,14 @@ func (g *gen) specials() {
 // plays reads the generated patterns and lists the plays that may be made
 // on lead (nil: leading).
 func (g *gen) plays(lead *Reading) []table.Action {
-	slices.SortFunc(g.pats, func(a, b pattern) int { return cmp.Compare(a.key, b.key) })
-	g.pats = slices.CompactFunc(g.pats, func(a, b pattern) bool { return a.key == b.key })
+	slices.Sort(g.pats)
+	g.pats = slices.Compact(g.pats)
 	out := make([]table.Action, 0, len(g.pats)+1) // + a pass
 	backing := make([]cards.Card, 0, 8*len(g.pats))
 	var buf [16]Reading
-	for i := range g.pats {
-		p := &g.pats[i].c
+	for _, key := range g.pats {
+		p := new(climb.Counts)
+		*p = countsOfKey(key)
 		last := p.Total() == g.h.total
 		rs := classifyCounts(p, last, buf[:0])
 		for _, rd := range rs {

@@ -2,6 +2,7 @@ package doudizhu
 
 import (
 	"fmt"
+	"math/bits"
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
@@ -175,8 +176,7 @@ func (r Reading) Outranks(o Reading) bool {
 // Classify reads the one-deck card types (classic, hubei); Rules.Classify
 // reads a variant's own.
 func Classify(cs []cards.Card) []Reading {
-	c := climb.CountsOf(cs)
-	return typesOf(1).classify(&c, len(cs), nil)
+	return typesOf(1).classifyCards(cs, nil)
 }
 
 // cardTypes is what the number of decks changes in the card types: the
@@ -219,17 +219,48 @@ func (t cardTypes) classify(c *climb.Counts, n int, out []Reading) []Reading {
 	if n == 0 {
 		return out
 	}
-	lo, hi, distinct, maxc := -1, -1, 0, uint8(0)
+	// The ranks held as a bit set, gathered without a branch a rank (which
+	// ranks are empty is what a branch would guess wrong).
+	var held uint32
+	maxc := uint8(0)
 	for r, k := range c {
-		if k == 0 {
-			continue
+		var bit uint32
+		if k != 0 {
+			bit = 1
 		}
-		if lo < 0 {
-			lo = r
-		}
-		hi = r
-		distinct++
+		held |= bit << r
 		maxc = max(maxc, k)
+	}
+	return t.classifyHeld(c, n, held, maxc, out)
+}
+
+// classifyCards appends the readings of the cards cs as one play: classify
+// with the counts, the ranks held and the most of a rank gathered card by
+// card, as a play holds far fewer ranks than there are.
+func (t cardTypes) classifyCards(cs []cards.Card, out []Reading) []Reading {
+	if len(cs) == 0 {
+		return out
+	}
+	var c climb.Counts
+	var held uint32
+	for _, x := range cs {
+		r := climb.RankOf(x)
+		c[r]++
+		held |= 1 << r
+	}
+	maxc := uint8(0)
+	for m := held; m != 0; m &= m - 1 {
+		maxc = max(maxc, c[bits.TrailingZeros32(m)])
+	}
+	return t.classifyHeld(&c, len(cs), held, maxc, out)
+}
+
+// classifyHeld is classify given the set of ranks c holds (held) and the
+// most cards of a rank (maxc).
+func (t cardTypes) classifyHeld(c *climb.Counts, n int, held uint32, maxc uint8, out []Reading) []Reading {
+	lo, hi, distinct := -1, -1, bits.OnesCount32(held)
+	if held != 0 {
+		lo, hi = bits.TrailingZeros32(held), 31-bits.LeadingZeros32(held)
 	}
 	one := func(t Type, main int) []Reading {
 		return append(out, Reading{Type: t, Main: climb.Rank(main), Length: 1})
@@ -290,15 +321,16 @@ func (t cardTypes) classify(c *climb.Counts, n int, out []Reading) []Reading {
 	if n >= 6 && maxc == 3 && c.Run(low, high, 3) {
 		out = append(out, Reading{Type: Airplane, Main: high, Length: n / 3})
 	}
+	// An airplane's body lies within lo..hi (and 3..A).
 	if k := n / 4; n%4 == 0 && k >= 2 {
-		for s := 0; s+k-1 <= int(climb.RankA); s++ {
+		for s := lo; s+k-1 <= min(hi, int(climb.RankA)); s++ {
 			if allEqual(c, s, s+k-1, 3) && t.singleKickersOK(c, s, s+k-1) {
 				out = append(out, Reading{Type: AirplaneSingles, Main: climb.Rank(s + k - 1), Length: k})
 			}
 		}
 	}
 	if k := n / 5; n%5 == 0 && k >= 2 {
-		for s := 0; s+k-1 <= int(climb.RankA); s++ {
+		for s := lo; s+k-1 <= min(hi, int(climb.RankA)); s++ {
 			if allEqual(c, s, s+k-1, 3) && t.pairKickersOK(c, s, s+k-1) {
 				out = append(out, Reading{Type: AirplanePairs, Main: climb.Rank(s + k - 1), Length: k})
 			}

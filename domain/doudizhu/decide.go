@@ -193,8 +193,8 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	}
 	played := slices.Clone(a.Cards)
 	climb.Sort(played)
-	c := climb.CountsOf(played)
-	readings := s.v.cardTypes().classify(&c, len(played), nil)
+	var buf [8]Reading // more than any play has: no allocation
+	readings := s.v.cardTypes().classifyCards(played, buf[:0])
 	if len(readings) == 0 {
 		return nil, table.ErrInvalidCombo.With("%s is not a play of any card type (doudizhu.md, Card types)", cards.Format(played))
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"paiju/domain/cards"
-	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -213,8 +212,7 @@ func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) {
 // types: Classify for the one-deck variants, the two-deck types of
 // doudizhu.md (fourplayer) for fourplayer.
 func (r *Rules) Classify(cs []cards.Card) []Reading {
-	c := climb.CountsOf(cs)
-	return r.v.cardTypes().classify(&c, len(cs), nil)
+	return r.v.cardTypes().classifyCards(cs, nil)
 }
 
 // Redact shows every game event of 斗地主 to everyone: the game's only

@@ -126,11 +126,10 @@ func (h *holding) of(r int) []cards.Card { return h.cards[r][:h.c[r]] }
 
 // legalPlays lists the plays of hand that may be made on lead (nil: leading).
 //
-// It works in two steps. First it generates rank patterns (how many cards of
-// each rank) shape by shape, only the shapes that can be legal on lead; each
-// distinct pattern is then read by the same classifier Decide uses and kept
-// with the readings that may be played. Second it expands each kept pattern
-// into every choice of suits the hand allows.
+// It works in two steps. First it generates the rank patterns (how many cards
+// of each rank) that may be played on lead, each once, with its playable
+// types (patternGen). Second it expands each pattern into every choice of
+// suits the hand allows.
 func legalPlays(hand *cards.Multiset, lead *Reading, ct cardTypes) []table.Action {
 	var pl plan
 	pl.make(hand, lead, ct)
@@ -145,8 +144,8 @@ type plan struct {
 	keepBuf [32]kept // most calls need no more: no allocation
 	total   int      // cards in all the plays
 	actions int      // plays, one per playable type of a multiset
-	g       patternSet
-	patBuf  [32]climb.Counts
+	pats    []uint64
+	patBuf  [64]uint64
 }
 
 type kept struct {
@@ -157,17 +156,7 @@ type kept struct {
 }
 
 func (pl *plan) make(hand *cards.Multiset, lead *Reading, ct cardTypes) {
-	var gens []Type
-	switch {
-	case lead == nil:
-		gens = allTypes[:]
-	case lead.Type == Rocket:
-	case lead.Type == Bomb:
-		gens = []Type{Bomb, Rocket}
-	default:
-		gens = []Type{lead.Type, Bomb, Rocket}
-	}
-	pl.makeOf(hand, lead, ct, gens)
+	pl.makeGens(hand, lead, ct, gensOn(lead))
 }
 
 var allTypes = [...]Type{Single, Pair, Trio, TrioSingle, TrioPair, Straight, PairStraight, Airplane,
@@ -176,41 +165,46 @@ var allTypes = [...]Type{Single, Pair, Trio, TrioSingle, TrioPair, Straight, Pai
 // makeOf plans the plays of the generators' types only (chains of lead's
 // length when following).
 func (pl *plan) makeOf(hand *cards.Multiset, lead *Reading, ct cardTypes, gens []Type) {
+	var set uint32
+	for _, t := range gens {
+		set |= 1 << t
+	}
+	pl.makeGens(hand, lead, ct, set)
+}
+
+// makeGens plans the plays of the types in gens (bit t for type t): the
+// rank patterns of patternGen, in its order, each with its choices of
+// suits.
+func (pl *plan) makeGens(hand *cards.Multiset, lead *Reading, ct cardTypes, gens uint32) {
 	pl.h, pl.total, pl.actions = holding{}, 0, 0 // a plan may be reused
 	h := &pl.h
 	h.types = ct
 	h.fill(hand)
-	g := &pl.g
-	if g.pats == nil {
-		g.pats = pl.patBuf[:0]
+	if pl.pats == nil {
+		pl.pats = pl.patBuf[:0]
 	}
-	g.pats = g.pats[:0]
-	clear(g.seen)
-	for _, t := range gens {
-		length := 0
-		if lead != nil && t == lead.Type {
-			length = lead.Length
-		}
-		h.generate(t, length, g)
-	}
-	// Keep the patterns with their playable types, and count the cards they
-	// expand to, so that one backing array holds every play.
+	g := patternGen{h: h.c.Key(), t: ct, lead: lead, gens: gens, out: pl.pats[:0]}
+	var ends [Rocket + 1]int
+	g.all(&ends)
+	pl.pats = g.out
 	pl.keep = pl.keepBuf[:0]
-	var readings [8]Reading
-	for _, p := range g.pats {
-		n := p.Total()
-		var types uint32
-		for _, rd := range ct.classify(&p, n, readings[:0]) {
-			if lead == nil || rd.Beats(*lead) {
-				types |= 1 << rd.Type
+	start := 0
+	for ty := Single; ty <= Rocket; ty++ {
+		for _, key := range pl.pats[start:ends[ty]] {
+			p := patternCounts(key)
+			types := uint32(1) << ty
+			// The one pattern of two types: a run of 4 or 8 trios on a
+			// lead is an airplane and an airplane with single kickers.
+			if lead == nil && (ty == Airplane || ty == AirplaneSingles) && trioRun(key) && (p.Total()/3)%4 == 0 {
+				types = 1<<Airplane | 1<<AirplaneSingles
 			}
-		}
-		if types != 0 {
 			c := h.choices(&p)
+			n := p.Total()
 			pl.keep = append(pl.keep, kept{p, n, c, types})
 			pl.total += c * n
 			pl.actions += c * bits.OnesCount32(types)
 		}
+		start = ends[ty]
 	}
 }
 
@@ -351,176 +345,6 @@ func (h *holding) choice(p *climb.Counts, choice int) []cards.Card {
 		}
 	}
 	return out
-}
-
-// patternSet collects rank patterns. Each generator yields a pattern once;
-// only the airplane generators can yield the same pattern twice between them
-// (333444555666 is an airplane and two airplanes with kickers, as an
-// airplane's kickers may form another chain), since no other pattern reads
-// as two types. Those patterns are de-duplicated.
-type patternSet struct {
-	seen map[uint64]struct{}
-	pats []climb.Counts
-}
-
-func (g *patternSet) add(p *climb.Counts, mayRepeat bool) {
-	if mayRepeat {
-		if g.seen == nil {
-			g.seen = map[uint64]struct{}{}
-		}
-		k := p.Key()
-		if _, dup := g.seen[k]; dup {
-			return
-		}
-		g.seen[k] = struct{}{}
-	}
-	g.pats = append(g.pats, *p)
-}
-
-// generate adds the rank patterns of type t the hand can make; chain types
-// use only the given length when it is not 0. It may add patterns that the
-// classifier then rejects (never the other way round).
-func (h *holding) generate(t Type, length int, g *patternSet) {
-	var p climb.Counts
-	switch t {
-	case Single, Pair, Trio:
-		k := groupSize(t)
-		for r := range climb.NumRanks {
-			if h.c[r] >= k {
-				p[r] = k
-				g.add(&p, false)
-				p[r] = 0
-			}
-		}
-	case Bomb:
-		// One deck: four of a rank. Two decks: 4 to 8 (doudizhu.md, fourplayer).
-		for r := 0; r <= int(climb.Rank2); r++ {
-			for k := uint8(4); k <= min(h.c[r], h.types.maxBomb); k++ {
-				p[r] = k
-				g.add(&p, false)
-			}
-			p[r] = 0
-		}
-	case Rocket:
-		k := h.types.rocketJokers
-		if h.c[climb.RankBJ] >= k && h.c[climb.RankRJ] >= k {
-			p[climb.RankBJ], p[climb.RankRJ] = k, k
-			g.add(&p, false)
-		}
-	case TrioSingle, TrioPair:
-		k := uint8(1)
-		if t == TrioPair {
-			k = 2
-		}
-		for body := range climb.NumRanks {
-			if h.c[body] < 3 {
-				continue
-			}
-			p[body] = 3
-			for kick := range climb.NumRanks {
-				if kick != body && h.c[kick] >= k {
-					p[kick] = k
-					g.add(&p, false)
-					p[kick] = 0
-				}
-			}
-			p[body] = 0
-		}
-	case FourTwoSingles, FourTwoPairs:
-		for body := 0; body <= int(climb.Rank2); body++ {
-			if h.c[body] < 4 {
-				continue
-			}
-			p[body] = 4
-			h.kickers(&p, 0, 2, &kickerRule{pairs: t == FourTwoPairs, most: 2, lo: body, hi: body}, g)
-			p[body] = 0
-		}
-	case Straight, PairStraight, Airplane, AirplaneSingles, AirplanePairs:
-		width, minLen := groupSize(t), minChain(t)
-		for lo := 0; lo <= int(climb.RankA); lo++ {
-			for hi := lo; hi <= int(climb.RankA) && h.c[hi] >= width; hi++ {
-				n := hi - lo + 1
-				if n < minLen || (length != 0 && n != length) {
-					continue
-				}
-				for r := lo; r <= hi; r++ {
-					p[r] = width
-				}
-				switch t {
-				case AirplaneSingles:
-					h.kickers(&p, 0, n, &kickerRule{most: 3, lo: lo, hi: hi, repeat: true}, g)
-				case AirplanePairs:
-					h.kickers(&p, 0, n, &kickerRule{pairs: true, lo: lo, hi: hi}, g)
-				default:
-					g.add(&p, t == Airplane)
-				}
-				for r := lo; r <= hi; r++ {
-					p[r] = 0
-				}
-			}
-		}
-	}
-}
-
-// kickerRule says which kickers a body takes (doudizhu.md, Kickers
-// Decision): never of the body's ranks lo..hi, never both jokers, never four
-// of a rank.
-type kickerRule struct {
-	pairs  bool // pairs of distinct ranks; else single cards, at most `most` of a rank
-	most   int
-	lo, hi int
-	repeat bool // the same pattern may come from another body (airplanes)
-}
-
-// kickers adds p extended by every choice of need kickers (need pairs, with
-// k.pairs) from the ranks ≥ from.
-func (h *holding) kickers(p *climb.Counts, from, need int, k *kickerRule, g *patternSet) {
-	if need == 0 {
-		if !h.types.hasRocket(p) {
-			g.add(p, k.repeat)
-		}
-		return
-	}
-	for r := from; r < climb.NumRanks; r++ {
-		if r >= k.lo && r <= k.hi {
-			continue
-		}
-		if k.pairs {
-			if h.c[r] >= 2 {
-				p[r] = 2
-				h.kickers(p, r+1, need-1, k, g)
-				p[r] = 0
-			}
-			continue
-		}
-		for n := 1; n <= min(int(h.c[r]), k.most, need); n++ {
-			p[r] = uint8(n)
-			h.kickers(p, r+1, need-n, k, g)
-		}
-		p[r] = 0
-	}
-}
-
-func groupSize(t Type) uint8 {
-	switch t {
-	case Single, Straight:
-		return 1
-	case Pair, PairStraight:
-		return 2
-	case Bomb:
-		return 4
-	}
-	return 3
-}
-
-func minChain(t Type) int {
-	switch t {
-	case Straight:
-		return 5
-	case PairStraight:
-		return 3
-	}
-	return 2
 }
 
 // choices is the number of ways the hand's suits can make pattern p: the

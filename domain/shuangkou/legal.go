@@ -1,7 +1,6 @@
 package shuangkou
 
 import (
-	"cmp"
 	"math/bits"
 	"slices"
 
@@ -76,10 +75,19 @@ func newHolding(m *cards.Multiset, ct cardTypes) *holding {
 type gen struct {
 	h     *holding
 	types cardTypes
-	pats  []climb.Counts
+	pats  []uint64 // the candidates as their climb.Counts Keys: integers sort fast
 }
 
-func (g *gen) add(p climb.Counts) { g.pats = append(g.pats, p) }
+func (g *gen) add(p climb.Counts) { g.pats = append(g.pats, p.Key()) }
+
+// countsOfKey unpacks a climb.Counts Key.
+func countsOfKey(k uint64) climb.Counts {
+	var c climb.Counts
+	for r := range c {
+		c[r] = uint8(k >> (4 * r) & 0xF)
+	}
+	return c
+}
 
 // addWild adds natural pattern p completed by w wild jokers, once per choice
 // of which jokers (so many BJ, the rest RJ) the hand can make.
@@ -131,7 +139,7 @@ func legalPlays(hand *cards.Multiset, lead *Reading, ct cardTypes) []table.Actio
 }
 
 func newGen(hand *cards.Multiset, ct cardTypes) *gen {
-	return &gen{h: newHolding(hand, ct), types: ct, pats: make([]climb.Counts, 0, 64)}
+	return &gen{h: newHolding(hand, ct), types: ct, pats: make([]uint64, 0, 64)}
 }
 
 // plays reads the generated patterns and lists the plays that may be made
@@ -139,7 +147,7 @@ func newGen(hand *cards.Multiset, ct cardTypes) *gen {
 func (g *gen) plays(lead *Reading) []table.Action {
 	h, ct := g.h, g.types
 	if h.wilds > 0 {
-		slices.SortFunc(g.pats, func(a, b climb.Counts) int { return cmp.Compare(a.Key(), b.Key()) })
+		slices.Sort(g.pats)
 		g.pats = slices.Compact(g.pats)
 	}
 	// Read every pattern first, so that one backing array holds the cards
@@ -153,7 +161,8 @@ func (g *gen) plays(lead *Reading) []table.Action {
 	keep := make([]kept, 0, len(g.pats))
 	var buf [16]Reading
 	total, actions := 0, 0
-	for _, p := range g.pats {
+	for _, key := range g.pats {
+		p := countsOfKey(key)
 		var names uint64
 		rs := ct.classify(&p, false, buf[:0])
 		for i, rd := range rs {
