@@ -82,6 +82,7 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 	want, err := table.OpenWith(rules, table.Opening{
 		ID: opened.TableID, Game: opened.Game, Variant: opened.Variant, Stake: opened.Stake,
 		OpenedBy: opened.OpenedBy, Clock: opened.Clock, MaxHands: opened.MaxHands,
+		Tournament: opened.Tournament, Reserved: opened.Reserved,
 	})
 	if err != nil {
 		return rep, fault(0, "table could not have been opened: %v", err)

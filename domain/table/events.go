@@ -36,6 +36,14 @@ type TableOpened struct {
 	// MaxHands closes the table once that many hands are settled, whatever
 	// the game; 0 (absent) leaves the end to the game.
 	MaxHands int `json:"max_hands,omitempty"`
+	// Tournament names the tournament that opened the table; absent on
+	// tables opened by players. Such a table is never held back for want of
+	// a present player, and a seat its player escapes is played out by a
+	// bot, so that the tournament cannot stall on it.
+	Tournament string `json:"tournament,omitempty"`
+	// Reserved is the player drawn to each seat (a tournament's draw): only
+	// that player may take the seat. Absent: any player may sit anywhere.
+	Reserved []string `json:"reserved,omitempty"`
 }
 
 // PlayerSeated: a player took a seat.

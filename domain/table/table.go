@@ -56,6 +56,8 @@ type State struct {
 	Last         *HandSettled
 	Closed       bool
 	MaxHands     int // close after this many settled hands (0: no limit)
+	Tournament   string
+	Reserved     []string // the player each seat is reserved for (nil: none)
 	G            GameState
 	Rules        Rules
 	live
@@ -108,6 +110,9 @@ type Opening struct {
 	Clock *Clock
 	// MaxHands closes the table after that many settled hands (0: no limit).
 	MaxHands int
+	// Tournament and Reserved: see TableOpened.
+	Tournament string
+	Reserved   []string
 }
 
 // MaxMaxHands bounds Opening.MaxHands.
@@ -122,6 +127,9 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 	if o.MaxHands < 0 || o.MaxHands > MaxMaxHands {
 		return nil, ErrBadOption.With("max_hands must be 0 (no limit) or 1..%d, got %d", MaxMaxHands, o.MaxHands)
 	}
+	if o.Reserved != nil && len(o.Reserved) != r.Seats() {
+		return nil, ErrBadOption.With("reserved names %d seats, the table has %d", len(o.Reserved), r.Seats())
+	}
 	if c != nil {
 		if err := c.Validate(); err != nil {
 			return nil, err
@@ -133,7 +141,7 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 	return []Payload{TableOpened{
 		TableID: id, Game: game, Variant: variant, Options: r.Options(),
 		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy, Clock: c,
-		MaxHands: o.MaxHands,
+		MaxHands: o.MaxHands, Tournament: o.Tournament, Reserved: slices.Clone(o.Reserved),
 	}}, nil
 }
 
@@ -161,6 +169,16 @@ func join(s *State, player, name string, seat int, bot bool, seeds SeedSource) (
 	}
 	if seat >= len(s.Players) {
 		return nil, ErrNoSuchSeat.With("seat %d does not exist: this table has seats 0..%d", seat, len(s.Players)-1)
+	}
+	if s.Reserved != nil && !bot {
+		r := slices.Index(s.Reserved, player)
+		switch {
+		case r < 0:
+			return nil, ErrSeatReserved.With("the seats of this table are drawn by its tournament: you have none")
+		case seat >= 0 && seat != r:
+			return nil, ErrSeatReserved.With("seat %d is reserved for another player: yours is %d", seat, r)
+		}
+		seat = r
 	}
 	if seat < 0 {
 		seat = slices.Index(s.Players, "")
@@ -227,6 +245,25 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 		}
 		Apply(next, e)
 	}
+	if next.Reserved != nil && !next.Closed {
+		// A tournament's table plays its match out: a seat whose player
+		// escaped goes on under a bot, its total kept.
+		for _, e := range slices.Clone(evs) {
+			seat := -1
+			switch e := e.(type) {
+			case PlayerEscaped:
+				seat = e.Seat
+			case PlayerLeft:
+				seat = e.Seat
+			}
+			if seat < 0 || next.Players[seat] != "" {
+				continue
+			}
+			bot := PlayerSeated{Seat: seat, PlayerID: fmt.Sprintf("bot-%s-%d", next.ID, seat), Name: fmt.Sprintf("Bot %d", seat+1), Bot: true}
+			Apply(next, bot)
+			evs = append(evs, bot)
+		}
+	}
 	if next.Closed || next.InDeal || !next.G.NeedsDeal() {
 		return evs, nil
 	}
@@ -267,6 +304,9 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 // hand has not ended). A table of bots only is not held back: its end is
 // max_hands.
 func (s *State) nobodyPresent() bool {
+	if s.Tournament != "" {
+		return false // a tournament waits for no one: the clock and the bot play on
+	}
 	people := false
 	for seat, p := range s.Players {
 		if p == "" || s.Bots[seat] {
@@ -294,6 +334,7 @@ func ApplyAt(s *State, p Payload, at time.Time) {
 		s.ID, s.Game, s.Variant = e.TableID, e.Game, e.Variant
 		s.Options, s.Stake, s.RulesVersion = e.Options, e.Stake, e.RulesVersion
 		s.MaxHands = e.MaxHands
+		s.Tournament, s.Reserved = e.Tournament, e.Reserved
 		s.Players = make([]string, e.Seats)
 		s.Names = make([]string, e.Seats)
 		s.Totals = make([]int, e.Seats)
