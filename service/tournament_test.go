@@ -1,0 +1,136 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"paiju/domain/table"
+	"paiju/domain/tournament"
+	"paiju/service"
+)
+
+// TestTournamentNobodyStallsIt: a 9-player elimination where, in round 1,
+// one player escapes their match and the others hand their seats to the
+// bot, and from round 2 on nobody acts at all: the turn clock and 托管 play
+// every table out, and a restart in the middle carries the tournament on
+// from the streams alone.
+func TestTournamentNobodyStallsIt(t *testing.T) {
+	ctx := context.Background()
+	e := newLiveEnv(t)
+	svc := e.service(false)
+	tl, err := svc.OpenTournament(ctx, service.Player{ID: "org", Name: "Org"}, service.TournamentRequest{
+		Game: "doudizhu", Variant: "classic", Format: "elimination", Players: 9, HandsPerTable: 2, Stake: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := tl.State.TournamentID
+	var ps []service.Player
+	for i := range 9 {
+		p := service.Player{ID: fmt.Sprintf("p%d", i), Name: fmt.Sprintf("P%d", i)}
+		ps = append(ps, p)
+		if tl, err = svc.JoinTournament(ctx, p, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := svc.JoinTournament(ctx, service.Player{ID: "late"}, id); !errors.Is(err, tournament.ErrFull) {
+		t.Fatalf("a tenth registration: %v", err)
+	}
+	r1 := tl.State.Current()
+	if r1 == nil || len(r1.Tables) != 3 {
+		t.Fatalf("round 1: %+v", r1)
+	}
+	// Nobody but the drawn player sits at a tournament table.
+	if _, err := svc.Join(ctx, service.Player{ID: "intruder"}, r1.Tables[0].TableID, -1, service.NoCond); !errors.Is(err, table.ErrTableFull) && !errors.Is(err, table.ErrSeatReserved) {
+		t.Fatalf("an intruder joining a tournament table: %v", err)
+	}
+	escaper := r1.Tables[0].Players[0]
+	for _, tb := range r1.Tables {
+		for _, pid := range tb.Players {
+			a := table.Action{Type: table.ActionDelegate}
+			if pid == escaper {
+				a = table.Action{Type: table.ActionEscape}
+			}
+			if _, err := svc.Act(ctx, service.Player{ID: pid}, tb.TableID, a, service.NoCond); err != nil {
+				t.Fatalf("%s %s at %s: %v", pid, a.Type, tb.TableID, err)
+			}
+		}
+	}
+	restarted := false
+	for range 2000 {
+		tl, err = svc.LoadTournament(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tl.State.Status == tournament.StatusEnded {
+			break
+		}
+		if !restarted && len(tl.State.Rounds) == 2 {
+			// A restart: a new service over the same file, its schedule
+			// rebuilt from the streams.
+			e.reopen()
+			svc = e.service(false)
+			if err := svc.Resume(ctx); err != nil {
+				t.Fatal(err)
+			}
+			restarted = true
+		}
+		svc.RunDue(ctx)
+		e.clock.Advance(time.Duration(table.DefaultTurnSeconds) * time.Second)
+	}
+	st := tl.State
+	if st.Status != tournament.StatusEnded {
+		t.Fatalf("the tournament stalled: %s after %d rounds", st.Status, len(st.Rounds))
+	}
+	if !restarted || len(st.Rounds) != 2 || len(st.Rounds[1].Tables) != 1 {
+		t.Fatalf("9 players: want 3 tables then a final, got %d rounds (restarted %v)", len(st.Rounds), restarted)
+	}
+	if st.Winner == "" || st.Seed == "" {
+		t.Fatalf("ended without a winner or the seed: %+v", st)
+	}
+	// The escaper's seat was played out by a bot: the table verifies.
+	for _, rd := range st.Rounds {
+		for _, tb := range rd.Tables {
+			e.verify(tb.TableID)
+		}
+	}
+	types := e.types(svc, r1.Tables[0].TableID)
+	if !containsSeq(types, "PlayerEscaped", "HandSettled", "PlayerSeated") {
+		t.Fatalf("the escaper's seat was not handed to a bot: %v", types)
+	}
+	// The tournament stream re-decides.
+	evs, err := e.store.Load(ctx, service.TournamentStreamID(id), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var payloads []table.Payload
+	for _, ev := range evs {
+		p, err := tournament.Decode(ev.Type, ev.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payloads = append(payloads, p)
+	}
+	if _, err := tournament.Redecide(payloads); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func containsSeq(s []string, seq ...string) bool {
+	for i := 0; i+len(seq) <= len(s); i++ {
+		ok := true
+		for k := range seq {
+			if s[i+k] != seq[k] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
