@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"paiju/audit"
 	"paiju/domain/table"
 	"paiju/domain/tournament"
 	"paiju/service"
@@ -101,21 +104,25 @@ func TestTournamentNobodyStallsIt(t *testing.T) {
 	if !containsSeq(types, "PlayerEscaped", "HandSettled", "PlayerSeated") {
 		t.Fatalf("the escaper's seat was not handed to a bot: %v", types)
 	}
-	// The tournament stream re-decides.
+	// The tournament stream re-decides (paiju verify's check), and a forged
+	// seating does not.
 	evs, err := e.store.Load(ctx, service.TournamentStreamID(id), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var payloads []table.Payload
-	for _, ev := range evs {
-		p, err := tournament.Decode(ev.Type, ev.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		payloads = append(payloads, p)
+	rep, err := audit.VerifyTournament(evs)
+	if err != nil || !rep.Ended || rep.Rounds != 2 {
+		t.Fatalf("verify the tournament: %+v %v", rep, err)
 	}
-	if _, err := tournament.Redecide(payloads); err != nil {
-		t.Fatal(err)
+	for i, ev := range evs {
+		if ev.Type == "TournamentTableAssigned" {
+			forged := slices.Clone(evs)
+			forged[i].Data = []byte(strings.Replace(string(ev.Data), `"players":["`, `"players":["x`, 1))
+			if _, err := audit.VerifyTournament(forged); !errors.Is(err, audit.ErrFault) {
+				t.Fatalf("a forged seating verified: %v", err)
+			}
+			break
+		}
 	}
 }
 
