@@ -141,3 +141,62 @@ func containsSeq(s []string, seq ...string) bool {
 	}
 	return false
 }
+
+// TestTournamentTieForFirstPlaysExtraHands: a one-hand match where the
+// player in seat 0 escapes leaves the other two tied for first (the escape
+// penalty is shared equally, doudizhu.md): the table plays extra hands,
+// with a bot in the escaper's seat, until one seat leads, and the
+// tournament records that single first.
+func TestTournamentTieForFirstPlaysExtraHands(t *testing.T) {
+	ctx := context.Background()
+	e := newLiveEnv(t)
+	svc := e.service(false)
+	tl, err := svc.OpenTournament(ctx, service.Player{ID: "org"}, service.TournamentRequest{
+		Game: "doudizhu", Variant: "classic", Format: "elimination", Players: 3, HandsPerTable: 1, Stake: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := tl.State.TournamentID
+	for i := range 3 {
+		if tl, err = svc.JoinTournament(ctx, service.Player{ID: fmt.Sprintf("p%d", i)}, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb := tl.State.Current().Tables[0]
+	if _, err := svc.Act(ctx, service.Player{ID: tb.Players[0]}, tb.TableID, table.Action{Type: table.ActionEscape}, service.NoCond); err != nil {
+		t.Fatal(err)
+	}
+	l, err := svc.Load(ctx, tb.TableID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.State.Totals[1] != l.State.Totals[2] || l.State.Closed || l.State.Hand != 2 || !l.State.Bots[0] {
+		t.Fatalf("after the escape: totals %v, closed %v, hand %d, bot in seat 0 %v: want a tie played on in hand 2 by a bot", l.State.Totals, l.State.Closed, l.State.Hand, l.State.Bots[0])
+	}
+	for _, pid := range tb.Players[1:] {
+		if _, err := svc.Act(ctx, service.Player{ID: pid}, tb.TableID, table.Action{Type: table.ActionDelegate}, service.NoCond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 1000 {
+		if tl, err = svc.LoadTournament(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if tl.State.Status == tournament.StatusEnded {
+			break
+		}
+		svc.RunDue(ctx)
+	}
+	res := tl.State.Rounds[0].Tables[0].Result
+	if tl.State.Status != tournament.StatusEnded || res == nil || res.Hands < 2 {
+		t.Fatalf("status %s, result %+v: want the match decided by extra hands", tl.State.Status, res)
+	}
+	if res.Standings[0].Place != 1 || res.Standings[1].Place == 1 || tl.State.Winner != res.Standings[0].PlayerID {
+		t.Fatalf("standings %+v, winner %s", res.Standings, tl.State.Winner)
+	}
+	if res.Standings[0].PlayerID == "" || res.Standings[0].PlayerID != tb.Players[res.Standings[0].Seat] {
+		t.Fatalf("the result names %s for seat %d, drawn for %s", res.Standings[0].PlayerID, res.Standings[0].Seat, tb.Players[res.Standings[0].Seat])
+	}
+	e.verify(tb.TableID)
+}
