@@ -306,3 +306,37 @@ func TestTournamentTwelvePlayersOverREST(t *testing.T) {
 		t.Fatalf("stream events: %v", types)
 	}
 }
+
+// TestTournamentTablesInMyTables: a player finds their tournament table in
+// /v1/me/tables (the table directory), like any table they sit at.
+func TestTournamentTablesInMyTables(t *testing.T) {
+	p := newProjEnv(t, 33)
+	var ps []player
+	for i := range 3 {
+		ps = append(ps, p.newPlayer(fmt.Sprintf("t%d", i)))
+	}
+	r := p.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: ps[0].Token, Body: map[string]any{
+		"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 3,
+	}})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("open: %d %s", r.Status, r.Body)
+	}
+	var tv tournamentView
+	r.Decode(t, &tv)
+	for _, pl := range ps {
+		r := p.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/" + tv.ID + "/join", Token: pl.Token})
+		if r.Status != http.StatusOK {
+			t.Fatalf("join: %d %s", r.Status, r.Body)
+		}
+		r.Decode(t, &tv)
+	}
+	mine := tv.YourTable
+	if mine == nil {
+		t.Fatalf("no table after the field filled: %+v", tv)
+	}
+	for _, pl := range ps {
+		if got := listingIDs(p.page("/v1/me/tables", pl.Token)); !slices.Equal(got, []string{*mine}) {
+			t.Fatalf("%s's tables %v, want the tournament's table %s", pl.Name, got, *mine)
+		}
+	}
+}
