@@ -31,10 +31,8 @@ func TestTournamentNobodyStallsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := tl.State.TournamentID
-	var ps []service.Player
 	for i := range 9 {
 		p := service.Player{ID: fmt.Sprintf("p%d", i), Name: fmt.Sprintf("P%d", i)}
-		ps = append(ps, p)
 		if tl, err = svc.JoinTournament(ctx, p, id); err != nil {
 			t.Fatal(err)
 		}

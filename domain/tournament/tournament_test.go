@@ -87,14 +87,14 @@ func TestTournamentTwelvePlayersTopUpToAFinal(t *testing.T) {
 		t.Fatalf("round 2 has %d tables", len(r2))
 	}
 	for _, tb := range r2 {
-		evs, err := tournament.Record(st, tb.TableID, 5, result(tb.Players, []int{-4, 2, 2 + 0}, []int{2, 1, 1}), ids)
+		_, err := tournament.Record(st, tb.TableID, 5, result(tb.Players, []int{-4, 2, 2}, []int{2, 1, 1}), ids)
 		if err == nil {
 			t.Fatal("a tie for first was accepted as a result")
 		}
 		if !errors.Is(err, tournament.ErrBadResult) {
 			t.Fatalf("tie: %v", err)
 		}
-		evs, err = tournament.Record(st, tb.TableID, 6, result(tb.Players, []int{-4, 1, 3}, []int{2, 1, 1}), ids)
+		evs, err := tournament.Record(st, tb.TableID, 6, result(tb.Players, []int{-4, 1, 3}, []int{2, 1, 1}), ids)
 		run(t, st, stream, evs, err)
 	}
 	adv = st.Rounds[1].Advanced
