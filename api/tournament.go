@@ -32,12 +32,14 @@ var _ Tournaments = (*service.Service)(nil)
 // look a second costs little and needs no feed of its own.
 const tournamentPoll = time.Second
 
-func (s *server) tournamentRoutes(r chi.Router) {
+// tournamentRoutes serves the tournaments; opening one counts against
+// openQuota, the quota of opening tables.
+func (s *server) tournamentRoutes(r chi.Router, openQuota func(http.Handler) http.Handler) {
 	t, ok := s.Tables.(Tournaments)
 	if !ok {
 		return
 	}
-	r.Post("/tournaments", func(w http.ResponseWriter, r *http.Request) { s.openTournament(t, w, r) })
+	r.With(openQuota).Post("/tournaments", func(w http.ResponseWriter, r *http.Request) { s.openTournament(t, w, r) })
 	r.Get("/tournaments/{id}", func(w http.ResponseWriter, r *http.Request) { s.getTournament(t, w, r) })
 	r.Post("/tournaments/{id}/join", func(w http.ResponseWriter, r *http.Request) { s.joinTournament(t, w, r) })
 	r.Get("/tournaments/{id}/stream", func(w http.ResponseWriter, r *http.Request) { s.streamTournament(t, w, r) })

@@ -340,3 +340,62 @@ func TestTournamentTablesInMyTables(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentRefusals: bad openings, an unknown tournament, a
+// conditional GET, and what a player may not do.
+func TestTournamentRefusals(t *testing.T) {
+	e := newEnv(t, 77)
+	ann := e.newPlayer("ann")
+	for _, c := range []struct {
+		body map[string]any
+		code string
+	}{
+		{map[string]any{"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 4}, "invalid_option"},
+		{map[string]any{"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 0}, "invalid_option"},
+		{map[string]any{"game": "doudizhu", "variant": "classic", "format": "duplicate", "players": 9}, "invalid_option"},
+		{map[string]any{"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 3, "hands_per_table": 0}, "invalid_option"},
+		{map[string]any{"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 3, "stake": 0}, "invalid_option"},
+		{map[string]any{"game": "doudizhu", "variant": "fourplayer", "format": "elimination", "players": 3}, "invalid_option"},
+		{map[string]any{"game": "niuniu", "variant": "classic", "format": "elimination", "players": 3}, "invalid_option"},
+		{map[string]any{"game": "chess", "variant": "classic", "format": "elimination", "players": 3}, "unknown_game"},
+	} {
+		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: ann.Token, Body: c.body, Raw: true})
+		if r.Status != http.StatusUnprocessableEntity || r.Problem(t) != c.code {
+			t.Errorf("%v: %d %s, want 422 %s", c.body, r.Status, r.Body, c.code)
+		}
+	}
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: ann.Token, Body: `{"game":"doudizhu","variant":"classic","format":"elimination","players":3,"extra":1}`, Raw: true})
+	if r.Status != http.StatusBadRequest {
+		t.Errorf("an unknown field: %d %s", r.Status, r.Body)
+	}
+	if r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tournaments/NOPE", Token: ann.Token}); r.Status != http.StatusNotFound || r.Problem(t) != "tournament_not_found" {
+		t.Errorf("an unknown tournament: %d %s", r.Status, r.Body)
+	}
+	if r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/NOPE/join", Token: ann.Token}); r.Status != http.StatusNotFound {
+		t.Errorf("joining an unknown tournament: %d %s", r.Status, r.Body)
+	}
+	r = e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: ann.Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 3}})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("open: %d %s", r.Status, r.Body)
+	}
+	var tv tournamentView
+	r.Decode(t, &tv)
+	if tv.Seed != nil || tv.Status != "registering" || len(tv.Commitment) != 64 {
+		t.Fatalf("a new tournament: %+v", tv)
+	}
+	etag := r.Header.Get("ETag")
+	if r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tournaments/" + tv.ID, Token: ann.Token, Header: map[string]string{"If-None-Match": etag}}); r.Status != http.StatusNotModified {
+		t.Errorf("a conditional GET at the same version: %d", r.Status)
+	}
+	if r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/" + tv.ID + "/join", Token: auditorToken}); r.Status != http.StatusForbidden {
+		t.Errorf("the auditor joining: %d %s", r.Status, r.Body)
+	}
+	if r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/" + tv.ID + "/join", Token: ann.Token, Header: map[string]string{"Idempotency-Key": "k1"}}); r.Status != http.StatusBadRequest || r.Problem(t) != "invalid_condition" {
+		t.Errorf("a join with an Idempotency-Key: %d %s", r.Status, r.Body)
+	}
+	// The secret seed is in no answer before the end.
+	r = e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/" + tv.ID + "/join", Token: ann.Token})
+	if r.Status != http.StatusOK || strings.Contains(string(r.Body), "\"seed\":\"") {
+		t.Errorf("join: %d %s", r.Status, r.Body)
+	}
+}
