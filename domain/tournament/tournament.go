@@ -270,12 +270,10 @@ func Record(s *State, tableID string, hands int, standings []Standing, ids IDs) 
 	slices.SortStableFunc(st, func(a, b Standing) int { return a.Place - b.Place })
 	res := ResultRecorded{Round: round, Table: t, TableID: tableID, Hands: hands, Standings: st}
 	evs := []table.Payload{res}
-	next := *s
-	next.Rounds = slices.Clone(s.Rounds)
-	rd := next.Rounds[round-1]
+	// The round as it stands after this result (s itself is not modified).
+	rd := s.Rounds[round-1]
 	rd.Tables = slices.Clone(rd.Tables)
 	rd.Tables[t].Result = &res
-	next.Rounds[round-1] = rd
 	for _, tb := range rd.Tables {
 		if tb.Result == nil {
 			return evs, nil
