@@ -102,8 +102,16 @@ func playTournament(t *testing.T, e *env, n, hands int) (tournamentView, map[str
 		if v.YourTable == nil || *v.YourStatus != "playing" {
 			t.Fatalf("%s has no table: %+v", p.ID, v)
 		}
-		seat := e.view(*v.YourTable, p.Token).Seat
-		if seat == nil {
+		r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + *v.YourTable, Token: p.Token})
+		var tab struct {
+			Seat       *int   `json:"seat"`
+			Tournament string `json:"tournament"`
+		}
+		r.Decode(t, &tab)
+		if tab.Tournament != tv.ID {
+			t.Fatalf("table %s names the tournament %q", *v.YourTable, tab.Tournament)
+		}
+		if seat := tab.Seat; seat == nil {
 			t.Fatalf("%s is not seated at their table %s", p.ID, *v.YourTable)
 		}
 	}
