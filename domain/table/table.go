@@ -4,6 +4,8 @@
 package table
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -58,6 +60,8 @@ type State struct {
 	MaxHands     int // close after this many settled hands (0: no limit)
 	Tournament   string
 	Reserved     []string // the player each seat is reserved for (nil: none)
+	FixedDeals   string   // the commitment to the secret every deal derives from ("": fresh seeds)
+	dealsSeed    *cards.Seed
 	G            GameState
 	Rules        Rules
 	live
@@ -113,6 +117,9 @@ type Opening struct {
 	// Tournament and Reserved: see TableOpened.
 	Tournament string
 	Reserved   []string
+	// FixedDeals, if set, is the secret every deal derives from
+	// (FixedDealSeed): TableOpened commits to it and a DealsSecret follows.
+	FixedDeals *cards.Seed
 }
 
 // MaxMaxHands bounds Opening.MaxHands.
@@ -138,11 +145,16 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 			return nil, ErrBadOption.With("%s/%s cannot run under a turn clock: set clock.turn_seconds to 0", game, variant)
 		}
 	}
-	return []Payload{TableOpened{
+	opened := TableOpened{
 		TableID: id, Game: game, Variant: variant, Options: r.Options(),
 		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy, Clock: c,
 		MaxHands: o.MaxHands, Tournament: o.Tournament, Reserved: slices.Clone(o.Reserved),
-	}}, nil
+	}
+	if o.FixedDeals == nil {
+		return []Payload{opened}, nil
+	}
+	opened.FixedDeals = o.FixedDeals.Commitment()
+	return []Payload{opened, DealsSecret{Seed: o.FixedDeals.String()}}, nil
 }
 
 // Join seats a player: seat < 0 takes the lowest free seat. When the last seat
@@ -273,13 +285,18 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 	if !next.Full() || next.nobodyPresent() && !next.Voided {
 		return evs, nil
 	}
-	seed, err := seeds.NewSeed()
-	if err != nil {
-		return nil, fmt.Errorf("draw seed: %w", err)
-	}
 	d := DealNumber{Hand: next.Hand + 1, Deal: 1}
 	if next.Voided {
 		d = DealNumber{Hand: next.Hand, Deal: next.Deal + 1}
+	}
+	var seed cards.Seed
+	if next.dealsSeed != nil {
+		seed = FixedDealSeed(*next.dealsSeed, d)
+	} else {
+		var err error
+		if seed, err = seeds.NewSeed(); err != nil {
+			return nil, fmt.Errorf("draw seed: %w", err)
+		}
 	}
 	deal, err := s.Rules.Deal(next.G, d, seed)
 	if err != nil {
@@ -295,6 +312,18 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 		}
 	}
 	return append(evs, deal...), nil
+}
+
+// FixedDealSeed is the seed of deal d of a table whose deals derive from
+// secret: SHA-256(secret ‖ C(hand) ‖ C(deal)), C(n) being n as 8 bytes
+// big-endian (docs/AUDIT.md, Tournaments). Revealing one deal's seed
+// reveals nothing of the secret, nor of any other deal.
+func FixedDealSeed(secret cards.Seed, d DealNumber) cards.Seed {
+	var in [len(cards.Seed{}) + 16]byte
+	copy(in[:], secret[:])
+	binary.BigEndian.PutUint64(in[len(secret):], uint64(d.Hand))
+	binary.BigEndian.PutUint64(in[len(secret)+8:], uint64(d.Deal))
+	return cards.Seed(sha256.Sum256(in[:]))
 }
 
 // nobodyPresent reports that the table has players and the bot plays every
@@ -334,11 +363,15 @@ func ApplyAt(s *State, p Payload, at time.Time) {
 		s.ID, s.Game, s.Variant = e.TableID, e.Game, e.Variant
 		s.Options, s.Stake, s.RulesVersion = e.Options, e.Stake, e.RulesVersion
 		s.MaxHands = e.MaxHands
-		s.Tournament, s.Reserved = e.Tournament, e.Reserved
+		s.Tournament, s.Reserved, s.FixedDeals = e.Tournament, e.Reserved, e.FixedDeals
 		s.Players = make([]string, e.Seats)
 		s.Names = make([]string, e.Seats)
 		s.Totals = make([]int, e.Seats)
 		s.G = s.Rules.NewState()
+	case DealsSecret:
+		if seed, err := cards.ParseSeed(e.Seed); err == nil {
+			s.dealsSeed = &seed
+		}
 	case PlayerSeated:
 		s.Players[e.Seat], s.Names[e.Seat] = e.PlayerID, e.Name
 	case PlayerLeft:
@@ -379,6 +412,9 @@ func Decode(r Rules, typ string, data []byte) (Payload, error) {
 func Redact(r Rules, p Payload, seat int, handOver bool) Payload {
 	if seat == Auditor {
 		return p
+	}
+	if _, ok := p.(DealsSecret); ok {
+		return nil // the auditor's alone (above) until the tournament reveals it
 	}
 	if _, ok := p.(DealSecret); ok {
 		if handOver {
