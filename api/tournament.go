@@ -322,11 +322,13 @@ func (s *server) streamTournament(t Tournaments, w http.ResponseWriter, r *http.
 		if err != nil {
 			return false, err
 		}
+		ended := l.State.Status == tournament.StatusEnded
 		for _, e := range l.Events {
-			if e.Version <= sent || !tournament.Public(e.Payload) {
+			p := tournament.Redact(e.Payload, ended)
+			if e.Version <= sent || p == nil {
 				continue
 			}
-			data, err := json.Marshal(tournamentEvent{Version: e.Version, Type: e.Type, RecordedAt: e.RecordedAt, Data: e.Payload})
+			data, err := json.Marshal(tournamentEvent{Version: e.Version, Type: e.Type, RecordedAt: e.RecordedAt, Data: p})
 			if err != nil {
 				return false, err
 			}

@@ -360,7 +360,7 @@ func TestTournamentRefusals(t *testing.T) {
 	}{
 		{map[string]any{"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 4}, "invalid_option"},
 		{map[string]any{"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 0}, "invalid_option"},
-		{map[string]any{"game": "doudizhu", "variant": "classic", "format": "duplicate", "players": 9}, "invalid_option"},
+		{map[string]any{"game": "doudizhu", "variant": "classic", "format": "duplicate", "players": 3}, "invalid_option"},
 		{map[string]any{"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 3, "hands_per_table": 0}, "invalid_option"},
 		{map[string]any{"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 3, "stake": 0}, "invalid_option"},
 		{map[string]any{"game": "doudizhu", "variant": "fourplayer", "format": "elimination", "players": 3}, "invalid_option"},

@@ -87,6 +87,38 @@ type Advanced struct {
 	Eliminated  []string `json:"eliminated"`
 }
 
+// HandScore is one settled hand of a duplicate table: the deal it ended on
+// and each seat's settlement.
+type HandScore struct {
+	Hand   int   `json:"hand"`
+	Deal   int   `json:"deal"`
+	Deltas []int `json:"deltas"`
+}
+
+// DuplicateResult is a duplicate table's match, hand by hand.
+type DuplicateResult struct {
+	Round   int         `json:"round"`
+	Table   int         `json:"table"`
+	TableID string      `json:"table_id"`
+	Hands   []HandScore `json:"hands"`
+}
+
+// Score is a player's result in a duplicate tournament: matchpoints (for
+// each hand, 1 for every player who held the same cards at another table
+// and scored less, ½ for every one who scored the same) and the points
+// scored.
+type Score struct {
+	PlayerID    string  `json:"player_id"`
+	Matchpoints float64 `json:"matchpoints"`
+	Points      int     `json:"points"`
+}
+
+// Scored ranks a duplicate tournament's players: by matchpoints, then
+// points, then registration.
+type Scored struct {
+	Scores []Score `json:"scores"`
+}
+
 // Ended: the final table's winner wins; Seed reveals the seed Opened
 // committed to, from which anyone can redraw every round.
 type Ended struct {
@@ -94,17 +126,19 @@ type Ended struct {
 	Seed   string `json:"seed"`
 }
 
-func (Opened) EventType() string         { return "TournamentOpened" }
-func (Secret) EventType() string         { return "TournamentSecret" }
-func (Registered) EventType() string     { return "TournamentPlayerRegistered" }
-func (Started) EventType() string        { return "TournamentStarted" }
-func (RoundStarted) EventType() string   { return "TournamentRoundStarted" }
-func (TableAssigned) EventType() string  { return "TournamentTableAssigned" }
-func (ResultRecorded) EventType() string { return "TournamentTableResult" }
-func (Advanced) EventType() string       { return "TournamentPlayersAdvanced" }
-func (Ended) EventType() string          { return "TournamentEnded" }
+func (Opened) EventType() string          { return "TournamentOpened" }
+func (Secret) EventType() string          { return "TournamentSecret" }
+func (Registered) EventType() string      { return "TournamentPlayerRegistered" }
+func (Started) EventType() string         { return "TournamentStarted" }
+func (RoundStarted) EventType() string    { return "TournamentRoundStarted" }
+func (TableAssigned) EventType() string   { return "TournamentTableAssigned" }
+func (ResultRecorded) EventType() string  { return "TournamentTableResult" }
+func (Advanced) EventType() string        { return "TournamentPlayersAdvanced" }
+func (Ended) EventType() string           { return "TournamentEnded" }
+func (DuplicateResult) EventType() string { return "TournamentDuplicateResult" }
+func (Scored) EventType() string          { return "TournamentScored" }
 
-var events = table.Events(Opened{}, Secret{}, Registered{}, Started{}, RoundStarted{}, TableAssigned{}, ResultRecorded{}, Advanced{}, Ended{})
+var events = table.Events(Opened{}, Secret{}, Registered{}, Started{}, RoundStarted{}, TableAssigned{}, ResultRecorded{}, Advanced{}, Ended{}, DuplicateResult{}, Scored{})
 
 // EventTypes lists the names of a tournament's events, sorted.
 func EventTypes() []string { return events.Names() }
@@ -112,9 +146,19 @@ func EventTypes() []string { return events.Names() }
 // Decode decodes a stored tournament event.
 func Decode(typ string, data []byte) (table.Payload, error) { return events.Decode(typ, data) }
 
-// Public reports whether anyone may see p now: the secret never is, until
-// the stream has ended (and Ended carries the seed anyway).
-func Public(p table.Payload) bool {
-	_, secret := p.(Secret)
-	return !secret
+// Redact returns p as anyone but the auditor may see it in a tournament
+// that has ended or not: nil for the secret (Ended reveals the seed), and a
+// duplicate table's hands left out until the end, since they would tell the
+// players of a table that has not yet played a deal how it went elsewhere.
+func Redact(p table.Payload, ended bool) table.Payload {
+	switch e := p.(type) {
+	case Secret:
+		return nil
+	case DuplicateResult:
+		if !ended {
+			e.Hands = nil
+		}
+		return e
+	}
+	return p
 }

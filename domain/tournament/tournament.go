@@ -67,10 +67,14 @@ type Entrant struct {
 
 // Table is one table of a round.
 type Table struct {
-	TableID string          `json:"table_id"`
-	Players []string        `json:"players"`
-	Result  *ResultRecorded `json:"result"`
+	TableID   string           `json:"table_id"`
+	Players   []string         `json:"players"`
+	Result    *ResultRecorded  `json:"result"`
+	Duplicate *DuplicateResult `json:"duplicate"`
 }
+
+// Done reports whether the table's result is recorded.
+func (t Table) Done() bool { return t.Result != nil || t.Duplicate != nil }
 
 // Round is one round of the tournament.
 type Round struct {
@@ -90,7 +94,32 @@ type State struct {
 	Winner     string
 	Seed       string // revealed by Ended; "" before
 	Eliminated map[string]int
+	Scores     []Score // a duplicate tournament's ranking, once scored
 	secret     string
+}
+
+// DealsSecret is the secret a duplicate tournament's tables derive every
+// deal from (table.FixedDealSeed): SHA-256(seed ‖ C(0)), the "round 0" seed
+// of the draw's construction, so that the tournament's commitment covers
+// the deals before the first hand and its revealed seed proves them.
+func (s *State) DealsSecret() (cards.Seed, bool) {
+	seed, err := cards.ParseSeed(s.secret)
+	if s.Format != FormatDuplicate || err != nil {
+		return cards.Seed{}, false
+	}
+	return DealsSecretOf(seed), true
+}
+
+// DealsSecretOf is DealsSecret for the tournament seed seed.
+func DealsSecretOf(seed cards.Seed) cards.Seed {
+	return roundSeed(seed, 0)
+}
+
+func roundSeed(seed cards.Seed, r int) cards.Seed {
+	var buf [len(seed) + 8]byte
+	copy(buf[:], seed[:])
+	binary.BigEndian.PutUint64(buf[len(seed):], uint64(r))
+	return cards.Seed(sha256.Sum256(buf[:]))
 }
 
 // New returns the empty state a stream starts from.
@@ -142,6 +171,11 @@ func Apply(s *State, p table.Payload) {
 	case ResultRecorded:
 		res := e
 		s.Rounds[e.Round-1].Tables[e.Table].Result = &res
+	case DuplicateResult:
+		res := e
+		s.Rounds[e.Round-1].Tables[e.Table].Duplicate = &res
+	case Scored:
+		s.Scores = e.Scores
 	case Advanced:
 		adv := e
 		s.Rounds[e.Round-1].Advanced = &adv
@@ -168,9 +202,11 @@ func Open(o Opening, seed cards.Seed) ([]table.Payload, error) {
 	switch o.Format {
 	case FormatElimination:
 	case FormatDuplicate:
-		return nil, table.ErrBadOption.With("format %q is not offered yet: use %q", o.Format, FormatElimination)
+		if o.Players < 2*SeatsPerTable {
+			return nil, table.ErrBadOption.With("a duplicate tournament compares tables: players must be at least %d, got %d", 2*SeatsPerTable, o.Players)
+		}
 	default:
-		return nil, table.ErrBadOption.With("format must be %q, got %q", FormatElimination, o.Format)
+		return nil, table.ErrBadOption.With("format must be %q or %q, got %q", FormatElimination, FormatDuplicate, o.Format)
 	}
 	if o.Players < SeatsPerTable || o.Players > MaxPlayers || o.Players%SeatsPerTable != 0 {
 		return nil, table.ErrBadOption.With("players must be a multiple of %d from %d to %d, got %d", SeatsPerTable, SeatsPerTable, MaxPlayers, o.Players)
@@ -233,10 +269,7 @@ func (s *State) round(r int, field []string, ids IDs) ([]table.Payload, error) {
 
 // Draw is the seating of round r: field shuffled as the package doc says.
 func Draw(seed cards.Seed, r int, field []string) []string {
-	var buf [len(seed) + 8]byte
-	copy(buf[:], seed[:])
-	binary.BigEndian.PutUint64(buf[len(seed):], uint64(r))
-	st := cards.NewStream(cards.Seed(sha256.Sum256(buf[:])))
+	st := cards.NewStream(roundSeed(seed, r))
 	out := slices.Clone(field)
 	for i := len(out) - 1; i > 0; i-- {
 		j := int(st.Below(uint64(i + 1)))
@@ -249,17 +282,14 @@ func Draw(seed cards.Seed, r int, field []string) []string {
 // a round closes it (Advanced) and opens the next round, or ends the
 // tournament after the final table.
 func Record(s *State, tableID string, hands int, standings []Standing, ids IDs) ([]table.Payload, error) {
-	if s.Status != StatusRunning {
-		return nil, ErrNotRunning.With("the tournament is %s", s.Status)
+	round, t, err := s.openTable(tableID)
+	if err != nil {
+		return nil, err
 	}
-	round, t, ok := s.TableOf(tableID)
-	if !ok || round != len(s.Rounds) {
-		return nil, ErrUnknownTable.With("table %s is not a table of the tournament's running round", tableID)
+	if s.Format != FormatElimination {
+		return nil, ErrBadResult.With("a %s tournament records its tables hand by hand", s.Format)
 	}
 	tb := s.Rounds[round-1].Tables[t]
-	if tb.Result != nil {
-		return nil, ErrBadResult.With("table %s already has its result", tableID)
-	}
 	if err := checkStandings(tb.Players, standings); err != nil {
 		return nil, err
 	}
@@ -275,7 +305,7 @@ func Record(s *State, tableID string, hands int, standings []Standing, ids IDs) 
 	rd.Tables = slices.Clone(rd.Tables)
 	rd.Tables[t].Result = &res
 	for _, tb := range rd.Tables {
-		if tb.Result == nil {
+		if !tb.Done() {
 			return evs, nil
 		}
 	}
@@ -367,4 +397,113 @@ func (s *State) advance(rd Round) Advanced {
 		}
 	}
 	return adv
+}
+
+// openTable finds a table of the running round whose result is not
+// recorded yet.
+func (s *State) openTable(tableID string) (round, t int, err error) {
+	if s.Status != StatusRunning {
+		return 0, 0, ErrNotRunning.With("the tournament is %s", s.Status)
+	}
+	round, t, ok := s.TableOf(tableID)
+	if !ok || round != len(s.Rounds) {
+		return 0, 0, ErrUnknownTable.With("table %s is not a table of the tournament's running round", tableID)
+	}
+	if s.Rounds[round-1].Tables[t].Done() {
+		return 0, 0, ErrBadResult.With("table %s already has its result", tableID)
+	}
+	return round, t, nil
+}
+
+// RecordDuplicate decides a duplicate table's result, hand by hand; the
+// last table's scores the tournament (Scored) and ends it.
+func RecordDuplicate(s *State, tableID string, hands []HandScore) ([]table.Payload, error) {
+	round, t, err := s.openTable(tableID)
+	if err != nil {
+		return nil, err
+	}
+	if s.Format != FormatDuplicate {
+		return nil, ErrBadResult.With("an %s tournament records each table's standings", s.Format)
+	}
+	if len(hands) != s.HandsPerTable {
+		return nil, ErrBadResult.With("a duplicate table plays %d hands, the result has %d", s.HandsPerTable, len(hands))
+	}
+	for i, h := range hands {
+		if h.Hand != i+1 || h.Deal < 1 || len(h.Deltas) != SeatsPerTable {
+			return nil, ErrBadResult.With("hand %d of the result is hand %d, deal %d with %d deltas", i+1, h.Hand, h.Deal, len(h.Deltas))
+		}
+	}
+	res := DuplicateResult{Round: round, Table: t, TableID: tableID, Hands: cloneHands(hands)}
+	evs := []table.Payload{res}
+	rd := s.Rounds[round-1]
+	rd.Tables = slices.Clone(rd.Tables)
+	rd.Tables[t].Duplicate = &res
+	for _, tb := range rd.Tables {
+		if !tb.Done() {
+			return evs, nil
+		}
+	}
+	scores := s.matchpoints(rd)
+	return append(evs, Scored{Scores: scores}, Ended{Winner: scores[0].PlayerID, Seed: s.secret}), nil
+}
+
+func cloneHands(hs []HandScore) []HandScore {
+	out := make([]HandScore, len(hs))
+	for i, h := range hs {
+		out[i] = HandScore{Hand: h.Hand, Deal: h.Deal, Deltas: slices.Clone(h.Deltas)}
+	}
+	return out
+}
+
+// matchpoints scores a duplicate round: the player in seat s of a table is
+// compared, hand by hand, with the players in seat s of the other tables
+// that ended that hand on the same deal (so held the same cards): 1 for
+// each of them they outscored, ½ for each tie.
+func (s *State) matchpoints(rd Round) []Score {
+	by := map[string]*Score{}
+	var order []*Score
+	for _, tb := range rd.Tables {
+		for _, p := range tb.Players {
+			sc := &Score{PlayerID: p}
+			by[p] = sc
+			order = append(order, sc)
+		}
+	}
+	for _, tb := range rd.Tables {
+		for hi, h := range tb.Duplicate.Hands {
+			for seat, d := range h.Deltas {
+				sc := by[tb.Players[seat]]
+				sc.Points += d
+				for _, other := range rd.Tables {
+					o := other.Duplicate.Hands[hi]
+					if other.TableID == tb.TableID || o.Deal != h.Deal {
+						continue
+					}
+					switch {
+					case d > o.Deltas[seat]:
+						sc.Matchpoints++
+					case d == o.Deltas[seat]:
+						sc.Matchpoints += 0.5
+					}
+				}
+			}
+		}
+	}
+	out := make([]Score, len(order))
+	for i, sc := range order {
+		out[i] = *sc
+	}
+	slices.SortStableFunc(out, func(a, b Score) int {
+		switch {
+		case a.Matchpoints != b.Matchpoints:
+			if a.Matchpoints > b.Matchpoints {
+				return -1
+			}
+			return 1
+		case a.Points != b.Points:
+			return b.Points - a.Points
+		}
+		return s.Registration(a.PlayerID) - s.Registration(b.PlayerID)
+	})
+	return out
 }

@@ -51,6 +51,8 @@ func Redecide(ps []table.Payload) (*State, error) {
 			out, err = Register(s, e.PlayerID, e.Name, ids.from(i))
 		case ResultRecorded:
 			out, err = Record(s, e.TableID, e.Hands, e.Standings, ids.from(i))
+		case DuplicateResult:
+			out, err = RecordDuplicate(s, e.TableID, e.Hands)
 		default:
 			return nil, &Fault{i, fmt.Sprintf("%s does not follow from the command before it", ps[i].EventType())}
 		}
