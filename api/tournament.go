@@ -120,6 +120,30 @@ func (s *server) getTournament(t Tournaments, w http.ResponseWriter, r *http.Req
 	writeJSON(w, http.StatusOK, tournamentViewOf(l.State, callerOf(r.Context()).playerID))
 }
 
+// mayRead refuses a table of a duplicate tournament (fixed deals) to
+// everyone but its players and the auditor until the tournament has ended:
+// watching it would show the cards of deals that other tables of the set
+// have not played yet.
+func (s *server) mayRead(ctx context.Context, l *service.Loaded) error {
+	if l.State.FixedDeals == "" || l.State.Tournament == "" {
+		return nil
+	}
+	c := callerOf(ctx)
+	if c.auditor || l.EverSeated(c.playerID) {
+		return nil
+	}
+	if t, ok := s.Tables.(Tournaments); ok {
+		tl, err := t.LoadTournament(ctx, l.State.Tournament)
+		if err != nil {
+			return err
+		}
+		if tl.State.Status == tournament.StatusEnded {
+			return nil
+		}
+	}
+	return problem(http.StatusForbidden, "table_sealed", "this table plays a duplicate tournament's deals: only its players and the auditor may read it until the tournament ends")
+}
+
 // tournamentView is the Tournament schema.
 type tournamentView struct {
 	ID            string               `json:"id"`
@@ -139,6 +163,8 @@ type tournamentView struct {
 	Standings     []tournamentStanding `json:"standings"`
 	YourTable     *string              `json:"your_table"`
 	YourStatus    *string              `json:"your_status"`
+	// Scores: a duplicate tournament\'s ranking once every table has ended.
+	Scores []tournament.Score `json:"scores"`
 }
 
 type tournamentRound struct {
@@ -151,7 +177,12 @@ type tournamentRound struct {
 type tournamentTable struct {
 	TableID string                 `json:"table_id"`
 	Players []string               `json:"players"`
+	Ended   bool                   `json:"ended"`
 	Result  *tournamentTableResult `json:"result"`
+	// Hands: a duplicate table's settlements hand by hand, shown once the
+	// tournament has ended (before, they would tell the players of another
+	// table how deals they have yet to play went).
+	Hands []tournament.HandScore `json:"hands"`
 }
 
 type tournamentTableResult struct {
@@ -201,9 +232,12 @@ func tournamentViewOf(st *tournament.State, caller string) tournamentView {
 	for _, rd := range st.Rounds {
 		out := tournamentRound{Number: rd.Number, Field: rd.Field, Tables: []tournamentTable{}, Advanced: rd.Advanced}
 		for _, tb := range rd.Tables {
-			tv := tournamentTable{TableID: tb.TableID, Players: tb.Players}
+			tv := tournamentTable{TableID: tb.TableID, Players: tb.Players, Ended: tb.Done()}
 			for _, p := range tb.Players {
-				at[p] = where{round: rd.Number, table: tb.TableID, done: tb.Result != nil}
+				at[p] = where{round: rd.Number, table: tb.TableID, done: tb.Done()}
+			}
+			if tb.Duplicate != nil && st.Status == tournament.StatusEnded {
+				tv.Hands = tb.Duplicate.Hands
 			}
 			if tb.Result != nil {
 				tv.Result = &tournamentTableResult{Hands: tb.Result.Hands, Standings: tb.Result.Standings}
@@ -225,6 +259,8 @@ func tournamentViewOf(st *tournament.State, caller string) tournamentView {
 			x.Status = "winner"
 		case st.Eliminated[e.PlayerID] > 0:
 			x.Status = "eliminated"
+		case st.Status == tournament.StatusEnded:
+			x.Status = "finished"
 		case st.Status == tournament.StatusRegistering:
 			x.Status = "registered"
 		case w.done:
@@ -254,6 +290,18 @@ func tournamentViewOf(st *tournament.State, caller string) tournamentView {
 		}
 		return b.Points - a.Points
 	})
+	if st.Scores != nil {
+		// A duplicate tournament ranks by its scores.
+		v.Scores = st.Scores
+		pos := map[string]int{}
+		for i, sc := range st.Scores {
+			pos[sc.PlayerID] = i
+		}
+		for i := range v.Standings {
+			v.Standings[i].Points = st.Scores[pos[v.Standings[i].PlayerID]].Points
+		}
+		slices.SortStableFunc(v.Standings, func(a, b tournamentStanding) int { return pos[a.PlayerID] - pos[b.PlayerID] })
+	}
 	for _, x := range v.Standings {
 		if x.PlayerID == caller {
 			status := x.Status

@@ -42,7 +42,7 @@ type LoadedTournament struct {
 // OpenTournament opens a tournament; the caller is its opener, not a player
 // (they join like anyone).
 func (s *Service) OpenTournament(ctx context.Context, p Player, req TournamentRequest) (*LoadedTournament, error) {
-	if _, err := s.tournamentRules(req.Game, req.Variant, req.HandsPerTable); err != nil {
+	if _, err := s.tournamentRules(req.Game, req.Variant, req.Format, req.HandsPerTable); err != nil {
 		return nil, err
 	}
 	seed, err := s.cfg.Seeds.NewSeed()
@@ -63,7 +63,11 @@ func (s *Service) OpenTournament(ctx context.Context, p Player, req TournamentRe
 // tournamentRules are the rules a tournament's tables are opened under: a
 // three-seat game the server can play (bots and the clock keep a
 // tournament moving) whose matches of N hands end by themselves.
-func (s *Service) tournamentRules(game, variant string, hands int) (table.Rules, error) {
+//
+// An elimination table plays the game's match of N hands (option "hands",
+// which breaks a tie for first with extra hands); a duplicate table plays
+// exactly N hands (max_hands), every table the same deals.
+func (s *Service) tournamentRules(game, variant, format string, hands int) (table.Rules, error) {
 	g, ok := s.cfg.Games[game]
 	if !ok {
 		return nil, table.ErrUnknownGame.With("unknown game %q (known: %s)", game, strings.Join(s.GameNames(), ", "))
@@ -71,7 +75,20 @@ func (s *Service) tournamentRules(game, variant string, hands int) (table.Rules,
 	if hands < 1 || hands > tournament.MaxHandsPerTable {
 		return nil, table.ErrBadOption.With("hands_per_table must be 1..%d, got %d", tournament.MaxHandsPerTable, hands)
 	}
-	r, err := g.Rules(variant, json.RawMessage(fmt.Sprintf(`{"hands":%d}`, hands)))
+	opts := json.RawMessage(fmt.Sprintf(`{"hands":%d}`, hands))
+	if format == tournament.FormatDuplicate {
+		opts = nil
+	}
+	r, err := g.Rules(variant, opts)
+	if err == nil && format != tournament.FormatDuplicate {
+		// A game that ignored the option would never end its match.
+		var o struct {
+			Hands int `json:"hands"`
+		}
+		if json.Unmarshal(r.Options(), &o) != nil || o.Hands != hands {
+			err = errors.New("no matches of N hands")
+		}
+	}
 	if err != nil {
 		return nil, table.ErrBadOption.With("%s/%s does not play matches of N hands, which a tournament needs", game, variant)
 	}
@@ -168,12 +185,12 @@ func (s *Service) openRoundTables(ctx context.Context, st *tournament.State) err
 	if rd == nil || st.Status != tournament.StatusRunning {
 		return nil
 	}
-	rules, err := s.tournamentRules(st.Game, st.Variant, st.HandsPerTable)
+	rules, err := s.tournamentRules(st.Game, st.Variant, st.Format, st.HandsPerTable)
 	if err != nil {
 		return err
 	}
 	for _, tb := range rd.Tables {
-		if tb.Result != nil {
+		if tb.Done() {
 			continue
 		}
 		if err := s.openTournamentTable(ctx, st, rules, tb); err != nil {
@@ -185,10 +202,14 @@ func (s *Service) openRoundTables(ctx context.Context, st *tournament.State) err
 
 func (s *Service) openTournamentTable(ctx context.Context, st *tournament.State, rules table.Rules, tb tournament.Table) error {
 	clock := table.DefaultClock()
-	evs, err := table.OpenWith(rules, table.Opening{
+	o := table.Opening{
 		ID: tb.TableID, Game: st.Game, Variant: st.Variant, Stake: st.Stake,
 		OpenedBy: server.ID, Clock: &clock, Tournament: st.TournamentID, Reserved: tb.Players,
-	})
+	}
+	if secret, ok := st.DealsSecret(); ok {
+		o.FixedDeals, o.MaxHands = &secret, st.HandsPerTable
+	}
+	evs, err := table.OpenWith(rules, o)
 	if err != nil {
 		return err
 	}
@@ -279,7 +300,7 @@ func (s *Service) ReconcileTournament(ctx context.Context, id string) error {
 // round that has closed without its result recorded; nil when there is none.
 func (s *Service) closedTableResult(ctx context.Context, st *tournament.State) ([]table.Payload, error) {
 	for _, tb := range st.Current().Tables {
-		if tb.Result != nil {
+		if tb.Done() {
 			continue
 		}
 		l, err := s.Load(ctx, tb.TableID)
@@ -291,6 +312,9 @@ func (s *Service) closedTableResult(ctx context.Context, st *tournament.State) (
 		}
 		if !l.State.Closed {
 			continue
+		}
+		if st.Format == tournament.FormatDuplicate {
+			return tournament.RecordDuplicate(st, tb.TableID, handScores(l))
 		}
 		hands, standings, err := matchResult(l, tb.Players)
 		if err != nil {
@@ -343,6 +367,22 @@ func matchResult(l *Loaded, players []string) (int, []tournament.Standing, error
 		out = append(out, tournament.Standing{Seat: x.Seat, PlayerID: players[x.Seat], Place: x.Place, Total: x.Total, HandsLost: lost[x.Seat]})
 	}
 	return ended.Hands, out, nil
+}
+
+// handScores lists a closed table's settled hands with the deal each ended
+// on.
+func handScores(l *Loaded) []tournament.HandScore {
+	var out []tournament.HandScore
+	deal := 0
+	for _, r := range l.Events {
+		switch p := r.Payload.(type) {
+		case table.HandDealt:
+			deal = p.Deal
+		case table.HandSettled:
+			out = append(out, tournament.HandScore{Hand: p.Hand, Deal: deal, Deltas: slices.Clone(p.Deltas)})
+		}
+	}
+	return out
 }
 
 // resumeTournaments carries on every running tournament among ids (after a
