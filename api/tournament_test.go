@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -32,8 +33,10 @@ type tournamentView struct {
 		Number int      `json:"number"`
 		Field  []string `json:"field"`
 		Tables []struct {
-			TableID string   `json:"table_id"`
-			Players []string `json:"players"`
+			TableID string                 `json:"table_id"`
+			Players []string               `json:"players"`
+			Ended   bool                   `json:"ended"`
+			Hands   []tournament.HandScore `json:"hands"`
 			Result  *struct {
 				Hands     int                   `json:"hands"`
 				Standings []tournament.Standing `json:"standings"`
@@ -41,6 +44,7 @@ type tournamentView struct {
 		} `json:"tables"`
 		Advanced *tournament.Advanced `json:"advanced"`
 	} `json:"rounds"`
+	Scores    []tournament.Score `json:"scores"`
 	Standings []struct {
 		PlayerID string  `json:"player_id"`
 		Status   string  `json:"status"`
@@ -405,5 +409,201 @@ func TestTournamentRefusals(t *testing.T) {
 	r = e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/" + tv.ID + "/join", Token: ann.Token})
 	if r.Status != http.StatusOK || strings.Contains(string(r.Body), "\"seed\":\"") {
 		t.Errorf("join: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestTournamentDuplicateOverREST: six players at two tables play the same
+// three deals. While it runs neither table may be read by the other's
+// players (nor by anyone else) and no player sees the secret the deals
+// derive from; at the end the test proves from the revealed seed alone that
+// both tables dealt the very same cards, and recomputes the matchpoints
+// from the tables' settlements.
+func TestTournamentDuplicateOverREST(t *testing.T) {
+	e := newEnv(t, 606)
+	byID := map[string]player{}
+	var ps []player
+	for i := range 6 {
+		p := e.newPlayer(fmt.Sprintf("dup%d", i))
+		ps = append(ps, p)
+		byID[p.ID] = p
+	}
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: ps[0].Token, Body: map[string]any{
+		"game": "doudizhu", "variant": "classic", "format": "duplicate", "players": 6, "hands_per_table": 3,
+	}})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("open: %d %s", r.Status, r.Body)
+	}
+	var tv tournamentView
+	r.Decode(t, &tv)
+	for _, p := range ps {
+		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/" + tv.ID + "/join", Token: p.Token})
+		if r.Status != http.StatusOK {
+			t.Fatalf("join: %d %s", r.Status, r.Body)
+		}
+		r.Decode(t, &tv)
+	}
+	if len(tv.Rounds) != 1 || len(tv.Rounds[0].Tables) != 2 {
+		t.Fatalf("six players in duplicate: want one round of two tables, got %+v", tv.Rounds)
+	}
+	tabA, tabB := tv.Rounds[0].Tables[0], tv.Rounds[0].Tables[1]
+	playerB := byID[tabB.Players[0]]
+	outsider := e.newPlayer("kibitzer")
+	sealed := func(tok string) {
+		t.Helper()
+		for _, path := range []string{"", "/events", "/legal", "/state?version=3"} {
+			r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tabA.TableID + path, Token: tok})
+			if r.Status != http.StatusForbidden || r.Problem(t) != "table_sealed" {
+				t.Fatalf("GET table A%s by a non-player while the tournament runs: %d %s", path, r.Status, r.Body)
+			}
+		}
+		// (/stream and its tickets load the table the same way; this server
+		// has no live feed to serve them.)
+		r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tabA.TableID + "/export", Token: tok})
+		if r.Status != http.StatusForbidden {
+			t.Fatalf("an export of table A by a non-player: %d %s", r.Status, r.Body)
+		}
+	}
+	sealed(playerB.Token)
+	sealed(outsider.Token)
+	for range 100_000 {
+		tv = e.tournament(tv.ID, ps[0].Token)
+		if tv.Status == "ended" {
+			break
+		}
+		for _, tb := range tv.Rounds[0].Tables {
+			if tb.Ended {
+				continue
+			}
+			var seated []player
+			for _, id := range tb.Players {
+				seated = append(seated, byID[id])
+			}
+			if v := e.view(tb.TableID, seated[0].Token); v.Turn != nil {
+				e.step(tb.TableID, seated)
+			}
+		}
+		// Table A may finish first: B's players still may not look at it,
+		// nor learn from the tournament how its hands went.
+		tv = e.tournament(tv.ID, ps[0].Token)
+		if tv.Status != "ended" && tv.Rounds[0].Tables[0].Ended != tv.Rounds[0].Tables[1].Ended {
+			sealed(playerB.Token)
+			for _, tb := range tv.Rounds[0].Tables {
+				if tb.Hands != nil {
+					t.Fatalf("a duplicate table's hands shown while the tournament runs: %+v", tb)
+				}
+			}
+		}
+		// No player ever sees the secret the deals derive from.
+		for _, raw := range e.allEvents(tabA.TableID, byID[tabA.Players[0]].Token) {
+			if strings.Contains(string(raw), "DealsSecret") {
+				t.Fatalf("a player sees the deals' secret: %s", raw)
+			}
+		}
+	}
+	if tv.Status != "ended" || tv.Seed == nil || tv.Winner == nil || len(tv.Scores) != 6 {
+		t.Fatalf("the duplicate did not end with its seed, winner and scores: %+v", tv)
+	}
+	// From the revealed seed alone: the deals' secret, its commitment in each
+	// table's TableOpened, and every deal's seed.
+	seed, _ := hex.DecodeString(*tv.Seed)
+	if sum := sha256.Sum256(seed); hex.EncodeToString(sum[:]) != tv.Commitment {
+		t.Fatal("the revealed seed does not match the commitment")
+	}
+	secret := sha256.Sum256(binary.BigEndian.AppendUint64(slices.Clone(seed), 0))
+	secretSum := sha256.Sum256(secret[:])
+	dealSeed := func(hand, deal int) string {
+		in := binary.BigEndian.AppendUint64(slices.Clone(secret[:]), uint64(hand))
+		sum := sha256.Sum256(binary.BigEndian.AppendUint64(in, uint64(deal)))
+		return hex.EncodeToString(sum[:])
+	}
+	type dealKey struct{ hand, deal int }
+	dealt := map[dealKey]string{}  // the cards of each deal at the first table that dealt it
+	deltas := map[string][][]int{} // table → hand → seat deltas
+	dealOf := map[string][]int{}   // table → hand → its last deal
+	for _, tb := range []string{tabA.TableID, tabB.TableID} {
+		var lastDeal dealKey
+		for _, ev := range e.auditorEvents(tb) {
+			var d struct {
+				FixedDeals string          `json:"fixed_deals"`
+				Hand       int             `json:"hand"`
+				Deal       int             `json:"deal"`
+				Hands      json.RawMessage `json:"hands"`
+				Kitty      json.RawMessage `json:"kitty"`
+				Seed       string          `json:"seed"`
+				Deltas     []int           `json:"deltas"`
+			}
+			mustUnmarshal(t, ev.Data, &d)
+			switch ev.Type {
+			case "TableOpened":
+				if d.FixedDeals != hex.EncodeToString(secretSum[:]) {
+					t.Fatalf("table %s commits to %s, not to the tournament's deals", tb, d.FixedDeals)
+				}
+			case "HandDealt":
+				lastDeal = dealKey{d.Hand, d.Deal}
+				cardsDealt := string(d.Hands) + string(d.Kitty)
+				if prev, ok := dealt[lastDeal]; ok && prev != cardsDealt {
+					t.Fatalf("hand %d deal %d differs between the tables", d.Hand, d.Deal)
+				}
+				dealt[lastDeal] = cardsDealt
+			case "HandSettled", "DealVoided":
+				if d.Seed != dealSeed(lastDeal.hand, lastDeal.deal) {
+					t.Fatalf("table %s hand %d deal %d: seed %s is not the one the tournament's seed derives", tb, lastDeal.hand, lastDeal.deal, d.Seed)
+				}
+				if ev.Type == "HandSettled" {
+					deltas[tb] = append(deltas[tb], d.Deltas)
+					dealOf[tb] = append(dealOf[tb], lastDeal.deal)
+				}
+			}
+		}
+		if len(deltas[tb]) != 3 {
+			t.Fatalf("table %s settled %d hands, want 3", tb, len(deltas[tb]))
+		}
+	}
+	// Matchpoints, recomputed: each seat against the same seat of the other
+	// table, hand by hand, where both ended the hand on the same deal.
+	want := map[string]float64{}
+	for _, pair := range [][2]int{{0, 1}, {1, 0}} {
+		me, other := tv.Rounds[0].Tables[pair[0]], tv.Rounds[0].Tables[pair[1]]
+		for h := range 3 {
+			if dealOf[me.TableID][h] != dealOf[other.TableID][h] {
+				continue
+			}
+			for seat, p := range me.Players {
+				switch a, b := deltas[me.TableID][h][seat], deltas[other.TableID][h][seat]; {
+				case a > b:
+					want[p]++
+				case a == b:
+					want[p] += 0.5
+				}
+			}
+		}
+	}
+	for _, sc := range tv.Scores {
+		if sc.Matchpoints != want[sc.PlayerID] {
+			t.Fatalf("%s has %v matchpoints, recomputed %v", sc.PlayerID, sc.Matchpoints, want[sc.PlayerID])
+		}
+	}
+	if *tv.Winner != tv.Scores[0].PlayerID || tv.Standings[0].PlayerID != *tv.Winner {
+		t.Fatalf("winner %s, scores %+v", *tv.Winner, tv.Scores)
+	}
+	// Once it has ended, anyone may read the tables.
+	if r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tabA.TableID + "/events", Token: playerB.Token}); r.Status != http.StatusOK {
+		t.Fatalf("table A after the end: %d %s", r.Status, r.Body)
+	}
+	for _, tb := range []string{tabA.TableID, tabB.TableID} {
+		evs, err := e.store.Load(context.Background(), service.StreamID(tb), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := audit.VerifyTable(games.All().Rules, evs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs, err := e.store.Load(context.Background(), service.TournamentStreamID(tv.ID), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := audit.VerifyTournament(evs); err != nil || !rep.Ended {
+		t.Fatalf("verify the tournament: %+v %v", rep, err)
 	}
 }

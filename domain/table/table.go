@@ -289,14 +289,14 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 	if next.Voided {
 		d = DealNumber{Hand: next.Hand, Deal: next.Deal + 1}
 	}
-	var seed cards.Seed
+	// The source is drawn from even for fixed deals, so that a source that
+	// also dates the deals (DealClock) stays in step with them.
+	seed, err := seeds.NewSeed()
+	if err != nil {
+		return nil, fmt.Errorf("draw seed: %w", err)
+	}
 	if next.dealsSeed != nil {
 		seed = FixedDealSeed(*next.dealsSeed, d)
-	} else {
-		var err error
-		if seed, err = seeds.NewSeed(); err != nil {
-			return nil, fmt.Errorf("draw seed: %w", err)
-		}
 	}
 	deal, err := s.Rules.Deal(next.G, d, seed)
 	if err != nil {

@@ -171,3 +171,63 @@ func TestTournamentRefusesBadCommands(t *testing.T) {
 		t.Errorf("a match shorter than hands_per_table: %v", err)
 	}
 }
+
+func TestTournamentDuplicateMatchpoints(t *testing.T) {
+	var seed cards.Seed
+	seed[3] = 1
+	st := tournament.New()
+	stream := &[]table.Payload{}
+	evs, err := tournament.Open(tournament.Opening{ID: "D", Game: "doudizhu", Variant: "classic", Format: "duplicate", Players: 9, HandsPerTable: 2, Stake: 1}, seed)
+	run(t, st, stream, evs, err)
+	ids := &seqIDs{}
+	for i := range 9 {
+		evs, err := tournament.Register(st, fmt.Sprintf("p%d", i), "", ids)
+		run(t, st, stream, evs, err)
+	}
+	if secret, ok := st.DealsSecret(); !ok || secret != tournament.DealsSecretOf(seed) {
+		t.Fatal("a duplicate tournament has no deals secret")
+	}
+	tabs := st.Current().Tables
+	// Hand 1 on deal 1 everywhere; hand 2: table 2 re-dealt (deal 2), so it
+	// is compared with nobody on that hand.
+	scores := [][]tournament.HandScore{
+		{{Hand: 1, Deal: 1, Deltas: []int{2, -1, -1}}, {Hand: 2, Deal: 1, Deltas: []int{-2, 1, 1}}},
+		{{Hand: 1, Deal: 1, Deltas: []int{2, -2, 0}}, {Hand: 2, Deal: 1, Deltas: []int{-4, 2, 2}}},
+		{{Hand: 1, Deal: 1, Deltas: []int{-4, 2, 2}}, {Hand: 2, Deal: 2, Deltas: []int{6, -3, -3}}},
+	}
+	if _, err := tournament.RecordDuplicate(st, tabs[0].TableID, scores[0][:1]); !errors.Is(err, tournament.ErrBadResult) {
+		t.Fatalf("a result short of a hand: %v", err)
+	}
+	if _, err := tournament.Record(st, tabs[0].TableID, 2, result(tabs[0].Players, []int{1, 0, -1}, []int{0, 1, 1}), ids); !errors.Is(err, tournament.ErrBadResult) {
+		t.Fatalf("an elimination result in a duplicate: %v", err)
+	}
+	for i, tb := range tabs {
+		evs, err := tournament.RecordDuplicate(st, tb.TableID, scores[i])
+		run(t, st, stream, evs, err)
+	}
+	if st.Status != tournament.StatusEnded || len(st.Scores) != 9 {
+		t.Fatalf("status %s, %d scores", st.Status, len(st.Scores))
+	}
+	mp := map[string]float64{}
+	for _, sc := range st.Scores {
+		mp[sc.PlayerID] = sc.Matchpoints
+	}
+	// Seat 0: hand 1 — tables 0 and 1 tie at 2 and beat table 2's −4; hand
+	// 2 — table 0 (−2) beats table 1 (−4).
+	want := map[string]float64{
+		tabs[0].Players[0]: 1.5 + 1, tabs[1].Players[0]: 1.5 + 0, tabs[2].Players[0]: 0,
+		// Seat 1: hand 1 — −1, −2, 2; hand 2 — 1 vs 2.
+		tabs[0].Players[1]: 1 + 0, tabs[1].Players[1]: 0 + 1, tabs[2].Players[1]: 2,
+	}
+	for p, w := range want {
+		if mp[p] != w {
+			t.Errorf("%s: %v matchpoints, want %v", p, mp[p], w)
+		}
+	}
+	if st.Winner != st.Scores[0].PlayerID || st.Seed != seed.String() {
+		t.Fatalf("winner %s, scores %+v", st.Winner, st.Scores)
+	}
+	if _, err := tournament.Redecide(*stream); err != nil {
+		t.Fatal(err)
+	}
+}
