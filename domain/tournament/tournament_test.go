@@ -231,3 +231,16 @@ func TestTournamentDuplicateMatchpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestTournamentRedact(t *testing.T) {
+	if tournament.Redact(tournament.Secret{Seed: "00"}, true) != nil {
+		t.Error("the secret is shown")
+	}
+	res := tournament.DuplicateResult{TableID: "A", Hands: []tournament.HandScore{{Hand: 1, Deal: 1, Deltas: []int{2, -1, -1}}}}
+	if got := tournament.Redact(res, false).(tournament.DuplicateResult); got.Hands != nil || got.TableID != "A" {
+		t.Errorf("a running duplicate's result shows %+v", got)
+	}
+	if got := tournament.Redact(res, true).(tournament.DuplicateResult); len(got.Hands) != 1 {
+		t.Errorf("an ended duplicate's result hides its hands: %+v", got)
+	}
+}
