@@ -1,9 +1,11 @@
 // Package tournament is the Tournament aggregate: players seated three to a
-// table over rounds of N-hand matches, the best of each table advancing (the
-// elimination format of seed 002, rules/README.md, Tournaments). It is pure
-// like the rest of the domain: the service hands it the seed, the table ids
-// and each table's final standings, and appends what it decides to the
-// stream tournament-<id>.
+// table. Two formats: elimination (seed 002, rules/README.md, Tournaments),
+// rounds of N-hand matches whose best advance, topped up to a multiple of
+// three, down to a final table; and duplicate, one round of tables that
+// play the same N deals, each player scored in matchpoints against those who
+// held the same cards elsewhere. It is pure like the rest of the domain:
+// the service hands it the seed, the table ids and each table's result, and
+// appends what it decides to the stream tournament-<id>.
 //
 // The seating draw. A tournament commits to a secret 32-byte seed when it
 // opens (Opened.Commitment = SHA-256(seed), hex) and reveals it when it ends
