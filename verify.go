@@ -86,6 +86,20 @@ func verifyTables(ctx context.Context, store logStore, stdout io.Writer) error {
 	reg := games.All()
 	var faults int
 	for _, s := range streams {
+		if strings.HasPrefix(s, "tournament-") {
+			evs, err := store.Load(ctx, s, 0)
+			if err != nil {
+				return err
+			}
+			rep, err := audit.VerifyTournament(evs)
+			if err != nil {
+				faults++
+				fmt.Fprintf(stdout, "FAULT %v\n", err)
+				continue
+			}
+			fmt.Fprintf(stdout, "ok %s: %d events re-decided, %d rounds drawn from the seed (ended: %v)\n", s, rep.Events, rep.Rounds, rep.Ended)
+			continue
+		}
 		if !strings.HasPrefix(s, "table-") {
 			continue
 		}
@@ -107,7 +121,7 @@ func verifyTables(ctx context.Context, store logStore, stdout io.Writer) error {
 			s, rep.Events, rep.Commands, rep.Deals, state)
 	}
 	if faults > 0 {
-		return fmt.Errorf("verify: %d of %d tables have faults", faults, len(streams))
+		return fmt.Errorf("verify: %d of %d streams have faults", faults, len(streams))
 	}
 	fmt.Fprintf(stdout, "verified %d tables\n", len(streams))
 	return nil

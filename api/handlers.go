@@ -129,7 +129,11 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) load(r *http.Request) (*service.Loaded, error) {
-	return s.Tables.Load(r.Context(), chi.URLParam(r, "id"))
+	l, err := s.Tables.Load(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		return nil, err
+	}
+	return l, s.mayRead(r.Context(), l)
 }
 
 func (s *server) getTable(w http.ResponseWriter, r *http.Request) {

@@ -233,6 +233,7 @@ func NewServer(d Deps) http.Handler {
 			r.Get("/tables/{id}/state", s.tableAt)
 			r.Post("/tables/{id}/stream-tickets", s.issueStreamTicket)
 			s.projectionRoutes(r)
+			s.tournamentRoutes(r, openQuota)
 		})
 		// A browser's EventSource sends no Authorization: /stream also
 		// takes a stream ticket in its URL (ticket.go).

@@ -30,6 +30,8 @@ type tableView struct {
 	Clock *table.Clock `json:"clock"`
 	// MaxHands: the table closes after that many hands (0: when the game ends).
 	MaxHands int `json:"max_hands"`
+	// Tournament: the tournament that opened the table, if one did.
+	Tournament string `json:"tournament,omitempty"`
 }
 
 type seatView struct {
@@ -56,7 +58,7 @@ func viewOf(l *service.Loaded, c caller) tableView {
 	v := tableView{
 		ID: st.ID, Game: st.Game, Variant: st.Variant, Stake: st.Stake,
 		Options: st.Options, RulesVersion: st.RulesVersion, Version: st.Version,
-		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed, Clock: st.Clock, MaxHands: st.MaxHands,
+		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed, Clock: st.Clock, MaxHands: st.MaxHands, Tournament: st.Tournament,
 		Hand: []cards.Card{},
 	}
 	if seat >= 0 {

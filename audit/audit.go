@@ -79,15 +79,39 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 	if err != nil {
 		return rep, fault(0, "%v", err)
 	}
+	// A table of fixed deals opens with the secret its deals derive from:
+	// the opening is re-decided with it, and TableOpened must commit to it.
+	var fixed *cards.Seed
+	if len(evs) > 1 && evs[1].Type == (table.DealsSecret{}).EventType() {
+		var sec table.DealsSecret
+		if err := json.Unmarshal(evs[1].Data, &sec); err != nil {
+			return rep, fault(1, "DealsSecret does not decode: %v", err)
+		}
+		seed, err := cards.ParseSeed(sec.Seed)
+		if err != nil {
+			return rep, fault(1, "DealsSecret holds no seed: %v", err)
+		}
+		fixed = &seed
+	}
 	want, err := table.OpenWith(rules, table.Opening{
 		ID: opened.TableID, Game: opened.Game, Variant: opened.Variant, Stake: opened.Stake,
 		OpenedBy: opened.OpenedBy, Clock: opened.Clock, MaxHands: opened.MaxHands,
+		Tournament: opened.Tournament, Reserved: opened.Reserved, FixedDeals: fixed,
 	})
 	if err != nil {
 		return rep, fault(0, "table could not have been opened: %v", err)
 	}
-	if err := same(want[0], evs[0].Data); err != nil {
-		return rep, fault(0, "TableOpened differs from what the rules record: %v", err)
+	if fixed == nil && opened.FixedDeals != "" {
+		// A player's export leaves the secret out: the commitment is taken
+		// as recorded, and each deal is recomputed from its revealed seed.
+		o := want[0].(table.TableOpened)
+		o.FixedDeals = opened.FixedDeals
+		want[0] = o
+	}
+	for i, w := range want {
+		if err := same(w, evs[i].Data); err != nil {
+			return rep, fault(i, "%s differs from what the rules record: %v", evs[i].Type, err)
+		}
 	}
 
 	payloads := make([]table.Payload, len(evs))
@@ -108,8 +132,10 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 	}
 
 	st := table.New(rules)
-	table.ApplyAt(st, payloads[0], evs[0].RecordedAt)
-	for i := 1; i < len(payloads); {
+	for i := range want {
+		table.ApplyAt(st, payloads[i], evs[i].RecordedAt)
+	}
+	for i := len(want); i < len(payloads); {
 		produced, err := reexecute(st, payloads[i], seeds)
 		if err != nil {
 			return rep, fault(i, "%v", err)
@@ -191,7 +217,7 @@ func reexecute(st *table.State, p table.Payload, seeds *seedBook) ([]table.Paylo
 		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionLeave}, seeds)
 	case table.PlayerEscaped:
 		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionEscape}, seeds)
-	case table.TableOpened, table.HandDealt, table.DealSecret, table.HandSettled, table.DealVoided, table.TableClosed:
+	case table.TableOpened, table.DealsSecret, table.HandDealt, table.DealSecret, table.HandSettled, table.DealVoided, table.TableClosed:
 		return nil, fmt.Errorf("%s does not follow from the command before it", p.EventType())
 	default:
 		seat, a, ok := st.Rules.Command(p)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -193,13 +194,21 @@ func (s *Service) Resume(ctx context.Context) error {
 	s.sched.resumeMu.Lock()
 	defer s.sched.resumeMu.Unlock()
 	open := map[string]bool{}
-	var order []string
+	var order, tours []string
+	tourOpen := map[string]bool{}
 	for {
 		evs, err := s.cfg.Store.ReadAll(ctx, s.sched.resumed, page)
 		if err != nil {
 			return fmt.Errorf("resume the turn clocks: read events after %d: %w", s.sched.resumed, err)
 		}
 		for _, e := range evs {
+			if id, ok := strings.CutPrefix(e.Stream, "tournament-"); ok {
+				if _, known := tourOpen[id]; !known {
+					tours = append(tours, id)
+				}
+				tourOpen[id] = e.Type != "TournamentEnded"
+				continue
+			}
 			id, ok := strings.CutPrefix(e.Stream, "table-")
 			if !ok {
 				continue
@@ -228,6 +237,11 @@ func (s *Service) Resume(ctx context.Context) error {
 		}
 		s.sched.note(id, l.State)
 	}
+	// A running tournament may have a table that closed, or a round whose
+	// tables were not all opened, before a restart: reconciling finishes
+	// what the last process began.
+	tours = slices.DeleteFunc(tours, func(id string) bool { return !tourOpen[id] })
+	s.resumeTournaments(ctx, tours)
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -115,6 +116,9 @@ type Service struct {
 	inflight inflight
 	// lobby serializes quick play per kind (see Quick).
 	lobby lobby
+	// tourMu serializes this process's tournament commands; the expected
+	// version of each append guards against other processes.
+	tourMu sync.Mutex
 }
 
 // eventstoreEvent is a stored event, named for brevity in this package.
@@ -379,9 +383,13 @@ func (s *Service) command(ctx context.Context, p Player, tableID, kind string, c
 			s.cfg.Observer.Command(game, kind, Outcome(err), time.Since(start))
 		}
 	}()
-	return s.inflight.do(ctx, inflightKey(p, cond), func() (*Result, error) {
+	res, err = s.inflight.do(ctx, inflightKey(p, cond), func() (*Result, error) {
 		return s.decideAndCommit(ctx, p, tableID, cond, decide, &game)
 	})
+	if err == nil && res != nil && !res.Replayed && res.Table.State.Closed {
+		s.tableClosed(ctx, res.Table.State)
+	}
+	return res, err
 }
 
 // decideAndCommit is command once no other call with its Idempotency-Key is

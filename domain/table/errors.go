@@ -59,6 +59,7 @@ var (
 	ErrAlreadySeated  = &Error{Kind: KindConflict, Code: "already_seated"}
 	ErrTableClosed    = &Error{Kind: KindConflict, Code: "table_closed"}
 	ErrNotSeated      = &Error{Kind: KindForbidden, Code: "not_seated"}
+	ErrSeatReserved   = &Error{Kind: KindForbidden, Code: "seat_reserved"}
 	ErrNoSuchSeat     = &Error{Kind: KindInvalid, Code: "no_such_seat"}
 	ErrUnknownAction  = &Error{Kind: KindInvalid, Code: "unknown_action"}
 	ErrBadAction      = &Error{Kind: KindInvalid, Code: "invalid_action"}

@@ -36,6 +36,25 @@ type TableOpened struct {
 	// MaxHands closes the table once that many hands are settled, whatever
 	// the game; 0 (absent) leaves the end to the game.
 	MaxHands int `json:"max_hands,omitempty"`
+	// Tournament names the tournament that opened the table; absent on
+	// tables opened by players. Such a table is never held back for want of
+	// a present player, and a seat its player escapes is played out by a
+	// bot, so that the tournament cannot stall on it.
+	Tournament string `json:"tournament,omitempty"`
+	// Reserved is the player drawn to each seat (a tournament's draw): only
+	// that player may take the seat. Absent: any player may sit anywhere.
+	Reserved []string `json:"reserved,omitempty"`
+	// FixedDeals is SHA-256 (hex) of the secret that every deal of the
+	// table is derived from (FixedDealSeed) instead of a fresh seed: the
+	// tables of a duplicate set deal the same cards. Absent: fresh seeds.
+	FixedDeals string `json:"fixed_deals,omitempty"`
+}
+
+// DealsSecret carries the secret FixedDeals commits to. It follows
+// TableOpened in the opening batch and is shown to the auditor only; the
+// tournament that opened the table reveals it when it ends.
+type DealsSecret struct {
+	Seed string `json:"seed"` // 64 hex digits
 }
 
 // PlayerSeated: a player took a seat.
@@ -126,12 +145,13 @@ func (HandSettled) EventType() string   { return "HandSettled" }
 func (PlayerEscaped) EventType() string { return "PlayerEscaped" }
 func (PlayerLeft) EventType() string    { return "PlayerLeft" }
 func (TableClosed) EventType() string   { return "TableClosed" }
+func (DealsSecret) EventType() string   { return "DealsSecret" }
 
 // commonEvents decodes the variant-agnostic events.
 var commonEvents = Events(
 	TableOpened{}, PlayerSeated{}, HandDealt{}, DealVoided{}, DealSecret{},
 	HandSettled{}, PlayerEscaped{}, PlayerLeft{}, TableClosed{},
-	TurnTimedOut{}, SeatDelegated{}, SeatResumed{},
+	TurnTimedOut{}, SeatDelegated{}, SeatResumed{}, DealsSecret{},
 )
 
 // EventTypes decodes stored events by type name. Each name comes from the

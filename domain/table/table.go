@@ -4,6 +4,8 @@
 package table
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -56,6 +58,10 @@ type State struct {
 	Last         *HandSettled
 	Closed       bool
 	MaxHands     int // close after this many settled hands (0: no limit)
+	Tournament   string
+	Reserved     []string // the player each seat is reserved for (nil: none)
+	FixedDeals   string   // the commitment to the secret every deal derives from ("": fresh seeds)
+	dealsSeed    *cards.Seed
 	G            GameState
 	Rules        Rules
 	live
@@ -108,6 +114,12 @@ type Opening struct {
 	Clock *Clock
 	// MaxHands closes the table after that many settled hands (0: no limit).
 	MaxHands int
+	// Tournament and Reserved: see TableOpened.
+	Tournament string
+	Reserved   []string
+	// FixedDeals, if set, is the secret every deal derives from
+	// (FixedDealSeed): TableOpened commits to it and a DealsSecret follows.
+	FixedDeals *cards.Seed
 }
 
 // MaxMaxHands bounds Opening.MaxHands.
@@ -122,6 +134,9 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 	if o.MaxHands < 0 || o.MaxHands > MaxMaxHands {
 		return nil, ErrBadOption.With("max_hands must be 0 (no limit) or 1..%d, got %d", MaxMaxHands, o.MaxHands)
 	}
+	if o.Reserved != nil && len(o.Reserved) != r.Seats() {
+		return nil, ErrBadOption.With("reserved names %d seats, the table has %d", len(o.Reserved), r.Seats())
+	}
 	if c != nil {
 		if err := c.Validate(); err != nil {
 			return nil, err
@@ -130,11 +145,16 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 			return nil, ErrBadOption.With("%s/%s cannot run under a turn clock: set clock.turn_seconds to 0", game, variant)
 		}
 	}
-	return []Payload{TableOpened{
+	opened := TableOpened{
 		TableID: id, Game: game, Variant: variant, Options: r.Options(),
 		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy, Clock: c,
-		MaxHands: o.MaxHands,
-	}}, nil
+		MaxHands: o.MaxHands, Tournament: o.Tournament, Reserved: slices.Clone(o.Reserved),
+	}
+	if o.FixedDeals == nil {
+		return []Payload{opened}, nil
+	}
+	opened.FixedDeals = o.FixedDeals.Commitment()
+	return []Payload{opened, DealsSecret{Seed: o.FixedDeals.String()}}, nil
 }
 
 // Join seats a player: seat < 0 takes the lowest free seat. When the last seat
@@ -161,6 +181,16 @@ func join(s *State, player, name string, seat int, bot bool, seeds SeedSource) (
 	}
 	if seat >= len(s.Players) {
 		return nil, ErrNoSuchSeat.With("seat %d does not exist: this table has seats 0..%d", seat, len(s.Players)-1)
+	}
+	if s.Reserved != nil && !bot {
+		r := slices.Index(s.Reserved, player)
+		switch {
+		case r < 0:
+			return nil, ErrSeatReserved.With("the seats of this table are drawn by its tournament: you have none")
+		case seat >= 0 && seat != r:
+			return nil, ErrSeatReserved.With("seat %d is reserved for another player: yours is %d", seat, r)
+		}
+		seat = r
 	}
 	if seat < 0 {
 		seat = slices.Index(s.Players, "")
@@ -227,6 +257,25 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 		}
 		Apply(next, e)
 	}
+	if next.Reserved != nil && !next.Closed {
+		// A tournament's table plays its match out: a seat whose player
+		// escaped goes on under a bot, its total kept.
+		for _, e := range slices.Clone(evs) {
+			seat := -1
+			switch e := e.(type) {
+			case PlayerEscaped:
+				seat = e.Seat
+			case PlayerLeft:
+				seat = e.Seat
+			}
+			if seat < 0 || next.Players[seat] != "" {
+				continue
+			}
+			bot := PlayerSeated{Seat: seat, PlayerID: fmt.Sprintf("bot-%s-%d", next.ID, seat), Name: fmt.Sprintf("Bot %d", seat+1), Bot: true}
+			Apply(next, bot)
+			evs = append(evs, bot)
+		}
+	}
 	if next.Closed || next.InDeal || !next.G.NeedsDeal() {
 		return evs, nil
 	}
@@ -236,13 +285,18 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 	if !next.Full() || next.nobodyPresent() && !next.Voided {
 		return evs, nil
 	}
+	d := DealNumber{Hand: next.Hand + 1, Deal: 1}
+	if next.Voided {
+		d = DealNumber{Hand: next.Hand, Deal: next.Deal + 1}
+	}
+	// The source is drawn from even for fixed deals, so that a source that
+	// also dates the deals (DealClock) stays in step with them.
 	seed, err := seeds.NewSeed()
 	if err != nil {
 		return nil, fmt.Errorf("draw seed: %w", err)
 	}
-	d := DealNumber{Hand: next.Hand + 1, Deal: 1}
-	if next.Voided {
-		d = DealNumber{Hand: next.Hand, Deal: next.Deal + 1}
+	if next.dealsSeed != nil {
+		seed = FixedDealSeed(*next.dealsSeed, d)
 	}
 	deal, err := s.Rules.Deal(next.G, d, seed)
 	if err != nil {
@@ -260,6 +314,18 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 	return append(evs, deal...), nil
 }
 
+// FixedDealSeed is the seed of deal d of a table whose deals derive from
+// secret: SHA-256(secret ‖ C(hand) ‖ C(deal)), C(n) being n as 8 bytes
+// big-endian (docs/AUDIT.md, Tournaments). Revealing one deal's seed
+// reveals nothing of the secret, nor of any other deal.
+func FixedDealSeed(secret cards.Seed, d DealNumber) cards.Seed {
+	var in [len(cards.Seed{}) + 16]byte
+	copy(in[:], secret[:])
+	binary.BigEndian.PutUint64(in[len(secret):], uint64(d.Hand))
+	binary.BigEndian.PutUint64(in[len(secret)+8:], uint64(d.Deal))
+	return cards.Seed(sha256.Sum256(in[:]))
+}
+
 // nobodyPresent reports that the table has players and the bot plays every
 // one of them (托管): no next hand is dealt until one resumes (or leaves,
 // and someone else sits down), so that a table everyone has left to the bot
@@ -267,6 +333,9 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 // hand has not ended). A table of bots only is not held back: its end is
 // max_hands.
 func (s *State) nobodyPresent() bool {
+	if s.Tournament != "" {
+		return false // a tournament waits for no one: the clock and the bot play on
+	}
 	people := false
 	for seat, p := range s.Players {
 		if p == "" || s.Bots[seat] {
@@ -294,10 +363,15 @@ func ApplyAt(s *State, p Payload, at time.Time) {
 		s.ID, s.Game, s.Variant = e.TableID, e.Game, e.Variant
 		s.Options, s.Stake, s.RulesVersion = e.Options, e.Stake, e.RulesVersion
 		s.MaxHands = e.MaxHands
+		s.Tournament, s.Reserved, s.FixedDeals = e.Tournament, e.Reserved, e.FixedDeals
 		s.Players = make([]string, e.Seats)
 		s.Names = make([]string, e.Seats)
 		s.Totals = make([]int, e.Seats)
 		s.G = s.Rules.NewState()
+	case DealsSecret:
+		if seed, err := cards.ParseSeed(e.Seed); err == nil {
+			s.dealsSeed = &seed
+		}
 	case PlayerSeated:
 		s.Players[e.Seat], s.Names[e.Seat] = e.PlayerID, e.Name
 	case PlayerLeft:
@@ -338,6 +412,9 @@ func Decode(r Rules, typ string, data []byte) (Payload, error) {
 func Redact(r Rules, p Payload, seat int, handOver bool) Payload {
 	if seat == Auditor {
 		return p
+	}
+	if _, ok := p.(DealsSecret); ok {
+		return nil // the auditor's alone (above) until the tournament reveals it
 	}
 	if _, ok := p.(DealSecret); ok {
 		if handOver {
