@@ -118,12 +118,12 @@ func TestCrashLosesNothing(t *testing.T) {
 						return
 					default:
 					}
-					_, v, err := c.move(ctx, tb, r)
+					ack, err := c.move(ctx, tb, r)
 					if err != nil {
 						return // the server is gone (or refused): this round is over
 					}
 					mu.Lock()
-					acked[tb.id] = max(acked[tb.id], v)
+					acked[tb.id] = max(acked[tb.id], ack.Version)
 					moves++
 					mu.Unlock()
 				}
