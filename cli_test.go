@@ -38,6 +38,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		"PAIJU_ADDR":            "127.0.0.1:9999",
 		"PAIJU_DATA":            "/srv/paiju",
 		"PAIJU_NATS_URL":        "nats://127.0.0.1:4222",
+		"PAIJU_NATS_REPLICAS":   "3",
 		"PAIJU_AUDITOR_TOKEN":   "tok",
 		"PAIJU_LOG_LEVEL":       "debug",
 		"PAIJU_SYNC":            "NORMAL",
@@ -67,7 +68,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		NATS: natsConfig{
 			URL:    "nats://127.0.0.1:4222",
 			Auth:   natsbus.Auth{User: "paiju", Password: "pw"},
-			Limits: natsbus.StreamLimits{MaxAge: 24 * time.Hour, MaxBytes: 1 << 30},
+			Limits: natsbus.StreamLimits{MaxAge: 24 * time.Hour, MaxBytes: 1 << 30, Replicas: 3},
 		},
 		AuditorToken: "tok", RateLimit: 7, BotDelay: 50 * time.Millisecond, Quotas: api.DefaultQuotas,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32")},
@@ -80,7 +81,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATS.URL != "" || d.NATS.Limits != (natsbus.StreamLimits{MaxAge: 72 * time.Hour, MaxBytes: 1 << 30}) || d.TrustedProxies != nil || d.AuditorToken != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 || d.BotDelay != 300*time.Millisecond || d.httpTimeouts != (httpTimeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second}) {
+	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATS.URL != "" || d.NATS.Limits != (natsbus.StreamLimits{MaxAge: 72 * time.Hour, MaxBytes: 1 << 30, Replicas: 1}) || d.TrustedProxies != nil || d.AuditorToken != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 || d.BotDelay != 300*time.Millisecond || d.httpTimeouts != (httpTimeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second}) {
 		t.Fatalf("defaults %+v", d)
 	}
 	if d.LogFormat != "text" || d.observeConfig != (observeConfig{ReadyMaxLag: 1000, ReadyLagGrace: 30 * time.Second, Drain: 5 * time.Second}) {

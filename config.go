@@ -225,6 +225,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if err := resolveLimits(); err != nil {
 		return c, fmt.Errorf("serve: %w", err)
 	}
+	if c.NATS.Limits.Replicas > 1 && c.NATS.URL == "" {
+		return c, errors.New("serve: --nats-replicas above 1 needs a NATS cluster (--nats-url): the embedded server is one server")
+	}
 	return c, nil
 }
 
@@ -271,10 +274,15 @@ func addNATS(fs *flag.FlagSet, getenv func(string) string, c *natsConfig, urlHel
 // addStreamLimits adds the limits of the stream serve configures; the
 // returned function parses and checks them.
 func addStreamLimits(fs *flag.FlagSet, getenv func(string) string, l *natsbus.StreamLimits) (resolve func() error) {
-	var maxAge, maxBytes string
+	var maxAge, maxBytes, replicas string
 	str(fs, getenv, &maxAge, "nats-max-age", "72h", "how long the NATS stream keeps an event (a Go duration, at least 2m; 0 keeps them for ever); the store keeps every event")
 	str(fs, getenv, &maxBytes, "nats-max-bytes", "1GiB", "how much the NATS stream may hold before its oldest events are dropped (e.g. 512MiB; 0 is no limit)")
+	str(fs, getenv, &replicas, "nats-replicas", "1", "how many servers of the NATS cluster of --nats-url hold the stream (1, 3 or 5; 3 survives the loss of one server)")
 	return func() error {
+		r, err := strconv.Atoi(replicas)
+		if err != nil || r < 1 || r > 5 {
+			return fmt.Errorf("--nats-replicas %q: want 1 to 5", replicas)
+		}
 		d, err := time.ParseDuration(maxAge)
 		if err != nil {
 			return fmt.Errorf("--nats-max-age %q: want a Go duration such as 72h", maxAge)
@@ -283,7 +291,7 @@ func addStreamLimits(fs *flag.FlagSet, getenv func(string) string, l *natsbus.St
 		if err != nil || n > math.MaxInt64 {
 			return fmt.Errorf("--nats-max-bytes %q: want a size such as 1GiB or 500MB", maxBytes)
 		}
-		*l = natsbus.StreamLimits{MaxAge: d, MaxBytes: int64(n)}
+		*l = natsbus.StreamLimits{MaxAge: d, MaxBytes: int64(n), Replicas: r}
 		if err := l.Validate(); err != nil {
 			return fmt.Errorf("--nats-max-age, --nats-max-bytes: %w", err)
 		}

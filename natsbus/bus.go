@@ -105,6 +105,9 @@ type StreamLimits struct {
 	MaxAge time.Duration
 	// MaxBytes bounds the stream's storage.
 	MaxBytes int64
+	// Replicas is how many servers of a NATS cluster hold the stream (1,
+	// 3 or 5; 0 is 1). With 3 the stream survives the loss of one server.
+	Replicas int
 }
 
 // Validate reports limits JetStream would refuse.
@@ -114,6 +117,9 @@ func (l StreamLimits) Validate() error {
 	}
 	if l.MaxBytes < 0 {
 		return fmt.Errorf("natsbus: stream max bytes %d: want 0 (no limit) or more", l.MaxBytes)
+	}
+	if l.Replicas < 0 || l.Replicas > 5 {
+		return fmt.Errorf("natsbus: stream replicas %d: want 1 to 5 (JetStream's limit)", l.Replicas)
 	}
 	return nil
 }
@@ -134,6 +140,7 @@ func StreamConfig(l StreamLimits) jetstream.StreamConfig {
 		Duplicates:  DuplicateWindow,
 		MaxAge:      l.MaxAge,
 		MaxBytes:    maxBytes,
+		Replicas:    max(l.Replicas, 1),
 	}
 }
 
@@ -151,7 +158,8 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream, limits StreamLimi
 	if s, err := js.Stream(ctx, StreamName); err == nil {
 		if c := s.CachedInfo().Config; c.Description == want.Description && slices.Equal(c.Subjects, want.Subjects) &&
 			c.Storage == want.Storage && c.Retention == want.Retention && c.Duplicates == want.Duplicates &&
-			c.Discard == want.Discard && c.MaxAge == want.MaxAge && c.MaxBytes == want.MaxBytes {
+			c.Discard == want.Discard && c.MaxAge == want.MaxAge && c.MaxBytes == want.MaxBytes &&
+			max(c.Replicas, 1) == want.Replicas {
 			return s, nil
 		}
 	}
