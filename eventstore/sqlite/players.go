@@ -13,14 +13,8 @@ import (
 	"paiju/eventstore"
 )
 
-// Player is a registered player. The bearer token itself is never stored,
-// only TokenHash, a digest the api package computes.
-type Player struct {
-	ID        string
-	Name      string
-	TokenHash string
-	CreatedAt time.Time // UTC; set by CreatePlayer when zero
-}
+// Player is a registered player (the contract's type, shared by the stores).
+type Player = eventstore.Player
 
 // CreatePlayer stores p. An ID or TokenHash already in use is an error
 // matching eventstore.ErrExists.

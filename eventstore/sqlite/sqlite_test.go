@@ -48,14 +48,14 @@ func openClosed(t *testing.T, p paths) *sqlite.Store {
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	t.Run("default", func(t *testing.T) {
-		eventstoretest.Run(t, func(t *testing.T) eventstore.Store {
+		eventstoretest.RunFull(t, func(t *testing.T) eventstoretest.FullStore {
 			return open(t, newPaths(t), sqlite.Options{})
 		})
 	})
 	// Small batches that wait for company: exercises the batch bound and the
 	// timer path of group commit. NORMAL keeps it quick.
 	t.Run("small batches", func(t *testing.T) {
-		eventstoretest.Run(t, func(t *testing.T) eventstore.Store {
+		eventstoretest.RunFull(t, func(t *testing.T) eventstoretest.FullStore {
 			return open(t, newPaths(t), sqlite.Options{Synchronous: "NORMAL", MaxBatch: 3, MaxBatchWait: time.Millisecond})
 		})
 	})
@@ -395,190 +395,6 @@ func TestDataKeptByteForByte(t *testing.T) {
 	}
 	if err := eventstore.VerifyChain(t.Context(), s, 0, ""); err != nil {
 		t.Error(err)
-	}
-}
-
-func TestAppendRejectsInvalidInput(t *testing.T) {
-	t.Parallel()
-	s := openClosed(t, newPaths(t))
-	tests := []struct {
-		name     string
-		stream   string
-		expected int
-		events   []eventstore.NewEvent
-	}{
-		{"empty stream id", "", 0, []eventstore.NewEvent{ev("E", `{}`)}},
-		{"negative expected version", "table-a", -1, []eventstore.NewEvent{ev("E", `{}`)}},
-		{"no events", "table-a", 0, nil},
-		{"empty type", "table-a", 0, []eventstore.NewEvent{ev("", `{}`)}},
-		{"data not JSON", "table-a", 0, []eventstore.NewEvent{ev("E", `{"a":`)}},
-		{"nil data", "table-a", 0, []eventstore.NewEvent{{Type: "E"}}},
-	}
-	for _, tt := range tests {
-		if _, err := s.Append(t.Context(), tt.stream, tt.expected, tt.events); err == nil || errors.Is(err, eventstore.ErrConflict) {
-			t.Errorf("%s: Append: %v, want a validation error", tt.name, err)
-		}
-	}
-	if pos, _, _ := s.Head(t.Context()); pos != 0 {
-		t.Errorf("invalid appends stored events: head at %d", pos)
-	}
-	if _, err := s.ReadAll(t.Context(), 0, 0); err == nil {
-		t.Error("ReadAll with limit 0: nil error, want one")
-	}
-}
-
-func TestAppendIdempotent(t *testing.T) {
-	t.Parallel()
-	s := openClosed(t, newPaths(t))
-	ctx := t.Context()
-	key := eventstore.IdempotencyKey{Scope: "player-1", Key: "k-1", RequestHash: "req-a"}
-
-	mustAppend(t, s, "table-a", 0, ev("TableOpened", `{}`))
-	res, err := s.AppendIdempotent(ctx, "table-a", 1, []eventstore.NewEvent{ev("Bid", `{"n":1}`), ev("Bid", `{"n":2}`)}, key)
-	if err != nil || res.Version != 3 {
-		t.Fatalf("AppendIdempotent: %+v %v, want version 3", res, err)
-	}
-	rec, found, err := s.LookupIdempotency(ctx, "player-1", "k-1")
-	if err != nil || !found {
-		t.Fatalf("LookupIdempotency after the append: %+v %v %v, want found", rec, found, err)
-	}
-	if rec.Stream != "table-a" || rec.FirstVersion != 2 || rec.LastVersion != 3 || rec.RequestHash != "req-a" || rec.CreatedAt.IsZero() {
-		t.Errorf("idempotency record = %+v, want table-a versions 2..3 with request hash req-a", rec)
-	}
-
-	// A retry (at the old expected version) and a reuse of the key for another
-	// request both store nothing and report the first use.
-	for _, retry := range []struct {
-		stream   string
-		expected int
-		hash     string
-	}{
-		{"table-a", 1, "req-a"},
-		{"table-a", 3, "req-b"},
-		{"table-z", 0, "req-c"},
-	} {
-		k := key
-		k.RequestHash = retry.hash
-		_, err := s.AppendIdempotent(ctx, retry.stream, retry.expected, []eventstore.NewEvent{ev("Bid", `{"n":9}`)}, k)
-		var de *eventstore.DuplicateKeyError
-		if !errors.As(err, &de) || !errors.Is(err, eventstore.ErrDuplicateKey) {
-			t.Fatalf("AppendIdempotent with a used key on %s: %v, want *DuplicateKeyError (idempotency.go)", retry.stream, err)
-		}
-		if de.Record != rec {
-			t.Errorf("DuplicateKeyError.Record = %+v, want the first use %+v", de.Record, rec)
-		}
-	}
-	if pos, _, _ := s.Head(ctx); pos != 3 {
-		t.Errorf("head at %d after duplicate keys, want 3: a duplicate key stores nothing", pos)
-	}
-
-	// The same key of another player is another key.
-	other := eventstore.IdempotencyKey{Scope: "player-2", Key: "k-1", RequestHash: "req-a"}
-	if _, err := s.AppendIdempotent(ctx, "table-a", 3, []eventstore.NewEvent{ev("Bid", `{}`)}, other); err != nil {
-		t.Errorf("AppendIdempotent with player-2's k-1: %v, want success: keys are scoped by player", err)
-	}
-
-	// A conflicting append records no key: the retry must be able to land.
-	k2 := eventstore.IdempotencyKey{Scope: "player-1", Key: "k-2", RequestHash: "req-d"}
-	if _, err := s.AppendIdempotent(ctx, "table-a", 1, []eventstore.NewEvent{ev("Bid", `{}`)}, k2); !errors.Is(err, eventstore.ErrConflict) {
-		t.Fatalf("AppendIdempotent at a stale version: %v, want a conflict", err)
-	}
-	if _, found, err := s.LookupIdempotency(ctx, "player-1", "k-2"); found || err != nil {
-		t.Errorf("LookupIdempotency after a conflicting append: found %v, %v; want not found: the key is stored only with its events", found, err)
-	}
-	if _, err := s.AppendIdempotent(ctx, "table-a", 4, []eventstore.NewEvent{ev("Bid", `{}`)}, k2); err != nil {
-		t.Errorf("AppendIdempotent retried at the right version: %v", err)
-	}
-	if _, err := s.AppendIdempotent(ctx, "table-a", 5, []eventstore.NewEvent{ev("Bid", `{}`)}, eventstore.IdempotencyKey{Scope: "player-1"}); err == nil {
-		t.Error("AppendIdempotent with an empty key: nil error, want one")
-	}
-}
-
-func TestPlayers(t *testing.T) {
-	t.Parallel()
-	s := openClosed(t, newPaths(t))
-	ctx := t.Context()
-	at := time.Date(2025, 1, 2, 3, 4, 5, 6, time.FixedZone("CST", 8*3600))
-	alice := sqlite.Player{ID: "p-alice", Name: "阿丽", TokenHash: "th-alice", CreatedAt: at}
-	if err := s.CreatePlayer(ctx, alice); err != nil {
-		t.Fatalf("CreatePlayer: %v", err)
-	}
-	if err := s.CreatePlayer(ctx, sqlite.Player{ID: "p-bob", Name: "Bob", TokenHash: "th-bob"}); err != nil {
-		t.Fatalf("CreatePlayer: %v", err)
-	}
-	want := alice
-	want.CreatedAt = at.UTC()
-	for _, lookup := range []struct {
-		name string
-		get  func() (sqlite.Player, error)
-	}{
-		{"by id", func() (sqlite.Player, error) { return s.PlayerByID(ctx, "p-alice") }},
-		{"by token hash", func() (sqlite.Player, error) { return s.PlayerByTokenHash(ctx, "th-alice") }},
-	} {
-		got, err := lookup.get()
-		if err != nil || got != want {
-			t.Errorf("player %s = %+v, %v; want %+v", lookup.name, got, err, want)
-		}
-	}
-	bob, err := s.PlayerByID(ctx, "p-bob")
-	if err != nil || bob.CreatedAt.IsZero() || bob.CreatedAt.Location() != time.UTC {
-		t.Errorf("player created without a time: %+v %v, want CreatedAt set to now in UTC", bob, err)
-	}
-
-	if _, err := s.PlayerByID(ctx, "p-nobody"); !errors.Is(err, eventstore.ErrNotFound) {
-		t.Errorf("PlayerByID of an unknown id: %v, want ErrNotFound", err)
-	}
-	if _, err := s.PlayerByTokenHash(ctx, "th-nobody"); !errors.Is(err, eventstore.ErrNotFound) {
-		t.Errorf("PlayerByTokenHash of an unknown hash: %v, want ErrNotFound", err)
-	}
-	for _, dup := range []sqlite.Player{
-		{ID: "p-alice", Name: "x", TokenHash: "th-new"},
-		{ID: "p-new", Name: "x", TokenHash: "th-bob"},
-	} {
-		if err := s.CreatePlayer(ctx, dup); !errors.Is(err, eventstore.ErrExists) {
-			t.Errorf("CreatePlayer(%+v) reusing an id or token hash: %v, want ErrExists", dup, err)
-		}
-	}
-}
-
-func TestCheckpoints(t *testing.T) {
-	t.Parallel()
-	s := openClosed(t, newPaths(t))
-	ctx := t.Context()
-	if pos, err := s.Checkpoint(ctx, "nats-relay"); err != nil || pos != 0 {
-		t.Fatalf("Checkpoint never set = %d %v, want 0", pos, err)
-	}
-	for _, pos := range []int64{5, 42, 0} {
-		if err := s.SetCheckpoint(ctx, "nats-relay", pos); err != nil {
-			t.Fatalf("SetCheckpoint(%d): %v", pos, err)
-		}
-		if got, err := s.Checkpoint(ctx, "nats-relay"); err != nil || got != pos {
-			t.Errorf("Checkpoint after SetCheckpoint(%d) = %d %v", pos, got, err)
-		}
-	}
-	if err := s.SetCheckpoint(ctx, "hand-history", 7); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := s.Checkpoint(ctx, "nats-relay"); got != 0 {
-		t.Errorf("checkpoints of different names share a value: nats-relay = %d, want 0", got)
-	}
-	if err := s.SetCheckpoint(ctx, "x", -1); err == nil {
-		t.Error("SetCheckpoint(-1): nil error, want one")
-	}
-}
-
-func TestStreams(t *testing.T) {
-	t.Parallel()
-	s := openClosed(t, newPaths(t))
-	got, err := s.Streams(t.Context())
-	if err != nil || len(got) != 0 {
-		t.Fatalf("Streams of an empty store = %v %v", got, err)
-	}
-	seed(t, s)
-	mustAppend(t, s, "table-0", 0, ev("E", `{}`))
-	got, err = s.Streams(t.Context())
-	if err != nil || fmt.Sprint(got) != "[table-0 table-a table-b]" {
-		t.Errorf("Streams = %v %v, want [table-0 table-a table-b], each once", got, err)
 	}
 }
 

@@ -1,0 +1,244 @@
+// Package postgres is the event store of a cluster: the event log, players,
+// consumer checkpoints and idempotency keys in one PostgreSQL database that
+// every API node appends to, with the same contract as the embedded SQLite
+// store (eventstore.Store, AppendIdempotent, players, checkpoints).
+//
+// # One global order, one hash chain
+//
+// Every event's PrevHash is the hash of the event before it in global order,
+// across all streams and all nodes: that chain is the audit format (export,
+// verify, frozen streams). So the position and the previous hash of an event
+// can only be known by a writer that knows the chain's last event and that
+// no other writer is extending it at the same time. Each append transaction
+// therefore takes one cluster-wide lock, pg_advisory_xact_lock on a fixed
+// key (ChainLock), before it reads the chain head; under the lock it checks
+// each request's expected version, assigns consecutive positions after the
+// head, computes the hashes, inserts the events, records the idempotency
+// keys and the new head (table chain_head, the chain's anchor in the
+// database) and commits. The commit releases the lock.
+//
+// Positions are not taken from a sequence: a sequence hands numbers out
+// outside any lock, so a later transaction could commit before an earlier
+// one (a reader would see position 8 before 7 exists) and a rolled-back one
+// would leave a hole for ever.
+//
+// # What the lock costs, and group commit
+//
+// Appends are serialised across the cluster: one transaction at a time
+// extends the chain, and each holds the lock for a few round trips plus its
+// commit's WAL flush. A node does not pay that per append: all its appends
+// go through one writer goroutine, which takes whatever appends are waiting
+// (up to Options.MaxBatch) into one transaction, as the SQLite store does.
+// Under load the lock is taken once per batch, so a node's throughput is a
+// batch per lock hold, and the nodes' batches interleave. Each request still
+// succeeds or fails on its own: a version conflict or a duplicate
+// idempotency key is found before anything is written and fails that
+// request alone; should the database refuse a write of the batch, the
+// requests are tried again one transaction each, so that one bad request
+// does not fail the others.
+//
+// A design without the lock would have to let positions be assigned before
+// the previous event is known (hashing later, in a second pass), which
+// breaks the rule that an event is stored with its hash, or make commits
+// wait for all lower positions, which is a lock by other means. The lock is
+// simpler and correct; group commit recovers the throughput.
+//
+// # What a reader can rely on
+//
+// PostgreSQL makes a transaction visible before it releases its locks, and
+// the next writer reads the head only once it holds the lock, so commits
+// become visible in position order: a reader (on any node, any connection)
+// that sees position n sees every position below n. ReadAll never skips an
+// event that a later read would find, Load returns a stream's versions
+// without holes, and Head never names an event that ReadAll cannot return.
+// An append that has returned is visible to every later read on every node.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"paiju/eventstore"
+	"paiju/migrations/postgres/store"
+	"paiju/migrations/schema"
+)
+
+// ChainLock is the key of the advisory lock every append transaction holds
+// while it extends the chain: pg_advisory_xact_lock(ChainLock[0],
+// ChainLock[1]). The two-key form has a key space of its own, apart from the
+// single-key locks golang-migrate takes.
+var ChainLock = [2]int32{0x7061696a, 1} // "paij", the chain
+
+// Options tune a Store. The zero value is a sound default.
+type Options struct {
+	// MaxBatch bounds how many appends share one transaction. Default 128.
+	MaxBatch int
+	// MaxBatchWait is how long the writer waits for more appends once it
+	// has one. Default 0: it batches only appends already waiting, which
+	// adds no latency and still groups those that arrived during the
+	// previous commit (or while the chain lock was held by another node).
+	MaxBatchWait time.Duration
+	// MaxConns is the size of the connection pool (the writer's connection
+	// and the reads'). Default 8.
+	MaxConns int
+	// Logger receives what cannot be returned to a caller. Default
+	// slog.Default().
+	Logger *slog.Logger
+	// Now is the clock for recorded_at and created_at. Default time.Now.
+	// The store keeps microseconds, PostgreSQL's precision.
+	Now func() time.Time
+	// OnCommit, if set, is called by the writer after every group commit
+	// that stored events: how many events and appends the transaction held
+	// and how long it took from BEGIN to COMMIT. It runs on the writer
+	// goroutine, so it must return at once (update a metric, no I/O).
+	OnCommit func(events, appends int, took time.Duration)
+}
+
+func (o *Options) setDefaults() {
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 128
+	}
+	if o.MaxBatchWait < 0 {
+		o.MaxBatchWait = 0
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = 8
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+// Store is the PostgreSQL event store. Its methods are safe for concurrent
+// use, and several Stores (on several nodes) may use one database at once.
+type Store struct {
+	opts Options
+	name string // the URL without its password, for messages
+	pool *pgxpool.Pool
+
+	reqs       chan *appendRequest
+	closing    chan struct{}
+	writerDone chan struct{}
+	closeOnce  sync.Once
+
+	commits atomic.Int64 // transactions the writer committed
+	appends atomic.Int64 // appends those transactions stored
+
+	// beforeCommit, if set (by tests), runs in each append transaction
+	// after its writes, before COMMIT, with the chain lock held.
+	beforeCommit func()
+}
+
+var _ eventstore.Store = (*Store)(nil)
+
+// Open connects to the database at url (postgres:// or postgresql://),
+// brings the store's schema up to date and starts the writer.
+func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	opts.setDefaults()
+	name := schema.RedactURL(url)
+	if err := Migrate(ctx, url); err != nil {
+		return nil, fmt.Errorf("open event store: %w", err)
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("open event store %s: %w", name, err)
+	}
+	cfg.MaxConns = int32(opts.MaxConns)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open event store %s: %w", name, err)
+	}
+	s := &Store{
+		opts:       opts,
+		name:       name,
+		pool:       pool,
+		reqs:       make(chan *appendRequest),
+		closing:    make(chan struct{}),
+		writerDone: make(chan struct{}),
+	}
+	if err := s.CheckHead(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open event store %s: %w", name, err)
+	}
+	go s.writer()
+	return s, nil
+}
+
+// Migrate brings the store's schema in the database at url up to date. It
+// is what Open does first; `paiju migrate` calls it alone.
+func Migrate(ctx context.Context, url string) error {
+	return schema.UpPostgres(ctx, url, store.FS, store.MigrationsTable)
+}
+
+// Migrator opens the store's schema at url for `paiju migrate` (up, down,
+// version, force).
+func Migrator(ctx context.Context, url string) (*schema.Migrator, error) {
+	return schema.OpenPostgres(ctx, url, store.FS, store.MigrationsTable)
+}
+
+// CheckHead checks that the chain head the database records is the log's
+// last event: a log whose tail was removed, or whose head row was
+// rewritten, is refused rather than extended. It returns an error matching
+// eventstore.ErrChainBroken on a mismatch.
+func (s *Store) CheckHead(ctx context.Context) error {
+	var (
+		headPos, lastPos   int64
+		headHash, lastHash string
+	)
+	err := s.pool.QueryRow(ctx, `
+		SELECT h.position, h.hash, coalesce(e.position, 0), coalesce(e.hash, '')
+		FROM chain_head h
+		LEFT JOIN LATERAL (SELECT position, hash FROM events ORDER BY position DESC LIMIT 1) e ON true`).
+		Scan(&headPos, &headHash, &lastPos, &lastHash)
+	if err != nil {
+		return fmt.Errorf("read chain head: %w", err)
+	}
+	if headPos != lastPos || headHash != lastHash {
+		return &eventstore.ChainError{Position: min(headPos, lastPos) + 1,
+			Reason: fmt.Sprintf("the recorded chain head is position %d (%.12s…) but the log's last event is position %d (%.12s…)", headPos, headHash, lastPos, lastHash)}
+	}
+	return nil
+}
+
+// Ping checks that the database answers, for readiness.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.pool.Ping(ctx)
+}
+
+// Close stops the writer and closes the pool. Appends waiting for the
+// writer fail with eventstore.ErrClosed; an append the writer already took
+// is committed (or failed) and answered first. Close is idempotent.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.closing)
+		<-s.writerDone
+		s.pool.Close()
+	})
+	return nil
+}
+
+// Stats counts the writer's work since Open; Appends/Commits is the mean
+// group-commit size.
+type Stats struct {
+	Commits int64
+	Appends int64
+}
+
+// Stats returns the writer's counters.
+func (s *Store) Stats() Stats {
+	return Stats{Commits: s.commits.Load(), Appends: s.appends.Load()}
+}
+
+// noRows reports pgx's "no rows" error.
+func noRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
