@@ -79,7 +79,7 @@ func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) 
 type loadResult struct {
 	Moves     int
 	Errors    int
-	Retries   int // requests sent again to another node (cluster only)
+	Retries   int // requests sent again (to the next node of a cluster)
 	Elapsed   time.Duration
 	Latencies []time.Duration // of each acknowledged POST /actions, retries included, sorted
 	FirstErr  string
@@ -97,7 +97,7 @@ func (r loadResult) String() string {
 		float64(r.Moves)/r.Elapsed.Seconds(), r.Moves, r.Elapsed.Round(time.Millisecond),
 		r.quantile(0.50).Round(10*time.Microsecond), r.quantile(0.95).Round(10*time.Microsecond), r.quantile(0.99).Round(10*time.Microsecond), r.Errors)
 	if r.Retries > 0 {
-		s += fmt.Sprintf(", %d requests retried on another node", r.Retries)
+		s += fmt.Sprintf(", %d requests retried", r.Retries)
 	}
 	if r.FirstErr != "" {
 		s += "; first error: " + r.FirstErr
@@ -118,7 +118,10 @@ type loadAck struct {
 	Action    map[string]any `json:"action"`
 	First     int            `json:"first_version"`
 	Version   int            `json:"version"`
-	Positions []int64        `json:"positions"`
+	// Versions and Positions are those of the appended events the player
+	// may see (a secret of the deal is not shown to a seat).
+	Versions  []int   `json:"versions"`
+	Positions []int64 `json:"positions"`
 	Replayed  bool           `json:"replayed,omitempty"` // a retry found the first attempt committed
 	Token     string         `json:"-"`
 	Took      time.Duration  `json:"-"`
@@ -127,10 +130,11 @@ type loadAck struct {
 // loadClient speaks to the API: to base, or to the nodes of a cluster.
 type loadClient struct {
 	base string
-	// nodes, when set, are a cluster's base URLs: a request goes to the node
-	// it is given and, when that node is down (no connection, 502, 503,
-	// 504, 500) or the same idempotent request is still in progress there,
-	// again to the next node until retryFor has passed.
+	// nodes, when set, are the servers' base URLs (a cluster's nodes, or
+	// one server): a request goes to the node it is given and, when that
+	// node is down (no connection, 502, 503, 504, 500) or the same
+	// idempotent request is still in progress there, again to the next
+	// node until retryFor has passed.
 	nodes    []string
 	retryFor time.Duration
 	http     *http.Client
@@ -363,6 +367,7 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (lo
 			if i == 0 {
 				ack.First = e.Version
 			}
+			ack.Versions = append(ack.Versions, e.Version)
 			ack.Positions = append(ack.Positions, e.Position)
 		}
 		return ack, nil
@@ -405,9 +410,9 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 		Timeout:   30 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns},
 	}}
-	if len(cfg.Addrs) > 1 {
-		c.nodes, c.retryFor = cfg.Addrs, 30*time.Second
-	}
+	// A server that is down or restarting is waited for, and a cluster's
+	// other nodes are tried meanwhile.
+	c.nodes, c.retryFor = cfg.Addrs, 30*time.Second
 	var res loadResult
 	for i, a := range cfg.Addrs {
 		if _, _, err := c.doOn(ctx, i, "GET", "/readyz", "", "", nil, nil); err != nil {
