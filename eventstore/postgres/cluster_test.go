@@ -348,3 +348,54 @@ func waitForLockWaiters(t *testing.T, s *Store, n int) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestStalledNodeLosesTheLock: a node that stops inside its append
+// transaction is ended by the server after IdleInTransaction; its append
+// fails and stores nothing, and the other nodes' appends go on.
+func TestStalledNodeLosesTheLock(t *testing.T) {
+	t.Parallel()
+	url := pgtest.NewDatabase(t)
+	stalled, err := Open(t.Context(), url, Options{IdleInTransaction: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stalled.Close()
+	other, err := Open(t.Context(), url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+
+	held, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	stalled.beforeCommit = func() {
+		once.Do(func() {
+			close(held)
+			<-release
+		})
+	}
+	stalledErr := make(chan error, 1)
+	go func() {
+		_, err := stalled.Append(context.Background(), "table-a", 0, []eventstore.NewEvent{ev("E", `{"stalled":true}`)})
+		stalledErr <- err
+	}()
+	<-held
+	// This append waits for the lock until the server ends the stalled
+	// session; it must then land at position 1.
+	res, err := other.Append(t.Context(), "table-b", 0, []eventstore.NewEvent{ev("E", `{}`)})
+	if err != nil || fmt.Sprint(res.Positions) != "[1]" {
+		t.Fatalf("append behind a stalled node: %+v %v, want position 1", res, err)
+	}
+	close(release)
+	if err := <-stalledErr; err == nil {
+		t.Fatal("the stalled append returned nil after the server ended its session")
+	}
+	all := checkLog(t, other)
+	if len(all) != 1 || all[0].Stream != "table-b" {
+		t.Errorf("log = %+v, want only table-b's event: the stalled append stored nothing", all)
+	}
+	// The stalled node's store still works: the pool replaces the session.
+	if _, err := stalled.Append(t.Context(), "table-a", 0, []eventstore.NewEvent{ev("E", `{}`)}); err != nil {
+		t.Errorf("append on the stalled node afterwards: %v", err)
+	}
+}

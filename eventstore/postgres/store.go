@@ -52,6 +52,15 @@
 // event that a later read would find, Load returns a stream's versions
 // without holes, and Head never names an event that ReadAll cannot return.
 // An append that has returned is visible to every later read on every node.
+//
+// # A node that stops holding the lock
+//
+// A node that stalls inside an append transaction (a long pause, a lost
+// network) stops every node's appends while it holds the lock. The store's
+// sessions therefore run with idle_in_transaction_session_timeout
+// (Options.IdleInTransaction): the server ends such a session, rolls its
+// transaction back, and the lock passes on; the stalled node's appends fail
+// and nothing of them is stored.
 package postgres
 
 import (
@@ -59,6 +68,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -86,6 +96,14 @@ type Options struct {
 	// adds no latency and still groups those that arrived during the
 	// previous commit (or while the chain lock was held by another node).
 	MaxBatchWait time.Duration
+	// IdleInTransaction bounds how long a session of the store may sit idle
+	// inside a transaction before the server ends it (PostgreSQL's
+	// idle_in_transaction_session_timeout), default 10s. An append
+	// transaction is idle only between its round trips, but a node that
+	// stops there (a pause, a lost network) holds the chain lock, and with
+	// it every node's appends, until the server ends its session. A URL
+	// that sets the parameter itself keeps its value.
+	IdleInTransaction time.Duration
 	// MaxConns is the size of the connection pool (the writer's connection
 	// and the reads'). Default 8.
 	MaxConns int
@@ -112,6 +130,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.MaxBatchWait < 0 {
 		o.MaxBatchWait = 0
+	}
+	if o.IdleInTransaction <= 0 {
+		o.IdleInTransaction = 10 * time.Second
 	}
 	if o.MaxConns <= 0 {
 		o.MaxConns = 8
@@ -159,6 +180,13 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("open event store %s: %w", name, err)
 	}
 	cfg.MaxConns = int32(opts.MaxConns)
+	params := cfg.ConnConfig.RuntimeParams
+	if _, set := params["idle_in_transaction_session_timeout"]; !set {
+		params["idle_in_transaction_session_timeout"] = strconv.FormatInt(opts.IdleInTransaction.Milliseconds(), 10)
+	}
+	if _, set := params["application_name"]; !set {
+		params["application_name"] = "paiju" // to tell the nodes' sessions apart in pg_stat_activity
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open event store %s: %w", name, err)
