@@ -25,23 +25,40 @@
 // # What the lock costs, and group commit
 //
 // Appends are serialised across the cluster: one transaction at a time
-// extends the chain, and each holds the lock for a few round trips plus its
+// extends the chain, and each holds the lock for two round trips plus its
 // commit's WAL flush. A node does not pay that per append: all its appends
 // go through one writer goroutine, which takes whatever appends are waiting
 // (up to Options.MaxBatch) into one transaction, as the SQLite store does.
-// Under load the lock is taken once per batch, so a node's throughput is a
-// batch per lock hold, and the nodes' batches interleave. Each request still
-// succeeds or fails on its own: a version conflict or a duplicate
-// idempotency key is found before anything is written and fails that
-// request alone; should the database refuse a write of the batch, the
+// The lock is first tried (pg_try_advisory_xact_lock) in the round trip that
+// reads the head, so uncontended it costs nothing more; when another node
+// holds it the writer waits, then takes in the appends that arrived during
+// the wait before it reads the head again, so that a node's batch grows
+// with the wait instead of queueing behind it. Under load the lock is taken
+// once per batch, a node's throughput is a batch per lock hold, and the
+// nodes' batches interleave.
+//
+// Each request still succeeds or fails on its own: a version conflict or a
+// duplicate idempotency key is found before anything is written and fails
+// that request alone; should the database refuse a write of the batch, the
 // requests are tried again one transaction each, so that one bad request
 // does not fail the others.
 //
-// A design without the lock would have to let positions be assigned before
-// the previous event is known (hashing later, in a second pass), which
-// breaks the rule that an event is stored with its hash, or make commits
-// wait for all lower positions, which is a lock by other means. The lock is
-// simpler and correct; group commit recovers the throughput.
+// # Designs without the lock
+//
+// Each keeps the chain only by serialising the same way, or gives up part
+// of the contract:
+//   - positions from a sequence, readers holding back behind transactions
+//     still in flight: a rolled-back transaction leaves a hole no reader can
+//     tell from a lost event, and the previous hash is still unknown when
+//     the event is written;
+//   - events written unchained and chained later by one sequencer: an
+//     append could not return its positions, and the log would hold events
+//     that are not yet part of the audited chain;
+//   - SERIALIZABLE transactions on the head row: the same serialisation,
+//     paid for with aborted work and retries under contention;
+//   - SELECT … FOR UPDATE of the head row: the same lock under another
+//     name (the head row's UPDATE serialises the writers anyway); the
+//     advisory lock names it, and can be tried without waiting.
 //
 // # What a reader can rely on
 //
