@@ -88,6 +88,9 @@ func parseBackup(args []string, getenv func(string) string, stderr io.Writer) (b
 // backup writes a consistent snapshot of the data directory to c.Out. It
 // reads only, so it runs beside a serving server.
 func backup(ctx context.Context, c backupConfig, stdout io.Writer) (err error) {
+	if err := sqliteOnly("backup", c.commonConfig); err != nil {
+		return err
+	}
 	if _, err := os.Stat(c.dbPath()); err != nil {
 		return fmt.Errorf("backup: no store in %s: %w", c.Data, err)
 	}

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"paiju/audit"
+	"paiju/eventstore"
 	"paiju/eventstore/sqlite"
+	"paiju/migrations/schema"
 	"paiju/service"
 )
 
@@ -39,12 +41,9 @@ func parseExport(args []string, getenv func(string) string, stderr io.Writer) (e
 // export writes a table's full event log as JSON Lines to stdout, the same
 // bytes GET /v1/tables/{id}/export gives the auditor (but for exported_at).
 func export(ctx context.Context, c exportConfig, stdout io.Writer) error {
-	if _, err := os.Stat(c.dbPath()); err != nil {
-		return fmt.Errorf("no database in %s: %w", c.Data, err)
-	}
-	store, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, HeadFile: c.headPath(), Logger: slog.New(slog.DiscardHandler)})
+	store, where, err := openExportStore(ctx, c.commonConfig)
 	if err != nil {
-		return fmt.Errorf("open store: %w", err)
+		return err
 	}
 	defer store.Close()
 	evs, err := store.Load(ctx, service.StreamID(c.Table), 0)
@@ -52,11 +51,32 @@ func export(ctx context.Context, c exportConfig, stdout io.Writer) error {
 		return err
 	}
 	if len(evs) == 0 {
-		return fmt.Errorf("export: no table %q in %s", c.Table, c.Data)
+		return fmt.Errorf("export: no table %q in %s", c.Table, where)
 	}
 	pos, hash, err := store.Head(ctx)
 	if err != nil {
 		return err
 	}
 	return audit.WriteExport(stdout, evs, audit.ChainHead{Position: pos, Hash: hash}, time.Now())
+}
+
+// openExportStore opens the store --store names for export, and says where
+// it is for messages.
+func openExportStore(ctx context.Context, c commonConfig) (eventstore.Store, string, error) {
+	kind, err := c.storeKind()
+	if err != nil {
+		return nil, "", err
+	}
+	if kind == storePostgres {
+		store, err := openLogReader(ctx, c, slog.New(slog.DiscardHandler))
+		return store, schema.RedactURL(c.Store), err
+	}
+	if _, err := os.Stat(c.dbPath()); err != nil {
+		return nil, "", fmt.Errorf("no database in %s: %w", c.Data, err)
+	}
+	store, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, HeadFile: c.headPath(), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return nil, "", fmt.Errorf("open store: %w", err)
+	}
+	return store, c.Data, nil
 }

@@ -22,17 +22,23 @@ type migrateConfig struct {
 	DB   string // "" (both databases: up, version only), store or projections
 }
 
-// database is one of the data directory's SQLite files and its schema.
+// database is one of the data directory's SQLite files and its schema, or
+// the PostgreSQL store --store names (open set, path its redacted URL).
 type database struct {
 	name  string
 	path  string
 	files fs.FS
+	open  func(ctx context.Context) (*schema.Migrator, error) // nil: the SQLite file at path
 }
 
 func (c commonConfig) databases() []database {
+	store := database{"store", c.dbPath(), migrations.FS, nil}
+	if c.sharedStore() {
+		store = postgresStoreSchema(c)
+	}
 	return []database{
-		{"store", c.dbPath(), migrations.FS},
-		{"projections", c.projPath(), pmig.FS},
+		store,
+		{"projections", c.projPath(), pmig.FS, nil},
 	}
 }
 
@@ -50,7 +56,7 @@ func parseMigrate(args []string, getenv func(string) string, stderr io.Writer) (
 	var c migrateConfig
 	fs := flagSet("migrate", stderr)
 	addCommon(fs, getenv, &c.commonConfig)
-	fs.StringVar(&c.DB, "db", "", "the database: store (paiju.db) or projections (projections.db); up and version default to both")
+	fs.StringVar(&c.DB, "db", "", "the database: store (paiju.db, or the PostgreSQL database --store names) or projections (projections.db); up and version default to both")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, migrateUsage)
 		fs.PrintDefaults()
@@ -103,6 +109,9 @@ func parseMigrate(args []string, getenv func(string) string, stderr io.Writer) (
 
 // migrate runs one verb on the data directory's databases.
 func migrate(ctx context.Context, c migrateConfig, stdout io.Writer) error {
+	if _, err := c.storeKind(); err != nil {
+		return err
+	}
 	if c.Verb == "up" {
 		if err := os.MkdirAll(c.Data, 0o750); err != nil {
 			return fmt.Errorf("data directory: %w", err)
@@ -120,7 +129,7 @@ func migrate(ctx context.Context, c migrateConfig, stdout io.Writer) error {
 		if c.DB != "" && c.DB != d.name {
 			continue
 		}
-		if c.Verb != "up" {
+		if c.Verb != "up" && d.open == nil {
 			// Only up creates a database; the others would leave an empty file.
 			if _, err := os.Stat(d.path); err != nil {
 				return fmt.Errorf("migrate %s: %s database: %w", c.Verb, d.name, err)
@@ -134,7 +143,11 @@ func migrate(ctx context.Context, c migrateConfig, stdout io.Writer) error {
 }
 
 func migrateOne(ctx context.Context, c migrateConfig, d database, stdout io.Writer) (err error) {
-	m, err := schema.Open(ctx, d.path, d.files, 0)
+	open := d.open
+	if open == nil {
+		open = func(ctx context.Context) (*schema.Migrator, error) { return schema.Open(ctx, d.path, d.files, 0) }
+	}
+	m, err := open(ctx)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"paiju/eventstore/sqlite"
 	"paiju/natsbus"
 	"paiju/projections"
 	psqlite "paiju/projections/sqlite"
@@ -36,16 +35,6 @@ func openProjections(ctx context.Context, c commonConfig, tz string) (*psqlite.D
 		return nil, fmt.Errorf("open projections: %w", err)
 	}
 	return db, nil
-}
-
-// openLogReader opens the store for reading the log beside a server that
-// may be running: without the chain head file, which only the server writes.
-func openLogReader(ctx context.Context, c commonConfig, log *slog.Logger) (*sqlite.Store, error) {
-	st, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, Logger: log})
-	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
-	}
-	return st, nil
 }
 
 // replayConfig configures paiju replay.

@@ -20,11 +20,16 @@ const recoverHint = `if the log as it stands is the log (a lost head file, or ev
 const restoreHint = `restore a backup (docs/OPERATIONS.md, "Recovery")`
 
 // checkStartup is what serve checks of the store before it serves: SQLite's
-// quick check of the file and the whole hash chain. Open has already compared
-// the log with the head file and brought the file up to date.
-func checkStartup(ctx context.Context, store *sqlite.Store) error {
-	if err := store.CheckIntegrity(ctx, true); err != nil {
-		return fmt.Errorf("refusing to serve a damaged store: %w; %s", err, restoreHint)
+// quick check of the file (a PostgreSQL server keeps its own) and the whole
+// hash chain. Open has already compared the log with the chain head (the
+// head file, or PostgreSQL's chain_head row).
+func checkStartup(ctx context.Context, store logStore) error {
+	if fc, ok := store.(interface {
+		CheckIntegrity(ctx context.Context, quick bool) error
+	}); ok {
+		if err := fc.CheckIntegrity(ctx, true); err != nil {
+			return fmt.Errorf("refusing to serve a damaged store: %w; %s", err, restoreHint)
+		}
 	}
 	if err := eventstore.VerifyChain(ctx, store, 0, ""); err != nil {
 		return fmt.Errorf("refusing to serve: the log is broken: %w; %s", err, restoreHint)
@@ -69,6 +74,9 @@ func parseRecoverHead(args []string, getenv func(string) string, stderr io.Write
 // recoverHead records the last event of the log as the chain head, once the
 // log has passed SQLite's integrity check and verifies on its own.
 func recoverHead(ctx context.Context, c recoverHeadConfig, stdout io.Writer) error {
+	if err := sqliteOnly("recover-head", c.commonConfig); err != nil {
+		return err
+	}
 	lock, err := lockDataDir(c.Data)
 	if err != nil {
 		return err

@@ -45,6 +45,9 @@ func parseRestore(args []string, getenv func(string) string, stderr io.Writer) (
 // directory holding anything: a restore next to newer files (a newer
 // projections.db, NATS's stream) would mix two histories.
 func restore(ctx context.Context, c restoreConfig, stdout io.Writer) (err error) {
+	if err := sqliteOnly("restore", c.commonConfig); err != nil {
+		return err
+	}
 	if err := emptyDir(c.Data); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}

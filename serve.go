@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
-	"os"
 	"sync"
 	"time"
 
@@ -18,7 +17,6 @@ import (
 	"paiju/api"
 	"paiju/audit"
 	"paiju/eventstore"
-	"paiju/eventstore/sqlite"
 	"paiju/games"
 	"paiju/metrics"
 	"paiju/natsbus"
@@ -26,21 +24,6 @@ import (
 	psqlite "paiju/projections/sqlite"
 	"paiju/service"
 )
-
-// openStore opens the SQLite store in the data directory, creating it.
-func openStore(ctx context.Context, c commonConfig, log *slog.Logger, onCommit func(events, appends int, took time.Duration)) (*sqlite.Store, error) {
-	if c.Store != "" {
-		return nil, fmt.Errorf("--store %q: only the embedded SQLite store is built in so far", natsbus.Redacted(c.Store))
-	}
-	if err := os.MkdirAll(c.Data, 0o750); err != nil {
-		return nil, fmt.Errorf("data directory: %w", err)
-	}
-	st, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, HeadFile: c.headPath(), Logger: log, OnCommit: onCommit})
-	if err != nil {
-		return nil, fmt.Errorf("open store: %w", refusedOpen(err))
-	}
-	return st, nil
-}
 
 // serve runs the server until ctx ends. If ready is not nil, it receives the
 // listening address once the server accepts connections.
@@ -117,6 +100,8 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Observer:   met,
 		Tracer:     tracer,
 		OpenSeats:  openSeats{pdb},
+		// Other nodes append to a shared store: reads catch up from it.
+		SharedStore: cfg.sharedStore(),
 	})
 	stopStreams := make(chan struct{})
 	handler := api.NewServer(api.Deps{
@@ -236,11 +221,11 @@ func apiMetrics(metricsAddr string, m *metrics.Metrics) http.Handler {
 	return m.Handler()
 }
 
-// playerStore adapts the SQLite store to the API's player store.
-type playerStore struct{ s *sqlite.Store }
+// playerStore adapts the event store's players to the API's player store.
+type playerStore struct{ s logStore }
 
 func (p playerStore) CreatePlayer(ctx context.Context, r api.PlayerRecord) error {
-	return p.s.CreatePlayer(ctx, sqlite.Player(r))
+	return p.s.CreatePlayer(ctx, eventstore.Player(r))
 }
 
 func (p playerStore) PlayerByTokenHash(ctx context.Context, hash string) (api.PlayerRecord, error) {

@@ -23,6 +23,13 @@ import (
 // re-decided through its rules. Any fault is an
 // error (a non-zero exit).
 func verify(ctx context.Context, c commonConfig, stdout io.Writer) error {
+	kind, err := c.storeKind()
+	if err != nil {
+		return err
+	}
+	if kind == storePostgres {
+		return verifyPostgres(ctx, c, stdout)
+	}
 	// The store is opened without its head file: Open would refuse a log that
 	// disagrees with it, where verify should say exactly where.
 	store, err := sqlite.Open(ctx, c.dbPath(), sqlite.Options{Synchronous: c.Sync, Logger: slog.New(slog.DiscardHandler)})
@@ -59,7 +66,12 @@ func verify(ctx context.Context, c commonConfig, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "hash chain ok: %d events\n", pos)
+	return verifyTables(ctx, store, stdout)
+}
 
+// verifyTables replays every table of store and re-decides it through its
+// rules.
+func verifyTables(ctx context.Context, store logStore, stdout io.Writer) error {
 	streams, err := store.Streams(ctx)
 	if err != nil {
 		return err

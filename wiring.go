@@ -3,6 +3,7 @@ package main
 import (
 	"paiju/api"
 	"paiju/audit"
+	"paiju/eventstore/postgres"
 	"paiju/eventstore/sqlite"
 	"paiju/natsbus"
 	"paiju/projections"
@@ -23,4 +24,12 @@ var (
 	_ natsbus.Projector  = projections.Feed{}
 	_ natsbus.Source     = (*sqlite.Store)(nil)
 	_ projections.Source = (*sqlite.Store)(nil)
+
+	// Both event stores serve every command (store.go).
+	_ logStore            = (*sqlite.Store)(nil)
+	_ logStore            = (*postgres.Store)(nil)
+	_ service.Store       = logStore(nil)
+	_ natsbus.Source      = logStore(nil)
+	_ natsbus.Checkpoints = logStore(nil)
+	_ projections.Source  = logStore(nil)
 )

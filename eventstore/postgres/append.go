@@ -151,46 +151,62 @@ func (s *Store) gather(batch []*appendRequest) []*appendRequest {
 // commit runs batch in one transaction and answers every request after the
 // commit.
 func (s *Store) commit(batch []*appendRequest) {
-	resps := make([]appendResponse, len(batch))
-	live := make([]*appendRequest, 0, len(batch))
-	liveIdx := make([]int, 0, len(batch))
-	for i, r := range batch {
-		if err := r.ctx.Err(); err != nil {
-			resps[i].err = fmt.Errorf("append to %s: %w", r.stream, err)
-			continue
-		}
-		live = append(live, r)
-		liveIdx = append(liveIdx, i)
+	live := dropCancelled(nil, batch)
+	if len(live) == 0 {
+		return
 	}
-	if len(live) > 0 {
-		liveResps := s.runLive(live)
-		for j, i := range liveIdx {
-			resps[i] = liveResps[j]
-		}
-	}
-	for i, r := range batch {
+	live, resps := s.runLive(live)
+	for i, r := range live {
 		r.done <- resps[i]
 	}
 }
 
-// runLive commits live in one transaction. If the database refused one of
-// its writes (the transaction rolled back, nothing is stored), each request
-// is tried again in a transaction of its own, so that the one at fault fails
-// alone. Other failures (the connection, COMMIT) fail every request: their
-// outcome may be unknown, and a retry must be the caller's decision.
-func (s *Store) runLive(live []*appendRequest) []appendResponse {
-	resps, err := s.runBatchTimed(live)
+// dropCancelled appends to live the requests of more whose callers still
+// wait, and answers the others.
+func dropCancelled(live, more []*appendRequest) []*appendRequest {
+	for _, r := range more {
+		if err := r.ctx.Err(); err != nil {
+			r.done <- appendResponse{err: fmt.Errorf("append to %s: %w", r.stream, err)}
+			continue
+		}
+		live = append(live, r)
+	}
+	return live
+}
+
+// gatherMore adds the requests waiting now to batch, up to MaxBatch.
+func (s *Store) gatherMore(batch []*appendRequest) []*appendRequest {
+	for len(batch) < s.opts.MaxBatch {
+		select {
+		case r := <-s.reqs:
+			batch = dropCancelled(batch, []*appendRequest{r})
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
+// runLive commits live in one transaction, which may take in appends that
+// arrive while it waits for the chain lock; it returns the requests it ran
+// and their outcomes. If the database refused one of the writes (the
+// transaction rolled back, nothing is stored), each request is tried again
+// in a transaction of its own, so that the one at fault fails alone. Other
+// failures (the connection, COMMIT) fail every request: their outcome may
+// be unknown, and a retry must be the caller's decision.
+func (s *Store) runLive(live []*appendRequest) ([]*appendRequest, []appendResponse) {
+	live, resps, err := s.runBatchTimed(live, true)
 	var pgErr *pgconn.PgError
 	if err != nil && len(live) > 1 && errors.As(err, &pgErr) && !errors.Is(err, errCommit) {
 		s.opts.Logger.Warn("event store: a group commit was refused; committing its appends one by one", "appends", len(live), "err", err)
 		for i, r := range live {
-			one, err := s.runBatchTimed([]*appendRequest{r})
+			_, one, err := s.runBatchTimed([]*appendRequest{r}, false)
 			resps[i] = one[0]
 			if err != nil && resps[i].err == nil {
 				resps[i] = appendResponse{err: fmt.Errorf("append to %s: %w", r.stream, err)}
 			}
 		}
-		return resps
+		return live, resps
 	}
 	if err != nil {
 		for i, r := range live {
@@ -199,15 +215,15 @@ func (s *Store) runLive(live []*appendRequest) []appendResponse {
 			}
 		}
 	}
-	return resps
+	return live, resps
 }
 
 // errCommit marks a failed COMMIT, whose outcome the store cannot know.
 var errCommit = errors.New("commit")
 
-func (s *Store) runBatchTimed(batch []*appendRequest) ([]appendResponse, error) {
+func (s *Store) runBatchTimed(batch []*appendRequest, grow bool) ([]*appendRequest, []appendResponse, error) {
 	start := time.Now()
-	resps, events, stored, err := s.runBatch(batch)
+	batch, resps, events, stored, err := s.runBatch(batch, grow)
 	if err == nil && stored > 0 {
 		s.commits.Add(1)
 		s.appends.Add(int64(stored))
@@ -215,13 +231,14 @@ func (s *Store) runBatchTimed(batch []*appendRequest) ([]appendResponse, error) 
 			s.opts.OnCommit(events, stored, time.Since(start))
 		}
 	}
-	return resps, err
+	return batch, resps, err
 }
 
 // The statements of an append transaction. Versions are read per stream
 // with the (stream, version) index's last entry; inserts take arrays, so
 // that a batch is one statement whatever its size.
 const (
+	sqlTryLock  = `SELECT pg_try_advisory_xact_lock($1, $2)`
 	sqlLock     = `SELECT pg_advisory_xact_lock($1, $2)`
 	sqlHead     = `SELECT position, hash FROM chain_head`
 	sqlVersions = `SELECT s, coalesce((SELECT max(version) FROM events WHERE stream = s), 0) FROM unnest($1::text[]) AS s`
@@ -237,27 +254,19 @@ const (
 
 type scopedKey struct{ scope, key string }
 
-// runBatch appends each request of batch in one transaction. It returns
-// each request's own outcome, how many events and requests were stored, and
-// an error if the transaction as a whole failed (then nothing was stored,
-// unless the error wraps errCommit: then the outcome is unknown).
-func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, events, stored int, err error) {
-	// Not a request's context: the transaction is shared, and one caller
-	// giving up must not roll back the others.
-	ctx := context.Background()
-	resps = make([]appendResponse, len(batch))
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return resps, 0, 0, fmt.Errorf("begin: %w", err)
-	}
-	defer func() {
-		if err != nil || stored == 0 {
-			tx.Rollback(ctx)
-		}
-	}()
+// chainState is what a batch is decided on: the chain head, the versions
+// of its streams and the idempotency keys already used.
+type chainState struct {
+	head     chainHead
+	versions map[string]int
+	used     map[scopedKey]eventstore.IdempotencyRecord
+}
 
-	// Round trip 1, under the lock: the head, the streams' versions, the
-	// keys already used.
+// readState reads the chain state for batch in one round trip. With
+// tryLock it first tries to take the chain lock and reports whether it got
+// it; without the lock the state read is worthless (another node may be
+// extending the chain) and the caller must take the lock and read again.
+func readState(ctx context.Context, tx pgx.Tx, batch []*appendRequest, tryLock bool) (st chainState, locked bool, err error) {
 	streams := make([]string, 0, len(batch))
 	seen := make(map[string]bool, len(batch))
 	var scopes, keys []string
@@ -271,25 +280,29 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, events
 			keys = append(keys, r.key.Key)
 		}
 	}
-	var (
-		head     chainHead
-		versions = make(map[string]int, len(streams))
-		used     = make(map[scopedKey]eventstore.IdempotencyRecord)
-	)
+	st = chainState{versions: make(map[string]int, len(streams)), used: make(map[scopedKey]eventstore.IdempotencyRecord)}
+	locked = !tryLock
 	b := &pgx.Batch{}
-	b.Queue(sqlLock, ChainLock[0], ChainLock[1]).Exec(func(pgconn.CommandTag) error { return nil })
+	if tryLock {
+		b.Queue(sqlTryLock, ChainLock[0], ChainLock[1]).QueryRow(func(row pgx.Row) error {
+			if err := row.Scan(&locked); err != nil {
+				return fmt.Errorf("take the chain lock: %w", err)
+			}
+			return nil
+		})
+	}
 	b.Queue(sqlHead).QueryRow(func(row pgx.Row) error {
-		if err := row.Scan(&head.pos, &head.hash); err != nil {
+		if err := row.Scan(&st.head.pos, &st.head.hash); err != nil {
 			return fmt.Errorf("read chain head: %w", err)
 		}
 		return nil
 	})
 	b.Queue(sqlVersions, streams).Query(func(rows pgx.Rows) error {
 		var (
-			st string
-			v  int
+			stream string
+			v      int
 		)
-		_, err := pgx.ForEachRow(rows, []any{&st, &v}, func() error { versions[st] = v; return nil })
+		_, err := pgx.ForEachRow(rows, []any{&stream, &v}, func() error { st.versions[stream] = v; return nil })
 		if err != nil {
 			return fmt.Errorf("read stream versions: %w", err)
 		}
@@ -301,7 +314,7 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, events
 			_, err := pgx.ForEachRow(rows, []any{&rec.Scope, &rec.Key, &rec.RequestHash, &rec.Stream, &rec.FirstVersion, &rec.LastVersion, &rec.CreatedAt},
 				func() error {
 					rec.CreatedAt = rec.CreatedAt.UTC()
-					used[scopedKey{rec.Scope, rec.Key}] = rec
+					st.used[scopedKey{rec.Scope, rec.Key}] = rec
 					return nil
 				})
 			if err != nil {
@@ -311,11 +324,54 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, events
 		})
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return resps, 0, 0, err
+		return st, false, err
+	}
+	return st, locked, nil
+}
+
+// runBatch appends each request of batch in one transaction. It returns the
+// requests it ran (batch, and with grow the appends that arrived while it
+// waited for the chain lock), each one's own outcome, how many events and
+// requests were stored, and an error if the transaction as a whole failed
+// (then nothing was stored, unless the error wraps errCommit: then the
+// outcome is unknown).
+func (s *Store) runBatch(batch []*appendRequest, grow bool) (_ []*appendRequest, resps []appendResponse, events, stored int, err error) {
+	// Not a request's context: the transaction is shared, and one caller
+	// giving up must not roll back the others.
+	ctx := context.Background()
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return batch, make([]appendResponse, len(batch)), 0, 0, fmt.Errorf("begin: %w", err)
+	}
+	defer func() {
+		if err != nil || stored == 0 {
+			tx.Rollback(ctx)
+		}
+	}()
+
+	// Round trip 1: try the lock and read the state. Uncontended, that is
+	// all; when another node holds the chain, wait for it, take in the
+	// appends that arrived meanwhile (so that a node's batches grow with
+	// the wait instead of queueing) and read the state again.
+	st, locked, err := readState(ctx, tx, batch, true)
+	if err == nil && !locked {
+		if _, err = tx.Exec(ctx, sqlLock, ChainLock[0], ChainLock[1]); err != nil {
+			err = fmt.Errorf("take the chain lock: %w", err)
+		} else {
+			if grow {
+				batch = s.gatherMore(batch)
+			}
+			st, _, err = readState(ctx, tx, batch, false)
+		}
+	}
+	resps = make([]appendResponse, len(batch))
+	if err != nil {
+		return batch, resps, 0, 0, err
 	}
 
 	// Decide each request in order, as if they ran one after another.
 	now := s.opts.Now().UTC().Truncate(time.Microsecond)
+	head := st.head
 	var (
 		ins                               eventRows
 		kScopes, kKeys, kHashes, kStreams []string
@@ -323,12 +379,12 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, events
 	)
 	for i, r := range batch {
 		if r.key != nil {
-			if rec, ok := used[scopedKey{r.key.Scope, r.key.Key}]; ok {
+			if rec, ok := st.used[scopedKey{r.key.Scope, r.key.Key}]; ok {
 				resps[i].err = fmt.Errorf("append to %s: %w", r.stream, &eventstore.DuplicateKeyError{Record: rec})
 				continue
 			}
 		}
-		current := versions[r.stream]
+		current := st.versions[r.stream]
 		if current != r.expected {
 			resps[i].err = fmt.Errorf("append to %s: %w", r.stream, &eventstore.ConflictError{Stream: r.stream, Expected: r.expected, Actual: current})
 			continue
@@ -341,11 +397,11 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, events
 			head = chainHead{pos: head.pos + 1, hash: hash}
 			res.Positions[j] = head.pos
 		}
-		versions[r.stream] = res.Version
+		st.versions[r.stream] = res.Version
 		if r.key != nil {
 			rec := eventstore.IdempotencyRecord{Scope: r.key.Scope, Key: r.key.Key, RequestHash: r.key.RequestHash,
 				Stream: r.stream, FirstVersion: current + 1, LastVersion: res.Version, CreatedAt: now}
-			used[scopedKey{rec.Scope, rec.Key}] = rec // a second use in this batch is a duplicate
+			st.used[scopedKey{rec.Scope, rec.Key}] = rec // a second use in this batch is a duplicate
 			kScopes = append(kScopes, rec.Scope)
 			kKeys = append(kKeys, rec.Key)
 			kHashes = append(kHashes, rec.RequestHash)
@@ -358,26 +414,26 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, events
 		stored++
 	}
 	if stored == 0 {
-		return resps, 0, 0, nil // nothing to make durable: the deferred rollback ends it
+		return batch, resps, 0, 0, nil // nothing to make durable: the deferred rollback ends it
 	}
 
-	// Round trip 2: the writes.
-	b = &pgx.Batch{}
+	// Round trip 2: the writes; then COMMIT, which releases the lock.
+	b := &pgx.Batch{}
 	b.Queue(sqlInsertEvents, ins.pos, ins.stream, ins.version, ins.typ, ins.data, now, ins.prev, ins.hash)
 	if len(kKeys) > 0 {
 		b.Queue(sqlInsertKeys, kScopes, kKeys, kHashes, kStreams, kFirst, kLast, now)
 	}
 	b.Queue(sqlSetHead, head.pos, head.hash)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return resps, 0, 0, fmt.Errorf("write events: %w", err)
+		return batch, resps, 0, 0, fmt.Errorf("write events: %w", err)
 	}
 	if s.beforeCommit != nil {
 		s.beforeCommit()
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return resps, 0, 0, fmt.Errorf("%w: %w", errCommit, err)
+		return batch, resps, 0, 0, fmt.Errorf("%w: %w", errCommit, err)
 	}
-	return resps, events, stored, nil
+	return batch, resps, events, stored, nil
 }
 
 // eventRows are the columns of the events a batch inserts.

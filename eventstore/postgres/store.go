@@ -25,23 +25,40 @@
 // # What the lock costs, and group commit
 //
 // Appends are serialised across the cluster: one transaction at a time
-// extends the chain, and each holds the lock for a few round trips plus its
+// extends the chain, and each holds the lock for two round trips plus its
 // commit's WAL flush. A node does not pay that per append: all its appends
 // go through one writer goroutine, which takes whatever appends are waiting
 // (up to Options.MaxBatch) into one transaction, as the SQLite store does.
-// Under load the lock is taken once per batch, so a node's throughput is a
-// batch per lock hold, and the nodes' batches interleave. Each request still
-// succeeds or fails on its own: a version conflict or a duplicate
-// idempotency key is found before anything is written and fails that
-// request alone; should the database refuse a write of the batch, the
+// The lock is first tried (pg_try_advisory_xact_lock) in the round trip that
+// reads the head, so uncontended it costs nothing more; when another node
+// holds it the writer waits, then takes in the appends that arrived during
+// the wait before it reads the head again, so that a node's batch grows
+// with the wait instead of queueing behind it. Under load the lock is taken
+// once per batch, a node's throughput is a batch per lock hold, and the
+// nodes' batches interleave.
+//
+// Each request still succeeds or fails on its own: a version conflict or a
+// duplicate idempotency key is found before anything is written and fails
+// that request alone; should the database refuse a write of the batch, the
 // requests are tried again one transaction each, so that one bad request
 // does not fail the others.
 //
-// A design without the lock would have to let positions be assigned before
-// the previous event is known (hashing later, in a second pass), which
-// breaks the rule that an event is stored with its hash, or make commits
-// wait for all lower positions, which is a lock by other means. The lock is
-// simpler and correct; group commit recovers the throughput.
+// # Designs without the lock
+//
+// Each keeps the chain only by serialising the same way, or gives up part
+// of the contract:
+//   - positions from a sequence, readers holding back behind transactions
+//     still in flight: a rolled-back transaction leaves a hole no reader can
+//     tell from a lost event, and the previous hash is still unknown when
+//     the event is written;
+//   - events written unchained and chained later by one sequencer: an
+//     append could not return its positions, and the log would hold events
+//     that are not yet part of the audited chain;
+//   - SERIALIZABLE transactions on the head row: the same serialisation,
+//     paid for with aborted work and retries under contention;
+//   - SELECT … FOR UPDATE of the head row: the same lock under another
+//     name (the head row's UPDATE serialises the writers anyway); the
+//     advisory lock names it, and can be tried without waiting.
 //
 // # What a reader can rely on
 //
@@ -52,6 +69,15 @@
 // event that a later read would find, Load returns a stream's versions
 // without holes, and Head never names an event that ReadAll cannot return.
 // An append that has returned is visible to every later read on every node.
+//
+// # A node that stops holding the lock
+//
+// A node that stalls inside an append transaction (a long pause, a lost
+// network) stops every node's appends while it holds the lock. The store's
+// sessions therefore run with idle_in_transaction_session_timeout
+// (Options.IdleInTransaction): the server ends such a session, rolls its
+// transaction back, and the lock passes on; the stalled node's appends fail
+// and nothing of them is stored.
 package postgres
 
 import (
@@ -59,6 +85,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -86,9 +113,21 @@ type Options struct {
 	// adds no latency and still groups those that arrived during the
 	// previous commit (or while the chain lock was held by another node).
 	MaxBatchWait time.Duration
+	// IdleInTransaction bounds how long a session of the store may sit idle
+	// inside a transaction before the server ends it (PostgreSQL's
+	// idle_in_transaction_session_timeout), default 10s. An append
+	// transaction is idle only between its round trips, but a node that
+	// stops there (a pause, a lost network) holds the chain lock, and with
+	// it every node's appends, until the server ends its session. A URL
+	// that sets the parameter itself keeps its value.
+	IdleInTransaction time.Duration
 	// MaxConns is the size of the connection pool (the writer's connection
 	// and the reads'). Default 8.
 	MaxConns int
+	// NoHeadCheck skips Open's check that the recorded chain head is the
+	// log's last event (CheckHead): for verify, which reports the fault
+	// itself.
+	NoHeadCheck bool
 	// Logger receives what cannot be returned to a caller. Default
 	// slog.Default().
 	Logger *slog.Logger
@@ -108,6 +147,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.MaxBatchWait < 0 {
 		o.MaxBatchWait = 0
+	}
+	if o.IdleInTransaction <= 0 {
+		o.IdleInTransaction = 10 * time.Second
 	}
 	if o.MaxConns <= 0 {
 		o.MaxConns = 8
@@ -155,6 +197,13 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("open event store %s: %w", name, err)
 	}
 	cfg.MaxConns = int32(opts.MaxConns)
+	params := cfg.ConnConfig.RuntimeParams
+	if _, set := params["idle_in_transaction_session_timeout"]; !set {
+		params["idle_in_transaction_session_timeout"] = strconv.FormatInt(opts.IdleInTransaction.Milliseconds(), 10)
+	}
+	if _, set := params["application_name"]; !set {
+		params["application_name"] = "paiju" // to tell the nodes' sessions apart in pg_stat_activity
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open event store %s: %w", name, err)
@@ -167,7 +216,11 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		closing:    make(chan struct{}),
 		writerDone: make(chan struct{}),
 	}
-	if err := s.CheckHead(ctx); err != nil {
+	check := s.CheckHead
+	if opts.NoHeadCheck {
+		check = s.Ping
+	}
+	if err := check(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open event store %s: %w", name, err)
 	}
