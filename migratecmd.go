@@ -32,12 +32,11 @@ type database struct {
 }
 
 func (c commonConfig) databases() []database {
-	store := database{"store", c.dbPath(), migrations.FS, nil}
 	if c.sharedStore() {
-		store = postgresStoreSchema(c)
+		return []database{postgresStoreSchema(c), postgresProjectionsSchema(c)}
 	}
 	return []database{
-		store,
+		{"store", c.dbPath(), migrations.FS, nil},
 		{"projections", c.projPath(), pmig.FS, nil},
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -15,27 +14,7 @@ import (
 
 	"paiju/natsbus"
 	"paiju/projections"
-	psqlite "paiju/projections/sqlite"
 )
-
-// projPath is the projections database: a file of its own next to the
-// store's, because the store is the only writer of its file and a
-// projection is rebuilt without touching the log.
-func (c commonConfig) projPath() string { return filepath.Join(c.Data, "projections.db") }
-
-// openProjections opens the projections database with leaderboard periods
-// bounded in the named time zone.
-func openProjections(ctx context.Context, c commonConfig, tz string) (*psqlite.DB, error) {
-	loc, err := time.LoadLocation(tz)
-	if err != nil {
-		return nil, fmt.Errorf("time zone %q: %w", tz, err)
-	}
-	db, err := psqlite.Open(ctx, c.projPath(), psqlite.Options{Location: loc})
-	if err != nil {
-		return nil, fmt.Errorf("open projections: %w", err)
-	}
-	return db, nil
-}
 
 // replayConfig configures paiju replay.
 type replayConfig struct {
@@ -154,7 +133,7 @@ func project(ctx context.Context, c projectConfig, stderr io.Writer) error {
 
 // projectionFeed keeps every projection of db current from NATS, filling
 // gaps from the store's log.
-func projectionFeed(db *psqlite.DB, js jetstream.JetStream, log projections.Source, logger *slog.Logger) *natsbus.ProjectionFeed {
+func projectionFeed(db projections.Store, js jetstream.JetStream, log projections.Source, logger *slog.Logger) *natsbus.ProjectionFeed {
 	return &natsbus.ProjectionFeed{
 		Projector: projections.Feed{Store: db, Log: log, Rebuilt: func(name, reason string) {
 			logger.Warn("projection rebuilt from position 0: the log does not hold its checkpoint", "projection", name, "reason", reason)

@@ -21,7 +21,6 @@ import (
 	"paiju/metrics"
 	"paiju/natsbus"
 	"paiju/projections"
-	psqlite "paiju/projections/sqlite"
 	"paiju/service"
 )
 
@@ -115,8 +114,8 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Logger:         log,
 		Live:           natsbus.Live{Conn: nc},
 		Stop:           stopStreams,
-		Projections:    psqlite.Reader{DB: pdb, Log: store},
-		Directory:      psqlite.Reader{DB: pdb, Log: store},
+		Projections:    pdb.Reader(store),
+		Directory:      pdb.Reader(store),
 		Exporter:       audit.Exporter{},
 		Observer:       met,
 		Tracer:         tracer,
@@ -242,13 +241,6 @@ func (p playerStore) PlayerByID(ctx context.Context, id string) (api.PlayerRecor
 		return api.PlayerRecord{}, api.ErrNoPlayer
 	}
 	return api.PlayerRecord(r), err
-}
-
-// openSeats adapts the table directory to quick play.
-type openSeats struct{ db *psqlite.DB }
-
-func (o openSeats) OpenTables(ctx context.Context, k service.TableKind, playerID string, limit int) ([]string, error) {
-	return o.db.OpenTables(ctx, projections.QuickKind(k), playerID, limit)
 }
 
 // serveDebug serves the profiler on its own listener, never on the API's.

@@ -7,6 +7,7 @@ import (
 	"paiju/eventstore/sqlite"
 	"paiju/natsbus"
 	"paiju/projections"
+	ppostgres "paiju/projections/postgres"
 	psqlite "paiju/projections/sqlite"
 	"paiju/service"
 )
@@ -17,6 +18,10 @@ import (
 var (
 	_ api.Projections    = psqlite.Reader{}
 	_ api.TableDirectory = psqlite.Reader{}
+	_ readModel          = psqlite.Reader{}
+	_ readModel          = ppostgres.Reader{}
+	_ projectionStore    = (*psqlite.DB)(nil)
+	_ projectionStore    = (*ppostgres.DB)(nil)
 	_ service.OpenSeats  = openSeats{}
 	_ api.Live           = natsbus.Live{}
 	_ api.Exporter       = audit.Exporter{}

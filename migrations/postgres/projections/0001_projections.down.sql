@@ -1,0 +1,13 @@
+DROP TABLE td_seats;
+DROP TABLE td_tables;
+DROP TABLE lb_results;
+DROP TABLE lb_names;
+DROP TABLE lb_hand_seats;
+DROP TABLE lb_seats;
+DROP TABLE lb_tables;
+DROP TABLE hh_player_hands;
+DROP TABLE hh_hand_events;
+DROP TABLE hh_hands;
+DROP TABLE hh_seats;
+DROP TABLE hh_tables;
+DROP TABLE projection_checkpoints;

@@ -1,0 +1,212 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"paiju/projections"
+)
+
+// tableColumns are the td_tables columns an entry is read from, in scan
+// order.
+const tableColumns = `t.table_id, t.game, t.variant, t.stake, t.options, t.rules_version, t.seats, t.seated, t.status, t.hands, t.created_at, t.updated_at, t.opened_position`
+
+// scannedTable is an entry with the key its list is ordered by.
+type scannedTable struct {
+	projections.TableEntry
+	opened int64
+}
+
+func scanTables(rows pgx.Rows) ([]scannedTable, error) {
+	defer rows.Close()
+	var out []scannedTable
+	for rows.Next() {
+		var t scannedTable
+		var opts string
+		var seated int
+		var created, updated int64
+		if err := rows.Scan(&t.ID, &t.Game, &t.Variant, &t.Stake, &opts, &t.RulesVersion, &t.Seats, &seated, &t.Status, &t.HandsPlayed, &created, &updated, &t.opened); err != nil {
+			return nil, err
+		}
+		t.Options = json.RawMessage(opts)
+		t.FreeSeats = max(t.Seats-seated, 0)
+		t.CreatedAt, t.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
+		t.Players = []projections.TableSeat{}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// withSeats fills in the seats of ts.
+func (d *DB) withSeats(ctx context.Context, ts []scannedTable) ([]projections.TableEntry, error) {
+	out := make([]projections.TableEntry, len(ts))
+	if len(ts) == 0 {
+		return out, nil
+	}
+	idx := make(map[string]int, len(ts))
+	ids := make([]string, len(ts))
+	for i, t := range ts {
+		idx[t.ID] = i
+		ids[i] = t.ID
+	}
+	rows, err := d.pool.Query(ctx, `SELECT table_id, seat, player_id, name, bot FROM td_seats WHERE table_id = ANY($1) ORDER BY table_id, seat`, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var tid string
+		var s projections.TableSeat
+		if err := rows.Scan(&tid, &s.Seat, &s.PlayerID, &s.Name, &s.Bot); err != nil {
+			return nil, err
+		}
+		ts[idx[tid]].Players = append(ts[idx[tid]].Players, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i, t := range ts {
+		out[i] = t.TableEntry
+	}
+	return out, nil
+}
+
+// statusList checks statuses, open and running when none are given.
+func statusList(statuses []string) ([]string, error) {
+	if len(statuses) == 0 {
+		return []string{projections.StatusOpen, projections.StatusRunning}, nil
+	}
+	for _, s := range statuses {
+		switch s {
+		case projections.StatusOpen, projections.StatusRunning, projections.StatusClosed:
+		default:
+			return nil, fmt.Errorf("%w: status must be open, running or closed", projections.ErrBadQuery)
+		}
+	}
+	return statuses, nil
+}
+
+// Tables lists the lobby: tables of the query's statuses (open and running
+// by default), game and variant, newest first.
+func (d *DB) Tables(ctx context.Context, q projections.TableQuery) (projections.TablePage, error) {
+	before, err := projections.DecodeCursor(q.Cursor)
+	if err != nil {
+		return projections.TablePage{}, err
+	}
+	if before == 0 {
+		before = math.MaxInt64
+	}
+	limit, err := projections.ClampLimit(q.Limit)
+	if err != nil {
+		return projections.TablePage{}, err
+	}
+	statuses, err := statusList(q.Statuses)
+	if err != nil {
+		return projections.TablePage{}, err
+	}
+	query := `SELECT ` + tableColumns + ` FROM td_tables t WHERE t.status = ANY($1) AND t.opened_position < $2`
+	args := []any{statuses, before}
+	if q.Game != "" {
+		args = append(args, q.Game)
+		query += ` AND t.game = $` + strconv.Itoa(len(args))
+	}
+	if q.Variant != "" {
+		args = append(args, q.Variant)
+		query += ` AND t.variant = $` + strconv.Itoa(len(args))
+	}
+	args = append(args, limit+1)
+	rows, err := d.pool.Query(ctx, query+` ORDER BY t.opened_position DESC LIMIT $`+strconv.Itoa(len(args)), args...)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
+	}
+	ts, err := scanTables(rows)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
+	}
+	var next string
+	if len(ts) > limit {
+		ts = ts[:limit]
+		next = projections.EncodeCursor(ts[limit-1].opened)
+	}
+	entries, err := d.withSeats(ctx, ts)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: seats: %w", err)
+	}
+	return projections.TablePage{Tables: entries, Next: next}, nil
+}
+
+// PlayerTables lists the tables where playerID holds a seat now, of the
+// given statuses (open and running by default): running first, then open,
+// then closed, newest first within each.
+func (d *DB) PlayerTables(ctx context.Context, playerID string, statuses []string, cursor string, limit int) (projections.TablePage, error) {
+	rank, pos, after, err := projections.DecodeRankCursor(cursor)
+	if err != nil {
+		return projections.TablePage{}, err
+	}
+	if limit, err = projections.ClampLimit(limit); err != nil {
+		return projections.TablePage{}, err
+	}
+	statuses, err = statusList(statuses)
+	if err != nil {
+		return projections.TablePage{}, err
+	}
+	const rankExpr = `CASE t.status WHEN 'running' THEN 0 WHEN 'open' THEN 1 ELSE 2 END`
+	query := `SELECT ` + tableColumns + ` FROM td_seats s JOIN td_tables t ON t.table_id = s.table_id
+		WHERE s.player_id = $1 AND t.status = ANY($2)`
+	args := []any{playerID, statuses}
+	if after {
+		query += ` AND (` + rankExpr + ` > $3 OR (` + rankExpr + ` = $3 AND t.opened_position < $4))`
+		args = append(args, rank, pos)
+	}
+	args = append(args, limit+1)
+	rows, err := d.pool.Query(ctx, query+` ORDER BY `+rankExpr+`, t.opened_position DESC LIMIT $`+strconv.Itoa(len(args)), args...)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
+	}
+	ts, err := scanTables(rows)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
+	}
+	var next string
+	if len(ts) > limit {
+		ts = ts[:limit]
+		last := ts[limit-1]
+		next = projections.EncodeRankCursor(projections.StatusRank(last.Status), last.opened)
+	}
+	entries, err := d.withSeats(ctx, ts)
+	if err != nil {
+		return projections.TablePage{}, fmt.Errorf("directory: seats: %w", err)
+	}
+	return projections.TablePage{Tables: entries, Next: next}, nil
+}
+
+// OpenTables lists up to limit open tables of kind k, without a turn limit,
+// at which playerID holds no seat: the fullest first, then the oldest, so
+// that quick play fills tables before it spreads players over them.
+func (d *DB) OpenTables(ctx context.Context, k projections.QuickKind, playerID string, limit int) ([]string, error) {
+	rows, err := d.pool.Query(ctx, `SELECT table_id FROM td_tables t
+		WHERE t.status = 'open' AND t.game = $1 AND t.variant = $2 AND t.stake = $3
+			AND t.options = $4 AND t.clock = $5 AND t.max_hands = 0 AND t.rules_version = $6
+			AND NOT EXISTS (SELECT 1 FROM td_seats s WHERE s.table_id = t.table_id AND s.player_id = $7)
+		ORDER BY t.seats - t.seated, t.opened_position LIMIT $8`,
+		k.Game, k.Variant, k.Stake, k.Options, k.Clock, k.RulesVersion, playerID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("directory: open tables: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("directory: open tables: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}

@@ -1,0 +1,123 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"paiju/projections"
+)
+
+// Leaderboard ranks the players of a game by score (the sum of their
+// settlement deltas in the period), ties broken by fewer hands, then player
+// id, so that ranks are deterministic. The title goes by the row's score.
+func (d *DB) Leaderboard(ctx context.Context, q projections.LeaderboardQuery) (projections.Leaderboard, error) {
+	if q.Period == "" {
+		q.Period = projections.PeriodAll
+	}
+	from, to, err := projections.PeriodBounds(q.Period, d.now(), d.loc)
+	if err != nil {
+		return projections.Leaderboard{}, err
+	}
+	limit, err := projections.ClampLimit(q.Limit)
+	if err != nil {
+		return projections.Leaderboard{}, err
+	}
+	after, err := projections.DecodeCursor(q.Cursor)
+	if err != nil {
+		return projections.Leaderboard{}, err
+	}
+	lb := projections.Leaderboard{Game: q.Game, Variant: q.Variant, Period: q.Period, TimeZone: d.loc.String(), Rows: []projections.Row{}}
+	if q.Period != projections.PeriodAll {
+		lb.From, lb.To = time.Unix(0, from).In(d.loc), time.Unix(0, to).In(d.loc)
+	}
+	rows, err := d.pool.Query(ctx, `SELECT r.player_id, COALESCE(n.name, ''), SUM(r.delta), COUNT(*), COUNT(*) FILTER (WHERE r.delta > 0)
+		FROM lb_results r LEFT JOIN lb_names n ON n.player_id = r.player_id
+		WHERE r.game = $1 AND ($2 = '' OR r.variant = $2) AND r.settled_at >= $3 AND r.settled_at < $4
+		GROUP BY r.player_id, n.name`, q.Game, q.Variant, from, to)
+	if err != nil {
+		return projections.Leaderboard{}, fmt.Errorf("leaderboard: %w", err)
+	}
+	defer rows.Close()
+	var all []projections.Row
+	for rows.Next() {
+		var r projections.Row
+		if err := rows.Scan(&r.PlayerID, &r.Name, &r.Score, &r.Hands, &r.Wins); err != nil {
+			return projections.Leaderboard{}, fmt.Errorf("leaderboard: %w", err)
+		}
+		all = append(all, r)
+	}
+	if err := rows.Err(); err != nil {
+		return projections.Leaderboard{}, fmt.Errorf("leaderboard: %w", err)
+	}
+	// Ranked here rather than in SQL, as projections/sqlite ranks them: the
+	// order of player ids is then Go's byte order, whatever the database's
+	// collation.
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Hands != b.Hands {
+			return a.Hands < b.Hands
+		}
+		return a.PlayerID < b.PlayerID
+	})
+	for i := range all {
+		all[i].Rank = i + 1
+		all[i].Title = projections.Title(all[i].Score)
+	}
+	start := int(min(after, int64(len(all))))
+	if q.Around != "" {
+		idx := -1
+		for i, r := range all {
+			if r.PlayerID == q.Around {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			return projections.Leaderboard{}, projections.ErrNotFound
+		}
+		start = max(0, min(idx-limit/2, len(all)-limit))
+	}
+	end := min(start+limit, len(all))
+	lb.Rows = append(lb.Rows, all[start:end]...)
+	if end < len(all) {
+		lb.Next = projections.EncodeCursor(int64(end))
+	}
+	return lb, nil
+}
+
+// Player returns a player's totals per game; ErrNotFound if the player has
+// never been seated.
+func (d *DB) Player(ctx context.Context, playerID string) (projections.PlayerStats, error) {
+	p := projections.PlayerStats{PlayerID: playerID, Games: []projections.GameStats{}}
+	err := d.pool.QueryRow(ctx, `SELECT name FROM lb_names WHERE player_id = $1`, playerID).Scan(&p.Name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return projections.PlayerStats{}, projections.ErrNotFound
+	}
+	if err != nil {
+		return projections.PlayerStats{}, fmt.Errorf("player %s: %w", playerID, err)
+	}
+	// COLLATE "C": games in byte order, as SQLite orders them.
+	rows, err := d.pool.Query(ctx, `SELECT game, SUM(delta), COUNT(*), COUNT(*) FILTER (WHERE delta > 0)
+		FROM lb_results WHERE player_id = $1 GROUP BY game ORDER BY game COLLATE "C"`, playerID)
+	if err != nil {
+		return projections.PlayerStats{}, fmt.Errorf("player %s: %w", playerID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var g projections.GameStats
+		if err := rows.Scan(&g.Game, &g.Score, &g.Hands, &g.Wins); err != nil {
+			return projections.PlayerStats{}, fmt.Errorf("player %s: %w", playerID, err)
+		}
+		g.Title = projections.Title(g.Score)
+		p.Games = append(p.Games, g)
+	}
+	return p, rows.Err()
+}

@@ -1,0 +1,154 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"paiju/internal/pgtest"
+	"paiju/migrations/postgres/store"
+	"paiju/migrations/schema"
+	"paiju/projections"
+	"paiju/projections/projectionstest"
+	psqlite "paiju/projections/sqlite"
+)
+
+func shanghai(t testing.TB) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(projections.DefaultLocation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+// openSuite opens a database of its own for t; again opens another pool on
+// it, as another node would.
+func openSuite(t testing.TB, now func() time.Time) (projectionstest.DB, func() projectionstest.DB) {
+	t.Helper()
+	url := pgtest.NewDatabase(t)
+	open := func() projectionstest.DB {
+		t.Helper()
+		db, err := Open(context.Background(), url, Options{Location: shanghai(t), Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	return open(), open
+}
+
+func TestConformance(t *testing.T) { projectionstest.Run(t, openSuite) }
+
+// TestSameAnswersAsSQLite feeds the same random logs to both stores and
+// compares every read the API makes.
+func TestSameAnswersAsSQLite(t *testing.T) {
+	ctx := context.Background()
+	for _, seed := range []uint64{1, 2, 3} {
+		l := projectionstest.RandomLog(seed, 14, 900)
+		pg, _ := openSuite(t, l.Now)
+		lite, err := psqlite.Open(ctx, filepath.Join(t.TempDir(), "projections.db"), psqlite.Options{Location: shanghai(t), Now: l.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { lite.Close() })
+		for _, n := range projections.Names {
+			for _, db := range []projections.Store{pg, lite} {
+				if err := projections.CatchUp(ctx, db, n, l); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		got, want := projectionstest.Snapshot(t, pg, l), projectionstest.Snapshot(t, lite, l)
+		if got != want {
+			t.Fatalf("seed %d: PostgreSQL answers otherwise than SQLite:\n%s", seed, projectionstest.Diff(got, want))
+		}
+	}
+}
+
+// TestLease: one holder of a projection's lease at a time; released on
+// Release and on Close.
+func TestLease(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.NewDatabase(t)
+	a, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	la, ok, err := a.TryLease(ctx, projections.Hands)
+	if err != nil || !ok {
+		t.Fatalf("first lease of hands: %v %v", ok, err)
+	}
+	if err := la.Held(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := b.TryLease(ctx, projections.Hands); err != nil || ok {
+		t.Fatalf("second lease of hands while the first is held: %v %v, want refused", ok, err)
+	}
+	lb, ok, err := b.TryLease(ctx, projections.Directory)
+	if err != nil || !ok {
+		t.Fatalf("lease of another projection: %v %v", ok, err)
+	}
+	if err := la.Release(); err != nil {
+		t.Fatal(err)
+	}
+	lb2, ok, err := b.TryLease(ctx, projections.Hands)
+	if err != nil || !ok {
+		t.Fatalf("lease of hands after its release: %v %v", ok, err)
+	}
+	_ = lb2
+	_ = lb
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := a.TryLease(ctx, projections.Hands); err != nil || !ok {
+		t.Fatalf("lease of hands after its holder closed: %v %v", ok, err)
+	}
+	if _, _, err := a.TryLease(ctx, "nope"); !errors.Is(err, projections.ErrUnknown) {
+		t.Fatalf("lease of an unknown projection: %v", err)
+	}
+}
+
+// TestMigrationsShareTheDatabase: the projections keep their schema
+// version in a table of their own, beside the event store's in the same
+// database, and opening again migrates nothing.
+func TestMigrationsShareTheDatabase(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.NewDatabase(t)
+	if err := schema.UpPostgres(ctx, url, store.FS, store.MigrationsTable); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		db, err := Open(ctx, url, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v int
+		var dirty bool
+		if err := db.pool.QueryRow(ctx, `SELECT version, dirty FROM projections_schema_migrations`).Scan(&v, &dirty); err != nil || v != 1 || dirty {
+			t.Fatalf("projections_schema_migrations: %d %v %v", v, dirty, err)
+		}
+		var storeVersion int
+		if err := db.pool.QueryRow(ctx, `SELECT version FROM `+store.MigrationsTable).Scan(&storeVersion); err != nil || storeVersion < 1 {
+			t.Fatalf("the event store's schema beside the projections': version %d, %v", storeVersion, err)
+		}
+		var other bool
+		if err := db.pool.QueryRow(ctx, `SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&other); err != nil || other {
+			t.Fatalf("golang-migrate's default table exists (%v, %v): every schema names its own", other, err)
+		}
+		db.Close()
+	}
+}
+
+// BenchmarkSuiteApplyBatch measures batched apply on the conformance
+// suite's random log of 50 tables (projections/sqlite reports the same).
+func BenchmarkSuiteApplyBatch(b *testing.B) { projectionstest.BenchApplyBatch(b, openSuite) }

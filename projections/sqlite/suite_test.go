@@ -1,0 +1,39 @@
+package sqlite
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"paiju/projections"
+	"paiju/projections/projectionstest"
+)
+
+// openSuite opens a projections file in t's temporary directory; again
+// opens it once more, as a second process would.
+func openSuite(t testing.TB, now func() time.Time) (projectionstest.DB, func() projectionstest.DB) {
+	t.Helper()
+	loc, err := time.LoadLocation(projections.DefaultLocation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "projections.db")
+	open := func() projectionstest.DB {
+		t.Helper()
+		db, err := Open(context.Background(), path, Options{Location: loc, Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	return open(), open
+}
+
+func TestConformance(t *testing.T) { projectionstest.Run(t, openSuite) }
+
+// BenchmarkSuiteApplyBatch measures batched apply on the conformance
+// suite's random log of 50 tables, the figure projections/postgres reports
+// too.
+func BenchmarkSuiteApplyBatch(b *testing.B) { projectionstest.BenchApplyBatch(b, openSuite) }
