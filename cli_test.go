@@ -38,7 +38,6 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		"PAIJU_ADDR":            "127.0.0.1:9999",
 		"PAIJU_DATA":            "/srv/paiju",
 		"PAIJU_NATS_URL":        "nats://127.0.0.1:4222",
-		"PAIJU_NATS_REPLICAS":   "3",
 		"PAIJU_AUDITOR_TOKEN":   "tok",
 		"PAIJU_LOG_LEVEL":       "debug",
 		"PAIJU_SYNC":            "NORMAL",
@@ -47,6 +46,8 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		"PAIJU_NATS_USER":       "paiju",
 		"PAIJU_NATS_PASSWORD":   "pw",
 		"PAIJU_NATS_MAX_AGE":    "24h",
+		"PAIJU_NATS_REPLICAS":   "3",
+		"PAIJU_CLUSTER":         "prod",
 		"PAIJU_TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.1",
 		// observability (docs/OPERATIONS.md)
 		"PAIJU_LOG_FORMAT":      "json",
@@ -64,13 +65,19 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	prod, err := natsbus.NewNamespace("prod")
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := serveConfig{commonConfig: commonConfig{Data: "/srv/paiju", LogLevel: "debug", Sync: "NORMAL", LogFormat: "json"}, Addr: "127.0.0.1:7777",
 		NATS: natsConfig{
-			URL:    "nats://127.0.0.1:4222",
-			Auth:   natsbus.Auth{User: "paiju", Password: "pw"},
-			Limits: natsbus.StreamLimits{MaxAge: 24 * time.Hour, MaxBytes: 1 << 30, Replicas: 3},
+			URL:     "nats://127.0.0.1:4222",
+			Auth:    natsbus.Auth{User: "paiju", Password: "pw"},
+			Limits:  natsbus.StreamLimits{MaxAge: 24 * time.Hour, MaxBytes: 1 << 30, Replicas: 3},
+			Cluster: "prod",
+			NS:      prod,
 		},
-		AuditorToken: "tok", RateLimit: 7, BotDelay: 50 * time.Millisecond, Quotas: api.DefaultQuotas,
+		AuditorToken: "tok", RateLimit: 7, BotDelay: 50 * time.Millisecond, AnchorEvery: 5 * time.Second, Quotas: api.DefaultQuotas,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32")},
 		observeConfig:  observeConfig{MetricsAddr: "127.0.0.1:9090", OTLPEndpoint: "http://127.0.0.1:4318", ReadyMaxLag: 50, ReadyLagGrace: 10 * time.Second, Drain: 2 * time.Second},
 		httpTimeouts:   httpTimeouts{ReadHeader: 5 * time.Second, Read: 20 * time.Second}}
@@ -81,7 +88,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATS.URL != "" || d.NATS.Limits != (natsbus.StreamLimits{MaxAge: 72 * time.Hour, MaxBytes: 1 << 30, Replicas: 1}) || d.TrustedProxies != nil || d.AuditorToken != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 || d.BotDelay != 300*time.Millisecond || d.httpTimeouts != (httpTimeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second}) {
+	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATS.URL != "" || d.NATS.Limits != (natsbus.StreamLimits{MaxAge: 72 * time.Hour, MaxBytes: 1 << 30, Replicas: 1}) || d.NATS.NS != (natsbus.Namespace{}) || d.TrustedProxies != nil || d.AuditorToken != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 || d.BotDelay != 300*time.Millisecond || d.httpTimeouts != (httpTimeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second}) {
 		t.Fatalf("defaults %+v", d)
 	}
 	if d.LogFormat != "text" || d.observeConfig != (observeConfig{ReadyMaxLag: 1000, ReadyLagGrace: 30 * time.Second, Drain: 5 * time.Second}) {
@@ -146,6 +153,10 @@ func TestSecretFilesAndNATSFlags(t *testing.T) {
 		{[]string{"--nats-max-bytes", "lots"}, "nats-max-bytes"},
 		{[]string{"--trusted-proxies", "10.0.0.0/33"}, "trusted-proxies"},
 		{[]string{"--trusted-proxies", "proxy.local"}, "trusted-proxies"},
+		{[]string{"--cluster", "a.b"}, "--cluster"},
+		{[]string{"--cluster", "events"}, "reserved"},
+		{[]string{"--nats-replicas", "7"}, "nats-replicas"},
+		{[]string{"--nats-replicas", "3"}, "NATS cluster"},
 	}
 	for _, tc := range bad {
 		if _, err := parseServe(tc.args, noEnv, &stderr); err == nil || !strings.Contains(err.Error(), tc.want) {

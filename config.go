@@ -44,8 +44,11 @@ type serveConfig struct {
 	DebugAddr      string
 	TimeZone       string // leaderboard periods; "" is projections.DefaultLocation
 	Projector      string // "" or "in-process", or "external" (paiju project)
-	BotDelay       time.Duration
-	Quotas         api.Quotas
+	// AnchorEvery is how often the relay's node records the chain anchor
+	// (with --nats-url).
+	AnchorEvery time.Duration
+	BotDelay    time.Duration
+	Quotas      api.Quotas
 	// CORSOrigins are the browser origins allowed to call the API.
 	CORSOrigins []string
 	observeConfig
@@ -170,6 +173,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	// Empty defaults (resolved in serve) keep the zero config the default.
 	str(fs, getenv, &c.TimeZone, "time-zone", "", "IANA time zone bounding leaderboard days, weeks and months; empty is Asia/Shanghai")
 	str(fs, getenv, &c.Projector, "projector", "", `where projections are built: "in-process" (empty) or "external" (a separate "paiju project")`)
+	anchorEvery := "5s"
+	str(fs, getenv, &anchorEvery, "anchor-interval", anchorEvery, "with --nats-url, how often the node running the relay records the store's head as the chain anchor in NATS (100ms to 1h)")
 	botDelay := "300ms"
 	str(fs, getenv, &botDelay, "bot-delay", botDelay, "how long a bot or a delegated seat (托管) thinks before it plays (a Go duration, 0 to 1m)")
 	rate := "100"
@@ -202,6 +207,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		return c, fmt.Errorf("serve: --bot-delay %q: want a duration from 0 to 1m", botDelay)
 	}
 	c.BotDelay = d
+	if c.AnchorEvery, err = time.ParseDuration(anchorEvery); err != nil || c.AnchorEvery < 100*time.Millisecond || c.AnchorEvery > time.Hour {
+		return c, fmt.Errorf("serve: --anchor-interval %q: want a duration from 100ms to 1h", anchorEvery)
+	}
 	if tokenFile != "" {
 		if c.AuditorToken != "" {
 			return c, errors.New("serve: give --auditor-token or --auditor-token-file, not both")
@@ -225,8 +233,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if err := resolveLimits(); err != nil {
 		return c, fmt.Errorf("serve: %w", err)
 	}
-	if c.NATS.Limits.Replicas > 1 && c.NATS.URL == "" {
-		return c, errors.New("serve: --nats-replicas above 1 needs a NATS cluster (--nats-url): the embedded server is one server")
+	if c.NATS.URL == "" && c.NATS.Limits.Replicas > 1 {
+		return c, errors.New("serve: --nats-replicas above 1 is for a NATS cluster (--nats-url): the embedded server is one")
 	}
 	return c, nil
 }
@@ -237,6 +245,9 @@ type natsConfig struct {
 	URL    string
 	Auth   natsbus.Auth
 	Limits natsbus.StreamLimits
+	// Cluster names the deployment on NATS (--cluster); NS is its names.
+	Cluster string
+	NS      natsbus.Namespace
 }
 
 // addNATS adds --nats-url and the credentials of an external server; the
@@ -252,7 +263,13 @@ func addNATS(fs *flag.FlagSet, getenv func(string) string, c *natsConfig, urlHel
 	str(fs, getenv, &c.Auth.TLSCA, "nats-tls-ca", "", "PEM file of the CAs that sign the NATS server's certificate")
 	str(fs, getenv, &c.Auth.TLSCert, "nats-tls-cert", "", "PEM client certificate for a NATS server that verifies clients")
 	str(fs, getenv, &c.Auth.TLSKey, "nats-tls-key", "", "PEM key of --nats-tls-cert")
+	str(fs, getenv, &c.Cluster, "cluster", "", "name of this deployment on NATS (letters, digits, - and _): its stream, subjects, consumers and buckets carry it, so deployments sharing a NATS never touch each other's; empty keeps the unnamed deployment's names (PAIJU_EVENTS, paiju.events.>)")
 	return func() error {
+		ns, err := natsbus.NewNamespace(c.Cluster)
+		if err != nil {
+			return fmt.Errorf("--cluster: %w", err)
+		}
+		c.NS = ns
 		if passwordFile != "" {
 			if c.Auth.Password != "" {
 				return errors.New("give --nats-password or --nats-password-file, not both")
@@ -266,7 +283,7 @@ func addNATS(fs *flag.FlagSet, getenv func(string) string, c *natsConfig, urlHel
 		if c.URL == "" && !c.Auth.IsZero() {
 			return errors.New("NATS credentials and TLS settings are for an external server: give --nats-url too (the embedded one is in-process only)")
 		}
-		_, err := c.Auth.Options()
+		_, err = c.Auth.Options()
 		return err
 	}
 }
@@ -277,7 +294,7 @@ func addStreamLimits(fs *flag.FlagSet, getenv func(string) string, l *natsbus.St
 	var maxAge, maxBytes, replicas string
 	str(fs, getenv, &maxAge, "nats-max-age", "72h", "how long the NATS stream keeps an event (a Go duration, at least 2m; 0 keeps them for ever); the store keeps every event")
 	str(fs, getenv, &maxBytes, "nats-max-bytes", "1GiB", "how much the NATS stream may hold before its oldest events are dropped (e.g. 512MiB; 0 is no limit)")
-	str(fs, getenv, &replicas, "nats-replicas", "1", "how many servers of the NATS cluster of --nats-url hold the stream (1, 3 or 5; 3 survives the loss of one server)")
+	str(fs, getenv, &replicas, "nats-replicas", "1", "how many servers of a NATS cluster hold the stream and the deployment's key-value buckets (1 to 5; 3 survives the loss of one)")
 	return func() error {
 		r, err := strconv.Atoi(replicas)
 		if err != nil || r < 1 || r > 5 {

@@ -18,8 +18,18 @@ type healthSource struct {
 	Head func(ctx context.Context) (int64, error)
 	// NATSConnected reports the client connection.
 	NATSConnected func() bool
-	// Relay reports the outbox relay (natsbus.Relay.Stats).
+	// Relay reports this node's outbox relay (natsbus.Relay.Stats).
 	Relay func() natsbus.RelayStats
+	// RelayHeld tells whether this node holds the deployment's relay
+	// lease; nil means always (the embedded NATS: this node is the
+	// deployment).
+	RelayHeld func() bool
+	// Relayed returns the position up to which JetStream holds the store,
+	// whichever node relays; read when this node does not relay.
+	Relayed func(ctx context.Context) (int64, error)
+	// Anchor checks the store against the deployment's chain anchor; nil
+	// when there is none (the embedded NATS).
+	Anchor func(ctx context.Context) error
 	// Checkpoint returns how far a projection has applied the log.
 	Checkpoint func(ctx context.Context, name string) (int64, error)
 	// Projections names the projections to check.
@@ -29,7 +39,10 @@ type healthSource struct {
 // health decides /readyz: ready once started, until draining, while the
 // store answers, NATS is connected, the relay runs and agrees with the
 // store, and no projection has lagged more than maxLag events for longer
-// than grace.
+// than grace. In a cluster a node reports its own state: one that does not
+// hold the relay's lease is not unready for running no relay, only when
+// the deployment's relay (read from JetStream against the store) lags
+// like a projection would; and the store must contain the chain anchor.
 type health struct {
 	src    healthSource
 	maxLag int64
@@ -73,17 +86,29 @@ func (h *health) checks(ctx context.Context) []api.Check {
 		nc.Detail = "not connected"
 	}
 	cs = append(cs, nc)
-	rs := h.src.Relay()
-	relay := api.Check{Name: "relay", OK: rs.Running && !rs.Diverged}
-	switch {
-	case rs.Diverged:
-		relay.Detail = "JetStream holds events the store does not: the relay refuses to publish (see docs/OPERATIONS.md)"
-	case !rs.Running:
-		relay.Detail = "the relay is not running"
-	case err == nil:
-		relay.Detail = fmt.Sprintf("%d events behind", max(head-rs.Position, 0))
+	var relay api.Check
+	if h.relaying() {
+		rs := h.src.Relay()
+		relay = api.Check{Name: "relay", OK: rs.Running && !rs.Diverged}
+		switch {
+		case rs.Diverged:
+			relay.Detail = "JetStream holds events the store does not: the relay refuses to publish (see docs/OPERATIONS.md)"
+		case !rs.Running:
+			relay.Detail = "the relay is not running"
+		case err == nil:
+			relay.Detail = fmt.Sprintf("%d events behind", max(head-rs.Position, 0))
+		}
+	} else {
+		relay = h.standbyRelay(ctx, head, err)
 	}
 	cs = append(cs, relay)
+	if h.src.Anchor != nil {
+		a := api.Check{Name: "anchor", OK: true}
+		if aerr := h.src.Anchor(ctx); aerr != nil {
+			a.OK, a.Detail = false, aerr.Error()
+		}
+		cs = append(cs, a)
+	}
 	if err != nil {
 		return cs // projection lag is measured against the head
 	}
@@ -105,27 +130,51 @@ func (h *health) projection(ctx context.Context, name string, head int64) api.Ch
 		return c
 	}
 	lag := head - cp
-	c.Detail = fmt.Sprintf("%d events behind", lag)
+	c.OK, c.Detail = h.withinLag("projection:"+name, lag)
+	return c
+}
+
+// relaying tells whether this node runs the deployment's relay.
+func (h *health) relaying() bool { return h.src.RelayHeld == nil || h.src.RelayHeld() }
+
+// standbyRelay checks the deployment's relay from a node that does not run
+// it: JetStream's copy must keep up with the store like a projection.
+func (h *health) standbyRelay(ctx context.Context, head int64, headErr error) api.Check {
+	c := api.Check{Name: "relay"}
+	if headErr != nil {
+		c.Detail = "standby: another node relays"
+		return c
+	}
+	relayed, err := h.src.Relayed(ctx)
+	if err != nil {
+		c.Detail = "standby: reading how far JetStream holds the store: " + err.Error()
+		return c
+	}
+	ok, detail := h.withinLag("relay", max(head-relayed, 0))
+	c.OK, c.Detail = ok, "standby, another node relays: JetStream is "+detail
+	return c
+}
+
+// withinLag judges a lag of what (a projection, the relay): fine up to
+// maxLag, and beyond it for grace since the first probe that saw it so.
+func (h *health) withinLag(what string, lag int64) (bool, string) {
+	detail := fmt.Sprintf("%d events behind", lag)
 	now := h.now()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if lag <= h.maxLag {
-		delete(h.lagSince, name)
-		c.OK = true
-		return c
+		delete(h.lagSince, what)
+		return true, detail
 	}
-	since, ok := h.lagSince[name]
+	since, ok := h.lagSince[what]
 	if !ok {
 		since = now
-		h.lagSince[name] = now
+		h.lagSince[what] = now
 	}
 	if d := now.Sub(since); d <= h.grace {
-		c.OK = true
-		c.Detail += fmt.Sprintf(" (over %d for %s, grace %s)", h.maxLag, d.Round(time.Millisecond), h.grace)
-		return c
+		return true, detail + fmt.Sprintf(" (over %d for %s, grace %s)", h.maxLag, d.Round(time.Millisecond), h.grace)
 	}
-	c.Detail += fmt.Sprintf(" (over %d for longer than %s)", h.maxLag, h.grace)
-	return c
+	return false, detail + fmt.Sprintf(" (over %d for longer than %s)", h.maxLag, h.grace)
 }
 
 // projectionLags reads every projection's lag, for the metrics scrape.
@@ -150,6 +199,13 @@ func (h *health) relayLag(ctx context.Context) (int64, error) {
 	head, err := h.src.Head(ctx)
 	if err != nil {
 		return 0, err
+	}
+	if !h.relaying() {
+		relayed, err := h.src.Relayed(ctx)
+		if err != nil {
+			return 0, err
+		}
+		return max(head-relayed, 0), nil
 	}
 	return max(head-h.src.Relay().Position, 0), nil
 }

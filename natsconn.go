@@ -42,7 +42,7 @@ func startNATS(ctx context.Context, cfg serveConfig, log *slog.Logger) (string, 
 		return "", nil, nil, nil, err
 	}
 	closeAll := func() { nc.Close(); stop() }
-	if _, err := natsbus.EnsureStream(ctx, js, cfg.NATS.Limits); err != nil {
+	if _, err := cfg.NATS.NS.EnsureStream(ctx, js, cfg.NATS.Limits); err != nil {
 		closeAll()
 		return "", nil, nil, nil, fmt.Errorf("NATS stream: %w", err)
 	}

@@ -67,8 +67,17 @@ func registerLags(m *metrics.Metrics, h *health) {
 		}
 		return float64(lag)
 	})
-	m.GaugeFunc("relay_up", "1 while the relay runs and agrees with the store, 0 when it stopped or diverged.", func() float64 {
+	m.GaugeFunc("relay_up", "1 while the relay runs and agrees with the store, 0 when it stopped or diverged; 1 on a node that stands by while another relays (see relay_lag_events).", func() float64 {
+		if !h.relaying() {
+			return 1
+		}
 		if s := h.src.Relay(); s.Running && !s.Diverged {
+			return 1
+		}
+		return 0
+	})
+	m.GaugeFunc("relay_lease_held", "1 while this node holds the deployment's relay lease (always with the embedded NATS).", func() float64 {
+		if h.relaying() {
 			return 1
 		}
 		return 0

@@ -123,7 +123,7 @@ func project(ctx context.Context, c projectConfig, stderr io.Writer) error {
 		return err
 	}
 	defer nc.Close()
-	r := projectionFeed(db, js, store, log)
+	r := projectionFeed(db, js, c.NATS.NS, store, log)
 	log.Info("paiju projecting", "nats", natsbus.Redacted(c.NATS.URL), "data", c.Data)
 	if err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		return err
@@ -133,14 +133,15 @@ func project(ctx context.Context, c projectConfig, stderr io.Writer) error {
 
 // projectionFeed keeps every projection of db current from NATS, filling
 // gaps from the store's log.
-func projectionFeed(db projections.Store, js jetstream.JetStream, log projections.Source, logger *slog.Logger) *natsbus.ProjectionFeed {
+func projectionFeed(db projections.Store, js jetstream.JetStream, ns natsbus.Namespace, log projections.Source, logger *slog.Logger) *natsbus.ProjectionFeed {
 	return &natsbus.ProjectionFeed{
 		Projector: projections.Feed{Store: db, Log: log, Rebuilt: func(name, reason string) {
 			logger.Warn("projection rebuilt from position 0: the log does not hold its checkpoint", "projection", name, "reason", reason)
 		}},
-		JS:     js,
-		Names:  projections.Names,
-		Logger: logger.With("component", "projections"),
+		JS:        js,
+		Namespace: ns,
+		Names:     projections.Names,
+		Logger:    logger.With("component", "projections"),
 	}
 }
 

@@ -64,7 +64,16 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	}
 	defer stopNATS()
 
-	relay := natsbus.NewRelay(store, js, store, log.With("component", "relay"), natsbus.RelayOptions{})
+	var cl *cluster
+	if cfg.NATS.URL != "" {
+		if cl, err = openCluster(ctx, cfg, js, log); err != nil {
+			return err
+		}
+		if _, err := checkAnchor(ctx, store, cl.anchor); err != nil {
+			return fmt.Errorf("refusing to serve: %w; %s", err, anchorHint)
+		}
+	}
+	relay := natsbus.NewRelay(store, js, store, log.With("component", "relay"), natsbus.RelayOptions{Namespace: cfg.NATS.NS})
 	if cfg.Projector == "" {
 		cfg.Projector = "in-process"
 	}
@@ -79,16 +88,25 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		return err
 	}
 	defer pdb.Close()
-	hl := newHealth(healthSource{
+	hs := healthSource{
 		Head: func(ctx context.Context) (int64, error) {
 			pos, _, err := store.Head(ctx)
 			return pos, err
 		},
 		NATSConnected: nc.IsConnected,
 		Relay:         relay.Stats,
+		Relayed:       func(ctx context.Context) (int64, error) { return cfg.NATS.NS.Relayed(ctx, js) },
 		Checkpoint:    pdb.Checkpoint,
 		Projections:   projections.Names,
-	}, cfg.ReadyMaxLag, cfg.ReadyLagGrace)
+	}
+	if cl != nil {
+		hs.RelayHeld = func() bool { return cl.leases.Held(relayLease) }
+		hs.Anchor = func(ctx context.Context) error {
+			_, err := checkAnchor(ctx, store, cl.anchor)
+			return err
+		}
+	}
+	hl := newHealth(hs, cfg.ReadyMaxLag, cfg.ReadyLagGrace)
 	registerLags(met, hl)
 	svc := service.New(service.Config{
 		Store:      store,
@@ -103,6 +121,10 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		SharedStore: cfg.sharedStore(),
 	})
 	stopStreams := make(chan struct{})
+	var tickets api.TicketStore // nil: this node's memory
+	if cl != nil {
+		tickets = cl.tickets
+	}
 	handler := api.NewServer(api.Deps{
 		Tables:         svc,
 		Players:        playerStore{store},
@@ -112,7 +134,8 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		NewPlayerID:    func() string { return ulid.Make().String() },
 		Ready:          hl.checks,
 		Logger:         log,
-		Live:           natsbus.Live{Conn: nc},
+		Live:           natsbus.Live{Conn: nc, Namespace: cfg.NATS.NS},
+		Tickets:        tickets,
 		Stop:           stopStreams,
 		Projections:    pdb.Reader(store),
 		Directory:      pdb.Reader(store),
@@ -150,24 +173,31 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		if err := relay.Run(runCtx); err != nil && !errors.Is(err, context.Canceled) {
-			log.Error("relay stopped", "err", err)
-		}
-	})
+	wg.Go(func() { runRelay(runCtx, cl, relay, store, cfg.AnchorEvery, log) })
 	wg.Go(func() {
 		if err := svc.Run(runCtx); err != nil && !errors.Is(err, context.Canceled) {
 			log.Error("turn clocks and bots stopped", "err", err)
 		}
 	})
 	if cfg.Projector == "in-process" {
-		feed := projectionFeed(pdb, js, store, log)
+		feed := projectionFeed(pdb, js, cfg.NATS.NS, store, log)
+		switch {
+		case cl != nil && pdb.Shared:
+			// The projections are the deployment's (the PostgreSQL
+			// store's database): one worker per projection in the
+			// deployment, under its lease, the others standing by.
+			feed.Leases = cl.leases
+		case cl != nil:
+			// The projections are this node's (a database in its data
+			// directory): its own consumers feed them every event.
+			feed.Node = cl.node
+		}
 		wg.Go(func() { runProjections(runCtx, feed, log) })
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	hl.started.Store(true)
-	log.Info("paiju serving", "addr", ln.Addr().String(), "data", cfg.Data, "nats", natsURL)
+	log.Info("paiju serving", "addr", ln.Addr().String(), "data", cfg.Data, "nats", natsURL, "cluster", cfg.NATS.NS.Cluster())
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}

@@ -129,7 +129,8 @@ func sqliteOnly(cmd string, c commonConfig) error {
 // against the log's last event, the hash chain, then every table
 // re-decided. The database's own integrity is the server's to keep (it has
 // no integrity_check of SQLite's kind).
-func verifyPostgres(ctx context.Context, c commonConfig, stdout io.Writer) error {
+func verifyPostgres(ctx context.Context, vc verifyConfig, stdout io.Writer) error {
+	c := vc.commonConfig
 	// Opened without the head check: verify says where the log is broken
 	// rather than refusing to look.
 	store, err := postgres.Open(ctx, c.Store, postgres.Options{Logger: slog.New(slog.DiscardHandler), NoHeadCheck: true})
@@ -151,6 +152,11 @@ func verifyPostgres(ctx context.Context, c commonConfig, stdout io.Writer) error
 		return fmt.Errorf("hash chain: %w", err)
 	}
 	fmt.Fprintf(stdout, "hash chain ok: %d events\n", headPos)
+	if vc.NATS.URL != "" {
+		if err := verifyAnchor(ctx, vc.NATS, store, stdout); err != nil {
+			return err
+		}
+	}
 	return verifyTables(ctx, store, stdout)
 }
 

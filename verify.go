@@ -15,6 +15,7 @@ import (
 	"paiju/eventstore"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
+	"paiju/natsbus"
 )
 
 // verify checks the data directory: the database file (SQLite's
@@ -22,13 +23,14 @@ import (
 // events and no head file is a fault), then every table replayed and
 // re-decided through its rules. Any fault is an
 // error (a non-zero exit).
-func verify(ctx context.Context, c commonConfig, stdout io.Writer) error {
+func verify(ctx context.Context, vc verifyConfig, stdout io.Writer) error {
+	c := vc.commonConfig
 	kind, err := c.storeKind()
 	if err != nil {
 		return err
 	}
 	if kind == storePostgres {
-		return verifyPostgres(ctx, c, stdout)
+		return verifyPostgres(ctx, vc, stdout)
 	}
 	// The store is opened without its head file: Open would refuse a log that
 	// disagrees with it, where verify should say exactly where.
@@ -66,6 +68,11 @@ func verify(ctx context.Context, c commonConfig, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "hash chain ok: %d events\n", pos)
+	if vc.NATS.URL != "" {
+		if err := verifyAnchor(ctx, vc.NATS, store, stdout); err != nil {
+			return err
+		}
+	}
 	return verifyTables(ctx, store, stdout)
 }
 
@@ -106,17 +113,58 @@ func verifyTables(ctx context.Context, store logStore, stdout io.Writer) error {
 	return nil
 }
 
+// verifyConfig configures paiju verify of a data directory.
+type verifyConfig struct {
+	commonConfig
+	// NATS, with a URL, is the deployment whose chain anchor the store must
+	// contain.
+	NATS natsConfig
+}
+
+// verifyAnchor checks the store against the chain anchor the deployment
+// keeps in NATS.
+func verifyAnchor(ctx context.Context, c natsConfig, store chainStore, stdout io.Writer) error {
+	nc, js, err := connectNATS(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	a, ok, err := natsbus.LookupAnchor(ctx, js, c.NS)
+	if err != nil {
+		return fmt.Errorf("chain anchor: %w", err)
+	}
+	if !ok {
+		fmt.Fprintf(stdout, "chain anchor: none recorded for deployment %q on %s\n", c.NS.Cluster(), natsbus.Redacted(c.URL))
+		return nil
+	}
+	p, err := checkAnchor(ctx, store, a)
+	if err != nil {
+		return fmt.Errorf("chain anchor in %s: %w", a.Bucket(), err)
+	}
+	if p.Position == 0 {
+		fmt.Fprintf(stdout, "chain anchor: none recorded in %s\n", a.Bucket())
+		return nil
+	}
+	fmt.Fprintf(stdout, "chain anchor ok: the store holds position %d with hash %s (anchored %s in %s)\n",
+		p.Position, p.Hash, p.RecordedAt.Format(time.RFC3339), a.Bucket())
+	return nil
+}
+
 // parseVerify parses verify's flags and its optional FILE argument.
-func parseVerify(args []string, getenv func(string) string, stderr io.Writer) (commonConfig, string, error) {
-	var c commonConfig
+func parseVerify(args []string, getenv func(string) string, stderr io.Writer) (verifyConfig, string, error) {
+	var c verifyConfig
 	fs := flagSet("verify", stderr)
-	addCommon(fs, getenv, &c)
+	addCommon(fs, getenv, &c.commonConfig)
+	resolveNATS := addNATS(fs, getenv, &c.NATS, "NATS server URL of the deployment: check the store against the chain anchor kept there")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: paiju verify [flags]        check the data directory\n       paiju verify FILE             check an exported table log offline (- reads stdin)\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return c, "", err
+	}
+	if err := resolveNATS(); err != nil {
+		return c, "", fmt.Errorf("verify: %w", err)
 	}
 	switch fs.NArg() {
 	case 0:

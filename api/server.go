@@ -90,6 +90,10 @@ type Deps struct {
 	Quotas Quotas
 	// Live feeds /stream; without it /stream answers 503.
 	Live Live
+	// Tickets keeps stream tickets from issue to redemption; nil keeps them
+	// in this process's memory (NewMemoryTickets), so that only this node
+	// redeems them.
+	Tickets TicketStore
 	// Heartbeat is how often an idle /stream sends a comment line (15s).
 	Heartbeat time.Duration
 	// Stop, when closed, ends every /stream response: http.Server.Shutdown
@@ -142,8 +146,8 @@ type server struct {
 	authFails *authFailures
 	streams   *inFlight
 	costly    *inFlight
-	// tickets are the stream tickets this node issued (ticket.go).
-	tickets *streamTickets
+	// tickets are the stream tickets issued and not yet redeemed (ticket.go).
+	tickets streamTickets
 }
 
 // tokenCacheSize bounds the remembered tokens.
@@ -166,6 +170,9 @@ func NewServer(d Deps) http.Handler {
 	if d.Observer == nil {
 		d.Observer = noObserver{}
 	}
+	if d.Tickets == nil {
+		d.Tickets = NewMemoryTickets()
+	}
 	tokens, err := lru.New[string, PlayerRecord](tokenCacheSize)
 	if err != nil {
 		panic(fmt.Sprintf("api: token cache: %v", err))
@@ -173,7 +180,7 @@ func NewServer(d Deps) http.Handler {
 	d.Quotas = d.Quotas.withDefaults()
 	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute),
 		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokens: tokens,
-		client: clientAddr{trusted: d.TrustedProxies}, tickets: newStreamTickets()}
+		client: clientAddr{trusted: d.TrustedProxies}, tickets: streamTickets{store: d.Tickets}}
 	if s.heartbeat <= 0 {
 		s.heartbeat = defaultHeartbeat
 	}

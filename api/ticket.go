@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"sync"
@@ -20,10 +21,12 @@ import (
 // opens one stream of one table, once, within StreamTicketTTL, with exactly
 // the visibility of the caller who obtained it.
 //
-// Tickets live in the memory of the node that issued them, kept by their
-// SHA-256: a ticket must be redeemed on that node (behind a load balancer,
-// route a client's requests to one node or retry with a fresh ticket), and
-// a restart forgets them all, which costs a client one more POST.
+// Tickets are kept by their SHA-256 in a TicketStore: by default the
+// memory of the node that issued them (behind a load balancer, a client's
+// requests must then reach that node, or it retries with a fresh ticket; a
+// restart forgets them all, which costs a client one more POST). A cluster
+// passes a store every node shares, and a ticket opens a stream on any
+// node.
 
 // StreamTicketTTL is how long a stream ticket stays valid.
 const StreamTicketTTL = 30 * time.Second
@@ -31,61 +34,106 @@ const StreamTicketTTL = 30 * time.Second
 // ticketPrefix tells a stream ticket from a bearer token at a glance.
 const ticketPrefix = "pjst_"
 
-// maxTickets bounds the tickets waiting to be redeemed; past it the oldest
-// are forgotten (each caller's issuing is bounded by the rate limit).
+// maxTickets bounds the tickets waiting to be redeemed in memory; past it
+// the oldest are forgotten (each caller's issuing is bounded by the rate
+// limit).
 const maxTickets = 1 << 16
+
+// TicketStore keeps issued stream tickets until they are redeemed. Keys
+// are ticket hashes (lowercase hex); a grant is opaque to the store. The
+// store may forget a grant once StreamTicketTTL has passed since its Put.
+type TicketStore interface {
+	// Put stores a new ticket's grant under key.
+	Put(ctx context.Context, key string, grant []byte) error
+	// Take returns the grant under key and removes it, atomically: of two
+	// Takes of one key, at most one returns true.
+	Take(ctx context.Context, key string) (grant []byte, ok bool, err error)
+}
 
 // ticketGrant is what a ticket opens.
 type ticketGrant struct {
-	tableID string
-	caller  caller
-	expires time.Time
+	TableID  string    `json:"table_id"`
+	PlayerID string    `json:"player_id,omitempty"`
+	Name     string    `json:"name,omitempty"`
+	Created  time.Time `json:"created,omitzero"`
+	Auditor  bool      `json:"auditor,omitempty"`
+	Expires  time.Time `json:"expires"`
 }
 
-// streamTickets are the tickets this node issued and nobody redeemed yet.
-type streamTickets struct {
+func (g ticketGrant) caller() caller {
+	return caller{playerID: g.PlayerID, name: g.Name, created: g.Created, auditor: g.Auditor}
+}
+
+// memoryTickets is the TicketStore of a single node.
+type memoryTickets struct {
 	mu     sync.Mutex
-	grants *lru.Cache[string, ticketGrant] // by HashToken(ticket)
+	grants *lru.Cache[string, []byte]
 }
 
-func newStreamTickets() *streamTickets {
-	g, err := lru.New[string, ticketGrant](maxTickets)
+// NewMemoryTickets returns a TicketStore in this process's memory, the
+// default: tickets are redeemed only on the node that issued them.
+func NewMemoryTickets() TicketStore {
+	g, err := lru.New[string, []byte](maxTickets)
 	if err != nil {
 		panic(fmt.Sprintf("api: ticket cache: %v", err))
 	}
-	return &streamTickets{grants: g}
+	return &memoryTickets{grants: g}
 }
 
+func (t *memoryTickets) Put(_ context.Context, key string, grant []byte) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.grants.Add(key, grant)
+	return nil
+}
+
+func (t *memoryTickets) Take(_ context.Context, key string) ([]byte, bool, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	g, ok := t.grants.Peek(key)
+	if ok {
+		t.grants.Remove(key)
+	}
+	return g, ok, nil
+}
+
+// streamTickets issues and redeems tickets kept in a TicketStore.
+type streamTickets struct{ store TicketStore }
+
 // issue returns a new ticket for c to stream tableID until expires.
-func (t *streamTickets) issue(c caller, tableID string, now time.Time) (ticket string, expires time.Time, err error) {
+func (t streamTickets) issue(ctx context.Context, c caller, tableID string, now time.Time) (ticket string, expires time.Time, err error) {
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", time.Time{}, fmt.Errorf("crypto/rand: %w", err)
 	}
 	ticket = ticketPrefix + base64.RawURLEncoding.EncodeToString(b[:])
 	expires = now.Add(StreamTicketTTL)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.grants.Add(HashToken(ticket), ticketGrant{tableID: tableID, caller: c, expires: expires})
+	grant, err := json.Marshal(ticketGrant{TableID: tableID, PlayerID: c.playerID, Name: c.name, Created: c.created, Auditor: c.auditor, Expires: expires})
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("encode ticket: %w", err)
+	}
+	if err := t.store.Put(ctx, HashToken(ticket), grant); err != nil {
+		return "", time.Time{}, err
+	}
 	return ticket, expires, nil
 }
 
 // redeem uses ticket up: it returns the caller it was issued to if it is
 // known, unused, unexpired and for tableID. Whatever the answer, the ticket
-// is spent.
-func (t *streamTickets) redeem(ticket, tableID string, now time.Time) (caller, bool) {
-	h := HashToken(ticket)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	g, ok := t.grants.Peek(h)
-	if !ok {
-		return caller{}, false
+// is spent. An error means the store could not say.
+func (t streamTickets) redeem(ctx context.Context, ticket, tableID string, now time.Time) (caller, bool, error) {
+	b, ok, err := t.store.Take(ctx, HashToken(ticket))
+	if err != nil || !ok {
+		return caller{}, false, err
 	}
-	t.grants.Remove(h)
-	if g.tableID != tableID || !now.Before(g.expires) {
-		return caller{}, false
+	var g ticketGrant
+	if err := json.Unmarshal(b, &g); err != nil {
+		return caller{}, false, fmt.Errorf("decode ticket: %w", err)
 	}
-	return g.caller, true
+	if g.TableID != tableID || !now.Before(g.Expires) {
+		return caller{}, false, nil
+	}
+	return g.caller(), true, nil
 }
 
 // streamTicket is the answer of POST /stream-tickets.
@@ -114,9 +162,10 @@ func (s *server) issueStreamTicket(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	ticket, expires, err := s.tickets.issue(callerOf(r.Context()), chi.URLParam(r, "id"), s.Now())
+	ticket, expires, err := s.tickets.issue(r.Context(), callerOf(r.Context()), chi.URLParam(r, "id"), s.Now())
 	if err != nil {
-		s.writeError(w, r, fmt.Errorf("issue stream ticket: %w", err))
+		s.log.Warn("issue stream ticket", "err", err)
+		s.writeError(w, r, problem(http.StatusServiceUnavailable, "live_unavailable", "stream tickets cannot be issued right now; retry"))
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -139,7 +188,12 @@ func (s *server) authenticateStream(next http.Handler) http.Handler {
 			s.rateLimited(w, r, wait, fmt.Sprintf("more than %d failed authentications from this address in a minute; retry after the time in Retry-After", s.Quotas.AuthFailuresPerMinute))
 			return
 		}
-		c, ok := s.tickets.redeem(q.Get("ticket"), chi.URLParam(r, "id"), s.Now())
+		c, ok, err := s.tickets.redeem(r.Context(), q.Get("ticket"), chi.URLParam(r, "id"), s.Now())
+		if err != nil {
+			s.log.Warn("redeem stream ticket", "err", err)
+			s.writeError(w, r, problem(http.StatusServiceUnavailable, "live_unavailable", "stream tickets cannot be checked right now; retry with a new ticket"))
+			return
+		}
 		if !ok {
 			s.authFails.failed(addr, s.Now())
 			s.writeError(w, r, problem(http.StatusUnauthorized, "invalid_stream_ticket",

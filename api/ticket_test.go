@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"paiju/api"
 	"paiju/api/apitest"
 	"paiju/internal/testclock"
+	"paiju/natsbus"
 )
 
 // ticketFor obtains a stream ticket of table id as token.
@@ -167,5 +170,94 @@ func TestStreamTickets(t *testing.T) {
 		if strings.Contains(logs.String(), secret) {
 			t.Fatalf("the log holds a stream ticket:\n%s", logs.String())
 		}
+	}
+}
+
+// TestStreamTicketsAcrossNodes: with a ticket store the nodes share (a
+// JetStream key-value bucket in a cluster), a ticket issued by one node
+// opens the stream on another, once, with its caller's visibility; with
+// the default store each node knows only its own tickets.
+func TestStreamTicketsAcrossNodes(t *testing.T) {
+	ctx := t.Context()
+	emb, err := natsbus.StartEmbedded(ctx, filepath.Join(t.TempDir(), "nats"), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(emb.Shutdown)
+	shared := func() api.TicketStore {
+		nc, js, err := emb.Connect(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		tk, err := natsbus.OpenTickets(ctx, js, natsbus.Namespace{}, 2*api.StreamTicketTTL, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tk
+	}
+	for _, tc := range []struct {
+		name   string
+		store  func() api.TicketStore
+		shared bool
+	}{
+		{"memory", func() api.TicketStore { return nil }, false},
+		{"jetstream", shared, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var deps *api.Deps
+			e, _ := newLiveEnvWith(t, 43, time.Hour, func(d *api.Deps) {
+				d.Tickets = tc.store()
+				deps = d
+			})
+			// A second node over the same tables, with its own ticket store.
+			second := *deps
+			second.Tickets = tc.store()
+			srv := httptest.NewServer(api.NewServer(second))
+			t.Cleanup(srv.Close)
+			other := &env{t: t, store: e.store, c: apitest.New(t, srv.URL)}
+
+			id, ps := e.openFull()
+			ticket, _ := e.ticketFor(id, ps[1].Token)
+			status, code := other.streamStatus("/v1/tables/" + id + "/stream?ticket=" + ticket)
+			if tc.shared && status != http.StatusOK {
+				t.Fatalf("a ticket of node A on node B: %d %s, want the stream", status, code)
+			}
+			if !tc.shared && (status != http.StatusUnauthorized || code != "invalid_stream_ticket") {
+				t.Fatalf("a ticket of node A's memory on node B: %d %s, want 401 invalid_stream_ticket", status, code)
+			}
+			if !tc.shared {
+				return
+			}
+			// Spent on B, so refused on A and on B.
+			for what, n := range map[string]*env{"A": e, "B": other} {
+				if status, code := n.streamStatus("/v1/tables/" + id + "/stream?ticket=" + ticket); status != http.StatusUnauthorized || code != "invalid_stream_ticket" {
+					t.Errorf("a ticket used on B, again on %s: %d %s, want 401", what, status, code)
+				}
+			}
+			// B streams with the visibility of the ticket's caller: seat 1
+			// sees its own hand only.
+			t2, _ := e.ticketFor(id, ps[1].Token)
+			sctx, cancel := context.WithCancel(context.Background())
+			resp, problem := other.c.Stream(sctx, apitest.Request{Path: "/v1/tables/" + id + "/stream?ticket=" + t2})
+			if problem != nil {
+				t.Fatalf("stream on B: %d %s", problem.Status, problem.Body)
+			}
+			c := &sseClient{t: t, cancel: cancel, done: make(chan struct{}), api: other.c}
+			go c.read(resp)
+			e.step(id, ps)
+			var feed struct {
+				Events []struct {
+					Version int `json:"version"`
+				} `json:"events"`
+			}
+			e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: ps[1].Token}).Decode(t, &feed)
+			got := c.waitFor("seat 1 by ticket on B", feed.Events[len(feed.Events)-1].Version)
+			tr := e.auditorTruth(id)
+			for _, g := range got {
+				checkNoLeak(t, "seat 1's ticket stream on B", fmt.Sprintf("event %d", g.id), []byte(g.data), tr.secrets(1), tr.seed)
+			}
+			c.close()
+		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	neturl "net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -105,8 +104,8 @@ type StreamLimits struct {
 	MaxAge time.Duration
 	// MaxBytes bounds the stream's storage.
 	MaxBytes int64
-	// Replicas is how many servers of a NATS cluster hold the stream (1,
-	// 3 or 5; 0 is 1). With 3 the stream survives the loss of one server.
+	// Replicas is how many servers of a NATS cluster hold the stream (and
+	// the deployment's key-value buckets); 0 is 1.
 	Replicas int
 }
 
@@ -119,7 +118,7 @@ func (l StreamLimits) Validate() error {
 		return fmt.Errorf("natsbus: stream max bytes %d: want 0 (no limit) or more", l.MaxBytes)
 	}
 	if l.Replicas < 0 || l.Replicas > 5 {
-		return fmt.Errorf("natsbus: stream replicas %d: want 1 to 5 (JetStream's limit)", l.Replicas)
+		return fmt.Errorf("natsbus: stream replicas %d: want 1 to 5", l.Replicas)
 	}
 	return nil
 }
@@ -149,37 +148,16 @@ func StreamConfig(l StreamLimits) jetstream.StreamConfig {
 // left alone: a needless update racing a consumer's creation is a data race
 // inside nats-server (fileStore.UpdateConfig against ConsumerStore,
 // v2.15.3). Only the server ensures the stream; consumers look it up, so
-// that they never undo the limits it was configured with.
+// that they never undo the limits it was configured with. A deployment
+// with a cluster name ensures its own with Namespace.EnsureStream.
 func EnsureStream(ctx context.Context, js jetstream.JetStream, limits StreamLimits) (jetstream.Stream, error) {
-	if err := limits.Validate(); err != nil {
-		return nil, err
-	}
-	want := StreamConfig(limits)
-	if s, err := js.Stream(ctx, StreamName); err == nil {
-		if c := s.CachedInfo().Config; c.Description == want.Description && slices.Equal(c.Subjects, want.Subjects) &&
-			c.Storage == want.Storage && c.Retention == want.Retention && c.Duplicates == want.Duplicates &&
-			c.Discard == want.Discard && c.MaxAge == want.MaxAge && c.MaxBytes == want.MaxBytes &&
-			max(c.Replicas, 1) == want.Replicas {
-			return s, nil
-		}
-	}
-	s, err := js.CreateOrUpdateStream(ctx, want)
-	if err != nil {
-		return nil, fmt.Errorf("natsbus: ensure stream %s: %w", StreamName, err)
-	}
-	return s, nil
+	return Namespace{}.EnsureStream(ctx, js, limits)
 }
 
-// Subject is the subject of a table's events: paiju.events.<game>.<tableID>.
-// Characters that cannot stand in a subject token are replaced by '_'.
-func Subject(game, tableID string) string {
-	return SubjectPrefix + token(game) + "." + token(tableID)
-}
-
-// otherSubject is where events of streams that are not tables go.
-func otherSubject(stream string) string {
-	return SubjectPrefix + "other." + token(stream)
-}
+// Subject is the subject of a table's events in the zero Namespace:
+// paiju.events.<game>.<tableID>. Characters that cannot stand in a subject
+// token are replaced by '_'.
+func Subject(game, tableID string) string { return Namespace{}.Subject(game, tableID) }
 
 // token makes s usable as one subject token: no separators, wildcards or
 // whitespace, and never empty.

@@ -26,8 +26,9 @@ type Projector interface {
 	Apply(ctx context.Context, name string, events []eventstore.Event) error
 }
 
-// ProjectionConsumer is the durable JetStream consumer of projection name.
-func ProjectionConsumer(name string) string { return "paiju-projection-" + name }
+// ProjectionConsumer is the durable JetStream consumer of projection name
+// in the zero Namespace.
+func ProjectionConsumer(name string) string { return Namespace{}.ProjectionConsumer(name) }
 
 // ProjectionFeed keeps projections current from the PAIJU_EVENTS stream:
 // one durable pull consumer per projection, each fetched batch applied in
@@ -40,7 +41,37 @@ type ProjectionFeed struct {
 	Names []string
 	// FetchWait bounds one pull of the consumer. Default 1s.
 	FetchWait time.Duration
+	// Namespace names the stream read and the durable consumers.
+	Namespace Namespace
+	// Leases, if set, makes each projection's worker one per deployment:
+	// this process consumes projection name only while it holds the lease
+	// "projection-<name>". Set it when the projections are shared by every
+	// node (a database they all write); leave it nil for the embedded
+	// NATS, where this process is the only one.
+	Leases *Leases
+	// Node, if set, makes the consumers this node's own
+	// (<consumer>-<Node>), for projections kept in a database of this
+	// node's: every node then applies every event to its own copy.
+	// JetStream deletes such a consumer after NodeConsumerIdle without a
+	// pull, so that nodes that are gone leave nothing behind.
+	Node string
 }
+
+// NodeConsumerIdle is how long a node's own projection consumer outlives
+// its last pull.
+const NodeConsumerIdle = 24 * time.Hour
+
+// Consumer is the durable consumer projection name is fed by.
+func (r *ProjectionFeed) Consumer(name string) string {
+	c := r.Namespace.ProjectionConsumer(name)
+	if r.Node != "" {
+		c += "-" + token(r.Node)
+	}
+	return c
+}
+
+// LeaseKey is the lease a projection's worker holds in a deployment.
+func LeaseKey(projection string) string { return "projection-" + projection }
 
 // Run runs every projection until ctx ends.
 func (r *ProjectionFeed) Run(ctx context.Context) error {
@@ -67,8 +98,17 @@ func (r *ProjectionFeed) Run(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// runOne consumes for one projection, starting over after failures.
+// runOne consumes for one projection, under its lease if there are leases.
 func (r *ProjectionFeed) runOne(ctx context.Context, name string) error {
+	if r.Leases == nil {
+		return r.consumeLoop(ctx, name)
+	}
+	_ = r.Leases.Run(ctx, LeaseKey(name), func(ctx context.Context) { _ = r.consumeLoop(ctx, name) })
+	return ctx.Err()
+}
+
+// consumeLoop consumes for one projection, starting over after failures.
+func (r *ProjectionFeed) consumeLoop(ctx context.Context, name string) error {
 	log := r.Logger.With("projection", name)
 	for failures := 0; ; failures++ {
 		err := r.consume(ctx, name, log)
@@ -91,18 +131,23 @@ func (r *ProjectionFeed) consume(ctx context.Context, name string, log *slog.Log
 	}
 	// Look the stream up, never configure it: the server owns its limits.
 	// Until the server has created it, this fails and runOne retries.
-	stream, err := r.JS.Stream(ctx, StreamName)
+	stream, err := r.JS.Stream(ctx, r.Namespace.Stream())
 	if err != nil {
-		return fmt.Errorf("projection %s: stream %s: %w", name, StreamName, err)
+		return fmt.Errorf("projection %s: stream %s: %w", name, r.Namespace.Stream(), err)
+	}
+	var idle time.Duration
+	if r.Node != "" {
+		idle = NodeConsumerIdle
 	}
 	cons, err := stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
-		Durable:       ProjectionConsumer(name),
-		Description:   "paiju projection " + name,
-		FilterSubject: SubjectAll,
-		DeliverPolicy: jetstream.DeliverAllPolicy,
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       30 * time.Second,
-		MaxAckPending: 1024,
+		Durable:           r.Consumer(name),
+		InactiveThreshold: idle,
+		Description:       "paiju projection " + name,
+		FilterSubject:     r.Namespace.SubjectAll(),
+		DeliverPolicy:     jetstream.DeliverAllPolicy,
+		AckPolicy:         jetstream.AckExplicitPolicy,
+		AckWait:           30 * time.Second,
+		MaxAckPending:     1024,
 	})
 	if err != nil {
 		return fmt.Errorf("projection %s: consumer: %w", name, err)

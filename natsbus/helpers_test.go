@@ -81,6 +81,7 @@ type env struct {
 	nc      *nats.Conn
 	js      jetstream.JetStream
 	games   map[string]string // stream → game, "" for streams relayed as other
+	ns      natsbus.Namespace // the deployment checkJetStream reads
 }
 
 func newEnv(t testing.TB) *env {
@@ -224,7 +225,7 @@ func (e *env) relayToHead(opts natsbus.RelayOptions) {
 // streamMsgs returns every message of the JetStream stream, in order.
 func (e *env) streamMsgs() []*jetstream.RawStreamMsg {
 	e.t.Helper()
-	s, err := e.js.Stream(e.ctx, natsbus.StreamName)
+	s, err := e.js.Stream(e.ctx, e.ns.Stream())
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -279,9 +280,9 @@ func (e *env) checkJetStream() {
 		if m.Header.Get(jetstream.MsgIDHeader) != id {
 			t.Errorf("message %d: Nats-Msg-Id %q, want %q (DESIGN.md, NATS: Nats-Msg-Id = <stream>:<version>)", m.Sequence, m.Header.Get(jetstream.MsgIDHeader), id)
 		}
-		wantSubject := "paiju.events.other." + got.Stream
+		wantSubject := e.ns.SubjectPrefix() + "other." + got.Stream
 		if g := e.games[got.Stream]; g != "" {
-			wantSubject = natsbus.Subject(g, strings.TrimPrefix(got.Stream, "table-"))
+			wantSubject = e.ns.Subject(g, strings.TrimPrefix(got.Stream, "table-"))
 		}
 		if m.Subject != wantSubject {
 			t.Errorf("event %s on subject %s, want %s (DESIGN.md, NATS: paiju.events.<game>.<tableID>)", id, m.Subject, wantSubject)

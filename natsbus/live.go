@@ -11,13 +11,19 @@ import (
 // committed, whichever node committed them: it subscribes with core NATS to
 // the subject every event of the table is relayed to,
 // paiju.events.<game>.<tableID>, with a wildcard for the game, so that any
-// API node connected to the cluster serves any table.
-type Live struct{ Conn *nats.Conn }
+// API node connected to the cluster serves any table. The notices come
+// from the messages the relay publishes, whichever node runs it: a node
+// that does not hold the relay's lease hears every event all the same.
+type Live struct {
+	Conn *nats.Conn
+	// Namespace names the deployment's subjects.
+	Namespace Namespace
+}
 
 // Watch calls notify with the version of each event of the table published
 // from now on (possibly more than once, possibly late) until stop is called.
 func (n Live) Watch(tableID string, notify func(version int)) (stop func(), err error) {
-	sub, err := n.Conn.Subscribe(SubjectPrefix+"*."+tableID, func(m *nats.Msg) {
+	sub, err := n.Conn.Subscribe(n.Namespace.SubjectPrefix()+"*."+token(tableID), func(m *nats.Msg) {
 		v, err := strconv.Atoi(m.Header.Get(HeaderVersion))
 		if err != nil {
 			return

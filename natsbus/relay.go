@@ -71,6 +71,9 @@ type RelayOptions struct {
 	// GameCacheSize bounds how many tables' games are remembered (4096);
 	// up to twice as many are held while the older half ages out.
 	GameCacheSize int
+	// Namespace names the stream and subjects relayed to (the zero
+	// Namespace's PAIJU_EVENTS and paiju.events.>).
+	Namespace Namespace
 }
 
 func (o RelayOptions) withDefaults() RelayOptions {
@@ -284,7 +287,7 @@ func (r *Relay) Run(ctx context.Context) error {
 			}
 			if unchain {
 				r.log.Warn("JetStream refused to chain to its last event; publishing the next one without expectation",
-					"stream", StreamName, "position", p, "expected", c)
+					"stream", r.opts.Namespace.Stream(), "position", p, "expected", c)
 				c, unchain = chain{}, false
 			}
 			pos, next, anchored, fresh = p, c, true, true
@@ -336,26 +339,27 @@ func (r *Relay) Run(ctx context.Context) error {
 // and what the next publish must expect. checkpoint is used only when the
 // stream's last message is not a relayed event.
 func (r *Relay) anchor(ctx context.Context, checkpoint int64) (int64, chain, error) {
-	s, err := r.js.Stream(ctx, StreamName)
+	name := r.opts.Namespace.Stream()
+	s, err := r.js.Stream(ctx, name)
 	if err != nil {
-		return 0, chain{}, fmt.Errorf("stream %s: %w", StreamName, err)
+		return 0, chain{}, fmt.Errorf("stream %s: %w", name, err)
 	}
 	info, err := s.Info(ctx)
 	if err != nil {
-		return 0, chain{}, fmt.Errorf("stream %s: %w", StreamName, err)
+		return 0, chain{}, fmt.Errorf("stream %s: %w", name, err)
 	}
 	st := info.State
 	if st.LastSeq == 0 {
 		if checkpoint > 0 {
-			r.log.Warn("JetStream stream is empty; republishing the store from the start", "stream", StreamName, "checkpoint", checkpoint)
+			r.log.Warn("JetStream stream is empty; republishing the store from the start", "stream", r.opts.Namespace.Stream(), "checkpoint", checkpoint)
 		}
 		return 0, chain{empty: true}, nil
 	}
 	var m *jetstream.RawStreamMsg
 	if st.Msgs > 0 {
-		m, err = s.GetLastMsgForSubject(ctx, SubjectAll)
+		m, err = s.GetLastMsgForSubject(ctx, r.opts.Namespace.SubjectAll())
 		if err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
-			return 0, chain{}, fmt.Errorf("stream %s: last message: %w", StreamName, err)
+			return 0, chain{}, fmt.Errorf("stream %s: last message: %w", name, err)
 		}
 	}
 	var e eventstore.Event
@@ -365,7 +369,7 @@ func (r *Relay) anchor(ctx context.Context, checkpoint int64) (int64, chain, err
 	if m == nil || err != nil {
 		// Purged, aged out, or written by someone else: nothing to chain to.
 		r.log.Warn("JetStream stream's last message is not a relayed event; resuming from the checkpoint",
-			"stream", StreamName, "last_seq", st.LastSeq, "checkpoint", checkpoint, "err", err)
+			"stream", r.opts.Namespace.Stream(), "last_seq", st.LastSeq, "checkpoint", checkpoint, "err", err)
 		return checkpoint, chain{}, nil
 	}
 	stored, err := r.src.ReadAll(ctx, e.Position-1, 1)
@@ -375,11 +379,11 @@ func (r *Relay) anchor(ctx context.Context, checkpoint int64) (int64, chain, err
 	if len(stored) == 0 || stored[0].Position != e.Position || stored[0].Stream != e.Stream ||
 		stored[0].Version != e.Version || stored[0].Hash != e.Hash {
 		return 0, chain{}, fmt.Errorf("%w: its last event %s (position %d, hash %s) is not in the store; purge stream %s to republish it from the store",
-			errDiverged, MsgID(e.Stream, e.Version), e.Position, e.Hash, StreamName)
+			errDiverged, MsgID(e.Stream, e.Version), e.Position, e.Hash, name)
 	}
 	if e.Position < checkpoint {
 		r.log.Warn("JetStream lost events it had acknowledged; republishing them",
-			"stream", StreamName, "jetstream_position", e.Position, "checkpoint", checkpoint)
+			"stream", r.opts.Namespace.Stream(), "jetstream_position", e.Position, "checkpoint", checkpoint)
 	}
 	return e.Position, chain{lastID: MsgID(e.Stream, e.Version)}, nil
 }
@@ -490,7 +494,7 @@ func (r *Relay) publish(ctx context.Context, from int64, c chain, page []eventst
 func (r *Relay) subject(ctx context.Context, ev *eventstore.Event) (string, error) {
 	tableID, ok := strings.CutPrefix(ev.Stream, "table-")
 	if !ok || tableID == "" {
-		return otherSubject(ev.Stream), nil
+		return r.opts.Namespace.otherSubject(ev.Stream), nil
 	}
 	game, ok := r.games.get(ev.Stream)
 	if !ok {
@@ -513,9 +517,9 @@ func (r *Relay) subject(ctx context.Context, ev *eventstore.Event) (string, erro
 		r.games.put(ev.Stream, game)
 	}
 	if game == "" {
-		return otherSubject(ev.Stream), nil
+		return r.opts.Namespace.otherSubject(ev.Stream), nil
 	}
-	return Subject(game, tableID), nil
+	return r.opts.Namespace.Subject(game, tableID), nil
 }
 
 // gameOf reads the game a TableOpened names, "" if first is not one.
