@@ -188,7 +188,7 @@ func TestCluster(t *testing.T) {
 	for _, n := range nodes {
 		n.stop(t)
 	}
-	verifyOut := store.verify(t, paijuBin)
+	verifyOut := store.verify(t, paijuBin, nc.urls)
 	t.Logf("survived %d SIGKILLs of paiju nodes and %d of NATS servers; %d moves acknowledged on %d tables (%d only on a retry after their node died, %d requests retried on another node, %d errors), all in the store once, at the positions acknowledged; JetStream holds the store's first %d events in order (%d when the load ended); %d settled hands projected once each; %s",
 		survived.paiju, survived.nats, len(acks), len(tables), replayed, res.Retries, res.Errors, relayed, len(log), hands, verifyOut)
 }

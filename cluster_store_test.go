@@ -64,12 +64,13 @@ func (s *clusterStore) readAll(ctx context.Context) ([]eventstore.Event, error) 
 	return readAllEvents(ctx, st)
 }
 
-// verify runs `paiju verify` on the store and returns its last line.
-func (s *clusterStore) verify(t *testing.T, bin string) string {
+// verify runs `paiju verify` on the store, with the deployment's chain
+// anchor in NATS, and returns its last line.
+func (s *clusterStore) verify(t *testing.T, bin, natsURLs string) string {
 	t.Helper()
-	args := []string{"verify", "--store", s.url}
+	args := []string{"verify", "--store", s.url, "--nats-url", natsURLs, "--cluster", clusterName}
 	if s.sqliteDir != "" {
-		args = []string{"verify", "--data", s.sqliteDir}
+		args = []string{"verify", "--data", s.sqliteDir, "--nats-url", natsURLs, "--cluster", clusterName}
 	}
 	out, err := exec.Command(bin, args...).CombinedOutput()
 	if err != nil {
