@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,6 +127,7 @@ func TestCluster(t *testing.T) {
 		}
 		survived = runFaults(t, plan, nodes, nc.procs, stopFaults)
 	}()
+	var cpuStart [2]time.Duration
 
 	var (
 		mu   sync.Mutex
@@ -141,15 +143,27 @@ func TestCluster(t *testing.T) {
 		Tables: clusterEnv(t, "PAIJU_CLUSTER_TABLES", 24), Clients: clusterEnv(t, "PAIJU_CLUSTER_CLIENTS", 12),
 		Record:    filepath.Join(logDir, "acks.jsonl"),
 		OnAck:     func(a loadAck) { mu.Lock(); acks = append(acks, a); mu.Unlock() },
-		OnPlaying: func() { close(playing) },
+		OnPlaying: func() {
+			cpuStart = [2]time.Duration{cpuOf(nodes), cpuOf(nc.procs)}
+			close(playing)
+		},
 	}
 	res, err := loadtest(ctx, cfg, &out)
+	cpuEnd := [2]time.Duration{cpuOf(nodes), cpuOf(nc.procs)}
 	close(stopFaults)
 	<-faultsDone
 	if err != nil {
 		t.Fatalf("load: %v\n%s", err, out.String())
 	}
 	t.Logf("load on %d nodes: %s", nNodes, res)
+	if !faults && cpuEnd[0] > 0 {
+		// Without faults the same processes ran the whole load, so the
+		// difference is their CPU time for it.
+		paijuCPU, natsCPU := cpuEnd[0]-cpuStart[0], cpuEnd[1]-cpuStart[1]
+		t.Logf("CPU during the load: paiju nodes %s (%.2f ms per move), NATS servers %s (%.2f ms per move), over %s of wall time on %d cores",
+			paijuCPU.Round(10*time.Millisecond), float64(paijuCPU.Microseconds())/1000/float64(max(res.Moves, 1)),
+			natsCPU.Round(10*time.Millisecond), float64(natsCPU.Microseconds())/1000/float64(max(res.Moves, 1)), res.Elapsed.Round(time.Millisecond), runtime.NumCPU())
+	}
 	if res.Moves < 50 {
 		t.Fatalf("only %d moves acknowledged in %s: the cluster did not serve (first error: %s)", res.Moves, duration, res.FirstErr)
 	}
@@ -380,6 +394,36 @@ func (p *clusterProc) waitReady(t *testing.T, within time.Duration) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Fatalf("%s not ready after %s: %s\n%s", p.name, within, last, tail(p.logPath, 40))
+}
+
+// cpuOf is the CPU time (user and system) the running processes of ps have
+// used, from /proc (0 where there is none: not Linux).
+func cpuOf(ps []*clusterProc) time.Duration {
+	var total time.Duration
+	for _, p := range ps {
+		p.mu.Lock()
+		cmd := p.cmd
+		p.mu.Unlock()
+		if cmd == nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
+		if err != nil {
+			return 0
+		}
+		// The fields after the command name, which is in parentheses and
+		// may hold spaces: state is the first, utime and stime the 12th
+		// and 13th, in clock ticks (USER_HZ, 100 on Linux).
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) < 13 {
+			return 0
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		k, _ := strconv.ParseInt(f[12], 10, 64)
+		total += time.Duration(u+k) * 10 * time.Millisecond
+	}
+	return total
 }
 
 func tail(path string, lines int) string {
