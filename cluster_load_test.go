@@ -141,8 +141,8 @@ func TestCluster(t *testing.T) {
 	cfg := loadConfig{
 		Addrs: urls, Duration: duration, Game: "doudizhu", Variant: "classic", Seed: 20,
 		Tables: clusterEnv(t, "PAIJU_CLUSTER_TABLES", 24), Clients: clusterEnv(t, "PAIJU_CLUSTER_CLIENTS", 12),
-		Record:    filepath.Join(logDir, "acks.jsonl"),
-		OnAck:     func(a loadAck) { mu.Lock(); acks = append(acks, a); mu.Unlock() },
+		Record: filepath.Join(logDir, "acks.jsonl"),
+		OnAck:  func(a loadAck) { mu.Lock(); acks = append(acks, a); mu.Unlock() },
 		OnPlaying: func() {
 			cpuStart = [2]time.Duration{cpuOf(nodes), cpuOf(nc.procs)}
 			close(playing)
@@ -760,4 +760,3 @@ func readAllEvents(ctx context.Context, s eventstore.Store) ([]eventstore.Event,
 		}
 	}
 }
-

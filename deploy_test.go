@@ -91,4 +91,3 @@ func TestComposeFile(t *testing.T) {
 		t.Fatalf("--nats-replicas %d with %d NATS servers", replicas, natsServers)
 	}
 }
-

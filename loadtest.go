@@ -110,21 +110,21 @@ func (r loadResult) String() string {
 // appended. Retrying the same request (token, key, body) must get the same
 // answer back as a replay, from any node.
 type loadAck struct {
-	Table     string         `json:"table"`
-	Player    string         `json:"player"`
-	Seat      int            `json:"seat"`
-	Key       string         `json:"key"`
-	Node      string         `json:"node"`
-	Action    map[string]any `json:"action"`
-	First     int            `json:"first_version"`
-	Version   int            `json:"version"`
+	Table   string         `json:"table"`
+	Player  string         `json:"player"`
+	Seat    int            `json:"seat"`
+	Key     string         `json:"key"`
+	Node    string         `json:"node"`
+	Action  map[string]any `json:"action"`
+	First   int            `json:"first_version"`
+	Version int            `json:"version"`
 	// Versions and Positions are those of the appended events the player
 	// may see (a secret of the deal is not shown to a seat).
-	Versions  []int   `json:"versions"`
-	Positions []int64 `json:"positions"`
-	Replayed  bool           `json:"replayed,omitempty"` // a retry found the first attempt committed
-	Token     string         `json:"-"`
-	Took      time.Duration  `json:"-"`
+	Versions  []int         `json:"versions"`
+	Positions []int64       `json:"positions"`
+	Replayed  bool          `json:"replayed,omitempty"` // a retry found the first attempt committed
+	Token     string        `json:"-"`
+	Took      time.Duration `json:"-"`
 }
 
 // loadClient speaks to the API: to base, or to the nodes of a cluster.
