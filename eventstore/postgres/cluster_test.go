@@ -330,7 +330,7 @@ func TestHeldTransaction(t *testing.T) {
 	}
 }
 
-// waitForLockWaiters polls pg_locks until n sessions wait for the chain
+// waitForLockWaiters polls pg_locks until n connections wait for the chain
 // lock. It has no deadline of its own: the test's ends it.
 func waitForLockWaiters(t *testing.T, s *Store, n int) {
 	t.Helper()
@@ -381,20 +381,20 @@ func TestStalledNodeLosesTheLock(t *testing.T) {
 	}()
 	<-held
 	// This append waits for the lock until the server ends the stalled
-	// session; it must then land at position 1.
+	// connection; it must then land at position 1.
 	res, err := other.Append(t.Context(), "table-b", 0, []eventstore.NewEvent{ev("E", `{}`)})
 	if err != nil || fmt.Sprint(res.Positions) != "[1]" {
 		t.Fatalf("append behind a stalled node: %+v %v, want position 1", res, err)
 	}
 	close(release)
 	if err := <-stalledErr; err == nil {
-		t.Fatal("the stalled append returned nil after the server ended its session")
+		t.Fatal("the stalled append returned nil after the server ended its connection")
 	}
 	all := checkLog(t, other)
 	if len(all) != 1 || all[0].Stream != "table-b" {
 		t.Errorf("log = %+v, want only table-b's event: the stalled append stored nothing", all)
 	}
-	// The stalled node's store still works: the pool replaces the session.
+	// The stalled node's store still works: the pool replaces the connection.
 	if _, err := stalled.Append(t.Context(), "table-a", 0, []eventstore.NewEvent{ev("E", `{}`)}); err != nil {
 		t.Errorf("append on the stalled node afterwards: %v", err)
 	}

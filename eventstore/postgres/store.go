@@ -74,8 +74,8 @@
 //
 // A node that stalls inside an append transaction (a long pause, a lost
 // network) stops every node's appends while it holds the lock. The store's
-// sessions therefore run with idle_in_transaction_session_timeout
-// (Options.IdleInTransaction): the server ends such a session, rolls its
+// connections therefore run with idle_in_transaction_session_timeout
+// (Options.IdleInTransaction): the server ends such a connection, rolls its
 // transaction back, and the lock passes on; the stalled node's appends fail
 // and nothing of them is stored.
 package postgres
@@ -113,12 +113,12 @@ type Options struct {
 	// adds no latency and still groups those that arrived during the
 	// previous commit (or while the chain lock was held by another node).
 	MaxBatchWait time.Duration
-	// IdleInTransaction bounds how long a session of the store may sit idle
+	// IdleInTransaction bounds how long a connection of the store may sit idle
 	// inside a transaction before the server ends it (PostgreSQL's
 	// idle_in_transaction_session_timeout), default 10s. An append
 	// transaction is idle only between its round trips, but a node that
 	// stops there (a pause, a lost network) holds the chain lock, and with
-	// it every node's appends, until the server ends its session. A URL
+	// it every node's appends, until the server ends its connection. A URL
 	// that sets the parameter itself keeps its value.
 	IdleInTransaction time.Duration
 	// MaxConns is the size of the connection pool (the writer's connection
@@ -202,7 +202,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		params["idle_in_transaction_session_timeout"] = strconv.FormatInt(opts.IdleInTransaction.Milliseconds(), 10)
 	}
 	if _, set := params["application_name"]; !set {
-		params["application_name"] = "paiju" // to tell the nodes' sessions apart in pg_stat_activity
+		params["application_name"] = "paiju" // to tell the nodes' connections apart in pg_stat_activity
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
