@@ -11,33 +11,34 @@ import (
 // (api/apitest is api's). A new storage sibling (eventstore/postgres,
 // projections/postgres) is an adapter of its family by being under it.
 var adapters = map[string]string{
-	"paiju/api":                  "api",
-	"paiju/audit":                "audit",
-	"paiju/natsbus":              "natsbus",
-	"paiju/eventstore/sqlite":    "eventstore",
-	"paiju/projections/sqlite":   "projections",
-	"paiju/projections/postgres": "projections",
-	"paiju/metrics":              "metrics", // Prometheus: only main wires it to the producers
+	"paiju/api":                "api",
+	"paiju/audit":              "audit",
+	"paiju/natsbus":            "natsbus",
+	"paiju/eventstore/sqlite":  "eventstore",
+	"paiju/projections/sqlite": "projections",
+	"paiju/metrics":            "metrics", // Prometheus: only main wires it to the producers
 }
 
 // contracts are pure packages (no I/O) that a family's adapters implement.
 var contracts = map[string]string{
-	"paiju/eventstore":                  "eventstore",
-	"paiju/eventstore/eventstoretest":   "eventstore",
-	"paiju/projections":                 "projections",
+	"paiju/eventstore":                "eventstore",
+	"paiju/eventstore/eventstoretest": "eventstore",
+	"paiju/projections":               "projections",
+
 	"paiju/projections/projectionstest": "projections",
 }
 
 // contractUsers are the imports of a contract from outside its family that
 // the layout allows, with the reason.
 var contractUsers = map[[2]string]string{
-	{"paiju/audit", "paiju/eventstore"}:                       "audit re-executes stored streams: the store's event type is its input",
-	{"paiju/natsbus", "paiju/eventstore"}:                     "the relay is the store's outbox: it reads the log and publishes stored events",
-	{"paiju/projections", "paiju/eventstore"}:                 "the read model is built from stored events",
-	{"paiju/projections/sqlite", "paiju/eventstore"}:          "it applies stored events, as the projections contract says",
+	{"paiju/audit", "paiju/eventstore"}:              "audit re-executes stored streams: the store's event type is its input",
+	{"paiju/natsbus", "paiju/eventstore"}:            "the relay is the store's outbox: it reads the log and publishes stored events",
+	{"paiju/projections", "paiju/eventstore"}:        "the read model is built from stored events",
+	{"paiju/projections/sqlite", "paiju/eventstore"}: "it applies stored events, as the projections contract says",
+	{"paiju/api", "paiju/projections"}:               "the read model's types are the bodies of the read routes (api declares the interfaces that serve them)",
+
 	{"paiju/projections/postgres", "paiju/eventstore"}:        "it applies stored events, as the projections contract says",
 	{"paiju/projections/projectionstest", "paiju/eventstore"}: "its logs are of stored events, as the projections contract says",
-	{"paiju/api", "paiju/projections"}:                        "the read model's types are the bodies of the read routes (api declares the interfaces that serve them)",
 }
 
 // family is the adapter family of pkg, and whether pkg is an adapter (false

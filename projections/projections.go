@@ -1,8 +1,9 @@
 // Package projections is the read model built from the event log: hand
 // history, leaderboards and player totals, the table directory, the errors their readers return,
 // and the contract a projection store keeps. It has no storage of its own:
-// projections/sqlite stores the read model (a PostgreSQL sibling would keep
-// the same contract).
+// projections/sqlite and projections/postgres store the read model, and
+// projections/projectionstest checks that both keep the contract with the
+// same answers.
 //
 // Each projection owns its tables and a checkpoint (the global position of
 // the last event it applied), and applies events in one transaction together

@@ -25,10 +25,12 @@ import (
 	"fmt"
 	"hash/crc32"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"paiju/eventstore"
@@ -65,8 +67,9 @@ var _ projections.Store = (*DB)(nil)
 
 // projection applies events of one projection inside a batch transaction.
 type projection struct {
-	// load reads, once per batch, the rows apply decides from; may be nil.
-	load  func(ctx context.Context, tx *wtx, events []eventstore.Event) error
+	// load queues, once per batch, the reads of the rows apply decides
+	// from, for the streams of events; may be nil.
+	load  func(b *pgx.Batch, tx *wtx, events []eventstore.Event)
 	apply func(ctx context.Context, tx *wtx, ev eventstore.Event) error
 	// finish queues, once per batch, the writes apply gathered; may be nil.
 	finish func(tx *wtx)
@@ -112,7 +115,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	d.proj = map[string]projection{
 		projections.Hands: {load: loadHands, apply: applyHands, finish: finishHands,
 			tables: []string{"hh_tables", "hh_seats", "hh_hands", "hh_hand_events", "hh_player_hands"}},
-		projections.Leaderboards: {apply: applyLeaderboards,
+		projections.Leaderboards: {load: loadLeaderboards, apply: applyLeaderboards, finish: finishLeaderboards,
 			tables: []string{"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results"}},
 		projections.Directory: {load: loadDirectory, apply: applyDirectory, finish: finishDirectory,
 			tables: []string{"td_seats", "td_tables"}},
@@ -188,7 +191,7 @@ func (d *DB) Apply(ctx context.Context, name string, ev eventstore.Event) (appli
 // and returns the position there. The row is created if missing (a
 // database whose rows were deleted by hand): the insert waits for a
 // concurrent one, then finds the row.
-func lockCheckpoint(ctx context.Context, tx pgx.Tx, name string) (int64, error) {
+func lockCheckpoint(ctx context.Context, tx querier, name string) (int64, error) {
 	for range 2 {
 		var cp int64
 		err := tx.QueryRow(ctx, `SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`, name).Scan(&cp)
@@ -205,6 +208,55 @@ func lockCheckpoint(ctx context.Context, tx pgx.Tx, name string) (int64, error) 
 	return 0, fmt.Errorf("projection %s: checkpoint row vanished", name)
 }
 
+// lockAndLoad locks projection name's checkpoint row for the rest of tx,
+// then reads the rows p decides from for the streams of events (the
+// events past the checkpoint are among them), in one round trip: the reads
+// run once the lock is granted, and so see what the previous holder
+// committed. It returns the checkpoint.
+func lockAndLoad(ctx context.Context, tx *wtx, name string, p projection, events []eventstore.Event) (int64, error) {
+	b := &pgx.Batch{}
+	b.Queue(`BEGIN`)
+	// Projections are rebuilt from the log, so a commit need not wait for
+	// its WAL to reach the disk: a server crash may lose the last batches,
+	// checkpoint included, never tear one, and they are applied again.
+	// Durability is the event store's job, not the read model's.
+	b.Queue(`SET LOCAL synchronous_commit = off`)
+	var cp int64
+	found := false
+	b.Queue(`SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`, name).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			found = true
+			if err := rows.Scan(&cp); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
+	if p.load != nil {
+		p.load(b, tx, events)
+	}
+	if err := tx.tx.SendBatch(ctx, b).Close(); err != nil {
+		return 0, fmt.Errorf("projection %s: lock checkpoint and load: %w", name, err)
+	}
+	if found {
+		return cp, nil
+	}
+	// No row (deleted by hand): created, and locked, here; the rows loaded
+	// are read again once it is.
+	cp, err := lockCheckpoint(ctx, tx.tx, name)
+	if err != nil {
+		return 0, err
+	}
+	if p.load != nil {
+		b := &pgx.Batch{}
+		p.load(b, tx, events)
+		if err := tx.tx.SendBatch(ctx, b).Close(); err != nil {
+			return 0, fmt.Errorf("projection %s: load: %w", name, err)
+		}
+	}
+	return cp, nil
+}
+
 // ApplyBatch applies events, in position order, to projection name in one
 // transaction that also moves the checkpoint: all of them or none. Events at
 // or before the checkpoint are skipped; applied counts the others. At an
@@ -218,12 +270,21 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 	if !ok {
 		return 0, fmt.Errorf("%w: %q", projections.ErrUnknown, name)
 	}
-	ptx, err := d.pool.Begin(ctx)
+	// The transaction is begun and committed by statements of the batches
+	// it sends, not by a round trip of their own: two round trips in all.
+	conn, err := d.pool.Acquire(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("projection %s: begin: %w", name, err)
+		return 0, fmt.Errorf("projection %s: connection: %w", name, err)
 	}
-	defer ptx.Rollback(context.WithoutCancel(ctx))
-	cp, err := lockCheckpoint(ctx, ptx, name)
+	open := true
+	defer func() {
+		if open {
+			rollback(conn.Conn())
+		}
+		conn.Release()
+	}()
+	tx := newWTX(conn.Conn())
+	cp, err := lockAndLoad(ctx, tx, name, p, events)
 	if err != nil {
 		return 0, err
 	}
@@ -243,17 +304,6 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 	if len(todo) == 0 {
 		return 0, gap
 	}
-	tx := newWTX(ptx)
-	// Projections are rebuilt from the log, so a commit need not wait for
-	// its WAL to reach the disk: a server crash may lose the last batches,
-	// checkpoint included, never tear one, and they are applied again.
-	// Durability is the event store's job, not the read model's.
-	tx.exec(`SET LOCAL synchronous_commit = off`)
-	if p.load != nil {
-		if err := p.load(ctx, tx, todo); err != nil {
-			return 0, fmt.Errorf("projection %s: %w", name, err)
-		}
-	}
 	for _, ev := range todo {
 		tx.ev = ev
 		if err := p.apply(ctx, tx, ev); err != nil {
@@ -266,12 +316,11 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 		p.finish(tx)
 	}
 	tx.exec(`UPDATE projection_checkpoints SET position = $2, hash = $3 WHERE name = $1`, name, last.Position, last.Hash)
+	tx.exec(`COMMIT`)
 	if err := tx.flush(ctx); err != nil {
 		return 0, fmt.Errorf("projection %s: %w", name, err)
 	}
-	if err := ptx.Commit(ctx); err != nil {
-		return 0, fmt.Errorf("projection %s: commit: %w", name, err)
-	}
+	open = false
 	d.broadcast()
 	return len(todo), gap
 }
@@ -360,27 +409,41 @@ func (d *DB) waitFor(ctx context.Context, names []string, pos int64, timeout tim
 	}
 }
 
+// querier runs statements: a connection, or a transaction.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// rollback ends the transaction open on conn, if any; a connection that
+// cannot say it has none is closed, and so never reused.
+func rollback(conn *pgx.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if conn.IsClosed() {
+		return
+	}
+	if _, err := conn.Exec(ctx, `ROLLBACK`); err != nil {
+		conn.Close(ctx)
+	}
+}
+
 // wtx is a batch transaction whose writes are queued and sent together:
 // the projections decide from rows load read and from what they queued
 // themselves, so a write needs no round trip of its own.
 type wtx struct {
-	tx    pgx.Tx
+	tx    *pgx.Conn // in a transaction begun by lockAndLoad
 	batch *pgx.Batch
 	evs   []eventstore.Event // the event each queued statement applies
 	ev    eventstore.Event   // the event being applied
-	// Rows of the hands projection, by stream, as this transaction sees
-	// them (nil: not a table it knows).
-	hh map[string]*hhTable
-	// The directory's tables, by id, as this transaction sees them.
-	td map[string]bool
-	// Writes gathered for one statement at the end of the batch: nothing
-	// the projections decide from reads them back.
-	events    handEvents
-	touched   map[string]int64 // a directory table's last event time
-	touchedAt []string         // the keys of touched, in order
+	// The state of the projection being applied, read by its load.
+	h *handsState
+	l *boardState
+	d *dirState
 }
 
-func newWTX(tx pgx.Tx) *wtx { return &wtx{tx: tx, batch: &pgx.Batch{}} }
+func newWTX(conn *pgx.Conn) *wtx { return &wtx{tx: conn, batch: &pgx.Batch{}} }
 
 // exec queues a statement.
 func (t *wtx) exec(query string, args ...any) {
@@ -397,10 +460,17 @@ func (t *wtx) flush(ctx context.Context) error {
 	br := t.tx.SendBatch(ctx, t.batch)
 	var err error
 	for i := range t.batch.Len() {
-		if _, e := br.Exec(); e != nil {
+		ct, e := br.Exec()
+		if e == nil && t.batch.QueuedQueries[i].SQL == `COMMIT` && ct.String() != "COMMIT" {
+			e = errors.New("the transaction was rolled back")
+		}
+		if e != nil {
 			ev := t.evs[i]
 			if ev.Position == 0 {
-				err = fmt.Errorf("checkpoint: %w", e)
+				// A write gathered over the batch, or the checkpoint's.
+				q := t.batch.QueuedQueries[i].SQL
+				q, _, _ = strings.Cut(strings.Join(strings.Fields(q), " "), " FROM ")
+				err = fmt.Errorf("batch write %q: %w", q, e)
 			} else {
 				err = fmt.Errorf("event %d (%s %s:%d): %w", ev.Position, ev.Type, ev.Stream, ev.Version, e)
 			}
@@ -430,7 +500,7 @@ func streams(events []eventstore.Event) []string {
 // two-key space does not overlap golang-migrate's one-key locks).
 const leaseClass = 0x70616a75 // "paju"
 
-// Lease is the session-level advisory lock of one projection, held on a
+// Lease is the advisory lock of one projection, held on a
 // connection of its own: while a node holds it, no other node's TryLease
 // of that projection succeeds. The server ends the lock if the connection
 // ends, so a node that dies frees it; Held tells the holder whether it still
@@ -443,13 +513,16 @@ const leaseClass = 0x70616a75 // "paju"
 type Lease struct {
 	d    *DB
 	name string
-	conn *pgx.Conn
 	once sync.Once
 	err  error
+
+	mu       sync.Mutex // a pgx.Conn serves one caller at a time
+	conn     *pgx.Conn
+	released bool
 }
 
 // TryLease tries to take the lease of projection name; ok is false, with
-// no error, while another session holds it.
+// no error, while another connection holds it.
 func (d *DB) TryLease(ctx context.Context, name string) (l *Lease, ok bool, err error) {
 	if _, known := d.proj[name]; !known {
 		return nil, false, fmt.Errorf("%w: %q", projections.ErrUnknown, name)
@@ -477,6 +550,11 @@ func leaseKey(name string) int32 { return int32(crc32.ChecksumIEEE([]byte(name))
 
 // Held checks that the lease's connection, and so its lock, is still there.
 func (l *Lease) Held(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.released {
+		return fmt.Errorf("projection %s: lease released", l.name)
+	}
 	if err := l.conn.Ping(ctx); err != nil {
 		return fmt.Errorf("projection %s: lease lost: %w", l.name, err)
 	}
@@ -492,6 +570,9 @@ func (l *Lease) Release() error {
 		l.d.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.released = true
 		// Closing the connection would end the lock too; unlocking first
 		// frees it at once even if the close is slow.
 		_, uerr := l.conn.Exec(ctx, `SELECT pg_advisory_unlock($1, $2)`, int32(leaseClass), leaseKey(l.name))

@@ -35,7 +35,7 @@ func (d *DB) Leaderboard(ctx context.Context, q projections.LeaderboardQuery) (p
 	if q.Period != projections.PeriodAll {
 		lb.From, lb.To = time.Unix(0, from).In(d.loc), time.Unix(0, to).In(d.loc)
 	}
-	rows, err := d.pool.Query(ctx, `SELECT r.player_id, COALESCE(n.name, ''), SUM(r.delta), COUNT(*), COUNT(*) FILTER (WHERE r.delta > 0)
+	rows, err := d.pool.Query(ctx, `SELECT r.player_id, COALESCE(n.name, ''), SUM(r.delta)::bigint, COUNT(*), COUNT(*) FILTER (WHERE r.delta > 0)
 		FROM lb_results r LEFT JOIN lb_names n ON n.player_id = r.player_id
 		WHERE r.game = $1 AND ($2 = '' OR r.variant = $2) AND r.settled_at >= $3 AND r.settled_at < $4
 		GROUP BY r.player_id, n.name`, q.Game, q.Variant, from, to)
@@ -105,7 +105,7 @@ func (d *DB) Player(ctx context.Context, playerID string) (projections.PlayerSta
 		return projections.PlayerStats{}, fmt.Errorf("player %s: %w", playerID, err)
 	}
 	// COLLATE "C": games in byte order, as SQLite orders them.
-	rows, err := d.pool.Query(ctx, `SELECT game, SUM(delta), COUNT(*), COUNT(*) FILTER (WHERE delta > 0)
+	rows, err := d.pool.Query(ctx, `SELECT game, SUM(delta)::bigint, COUNT(*), COUNT(*) FILTER (WHERE delta > 0)
 		FROM lb_results WHERE player_id = $1 GROUP BY game ORDER BY game COLLATE "C"`, playerID)
 	if err != nil {
 		return projections.PlayerStats{}, fmt.Errorf("player %s: %w", playerID, err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"paiju/domain/table"
 	"paiju/internal/pgtest"
 	"paiju/migrations/postgres/store"
 	"paiju/migrations/schema"
@@ -101,12 +102,17 @@ func TestLease(t *testing.T) {
 	if err := la.Release(); err != nil {
 		t.Fatal(err)
 	}
+	if err := la.Held(ctx); err == nil {
+		t.Fatal("a released lease says it is held")
+	}
 	lb2, ok, err := b.TryLease(ctx, projections.Hands)
 	if err != nil || !ok {
 		t.Fatalf("lease of hands after its release: %v %v", ok, err)
 	}
-	_ = lb2
-	_ = lb
+	if err := lb.Held(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_ = lb2 // released by b.Close
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -152,3 +158,86 @@ func TestMigrationsShareTheDatabase(t *testing.T) {
 // BenchmarkSuiteApplyBatch measures batched apply on the conformance
 // suite's random log of 50 tables (projections/sqlite reports the same).
 func BenchmarkSuiteApplyBatch(b *testing.B) { projectionstest.BenchApplyBatch(b, openSuite) }
+
+// BenchmarkSuiteApplyBatchByProjection measures each projection alone.
+func BenchmarkSuiteApplyBatchByProjection(b *testing.B) {
+	projectionstest.BenchApplyBatchByProjection(b, openSuite)
+}
+
+// BenchmarkSuiteApplyBatchOneTable measures batched apply on one table of
+// short hands.
+func BenchmarkSuiteApplyBatchOneTable(b *testing.B) {
+	projectionstest.BenchApplyBatchOneTable(b, openSuite)
+}
+
+// BenchmarkSuiteApplyBatchLongHands measures batched apply on hands as long
+// as the games'.
+func BenchmarkSuiteApplyBatchLongHands(b *testing.B) {
+	projectionstest.BenchApplyBatchLongHands(b, openSuite)
+}
+
+// TestCheckpointRowsDeleted: a checkpoint row deleted by hand is created
+// again by the next batch, which then applies from position 0.
+func TestCheckpointRowsDeleted(t *testing.T) {
+	ctx := context.Background()
+	l := projectionstest.RandomLog(4, 3, 120)
+	db, err := Open(ctx, pgtest.NewDatabase(t), Options{Now: l.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.pool.Exec(ctx, `DELETE FROM projection_checkpoints`); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range projections.Names {
+		if cp, err := db.Checkpoint(ctx, n); err != nil || cp != 0 {
+			t.Fatalf("%s without a row: %d, %v", n, cp, err)
+		}
+		if err := projections.CatchUp(ctx, db, n, l); err != nil {
+			t.Fatal(err)
+		}
+		if cp, err := db.Checkpoint(ctx, n); err != nil || cp != int64(len(l.Events)) {
+			t.Fatalf("%s after catching up: %d, %v; want %d", n, cp, err, len(l.Events))
+		}
+	}
+	fresh, _ := openSuite(t, l.Now)
+	for _, n := range projections.Names {
+		if err := projections.CatchUp(ctx, fresh, n, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := projectionstest.Snapshot(t, db, l), projectionstest.Snapshot(t, fresh, l); got != want {
+		t.Fatalf("rows after the checkpoint rows were recreated:\n%s", projectionstest.Diff(got, want))
+	}
+}
+
+// TestServerRefusedWrite: a write PostgreSQL refuses (a NUL in a name, which
+// its text cannot hold) fails the batch, which applies nothing, and leaves
+// no transaction open on the pool's connections.
+func TestServerRefusedWrite(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, pgtest.NewDatabase(t), Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	l := projectionstest.NewLog(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	l.Add("table-T1", time.Second, table.TableOpened{TableID: "T1", Game: "g", Variant: "v", Seats: 3, Stake: 1})
+	l.Add("table-T1", time.Second, table.PlayerSeated{Seat: 0, PlayerID: "A", Name: "a\x00b"})
+	l.Events[1].Data = []byte(`{"seat":0,"player_id":"A","name":"a\u0000b"}`)
+	for range 5 {
+		if _, err := db.ApplyBatch(ctx, projections.Leaderboards, l.Events); err == nil {
+			t.Fatal("a name with a NUL applied")
+		}
+	}
+	if cp, err := db.Checkpoint(ctx, projections.Leaderboards); err != nil || cp != 0 {
+		t.Fatalf("checkpoint %d, %v after refused batches; want 0", cp, err)
+	}
+	if n, err := db.ApplyBatch(ctx, projections.Leaderboards, l.Events[:1]); err != nil || n != 1 {
+		t.Fatalf("the event before the refused one: %d, %v", n, err)
+	}
+	var open int
+	if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`).Scan(&open); err != nil || open != 0 {
+		t.Fatalf("%d connections idle in a transaction (%v), want none", open, err)
+	}
+}

@@ -106,7 +106,16 @@ type randomTable struct {
 // close, and streams that are not tables interleave. Events are recorded
 // over some weeks from 2026-11-02 (UTC), so that every leaderboard period
 // holds some of them at Now.
-func RandomLog(seed uint64, tables, events int) *Log {
+func RandomLog(seed uint64, tables, events int) *Log { return randomLog(seed, tables, events, 12) }
+
+// LongHandsLog is RandomLog with hands of some thirty plays, as the games'
+// hands are (a 斗地主 hand plays 20 to 50 times): most events are then
+// plays, which change no row but the hand's record.
+func LongHandsLog(seed uint64, tables, events int) *Log { return randomLog(seed, tables, events, 64) }
+
+// randomLog plays, at a table in a hand, one event of choices: a re-deal,
+// an escape, a settlement for two, a play for the others.
+func randomLog(seed uint64, tables, events, choices int) *Log {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	l := NewLog(time.Date(2026, 11, 2, 3, 0, 0, 0, time.UTC))
 	// About five weeks in all.
@@ -143,13 +152,13 @@ func RandomLog(seed uint64, tables, events int) *Log {
 			l.AddRaw("player-"+randomPlayers[r.IntN(len(randomPlayers))], step(), "PlayerRenamed", []byte(`{"name":"x"}`))
 			continue
 		}
-		randomStep(r, l, live[r.IntN(len(live))], step)
+		randomStep(r, l, live[r.IntN(len(live))], step, choices)
 	}
 	return l
 }
 
 // randomStep plays one event (or a few) of t.
-func randomStep(r *rand.Rand, l *Log, t *randomTable, step func() time.Duration) {
+func randomStep(r *rand.Rand, l *Log, t *randomTable, step func() time.Duration, choices int) {
 	free, seated := -1, 0
 	for s, p := range t.seats {
 		if p == "" && free < 0 {
@@ -188,7 +197,7 @@ func randomStep(r *rand.Rand, l *Log, t *randomTable, step func() time.Duration)
 		}
 		return
 	}
-	switch n := r.IntN(12); {
+	switch n := r.IntN(choices); {
 	case n == 0 && t.deal < 3:
 		at(table.DealVoided{Hand: t.hand, Deal: t.deal, Reason: "all passed", Seed: fmt.Sprintf("%064x", t.hand*10+t.deal)})
 		t.deal++

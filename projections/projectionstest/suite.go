@@ -30,6 +30,8 @@ func Run(t *testing.T, open Opener) {
 	}{
 		{"ApplyIdempotentAndEscapes", testApplyIdempotent},
 		{"GapReported", testGap},
+		{"SettlementWithoutDeltas", testNoDeltas},
+		{"FailedBatchAppliesNothing", testFailedBatch},
 		{"ReplaySameAsIncremental", testReplay},
 		{"Directory", testDirectory},
 		{"RebuildOnDivergedLog", testDiverged},
@@ -67,11 +69,6 @@ func escapeTable(hands int) *Log {
 	}
 	return l
 }
-
-// EscapeTable is the log BenchmarkApplyBatch-style measures use: one table
-// of three seats playing hands of at least three events, every third with
-// an escape.
-func EscapeTable(hands int) *Log { return escapeTable(hands) }
 
 func apply1(t testing.TB, db DB, name string, ev eventstore.Event) int {
 	t.Helper()
@@ -159,6 +156,61 @@ func testGap(t *testing.T, open Opener) {
 		if err != nil || pos != 7 || hash != l.Events[6].Hash {
 			t.Fatalf("%s: anchor %d %q, %v; want 7 %q", n, pos, hash, err, l.Events[6].Hash)
 		}
+	}
+}
+
+// testNoDeltas: a settlement that records no deltas settles the hand with
+// none, and credits no one.
+func testNoDeltas(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, _ := open(t, fixed)
+	l := escapeTable(1)
+	l.Add("table-T1", time.Second, table.HandDealt{Hand: 2, Deal: 1})
+	l.Add("table-T1", time.Second, table.HandSettled{Hand: 2, Seed: "s"})
+	for _, n := range projections.Names {
+		if err := projections.CatchUp(ctx, db, n, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := db.Hand(ctx, "T1-2")
+	if err != nil || h.Deltas != nil || len(h.Events) != 2 {
+		t.Fatalf("hand T1-2 settled without deltas: %+v, %v; want no deltas, 2 events", h, err)
+	}
+	p, err := db.PlayerHands(ctx, "A", "", 0)
+	if err != nil || len(p.Hands) != 1 || p.Hands[0].Hand != 1 {
+		t.Fatalf("A's hands %+v, %v: want hand 1 only", p, err)
+	}
+	ps, err := db.Player(ctx, "A")
+	if err != nil || len(ps.Games) != 1 || ps.Games[0].Hands != 1 {
+		t.Fatalf("A's totals %+v, %v: want one hand", ps, err)
+	}
+}
+
+// testFailedBatch: a batch with an event that cannot be applied applies
+// none of its events and leaves the store able to apply the others.
+func testFailedBatch(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, _ := open(t, fixed)
+	l := escapeTable(1)
+	bad := slices.Clone(l.Events[:4])
+	bad[3].Data = []byte(`{"seat": "two", "player_id": "C"}`) // PlayerSeated
+	for range 10 {
+		for _, n := range projections.Names {
+			if _, err := db.ApplyBatch(ctx, n, bad); err == nil {
+				t.Fatalf("%s: a PlayerSeated whose seat is a string applied", n)
+			}
+			if cp, err := db.Checkpoint(ctx, n); err != nil || cp != 0 {
+				t.Fatalf("%s: checkpoint %d, %v after a failed batch; want 0", n, cp, err)
+			}
+		}
+	}
+	for _, n := range projections.Names {
+		if err := projections.CatchUp(ctx, db, n, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if h, err := db.Hand(ctx, "T1-1"); err != nil || len(h.Events) != 3 {
+		t.Fatalf("hand T1-1 after the failures: %+v, %v", h, err)
 	}
 }
 
@@ -537,8 +589,24 @@ func testWaitFor(t *testing.T, open Opener) {
 // events a transaction, each projection in turn. The log is a random one
 // of 50 tables.
 func BenchApplyBatch(b *testing.B, open Opener) {
+	benchApplyBatch(b, open, RandomLog(5, 50, max(b.N, 1)))
+}
+
+// BenchApplyBatchLongHands is BenchApplyBatch on a log of 50 tables whose
+// hands are as long as the games' (LongHandsLog).
+func BenchApplyBatchLongHands(b *testing.B, open Opener) {
+	benchApplyBatch(b, open, LongHandsLog(5, 50, max(b.N, 1)))
+}
+
+// BenchApplyBatchOneTable is BenchApplyBatch on the log projections/sqlite's
+// BenchmarkApplyBatch applies: one table whose hands are three to five
+// events long, the most writes an event can cost.
+func BenchApplyBatchOneTable(b *testing.B, open Opener) {
+	benchApplyBatch(b, open, escapeTable(b.N/3+1))
+}
+
+func benchApplyBatch(b *testing.B, open Opener, l *Log) {
 	ctx := context.Background()
-	l := RandomLog(5, 50, max(b.N, 1))
 	db, _ := open(b, l.Now)
 	evs := l.Events[:b.N]
 	b.ResetTimer()
@@ -551,4 +619,24 @@ func BenchApplyBatch(b *testing.B, open Opener) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchApplyBatchByProjection measures each projection alone as
+// BenchApplyBatch does all three: what each costs of the whole.
+func BenchApplyBatchByProjection(b *testing.B, open Opener) {
+	for _, n := range projections.Names {
+		b.Run(n, func(b *testing.B) {
+			ctx := context.Background()
+			l := RandomLog(5, 50, max(b.N, 1))
+			db, _ := open(b, l.Now)
+			evs := l.Events[:b.N]
+			b.ResetTimer()
+			for i := 0; i < len(evs); i += 256 {
+				if _, err := db.ApplyBatch(ctx, n, evs[i:min(i+256, len(evs))]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
 }

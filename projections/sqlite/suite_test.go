@@ -37,3 +37,20 @@ func TestConformance(t *testing.T) { projectionstest.Run(t, openSuite) }
 // suite's random log of 50 tables, the figure projections/postgres reports
 // too.
 func BenchmarkSuiteApplyBatch(b *testing.B) { projectionstest.BenchApplyBatch(b, openSuite) }
+
+// BenchmarkSuiteApplyBatchByProjection measures each projection alone.
+func BenchmarkSuiteApplyBatchByProjection(b *testing.B) {
+	projectionstest.BenchApplyBatchByProjection(b, openSuite)
+}
+
+// BenchmarkSuiteApplyBatchOneTable measures batched apply on one table of
+// short hands.
+func BenchmarkSuiteApplyBatchOneTable(b *testing.B) {
+	projectionstest.BenchApplyBatchOneTable(b, openSuite)
+}
+
+// BenchmarkSuiteApplyBatchLongHands measures batched apply on hands as long
+// as the games'.
+func BenchmarkSuiteApplyBatchLongHands(b *testing.B) {
+	projectionstest.BenchApplyBatchLongHands(b, openSuite)
+}

@@ -1,6 +1,6 @@
 -- The read model of the SQLite projections database (migrations/projections
--- 0002 to 0004) in one step. Timestamps are BIGINT unix nanoseconds in UTC
--- and JSON is TEXT, as there, so that both stores give the same answers
+-- 0002 to 0004) in one step. Timestamps are BIGINT unix nanoseconds in UTC,
+-- deltas BIGINT (SQLite's INTEGER is 64 bits), and JSON is TEXT, as there, so that both stores give the same answers
 -- byte for byte (jsonb would reorder keys and drop spaces of event data).
 
 -- Where each projection has read the log up to (global event position) and
@@ -59,7 +59,7 @@ CREATE TABLE hh_player_hands (
     settled_position BIGINT  NOT NULL,
     hand_id          TEXT    NOT NULL,
     seat             INTEGER NOT NULL,
-    delta            INTEGER NOT NULL,
+    delta            BIGINT  NOT NULL,
     PRIMARY KEY (player_id, settled_position, seat)
 );
 
@@ -94,7 +94,7 @@ CREATE TABLE lb_results (
     player_id  TEXT    NOT NULL,
     game       TEXT    NOT NULL,
     variant    TEXT    NOT NULL,
-    delta      INTEGER NOT NULL,
+    delta      BIGINT  NOT NULL,
     settled_at BIGINT  NOT NULL, -- unix nanoseconds, UTC
     PRIMARY KEY (hand_id, seat)
 );
