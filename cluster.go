@@ -41,7 +41,7 @@ const relayLease = "relay"
 
 func openCluster(ctx context.Context, cfg serveConfig, js jetstream.JetStream, log *slog.Logger) (*cluster, error) {
 	ns, replicas := cfg.NATS.NS, cfg.NATS.Limits.Replicas
-	leases, err := natsbus.OpenLeases(ctx, js, ns, natsbus.LeaseOptions{Replicas: replicas}, log)
+	leases, err := natsbus.OpenLeases(ctx, js, ns, natsbus.LeaseOptions{TTL: cfg.LeaseTTL, Replicas: replicas}, log)
 	if err != nil {
 		return nil, fmt.Errorf("NATS leases: %w", err)
 	}
@@ -58,6 +58,10 @@ func openCluster(ctx context.Context, cfg serveConfig, js jetstream.JetStream, l
 	node, err := nodeID(cfg.Data)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.LeaseTTL > 0 && leases.TTL() != cfg.LeaseTTL {
+		log.Warn("the leases bucket was created with another TTL, which the lease follows; delete the bucket while the deployment is stopped to change it",
+			"bucket", ns.Bucket("leases"), "ttl", leases.TTL(), "lease_ttl", cfg.LeaseTTL)
 	}
 	return &cluster{ns: ns, leases: leases, anchor: anchor, tickets: tickets, node: node}, nil
 }

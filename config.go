@@ -47,8 +47,11 @@ type serveConfig struct {
 	// AnchorEvery is how often the relay's node records the chain anchor
 	// (with --nats-url).
 	AnchorEvery time.Duration
-	BotDelay    time.Duration
-	Quotas      api.Quotas
+	// LeaseTTL is how long a dead node keeps the relay's lease (with
+	// --nats-url), when this node creates the leases bucket.
+	LeaseTTL time.Duration
+	BotDelay time.Duration
+	Quotas   api.Quotas
 	// CORSOrigins are the browser origins allowed to call the API.
 	CORSOrigins []string
 	observeConfig
@@ -173,6 +176,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	// Empty defaults (resolved in serve) keep the zero config the default.
 	str(fs, getenv, &c.TimeZone, "time-zone", "", "IANA time zone bounding leaderboard days, weeks and months; empty is Asia/Shanghai")
 	str(fs, getenv, &c.Projector, "projector", "", `where projections are built: "in-process" (empty) or "external" (a separate "paiju project")`)
+	leaseTTL := natsbus.DefaultLeaseTTL.String()
+	str(fs, getenv, &leaseTTL, "lease-ttl", leaseTTL, "with --nats-url, how long the relay's lease outlives a node that died without releasing it (1s to 5m): the longest a deployment waits for another node to relay; fixed when the deployment's leases bucket is created")
 	anchorEvery := "5s"
 	str(fs, getenv, &anchorEvery, "anchor-interval", anchorEvery, "with --nats-url, how often the node running the relay records the store's head as the chain anchor in NATS (100ms to 1h)")
 	botDelay := "300ms"
@@ -209,6 +214,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	c.BotDelay = d
 	if c.AnchorEvery, err = time.ParseDuration(anchorEvery); err != nil || c.AnchorEvery < 100*time.Millisecond || c.AnchorEvery > time.Hour {
 		return c, fmt.Errorf("serve: --anchor-interval %q: want a duration from 100ms to 1h", anchorEvery)
+	}
+	if c.LeaseTTL, err = time.ParseDuration(leaseTTL); err != nil || c.LeaseTTL < time.Second || c.LeaseTTL > 5*time.Minute {
+		return c, fmt.Errorf("serve: --lease-ttl %q: want a duration from 1s to 5m", leaseTTL)
 	}
 	if tokenFile != "" {
 		if c.AuditorToken != "" {

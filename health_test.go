@@ -148,3 +148,62 @@ func TestReadinessProjectionLag(t *testing.T) {
 		}
 	}
 }
+
+// A node that stands by while another relays is ready however long it runs
+// no relay of its own; it fails when the deployment's relay (JetStream
+// against the store) lags past the limit and the grace, when JetStream
+// cannot be read, or when the store lost the chain anchor; and the checks
+// say which.
+func TestReadinessStandbyNode(t *testing.T) {
+	const maxLag, grace = 10, time.Minute
+	start := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	var (
+		head, relayed int64
+		held          bool
+		relayedErr    error
+		anchorErr     error
+		now           time.Time
+	)
+	hl := newHealth(healthSource{
+		Head:          func(context.Context) (int64, error) { return head, nil },
+		NATSConnected: func() bool { return true },
+		Relay:         func() natsbus.RelayStats { return natsbus.RelayStats{Running: held, Position: relayed} },
+		RelayHeld:     func() bool { return held },
+		Relayed:       func(context.Context) (int64, error) { return relayed, relayedErr },
+		Anchor:        func(context.Context) error { return anchorErr },
+		Checkpoint:    func(context.Context, string) (int64, error) { return head, nil },
+		Projections:   []string{"hands"},
+	}, maxLag, grace)
+	hl.started.Store(true)
+	hl.now = func() time.Time { return now }
+	steps := []struct {
+		name          string
+		head, relayed int64
+		held          bool
+		relayedErr    error
+		anchorErr     error
+		at            time.Duration
+		failing       string // "" when ready
+		detailHave    string // in the relay check's detail
+	}{
+		{"standby, JetStream current", 100, 100, false, nil, nil, 0, "", "standby"},
+		{"standby, JetStream behind within grace", 200, 100, false, nil, nil, time.Second, "", "100 events behind"},
+		{"standby, JetStream behind past grace", 200, 100, false, nil, nil, grace + 2*time.Second, "relay", "longer than"},
+		{"standby, JetStream unreadable", 200, 200, false, errors.New("no responders"), nil, grace + 3*time.Second, "relay", "no responders"},
+		{"holding the lease, relay running", 200, 200, true, nil, nil, grace + 4*time.Second, "", "0 events behind"},
+		{"store lost the anchor", 200, 200, true, nil, errors.New("the event store does not contain the chain anchor"), grace + 5*time.Second, "anchor", ""},
+	}
+	for _, s := range steps {
+		head, relayed, held, relayedErr, anchorErr, now = s.head, s.relayed, s.held, s.relayedErr, s.anchorErr, start.Add(s.at)
+		cs := hl.checks(context.Background())
+		var detail string
+		for _, c := range cs {
+			if c.Name == "relay" {
+				detail = c.Detail
+			}
+		}
+		if got := strings.Join(failing(cs), ","); got != s.failing || !strings.Contains(detail, s.detailHave) {
+			t.Errorf("%s: failing %q (relay: %q), want failing %q with %q in the relay's detail", s.name, got, detail, s.failing, s.detailHave)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"paiju/eventstore"
 	"paiju/natsbus"
@@ -62,6 +63,36 @@ func BenchmarkRelay(b *testing.B) {
 				}
 				b.ReportMetric(float64(head)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 			})
+		}
+	}
+}
+
+// BenchmarkTicketPutTake is one stream ticket issued on a node and
+// redeemed on another through the JetStream key-value bucket of a
+// loopback nats-server: the price of tickets any node redeems.
+func BenchmarkTicketPutTake(b *testing.B) {
+	url := startNATSServer(b)
+	ns, _ := natsbus.NewNamespace("bench")
+	var nodes [2]*natsbus.Tickets
+	for i := range nodes {
+		_, js := dial(b, url)
+		tk, err := natsbus.OpenTickets(b.Context(), js, ns, time.Minute, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes[i] = tk
+	}
+	ctx := b.Context()
+	grant := []byte(`{"table_id":"01J","player_id":"01P","expires":"2026-12-01T12:00:30Z"}`)
+	i := 0
+	for b.Loop() {
+		key := fmt.Sprintf("%064x", i)
+		i++
+		if err := nodes[0].Put(ctx, key, grant); err != nil {
+			b.Fatal(err)
+		}
+		if _, ok, err := nodes[1].Take(ctx, key); err != nil || !ok {
+			b.Fatalf("take: %v %v", ok, err)
 		}
 	}
 }

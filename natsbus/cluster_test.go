@@ -202,8 +202,10 @@ func TestLeaseOneRelayAtATime(t *testing.T) {
 	}
 
 	// a stops cleanly: it releases the lease and b takes over at once.
+	stopped := time.Now()
 	a.stop()
 	waitHeld(t, b)
+	t.Logf("takeover after a clean stop: %v (lease TTL %v)", time.Since(stopped).Round(time.Millisecond), leaseTTL)
 	waitPosition(t, b.relay, e.head())
 
 	// c stands by; b is cut off without releasing: c takes over once the
@@ -212,8 +214,10 @@ func TestLeaseOneRelayAtATime(t *testing.T) {
 	mu.Lock()
 	nodes = append(nodes, c)
 	mu.Unlock()
+	crashed := time.Now()
 	b.crash()
 	waitHeld(t, c)
+	t.Logf("takeover after a holder was cut off: %v (lease TTL %v)", time.Since(crashed).Round(time.Millisecond), leaseTTL)
 	if b.leases.Held("relay") || b.relay.Stats().Running {
 		t.Fatal("node b still relays after losing its NATS connection")
 	}

@@ -17,4 +17,12 @@
 // Consumers read events with DecodeEvent and still apply them idempotently
 // by (stream, version): a purge of the stream or a store restored from a
 // backup are operator actions the relay reports but cannot undo.
+//
+// Several processes may form one deployment on an external NATS. A
+// Namespace gives each deployment its own stream, subjects, consumers and
+// key-value buckets; Leases keep one relay (and one worker per shared
+// projection) per deployment; Anchor keeps a recent head of the store
+// outside it, so a store that lost events is noticed; Tickets let any node
+// redeem a stream ticket another issued; Live hears every event on every
+// node, since it listens to the stream's subjects, not to the relay.
 package natsbus
