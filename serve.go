@@ -201,8 +201,6 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		case cl != nil:
 			// The projections are this node's (a database in its data
 			// directory): its own consumers feed them every event.
-			// Projections every node shares would instead run under the
-			// deployment's leases, one worker each (feed.Leases).
 			feed.Node = cl.node
 		}
 		wg.Go(func() { runProjections(runCtx, feed, log) })
