@@ -390,22 +390,20 @@ func TestServeTwoNodesOneDeployment(t *testing.T) {
 	if int64(info.State.Msgs) != events {
 		t.Errorf("JetStream holds %d messages for the store's %d events: two relays, or one that skipped or repeated", info.State.Msgs, events)
 	}
-	// Each node fed its own projections from consumers of its own.
+	// The projections live in the shared PostgreSQL database: one durable
+	// consumer per projection for the deployment, each consumed by the
+	// node that holds the projection's lease.
 	var consumers []string
 	for name := range s.ConsumerNames(t.Context()).Name() {
 		consumers = append(consumers, name)
 	}
 	slices.Sort(consumers)
-	perNode := map[string]int{}
-	for _, c := range consumers {
-		rest, ok := strings.CutPrefix(c, "paiju-prod-projection-")
-		if !ok {
-			t.Errorf("consumer %s does not carry the deployment's name", c)
-			continue
-		}
-		perNode[rest[strings.LastIndexByte(rest, '-')+1:]]++
+	var wantConsumers []string
+	for _, p := range projections.Names {
+		wantConsumers = append(wantConsumers, ns.ProjectionConsumer(p))
 	}
-	if len(perNode) != 2 || len(consumers) != 2*len(projections.Names) {
-		t.Errorf("consumers %v, want one per projection per node", consumers)
+	slices.Sort(wantConsumers)
+	if !slices.Equal(consumers, wantConsumers) {
+		t.Errorf("consumers %v, want %v: one per projection for the deployment", consumers, wantConsumers)
 	}
 }
