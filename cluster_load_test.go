@@ -164,6 +164,9 @@ func TestCluster(t *testing.T) {
 			paijuCPU.Round(10*time.Millisecond), float64(paijuCPU.Microseconds())/1000/float64(max(res.Moves, 1)),
 			natsCPU.Round(10*time.Millisecond), float64(natsCPU.Microseconds())/1000/float64(max(res.Moves, 1)), res.Elapsed.Round(time.Millisecond), runtime.NumCPU())
 	}
+	if rec, err := os.ReadFile(cfg.Record); err != nil || strings.Count(string(rec), "\n") != len(acks) {
+		t.Fatalf("--record %s holds %d lines for %d acknowledged moves (%v)", cfg.Record, strings.Count(string(rec), "\n"), len(acks), err)
+	}
 	if res.Moves < 50 {
 		t.Fatalf("only %d moves acknowledged in %s: the cluster did not serve (first error: %s)", res.Moves, duration, res.FirstErr)
 	}
