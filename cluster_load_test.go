@@ -150,6 +150,10 @@ func TestCluster(t *testing.T) {
 	}
 	res, err := loadtest(ctx, cfg, &out)
 	cpuEnd := [2]time.Duration{cpuOf(nodes), cpuOf(nc.procs)}
+	var commits commitStats
+	if !faults {
+		commits = scrapeCommits(t, nodes)
+	}
 	close(stopFaults)
 	<-faultsDone
 	if err != nil {
@@ -163,6 +167,10 @@ func TestCluster(t *testing.T) {
 		t.Logf("CPU during the load: paiju nodes %s (%.2f ms per move), NATS servers %s (%.2f ms per move), over %s of wall time on %d cores",
 			paijuCPU.Round(10*time.Millisecond), float64(paijuCPU.Microseconds())/1000/float64(max(res.Moves, 1)),
 			natsCPU.Round(10*time.Millisecond), float64(natsCPU.Microseconds())/1000/float64(max(res.Moves, 1)), res.Elapsed.Round(time.Millisecond), runtime.NumCPU())
+		if commits.commits > 0 {
+			t.Logf("store commits since the nodes started (setup included): %.0f transactions, %.1f appends and %.1f events each, %.2f ms from BEGIN to COMMIT on average; %.0f transactions/s over the load",
+				commits.commits, commits.appends/commits.commits, commits.events/commits.commits, 1000*commits.seconds/commits.commits, commits.commits/res.Elapsed.Seconds())
+		}
 	}
 	if rec, err := os.ReadFile(cfg.Record); err != nil || strings.Count(string(rec), "\n") != len(acks) {
 		t.Fatalf("--record %s holds %d lines for %d acknowledged moves (%v)", cfg.Record, strings.Count(string(rec), "\n"), len(acks), err)
@@ -397,6 +405,48 @@ func (p *clusterProc) waitReady(t *testing.T, within time.Duration) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Fatalf("%s not ready after %s: %s\n%s", p.name, within, last, tail(p.logPath, 40))
+}
+
+// commitStats sums the nodes' group commits (metrics.Metrics.Commit).
+type commitStats struct{ commits, appends, events, seconds float64 }
+
+// scrapeCommits reads the store's commit histograms from every node's
+// /metrics.
+func scrapeCommits(t *testing.T, nodes []*clusterProc) commitStats {
+	t.Helper()
+	var s commitStats
+	for _, n := range nodes {
+		resp, err := http.Get(n.url + "/metrics")
+		if err != nil {
+			t.Fatalf("%s /metrics: %v", n.name, err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.Lines(string(b)) {
+			name, val, ok := strings.Cut(strings.TrimSpace(line), " ")
+			if !ok {
+				continue
+			}
+			v, err := strconv.ParseFloat(val, 64)
+			if err != nil {
+				continue
+			}
+			switch name {
+			case "paiju_store_commit_appends_count":
+				s.commits += v
+			case "paiju_store_commit_appends_sum":
+				s.appends += v
+			case "paiju_store_commit_events_sum":
+				s.events += v
+			case "paiju_store_commit_duration_seconds_sum":
+				s.seconds += v
+			}
+		}
+	}
+	return s
 }
 
 // cpuOf is the CPU time (user and system) the running processes of ps have
