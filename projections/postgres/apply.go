@@ -107,7 +107,7 @@ type seatRecord struct {
 	Name     string `json:"name"`
 }
 
-// sortedSeats are the values of seats in seat order.
+// sortedSeats lists the seats of seats, in order.
 func sortedSeats[T any](seats map[int]T) []int {
 	return slices.Sorted(maps.Keys(seats))
 }

@@ -48,8 +48,11 @@ func TestConformance(t *testing.T) { projectionstest.Run(t, openSuite) }
 // compares every read the API makes.
 func TestSameAnswersAsSQLite(t *testing.T) {
 	ctx := context.Background()
-	for _, seed := range []uint64{1, 2, 3} {
+	for _, seed := range []uint64{1, 2, 3, 4} {
 		l := projectionstest.RandomLog(seed, 14, 900)
+		if seed == 4 {
+			l = projectionstest.LongHandsLog(seed, 14, 2000)
+		}
 		pg, _ := openSuite(t, l.Now)
 		lite, err := psqlite.Open(ctx, filepath.Join(t.TempDir(), "projections.db"), psqlite.Options{Location: shanghai(t), Now: l.Now})
 		if err != nil {
@@ -240,4 +243,10 @@ func TestServerRefusedWrite(t *testing.T) {
 	if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`).Scan(&open); err != nil || open != 0 {
 		t.Fatalf("%d connections idle in a transaction (%v), want none", open, err)
 	}
+}
+
+// BenchmarkSuiteApplyBatchConcurrent measures batched apply with the three
+// projections applied at once, as the feed applies them.
+func BenchmarkSuiteApplyBatchConcurrent(b *testing.B) {
+	projectionstest.BenchApplyBatchConcurrent(b, openSuite)
 }

@@ -598,6 +598,30 @@ func BenchApplyBatchLongHands(b *testing.B, open Opener) {
 	benchApplyBatch(b, open, LongHandsLog(5, 50, max(b.N, 1)))
 }
 
+// BenchApplyBatchConcurrent is BenchApplyBatch with the three projections
+// applied at once, each by a goroutine of its own, as the feed applies
+// them.
+func BenchApplyBatchConcurrent(b *testing.B, open Opener) {
+	ctx := context.Background()
+	l := RandomLog(5, 50, max(b.N, 1))
+	db, _ := open(b, l.Now)
+	evs := l.Events[:b.N]
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for _, n := range projections.Names {
+		wg.Go(func() {
+			for i := 0; i < len(evs); i += 256 {
+				if _, err := db.ApplyBatch(ctx, n, evs[i:min(i+256, len(evs))]); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
 // BenchApplyBatchOneTable is BenchApplyBatch on the log projections/sqlite's
 // BenchmarkApplyBatch applies: one table whose hands are three to five
 // events long, the most writes an event can cost.

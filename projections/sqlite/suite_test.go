@@ -54,3 +54,9 @@ func BenchmarkSuiteApplyBatchOneTable(b *testing.B) {
 func BenchmarkSuiteApplyBatchLongHands(b *testing.B) {
 	projectionstest.BenchApplyBatchLongHands(b, openSuite)
 }
+
+// BenchmarkSuiteApplyBatchConcurrent measures batched apply with the three
+// projections applied at once, as the feed applies them.
+func BenchmarkSuiteApplyBatchConcurrent(b *testing.B) {
+	projectionstest.BenchApplyBatchConcurrent(b, openSuite)
+}
