@@ -3,10 +3,10 @@
 GO ?= go
 BIN := $(CURDIR)/bin
 
-.PHONY: test lint vet staticcheck gotest fuzz openapi-lint client-check serve bench bench-all benchstat check-tidy vulncheck
+.PHONY: test lint vet staticcheck gotest fuzz openapi-lint client-check serve bench bench-all benchstat check-tidy vulncheck cluster-test
 
 # go test runs last, so that its lines close the output.
-test: lint fuzz openapi-lint client-check vulncheck gotest
+test: lint fuzz openapi-lint client-check vulncheck cluster-test gotest
 
 lint: vet staticcheck check-tidy
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -45,6 +45,14 @@ vulncheck:
 gotest:
 	$(GO) test -count=1 ./domain/...
 	$(GO) test -race -count=1 -timeout 20m ./...
+
+# The cluster test (cluster_test.go): a 3-server NATS JetStream cluster and
+# 3 paiju nodes on one PostgreSQL database, under load, with SIGKILLs of
+# nodes and of a NATS server. It needs PostgreSQL (see README, Run it and
+# test it) and builds paiju and nats-server (the version in go.mod). It runs
+# once, here, without the race detector: the go test pass below skips it.
+cluster-test:
+	PAIJU_CLUSTER_TEST=1 $(GO) test -count=1 -run '^TestCluster$$' -timeout 10m -v .
 
 # A short run of every fuzz target beyond its committed corpus. The run is
 # bounded by executions, not time: a time bound can expire while the fuzzing

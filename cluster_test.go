@@ -390,9 +390,9 @@ func TestServeTwoNodesOneDeployment(t *testing.T) {
 	if int64(info.State.Msgs) != events {
 		t.Errorf("JetStream holds %d messages for the store's %d events: two relays, or one that skipped or repeated", info.State.Msgs, events)
 	}
-	// The nodes share their projections (PostgreSQL): one worker per
-	// projection in the deployment, under its lease, so one consumer each,
-	// named for the deployment.
+	// The projections live in the shared PostgreSQL database: one durable
+	// consumer per projection for the deployment, each consumed by the
+	// node that holds the projection's lease.
 	var consumers []string
 	for name := range s.ConsumerNames(t.Context()).Name() {
 		consumers = append(consumers, name)
@@ -400,10 +400,10 @@ func TestServeTwoNodesOneDeployment(t *testing.T) {
 	slices.Sort(consumers)
 	var wantConsumers []string
 	for _, p := range projections.Names {
-		wantConsumers = append(wantConsumers, "paiju-prod-projection-"+p)
+		wantConsumers = append(wantConsumers, ns.ProjectionConsumer(p))
 	}
 	slices.Sort(wantConsumers)
 	if !slices.Equal(consumers, wantConsumers) {
-		t.Errorf("consumers %v, want %v: one per projection in the deployment", consumers, wantConsumers)
+		t.Errorf("consumers %v, want %v: one per projection for the deployment", consumers, wantConsumers)
 	}
 }

@@ -118,12 +118,12 @@ func TestCrashLosesNothing(t *testing.T) {
 						return
 					default:
 					}
-					_, v, err := c.move(ctx, tb, r)
+					ack, err := c.move(ctx, tb, r)
 					if err != nil {
 						return // the server is gone (or refused): this round is over
 					}
 					mu.Lock()
-					acked[tb.id] = max(acked[tb.id], v)
+					acked[tb.id] = max(acked[tb.id], ack.Version)
 					moves++
 					mu.Unlock()
 				}
@@ -173,19 +173,31 @@ func TestCrashLosesNothing(t *testing.T) {
 func checkProjected(t *testing.T, c *loadClient, tableID string) int {
 	t.Helper()
 	ctx := context.Background()
-	var feed struct {
-		Events []struct {
-			Position int64           `json:"position"`
-			Type     string          `json:"type"`
-			Data     json.RawMessage `json:"data"`
-		} `json:"events"`
+	type event struct {
+		Version  int             `json:"version"`
+		Position int64           `json:"position"`
+		Type     string          `json:"type"`
+		Data     json.RawMessage `json:"data"`
 	}
-	if _, err := c.do(ctx, "GET", "/v1/tables/"+tableID+"/events?after=0", "crash-audit", nil, &feed); err != nil {
-		t.Fatal(err)
+	var events []event
+	// The feed comes in pages (--quota-events-page).
+	for {
+		var feed struct {
+			Version int     `json:"version"`
+			Events  []event `json:"events"`
+		}
+		path := fmt.Sprintf("/v1/tables/%s/events?after=%d", tableID, len(events))
+		if _, err := c.do(ctx, "GET", path, "crash-audit", nil, &feed); err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, feed.Events...)
+		if len(feed.Events) == 0 || len(events) >= feed.Version {
+			break
+		}
 	}
 	var settled []int
 	var last int64
-	for _, e := range feed.Events {
+	for _, e := range events {
 		last = e.Position
 		if e.Type == "HandSettled" {
 			var h struct {

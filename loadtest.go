@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,27 +10,41 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // loadConfig configures paiju loadtest.
 type loadConfig struct {
-	Addr     string
+	// Addrs are the base URLs of the servers: one, or every node of a
+	// cluster, which then get the tables and the moves in turn.
+	Addrs    []string
 	Duration time.Duration
 	Tables   int
 	Clients  int
 	Game     string
 	Variant  string
 	Seed     uint64
+	// Record names a file that receives every acknowledged move as one
+	// JSON line (loadAck), for checking afterwards that the store holds it.
+	Record string
+	// OnAck, if set, is called with every acknowledged move (tests).
+	OnAck func(loadAck)
+	// OnPlaying, if set, is called once the tables are set up and the
+	// clients start playing (tests start their faults there).
+	OnPlaying func()
 }
 
 func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) (loadConfig, error) {
 	var c loadConfig
+	var addrs string
 	fs := flagSet("loadtest", stderr)
-	str(fs, getenv, &c.Addr, "addr", "http://127.0.0.1:8080", "base URL of a running paiju server")
+	str(fs, getenv, &addrs, "addr", "http://127.0.0.1:8080", "base URL of a running paiju server, or comma-separated URLs of a cluster's nodes (tables and moves go to them in turn; a node that is down is skipped)")
+	str(fs, getenv, &c.Record, "record", "", "file to write every acknowledged move to, one JSON line each (table, player, idempotency key, versions, positions)")
 	fs.DurationVar(&c.Duration, "duration", 10*time.Second, "how long to play")
 	fs.IntVar(&c.Tables, "tables", 64, "tables to open and play on")
 	fs.IntVar(&c.Clients, "clients", 16, "concurrent clients (each plays its share of the tables)")
@@ -45,8 +60,17 @@ func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) 
 	case c.Tables < 1 || c.Clients < 1 || c.Duration <= 0:
 		return c, errors.New("loadtest: --tables, --clients and --duration must be positive")
 	}
-	if !strings.Contains(c.Addr, "://") {
-		c.Addr = "http://" + c.Addr
+	for _, a := range strings.Split(addrs, ",") {
+		if a = strings.TrimSpace(a); a == "" {
+			continue
+		}
+		if !strings.Contains(a, "://") {
+			a = "http://" + a
+		}
+		c.Addrs = append(c.Addrs, strings.TrimRight(a, "/"))
+	}
+	if len(c.Addrs) == 0 {
+		return c, errors.New("loadtest: --addr names no server")
 	}
 	return c, nil
 }
@@ -55,8 +79,9 @@ func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) 
 type loadResult struct {
 	Moves     int
 	Errors    int
+	Retries   int // requests sent again (to the next node of a cluster)
 	Elapsed   time.Duration
-	Latencies []time.Duration // of each POST /actions, sorted
+	Latencies []time.Duration // of each acknowledged POST /actions, retries included, sorted
 	FirstErr  string
 }
 
@@ -71,30 +96,132 @@ func (r loadResult) String() string {
 	s := fmt.Sprintf("%.0f moves/s (%d moves in %s), latency p50 %s p95 %s p99 %s, %d errors",
 		float64(r.Moves)/r.Elapsed.Seconds(), r.Moves, r.Elapsed.Round(time.Millisecond),
 		r.quantile(0.50).Round(10*time.Microsecond), r.quantile(0.95).Round(10*time.Microsecond), r.quantile(0.99).Round(10*time.Microsecond), r.Errors)
+	if r.Retries > 0 {
+		s += fmt.Sprintf(", %d requests retried", r.Retries)
+	}
 	if r.FirstErr != "" {
 		s += "; first error: " + r.FirstErr
 	}
 	return s
 }
 
-// loadClient speaks to the API.
+// loadAck is one move a server acknowledged (200): what the client sent and
+// the versions and global positions of the events the answer says it
+// appended. Retrying the same request (token, key, body) must get the same
+// answer back as a replay, from any node.
+type loadAck struct {
+	Table   string         `json:"table"`
+	Player  string         `json:"player"`
+	Seat    int            `json:"seat"`
+	Key     string         `json:"key"`
+	Node    string         `json:"node"`
+	Action  map[string]any `json:"action"`
+	First   int            `json:"first_version"`
+	Version int            `json:"version"`
+	// Versions and Positions are those of the appended events the player
+	// may see (a secret of the deal is not shown to a seat).
+	Versions  []int         `json:"versions"`
+	Positions []int64       `json:"positions"`
+	Replayed  bool          `json:"replayed,omitempty"` // a retry found the first attempt committed
+	Token     string        `json:"-"`
+	Took      time.Duration `json:"-"`
+}
+
+// loadClient speaks to the API: to base, or to the nodes of a cluster.
 type loadClient struct {
 	base string
-	http *http.Client
+	// nodes, when set, are the servers' base URLs (a cluster's nodes, or
+	// one server): a request goes to the node it is given and, when that
+	// node is down (no connection, 502, 503, 504, 500) or the same
+	// idempotent request is still in progress there, again to the next
+	// node until retryFor has passed.
+	nodes    []string
+	retryFor time.Duration
+	http     *http.Client
+	retries  atomic.Int64
+}
+
+func (c *loadClient) server(node int) string {
+	if len(c.nodes) == 0 {
+		return c.base
+	}
+	return c.nodes[node%len(c.nodes)]
 }
 
 func (c *loadClient) do(ctx context.Context, method, path, token string, body, out any) (int, error) {
+	_, status, err := c.doOn(ctx, 0, method, path, token, "", body, out)
+	return status, err
+}
+
+// doOn sends a request to node (with key as its Idempotency-Key if not
+// empty) and returns the node that answered and whether its answer was a
+// replay of an earlier attempt.
+func (c *loadClient) doOn(ctx context.Context, node int, method, path, token, key string, body, out any) (answered reply, status int, err error) {
+	var b []byte
+	if body != nil {
+		if b, err = json.Marshal(body); err != nil {
+			return reply{}, 0, err
+		}
+	}
+	var deadline time.Time
+	for attempt := 0; ; attempt++ {
+		base := c.server(node)
+		resp, status, data, err := c.once(ctx, base, method, path, token, key, b)
+		retry := len(c.nodes) > 0 && ctx.Err() == nil && retryable(status, data, err)
+		if retry && deadline.IsZero() {
+			deadline = time.Now().Add(c.retryFor)
+		}
+		if !retry || time.Now().After(deadline) {
+			if err != nil {
+				return reply{node: base}, status, err
+			}
+			r := reply{node: base, replayed: resp.Header.Get("Idempotent-Replayed") == "true"}
+			if status >= 300 {
+				return r, status, fmt.Errorf("%s %s%s: %d %s", method, base, path, status, bytes.TrimSpace(data))
+			}
+			if out != nil {
+				return r, status, json.Unmarshal(data, out)
+			}
+			return r, status, nil
+		}
+		c.retries.Add(1)
+		node++
+		if !sleepCtx(ctx, time.Duration(min(attempt+1, 20))*50*time.Millisecond) {
+			return reply{node: base}, 0, ctx.Err()
+		}
+	}
+}
+
+// reply is which node answered a request and whether it answered from the
+// idempotency record of an earlier attempt.
+type reply struct {
+	node     string
+	replayed bool
+}
+
+// retryable says whether another node may well answer where this one did
+// not: the node is down or restarting, or the request is in progress there.
+func retryable(status int, body []byte, err error) bool {
+	if err != nil {
+		return true
+	}
+	switch status {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	case http.StatusConflict:
+		return bytes.Contains(body, []byte(`"request_in_progress"`))
+	}
+	return false
+}
+
+func (c *loadClient) once(ctx context.Context, base, method, path, token, key string, body []byte) (*http.Response, int, []byte, error) {
 	var rd io.Reader
 	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return 0, err
-		}
-		rd = bytes.NewReader(b)
+		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, base+path, rd)
 	if err != nil {
-		return 0, err
+		return nil, 0, nil, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -102,30 +229,41 @@ func (c *loadClient) do(ctx context.Context, method, path, token string, body, o
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return 0, err
+		return nil, 0, nil, err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return resp.StatusCode, err
+		return resp, resp.StatusCode, nil, err
 	}
-	if resp.StatusCode >= 300 {
-		return resp.StatusCode, fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, bytes.TrimSpace(data))
-	}
-	if out != nil {
-		return resp.StatusCode, json.Unmarshal(data, out)
-	}
-	return resp.StatusCode, nil
+	return resp, resp.StatusCode, data, nil
 }
 
-// loadTable is one table a client plays: its players' tokens and the seat to
-// act (-1 when several or none may act).
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// loadTable is one table a client plays: its players' ids and tokens, the
+// seat to act (-1 when several or none may act), and the node its next
+// request goes to.
 type loadTable struct {
-	id     string
-	tokens []string
-	turn   int
+	id      string
+	players []string
+	tokens  []string
+	turn    int
+	node    int
 }
 
 type loadView struct {
@@ -135,33 +273,41 @@ type loadView struct {
 	Seats   []any  `json:"seats"`
 }
 
-// setUp opens a table and seats fresh players in every seat.
+// setUp opens a table and seats fresh players in every seat. In a cluster
+// table n is opened on node n and each of its players joins through the
+// next node, so that tokens and tables are used on nodes that did not
+// create them.
 func (c *loadClient) setUp(ctx context.Context, cfg loadConfig, n int) (*loadTable, error) {
+	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(n)|1<<62))
+	key := func() string { return fmt.Sprintf("lt-%016x", rng.Uint64()) }
 	var first struct {
+		ID    string `json:"id"`
 		Token string `json:"token"`
 	}
-	if _, err := c.do(ctx, "POST", "/v1/players", "", map[string]string{"name": fmt.Sprintf("load-%d-0", n)}, &first); err != nil {
+	if _, _, err := c.doOn(ctx, n, "POST", "/v1/players", "", "", map[string]string{"name": fmt.Sprintf("load-%d-0", n)}, &first); err != nil {
 		return nil, err
 	}
 	var v loadView
-	if _, err := c.do(ctx, "POST", "/v1/tables", first.Token, map[string]any{"game": cfg.Game, "variant": cfg.Variant}, &v); err != nil {
+	if _, _, err := c.doOn(ctx, n, "POST", "/v1/tables", first.Token, key(), map[string]any{"game": cfg.Game, "variant": cfg.Variant}, &v); err != nil {
 		return nil, err
 	}
-	t := &loadTable{id: v.ID, tokens: []string{first.Token}, turn: -1}
+	t := &loadTable{id: v.ID, players: []string{first.ID}, tokens: []string{first.Token}, turn: -1, node: n}
 	for i := 1; i < len(v.Seats); i++ {
 		var p struct {
+			ID    string `json:"id"`
 			Token string `json:"token"`
 		}
-		if _, err := c.do(ctx, "POST", "/v1/players", "", map[string]string{"name": fmt.Sprintf("load-%d-%d", n, i)}, &p); err != nil {
+		if _, _, err := c.doOn(ctx, n+i, "POST", "/v1/players", "", "", map[string]string{"name": fmt.Sprintf("load-%d-%d", n, i)}, &p); err != nil {
 			return nil, err
 		}
+		t.players = append(t.players, p.ID)
 		t.tokens = append(t.tokens, p.Token)
 	}
-	for _, tok := range t.tokens {
+	for i, tok := range t.tokens {
 		var r struct {
 			Table loadView `json:"table"`
 		}
-		if _, err := c.do(ctx, "POST", "/v1/tables/"+t.id+"/join", tok, nil, &r); err != nil {
+		if _, _, err := c.doOn(ctx, n+i+1, "POST", "/v1/tables/"+t.id+"/join", tok, key(), nil, &r); err != nil {
 			return nil, err
 		}
 		t.setTurn(r.Table.Turn)
@@ -177,16 +323,20 @@ func (t *loadTable) setTurn(turn *int) {
 }
 
 // move makes one random legal move (never escape or leave) at t and returns
-// the latency of its POST and the table's version it acknowledged.
-func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (time.Duration, int, error) {
+// what the server acknowledged. Every move carries an Idempotency-Key, so a
+// retry on another node cannot play it twice. In a cluster each move goes
+// to the next node.
+func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (loadAck, error) {
+	node := t.node
+	t.node++
 	seats := []int{t.turn}
 	if t.turn < 0 {
 		seats = rng.Perm(len(t.tokens))
 	}
 	for _, seat := range seats {
-		actions, err := c.legal(ctx, t, seat, rng)
+		actions, err := c.legal(ctx, node, t, seat, rng)
 		if err != nil {
-			return 0, 0, err
+			return loadAck{}, err
 		}
 		actions = slices.DeleteFunc(actions, func(a map[string]any) bool {
 			return a["type"] == "escape" || a["type"] == "leave" || a["type"] == "delegate"
@@ -195,19 +345,34 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (ti
 			continue
 		}
 		a := actions[rng.IntN(len(actions))]
+		key := fmt.Sprintf("lt-%016x", rng.Uint64())
 		var r struct {
+			Version int `json:"version"`
+			Events  []struct {
+				Version  int   `json:"version"`
+				Position int64 `json:"position"`
+			} `json:"events"`
 			Table loadView `json:"table"`
 		}
 		start := time.Now()
-		_, err = c.do(ctx, "POST", "/v1/tables/"+t.id+"/actions", t.tokens[seat], a, &r)
+		rep, _, err := c.doOn(ctx, node, "POST", "/v1/tables/"+t.id+"/actions", t.tokens[seat], key, a, &r)
 		took := time.Since(start)
 		if err != nil {
-			return 0, 0, err
+			return loadAck{}, err
 		}
 		t.setTurn(r.Table.Turn)
-		return took, r.Table.Version, nil
+		ack := loadAck{Table: t.id, Player: t.players[seat], Seat: seat, Key: key, Node: rep.node, Action: a,
+			Version: r.Version, Replayed: rep.replayed, Token: t.tokens[seat], Took: took}
+		for i, e := range r.Events {
+			if i == 0 {
+				ack.First = e.Version
+			}
+			ack.Versions = append(ack.Versions, e.Version)
+			ack.Positions = append(ack.Positions, e.Position)
+		}
+		return ack, nil
 	}
-	return 0, 0, fmt.Errorf("table %s: no seat has a legal move", t.id)
+	return loadAck{}, fmt.Errorf("table %s: no seat has a legal move", t.id)
 }
 
 // legal lists actions of seat at t to choose a move from. /legal is bounded:
@@ -215,7 +380,7 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (ti
 // the cards that extend the selection, so legal adds random cards of extend
 // to the selection until the answer is complete or lists plays of the
 // selected cards (then it stops there or goes on, at random).
-func (c *loadClient) legal(ctx context.Context, t *loadTable, seat int, rng *rand.Rand) ([]map[string]any, error) {
+func (c *loadClient) legal(ctx context.Context, node int, t *loadTable, seat int, rng *rand.Rand) ([]map[string]any, error) {
 	var sel []string
 	for {
 		var l struct {
@@ -224,7 +389,7 @@ func (c *loadClient) legal(ctx context.Context, t *loadTable, seat int, rng *ran
 			Extend   []string         `json:"extend"`
 		}
 		path := "/v1/tables/" + t.id + "/legal?selected=" + strings.Join(sel, ",")
-		if _, err := c.do(ctx, "GET", path, t.tokens[seat], nil, &l); err != nil {
+		if _, _, err := c.doOn(ctx, node, "GET", path, t.tokens[seat], "", nil, &l); err != nil {
 			return nil, err
 		}
 		if l.Complete || len(l.Extend) == 0 {
@@ -240,13 +405,52 @@ func (c *loadClient) legal(ctx context.Context, t *loadTable, seat int, rng *ran
 // loadtest opens the tables, then plays random legal moves with the clients
 // until the duration is over, and prints what it measured.
 func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult, error) {
-	c := &loadClient{base: strings.TrimRight(cfg.Addr, "/"), http: &http.Client{
+	conns := cfg.Clients * 2
+	c := &loadClient{base: cfg.Addrs[0], http: &http.Client{
 		Timeout:   30 * time.Second,
-		Transport: &http.Transport{MaxIdleConnsPerHost: cfg.Clients * 2, MaxConnsPerHost: cfg.Clients * 2},
+		Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns},
 	}}
+	// A server that is down or restarting is waited for, and a cluster's
+	// other nodes are tried meanwhile.
+	c.nodes, c.retryFor = cfg.Addrs, 30*time.Second
 	var res loadResult
-	if _, err := c.do(ctx, "GET", "/readyz", "", nil, nil); err != nil {
-		return res, fmt.Errorf("server at %s is not ready: %w", cfg.Addr, err)
+	for i, a := range cfg.Addrs {
+		if _, _, err := c.doOn(ctx, i, "GET", "/readyz", "", "", nil, nil); err != nil {
+			return res, fmt.Errorf("server at %s is not ready: %w", a, err)
+		}
+	}
+	record := cfg.OnAck
+	if cfg.Record != "" {
+		f, err := os.Create(cfg.Record)
+		if err != nil {
+			return res, fmt.Errorf("loadtest: --record: %w", err)
+		}
+		w := bufio.NewWriter(f)
+		enc := json.NewEncoder(w)
+		var mu sync.Mutex
+		var werr error
+		next := record
+		record = func(a loadAck) {
+			mu.Lock()
+			if werr == nil {
+				werr = enc.Encode(a)
+			}
+			mu.Unlock()
+			if next != nil {
+				next(a)
+			}
+		}
+		defer func() {
+			if err := w.Flush(); err != nil && werr == nil {
+				werr = err
+			}
+			if err := f.Close(); err != nil && werr == nil {
+				werr = err
+			}
+			if werr != nil {
+				fmt.Fprintf(stdout, "loadtest: --record %s: %v\n", cfg.Record, werr)
+			}
+		}()
 	}
 	tables := make([]*loadTable, cfg.Tables)
 	for i := range tables {
@@ -256,7 +460,10 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 		}
 		tables[i] = t
 	}
-	fmt.Fprintf(stdout, "opened %d %s/%s tables; playing with %d clients for %s\n", cfg.Tables, cfg.Game, cfg.Variant, cfg.Clients, cfg.Duration)
+	fmt.Fprintf(stdout, "opened %d %s/%s tables on %d servers; playing with %d clients for %s\n", cfg.Tables, cfg.Game, cfg.Variant, len(cfg.Addrs), cfg.Clients, cfg.Duration)
+	if cfg.OnPlaying != nil {
+		cfg.OnPlaying()
+	}
 
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
@@ -275,7 +482,8 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 			var lat []time.Duration
 			errs, firstErr := 0, ""
 			for k := 0; len(mine) > 0 && runCtx.Err() == nil; k++ {
-				took, _, err := c.move(runCtx, mine[k%len(mine)], rng)
+				t := mine[k%len(mine)]
+				ack, err := c.move(runCtx, t, rng)
 				if err != nil {
 					if runCtx.Err() != nil {
 						break
@@ -284,9 +492,15 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 					if firstErr == "" {
 						firstErr = err.Error()
 					}
+					// The table moved on without this client (a turn
+					// timed out, another node's bot played): look again.
+					_ = c.refresh(runCtx, t)
 					continue
 				}
-				lat = append(lat, took)
+				lat = append(lat, ack.Took)
+				if record != nil {
+					record(ack)
+				}
 			}
 			mu.Lock()
 			res.Latencies = append(res.Latencies, lat...)
@@ -300,6 +514,7 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 	wg.Wait()
 	res.Elapsed = time.Since(start)
 	res.Moves = len(res.Latencies)
+	res.Retries = int(c.retries.Load())
 	slices.Sort(res.Latencies)
 	fmt.Fprintln(stdout, res)
 	return res, nil
@@ -308,7 +523,7 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 // refresh rereads whose turn it is at t (after a restart of the server).
 func (c *loadClient) refresh(ctx context.Context, t *loadTable) error {
 	var v loadView
-	if _, err := c.do(ctx, "GET", "/v1/tables/"+t.id, t.tokens[0], nil, &v); err != nil {
+	if _, _, err := c.doOn(ctx, t.node, "GET", "/v1/tables/"+t.id, t.tokens[0], "", nil, &v); err != nil {
 		return err
 	}
 	t.setTurn(v.Turn)

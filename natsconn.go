@@ -42,7 +42,14 @@ func startNATS(ctx context.Context, cfg serveConfig, log *slog.Logger) (string, 
 		return "", nil, nil, nil, err
 	}
 	closeAll := func() { nc.Close(); stop() }
-	if _, err := cfg.NATS.NS.EnsureStream(ctx, js, cfg.NATS.Limits); err != nil {
+	// Nodes starting together with a new NATS cluster race to create the
+	// replicated stream while its servers elect their leaders: the
+	// request may time out, and is tried again.
+	err = whileStarting(ctx, log, "ensure the NATS stream", func() error {
+		_, err := cfg.NATS.NS.EnsureStream(ctx, js, cfg.NATS.Limits)
+		return err
+	})
+	if err != nil {
 		closeAll()
 		return "", nil, nil, nil, fmt.Errorf("NATS stream: %w", err)
 	}

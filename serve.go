@@ -66,10 +66,21 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 
 	var cl *cluster
 	if cfg.NATS.URL != "" {
-		if cl, err = openCluster(ctx, cfg, js, log); err != nil {
+		err := whileStarting(ctx, log, "open the deployment's buckets on NATS", func() (err error) {
+			cl, err = openCluster(ctx, cfg, js, log)
+			return err
+		})
+		if err != nil {
 			return err
 		}
-		if _, err := checkAnchor(ctx, store, cl.anchor); err != nil {
+		err = whileStarting(ctx, log, "check the chain anchor", func() error {
+			_, err := checkAnchor(ctx, store, cl.anchor)
+			if errors.Is(err, errAnchorMissing) {
+				return permanent{err}
+			}
+			return err
+		})
+		if err != nil {
 			return fmt.Errorf("refusing to serve: %w; %s", err, anchorHint)
 		}
 	}
@@ -183,10 +194,9 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		feed := projectionFeed(pdb, js, cfg.NATS.NS, store, log)
 		switch {
 		case cl != nil && pdb.Shared:
-			// Every node shares the projections (PostgreSQL): one worker
-			// per projection in the deployment, under its lease. The
-			// checkpoint row's lock keeps the rows right even while a
-			// lease changes hands.
+			// The projections are the deployment's (the PostgreSQL
+			// store's database): one worker per projection in the
+			// deployment, under its lease, the others standing by.
 			feed.Leases = cl.leases
 		case cl != nil:
 			// The projections are this node's (a database in its data
@@ -218,6 +228,38 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	wg.Wait()
 	log.Info("paiju stopped")
 	return err
+}
+
+// startRetryFor is how long a node starting with a NATS cluster retries
+// what the cluster does not answer yet.
+const startRetryFor = 30 * time.Second
+
+// permanent marks an error that no retry can change.
+type permanent struct{ error }
+
+func (p permanent) Unwrap() error { return p.error }
+
+// whileStarting runs f until it succeeds, fails with a permanent error, or
+// startRetryFor has passed. A NATS cluster that has just formed, or is
+// electing a leader after losing a server, answers "no responders" for
+// some seconds; nodes started together with it (a compose file, a rolling
+// restart) wait for it rather than exit.
+func whileStarting(ctx context.Context, log *slog.Logger, what string, f func() error) error {
+	deadline := time.Now().Add(startRetryFor)
+	for {
+		err := f()
+		var p permanent
+		if errors.As(err, &p) {
+			return p.error
+		}
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		log.Warn("starting: "+what+" failed; retrying", "err", err)
+		if !sleepCtx(ctx, time.Second) {
+			return err
+		}
+	}
 }
 
 // newHTTPServer is the API's http.Server: reads are bounded (httpTimeouts),

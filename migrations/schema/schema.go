@@ -150,9 +150,16 @@ func (m *Migrator) check() (uint, error) {
 		return v, &AheadError{Path: m.path, Version: v, Latest: m.Latest()}
 	}
 	if dirty {
-		return v, fmt.Errorf("schema of %s is dirty at version %d: a migration failed halfway; repair the database by hand, then record its true version with \"paiju migrate force V\"", m.path, v)
+		return v, m.dirtyError(v)
 	}
 	return v, nil
+}
+
+// errDirty matches the error of a dirty database.
+var errDirty = errors.New("dirty")
+
+func (m *Migrator) dirtyError(v uint) error {
+	return fmt.Errorf("schema of %s is %w at version %d: a migration failed halfway; repair the database by hand, then record its true version with \"paiju migrate force V\"", m.path, errDirty, v)
 }
 
 func (m *Migrator) index(v uint) int {
@@ -166,11 +173,21 @@ func (m *Migrator) index(v uint) int {
 
 // Up applies every migration the database lacks. It refuses a database
 // newer than this binary (*AheadError) or dirty.
+//
+// A database seen dirty before the migration lock is taken is not refused
+// yet: golang-migrate marks the version dirty while it applies it, so
+// another process may be migrating it right now (the nodes of a cluster
+// starting together on an empty database). m.m.Up reads the version again
+// once it holds the lock, and refuses a database still dirty then.
 func (m *Migrator) Up(ctx context.Context) error {
-	if _, err := m.check(); err != nil {
+	if _, err := m.check(); err != nil && !errors.Is(err, errDirty) {
 		return err
 	}
-	return m.run(ctx, "up", m.m.Up)
+	err := m.run(ctx, "up", m.m.Up)
+	if de, ok := errors.AsType[migrate.ErrDirty](err); ok {
+		return m.dirtyError(uint(de.Version))
+	}
+	return err
 }
 
 // Down reverts the newest n applied migrations; it refuses n larger than
