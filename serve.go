@@ -250,16 +250,8 @@ func apiMetrics(metricsAddr string, m *metrics.Metrics) http.Handler {
 // playerStore adapts the event store's players to the API's player store.
 type playerStore struct{ s logStore }
 
-func (p playerStore) CreatePlayer(ctx context.Context, r api.PlayerRecord) error {
-	return p.s.CreatePlayer(ctx, eventstore.Player(r))
-}
-
-func (p playerStore) PlayerByTokenHash(ctx context.Context, hash string) (api.PlayerRecord, error) {
-	r, err := p.s.PlayerByTokenHash(ctx, hash)
-	if errors.Is(err, eventstore.ErrNotFound) {
-		return api.PlayerRecord{}, api.ErrNoPlayer
-	}
-	return api.PlayerRecord(r), err
+func (p playerStore) CreatePlayer(ctx context.Context, r api.PlayerRecord, first api.TokenRecord) error {
+	return p.s.CreatePlayer(ctx, eventstore.Player(r), eventstore.Token(first))
 }
 
 func (p playerStore) PlayerByID(ctx context.Context, id string) (api.PlayerRecord, error) {
@@ -268,6 +260,55 @@ func (p playerStore) PlayerByID(ctx context.Context, id string) (api.PlayerRecor
 		return api.PlayerRecord{}, api.ErrNoPlayer
 	}
 	return api.PlayerRecord(r), err
+}
+
+func (p playerStore) RenamePlayer(ctx context.Context, id, name string) error {
+	err := p.s.RenamePlayer(ctx, id, name)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.ErrNoPlayer
+	}
+	return err
+}
+
+func (p playerStore) CreateToken(ctx context.Context, t api.TokenRecord) error {
+	return p.s.CreateToken(ctx, eventstore.Token(t))
+}
+
+func (p playerStore) TokenByHash(ctx context.Context, hash string) (api.PlayerRecord, api.TokenRecord, error) {
+	r, t, err := p.s.TokenByHash(ctx, hash)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.PlayerRecord{}, api.TokenRecord{}, api.ErrNoPlayer
+	}
+	return api.PlayerRecord(r), api.TokenRecord(t), err
+}
+
+func (p playerStore) TokenByID(ctx context.Context, id string) (api.TokenRecord, error) {
+	t, err := p.s.TokenByID(ctx, id)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.TokenRecord{}, api.ErrNoToken
+	}
+	return api.TokenRecord(t), err
+}
+
+func (p playerStore) Tokens(ctx context.Context, playerID string) ([]api.TokenRecord, error) {
+	ts, err := p.s.Tokens(ctx, playerID)
+	out := make([]api.TokenRecord, len(ts))
+	for i, t := range ts {
+		out[i] = api.TokenRecord(t)
+	}
+	return out, err
+}
+
+func (p playerStore) RevokeToken(ctx context.Context, playerID, id string, at time.Time) (api.TokenRecord, error) {
+	t, err := p.s.RevokeToken(ctx, playerID, id, at)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.TokenRecord{}, api.ErrNoToken
+	}
+	return api.TokenRecord(t), err
+}
+
+func (p playerStore) TouchToken(ctx context.Context, id string, at time.Time) error {
+	return p.s.TouchToken(ctx, id, at)
 }
 
 // openSeats adapts the table directory to quick play.

@@ -48,8 +48,14 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	p := PlayerRecord{ID: s.NewPlayerID(), Name: name, TokenHash: HashToken(token), CreatedAt: s.Now().UTC()}
-	if err := s.Players.CreatePlayer(r.Context(), p); err != nil {
+	tokenID, err := newTokenID()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p := PlayerRecord{ID: s.NewPlayerID(), Name: name, CreatedAt: s.Now().UTC()}
+	first := TokenRecord{ID: tokenID, PlayerID: p.ID, Label: registrationLabel, Hash: HashToken(token), CreatedAt: p.CreatedAt}
+	if err := s.Players.CreatePlayer(r.Context(), p, first); err != nil {
 		s.writeError(w, r, fmt.Errorf("create player: %w", err))
 		return
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/go-chi/httprate"
-	lru "github.com/hashicorp/golang-lru/v2"
 	"go.opentelemetry.io/otel/trace"
 
 	"paiju/domain/cards"
@@ -48,22 +47,55 @@ type Tables interface {
 
 var _ Tables = (*service.Service)(nil)
 
-// PlayerRecord is a registered player as the player store keeps it. Tokens are
-// kept only as their SHA-256.
+// PlayerRecord is a registered player as the player store keeps it.
 type PlayerRecord struct {
 	ID        string
 	Name      string
-	TokenHash string
 	CreatedAt time.Time
 }
 
-// Players stores players.
+// TokenRecord is one bearer token of a player as the player store keeps it:
+// the token only as its SHA-256 (Hash). Zero times mean never.
+type TokenRecord struct {
+	ID         string
+	PlayerID   string
+	Label      string
+	Hash       string
+	CreatedAt  time.Time
+	LastUsedAt time.Time
+	ExpiresAt  time.Time
+	RevokedAt  time.Time
+}
+
+// live reports whether t authenticates at now.
+func (t TokenRecord) live(now time.Time) bool {
+	return t.RevokedAt.IsZero() && (t.ExpiresAt.IsZero() || now.Before(t.ExpiresAt))
+}
+
+// Players stores players and their tokens. Every node reads the same store
+// and nothing of it is cached: a revocation or a rename is seen by the next
+// request on any node.
 type Players interface {
-	CreatePlayer(ctx context.Context, p PlayerRecord) error
-	// PlayerByTokenHash returns ErrNoPlayer when no player has the token.
-	PlayerByTokenHash(ctx context.Context, tokenHash string) (PlayerRecord, error)
+	// CreatePlayer stores p with its first token.
+	CreatePlayer(ctx context.Context, p PlayerRecord, first TokenRecord) error
 	// PlayerByID returns ErrNoPlayer when no player has the id.
 	PlayerByID(ctx context.Context, id string) (PlayerRecord, error)
+	// RenamePlayer returns ErrNoPlayer when no player has the id.
+	RenamePlayer(ctx context.Context, id, name string) error
+	// CreateToken stores a further token of t.PlayerID.
+	CreateToken(ctx context.Context, t TokenRecord) error
+	// TokenByHash returns the token with the hash, revoked and expired ones
+	// included, and its player; ErrNoPlayer when no token has the hash.
+	TokenByHash(ctx context.Context, tokenHash string) (PlayerRecord, TokenRecord, error)
+	// TokenByID returns ErrNoToken when no token has the id.
+	TokenByID(ctx context.Context, id string) (TokenRecord, error)
+	// Tokens lists a player's tokens, oldest first.
+	Tokens(ctx context.Context, playerID string) ([]TokenRecord, error)
+	// RevokeToken revokes playerID's token id at at (keeping an earlier
+	// revocation); ErrNoToken when playerID has no such token.
+	RevokeToken(ctx context.Context, playerID, id string, at time.Time) (TokenRecord, error)
+	// TouchToken records a use of token id at at, if later than the last.
+	TouchToken(ctx context.Context, id string, at time.Time) error
 }
 
 // Deps are the server's dependencies.
@@ -139,9 +171,9 @@ type server struct {
 	heartbeat time.Duration
 	stopped   <-chan struct{}
 	client    clientAddr
-	// tokens remembers who a token hash belongs to: players never change, and
-	// a store query per request cost more than the rest of authentication.
-	tokens *lru.Cache[string, PlayerRecord]
+	// tokenStreams are the live streams open on this node, by token, so
+	// that revoking a token ends them at once (tokens.go).
+	tokenStreams *tokenStreams
 	// authFails, streams and costly enforce Quotas (ratelimit.go).
 	authFails *authFailures
 	streams   *inFlight
@@ -149,9 +181,6 @@ type server struct {
 	// tickets are the stream tickets issued and not yet redeemed (ticket.go).
 	tickets streamTickets
 }
-
-// tokenCacheSize bounds the remembered tokens.
-const tokenCacheSize = 1 << 16
 
 // NewServer returns the HTTP handler of API v1.
 func NewServer(d Deps) http.Handler {
@@ -173,13 +202,9 @@ func NewServer(d Deps) http.Handler {
 	if d.Tickets == nil {
 		d.Tickets = NewMemoryTickets()
 	}
-	tokens, err := lru.New[string, PlayerRecord](tokenCacheSize)
-	if err != nil {
-		panic(fmt.Sprintf("api: token cache: %v", err))
-	}
 	d.Quotas = d.Quotas.withDefaults()
 	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute),
-		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokens: tokens,
+		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokenStreams: newTokenStreams(),
 		client: clientAddr{trusted: d.TrustedProxies}, tickets: streamTickets{store: d.Tickets}}
 	if s.heartbeat <= 0 {
 		s.heartbeat = defaultHeartbeat
@@ -224,6 +249,7 @@ func NewServer(d Deps) http.Handler {
 			openQuota := s.quota("tables", d.Quotas.TablesPerHour, time.Hour, "tables opened or quick plays by this caller", keyByCaller)
 			r.With(openQuota).Post("/tables", s.openTable)
 			s.lobbyRoutes(r, openQuota)
+			s.tokenRoutes(r)
 			r.Get("/tables/{id}", s.getTable)
 			r.Post("/tables/{id}/join", s.joinTable)
 			r.With(s.limitInFlight(s.costly, "/legal or /export requests")).Get("/tables/{id}/legal", s.legalActions)

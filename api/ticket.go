@@ -57,11 +57,14 @@ type ticketGrant struct {
 	Name     string    `json:"name,omitempty"`
 	Created  time.Time `json:"created,omitzero"`
 	Auditor  bool      `json:"auditor,omitempty"`
-	Expires  time.Time `json:"expires"`
+	// TokenID is the token the ticket was obtained with: the stream it
+	// opens ends when that token is revoked.
+	TokenID string    `json:"token_id,omitempty"`
+	Expires time.Time `json:"expires"`
 }
 
 func (g ticketGrant) caller() caller {
-	return caller{playerID: g.PlayerID, name: g.Name, created: g.Created, auditor: g.Auditor}
+	return caller{playerID: g.PlayerID, name: g.Name, created: g.Created, auditor: g.Auditor, tokenID: g.TokenID}
 }
 
 // memoryTickets is the TicketStore of a single node.
@@ -108,7 +111,7 @@ func (t streamTickets) issue(ctx context.Context, c caller, tableID string, now 
 	}
 	ticket = ticketPrefix + base64.RawURLEncoding.EncodeToString(b[:])
 	expires = now.Add(StreamTicketTTL)
-	grant, err := json.Marshal(ticketGrant{TableID: tableID, PlayerID: c.playerID, Name: c.name, Created: c.created, Auditor: c.auditor, Expires: expires})
+	grant, err := json.Marshal(ticketGrant{TableID: tableID, PlayerID: c.playerID, Name: c.name, Created: c.created, Auditor: c.auditor, TokenID: c.tokenID, Expires: expires})
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("encode ticket: %w", err)
 	}
