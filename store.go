@@ -36,6 +36,11 @@ type logStore interface {
 	Tokens(ctx context.Context, playerID string) ([]eventstore.Token, error)
 	RevokeToken(ctx context.Context, playerID, id string, at time.Time) (eventstore.Token, error)
 	TouchToken(ctx context.Context, id string, at time.Time) error
+	CreateRoom(ctx context.Context, code, tableID string, at time.Time) error
+	TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error
+	ReleaseRoom(ctx context.Context, code, tableID string) error
+	RoomByCode(ctx context.Context, code string) (eventstore.Room, error)
+	RoomOfTable(ctx context.Context, tableID string) (eventstore.Room, error)
 }
 
 // pgRestoreHint is what a refusal over a broken PostgreSQL log tells the

@@ -31,6 +31,10 @@ type TableOpened struct {
 	Seats        int             `json:"seats"`
 	RulesVersion string          `json:"rules_version"`
 	OpenedBy     string          `json:"opened_by"`
+	// Private tables are found by their room code only: never listed by
+	// the lobby nor offered by quick play. The code itself is not in the
+	// log (the store keeps it beside it, for the table's open life).
+	Private bool `json:"private,omitempty"`
 	// Clock is the turn clock; absent on tables opened without one.
 	Clock *Clock `json:"clock,omitempty"`
 	// MaxHands closes the table once that many hands are settled, whatever

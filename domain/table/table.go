@@ -56,6 +56,7 @@ type State struct {
 	Last         *HandSettled
 	Closed       bool
 	MaxHands     int // close after this many settled hands (0: no limit)
+	Private      bool
 	G            GameState
 	Rules        Rules
 	live
@@ -108,6 +109,8 @@ type Opening struct {
 	Clock *Clock
 	// MaxHands closes the table after that many settled hands (0: no limit).
 	MaxHands int
+	// Private: the table is joined by room code only (TableOpened.Private).
+	Private bool
 }
 
 // MaxMaxHands bounds Opening.MaxHands.
@@ -133,7 +136,7 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 	return []Payload{TableOpened{
 		TableID: id, Game: game, Variant: variant, Options: r.Options(),
 		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy, Clock: c,
-		MaxHands: o.MaxHands,
+		MaxHands: o.MaxHands, Private: o.Private,
 	}}, nil
 }
 
@@ -293,7 +296,7 @@ func ApplyAt(s *State, p Payload, at time.Time) {
 	case TableOpened:
 		s.ID, s.Game, s.Variant = e.TableID, e.Game, e.Variant
 		s.Options, s.Stake, s.RulesVersion = e.Options, e.Stake, e.RulesVersion
-		s.MaxHands = e.MaxHands
+		s.MaxHands, s.Private = e.MaxHands, e.Private
 		s.Players = make([]string, e.Seats)
 		s.Names = make([]string, e.Seats)
 		s.Totals = make([]int, e.Seats)

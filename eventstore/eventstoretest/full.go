@@ -26,6 +26,11 @@ type FullStore interface {
 	Tokens(ctx context.Context, playerID string) ([]eventstore.Token, error)
 	RevokeToken(ctx context.Context, playerID, id string, at time.Time) (eventstore.Token, error)
 	TouchToken(ctx context.Context, id string, at time.Time) error
+	CreateRoom(ctx context.Context, code, tableID string, at time.Time) error
+	TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error
+	ReleaseRoom(ctx context.Context, code, tableID string) error
+	RoomByCode(ctx context.Context, code string) (eventstore.Room, error)
+	RoomOfTable(ctx context.Context, tableID string) (eventstore.Room, error)
 	Checkpoint(ctx context.Context, name string) (int64, error)
 	SetCheckpoint(ctx context.Context, name string, pos int64) error
 	Streams(ctx context.Context) ([]string, error)
@@ -45,6 +50,7 @@ func RunFull(t *testing.T, open func(t *testing.T) FullStore) {
 		{"ConcurrentSameKey", testConcurrentSameKey},
 		{"Players", testPlayers},
 		{"Tokens", testTokens},
+		{"Rooms", testRooms},
 		{"Checkpoints", testCheckpoints},
 		{"Streams", testStreams},
 	}
@@ -361,6 +367,64 @@ func testTokens(t *testing.T, s FullStore) {
 	}
 	if _, other, err := s.TokenByHash(ctx, "h-2a"); err != nil || !other.Live(revoked) {
 		t.Errorf("another player's token = %+v %v, want it still live", other, err)
+	}
+}
+
+func testRooms(t *testing.T, s FullStore) {
+	ctx := t.Context()
+	at := time.Date(2025, 6, 1, 20, 0, 0, 0, time.FixedZone("CST", 8*3600))
+	if err := s.CreateRoom(ctx, "123456", "T1", at); err != nil {
+		t.Fatalf("CreateRoom: %v", err)
+	}
+	want := eventstore.Room{Code: "123456", TableID: "T1", CreatedAt: at.UTC()}
+	if r, err := s.RoomByCode(ctx, "123456"); err != nil || r != want {
+		t.Errorf("RoomByCode = %+v %v, want %+v", r, err, want)
+	}
+	if r, err := s.RoomOfTable(ctx, "T1"); err != nil || r != want {
+		t.Errorf("RoomOfTable = %+v %v, want %+v", r, err, want)
+	}
+	for _, dup := range [][2]string{{"123456", "T2"}, {"654321", "T1"}} {
+		if err := s.CreateRoom(ctx, dup[0], dup[1], at); !errors.Is(err, eventstore.ErrExists) {
+			t.Errorf("CreateRoom(%s, %s) reusing a code or a table: %v, want ErrExists", dup[0], dup[1], err)
+		}
+	}
+	if _, err := s.RoomByCode(ctx, "000000"); !errors.Is(err, eventstore.ErrNotFound) {
+		t.Errorf("RoomByCode of an unknown code: %v, want ErrNotFound", err)
+	}
+	if _, err := s.RoomOfTable(ctx, "T9"); !errors.Is(err, eventstore.ErrNotFound) {
+		t.Errorf("RoomOfTable of a table without a room: %v, want ErrNotFound", err)
+	}
+
+	// T1 closed: T2 takes its code over, once; a second taker finds it gone.
+	later := at.Add(time.Hour)
+	if err := s.TakeOverRoom(ctx, "123456", "T1", "T2", later); err != nil {
+		t.Fatalf("TakeOverRoom: %v", err)
+	}
+	if err := s.TakeOverRoom(ctx, "123456", "T1", "T3", later); !errors.Is(err, eventstore.ErrNotFound) {
+		t.Errorf("a second TakeOverRoom from the old table: %v, want ErrNotFound", err)
+	}
+	if r, err := s.RoomByCode(ctx, "123456"); err != nil || r.TableID != "T2" || !r.CreatedAt.Equal(later) {
+		t.Errorf("room after the take-over = %+v %v, want T2's since %v", r, err, later)
+	}
+	if _, err := s.RoomOfTable(ctx, "T1"); !errors.Is(err, eventstore.ErrNotFound) {
+		t.Errorf("the old table's room after the take-over: %v, want ErrNotFound", err)
+	}
+
+	// Release only by the table that holds the code.
+	if err := s.ReleaseRoom(ctx, "123456", "T1"); err != nil {
+		t.Fatalf("ReleaseRoom by a table that lost the code: %v", err)
+	}
+	if _, err := s.RoomByCode(ctx, "123456"); err != nil {
+		t.Errorf("a release by another table removed the room: %v", err)
+	}
+	if err := s.ReleaseRoom(ctx, "123456", "T2"); err != nil {
+		t.Fatalf("ReleaseRoom: %v", err)
+	}
+	if _, err := s.RoomByCode(ctx, "123456"); !errors.Is(err, eventstore.ErrNotFound) {
+		t.Errorf("RoomByCode after the release: %v, want ErrNotFound", err)
+	}
+	if err := s.CreateRoom(ctx, "123456", "T4", later); err != nil {
+		t.Errorf("CreateRoom of a released code: %v", err)
 	}
 }
 
