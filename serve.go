@@ -129,6 +129,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	handler := api.NewServer(api.Deps{
 		Tables:         svc,
 		Players:        playerStore{store},
+		Rooms:          roomStore{store},
 		AuditorToken:   cfg.AuditorToken,
 		RateLimit:      cfg.RateLimit,
 		Quotas:         cfg.Quotas,
@@ -309,6 +310,48 @@ func (p playerStore) RevokeToken(ctx context.Context, playerID, id string, at ti
 
 func (p playerStore) TouchToken(ctx context.Context, id string, at time.Time) error {
 	return p.s.TouchToken(ctx, id, at)
+}
+
+// roomStore adapts the store's room codes to the API's.
+type roomStore struct{ s logStore }
+
+func (r roomStore) CreateRoom(ctx context.Context, code, tableID string, at time.Time) error {
+	err := r.s.CreateRoom(ctx, code, tableID, at)
+	if errors.Is(err, eventstore.ErrExists) {
+		return api.ErrRoomTaken
+	}
+	return err
+}
+
+func (r roomStore) TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error {
+	err := r.s.TakeOverRoom(ctx, code, oldTable, newTable, at)
+	switch {
+	case errors.Is(err, eventstore.ErrNotFound):
+		return api.ErrNoRoom
+	case errors.Is(err, eventstore.ErrExists):
+		return api.ErrRoomTaken
+	}
+	return err
+}
+
+func (r roomStore) ReleaseRoom(ctx context.Context, code, tableID string) error {
+	return r.s.ReleaseRoom(ctx, code, tableID)
+}
+
+func (r roomStore) RoomByCode(ctx context.Context, code string) (api.RoomRecord, error) {
+	room, err := r.s.RoomByCode(ctx, code)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.RoomRecord{}, api.ErrNoRoom
+	}
+	return api.RoomRecord(room), err
+}
+
+func (r roomStore) RoomOfTable(ctx context.Context, tableID string) (api.RoomRecord, error) {
+	room, err := r.s.RoomOfTable(ctx, tableID)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.RoomRecord{}, api.ErrNoRoom
+	}
+	return api.RoomRecord(room), err
 }
 
 // openSeats adapts the table directory to quick play.

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -74,6 +75,8 @@ type openTableRequest struct {
 	Clock    *clockRequest `json:"clock"`
 	Bots     int           `json:"bots"`
 	MaxHands int           `json:"max_hands"`
+	// Private opens a table found and joined by its room code only.
+	Private bool `json:"private"`
 }
 
 // clockRequest is the turn clock of a new table; an absent field takes its
@@ -123,12 +126,23 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 	if opts := strings.TrimSpace(string(req.Options)); opts == "null" {
 		req.Options = nil
 	}
-	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots, MaxHands: req.MaxHands}, cond)
+	if req.Private && s.Rooms == nil {
+		s.writeError(w, r, errNoRooms)
+		return
+	}
+	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots, MaxHands: req.MaxHands, Private: req.Private}, cond)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	v := viewOf(res.Table, callerOf(r.Context()))
+	if res.Table.State.Private {
+		// A replayed opening finds the code its first answer drew.
+		if v.RoomCode, err = s.roomCodeFor(r.Context(), res.Table.State.ID); err != nil {
+			s.writeError(w, r, fmt.Errorf("room code of %s: %w", res.Table.State.ID, err))
+			return
+		}
+	}
 	w.Header().Set("Location", "/v1/tables/"+v.ID)
 	setETag(w, v.Version)
 	writeJSON(w, http.StatusCreated, v)
@@ -147,13 +161,23 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
 	if notModified(w, r, l.State.Version) {
 		return
 	}
-	v := viewOf(l, callerOf(r.Context()))
+	c := callerOf(r.Context())
+	v := viewOf(l, c)
+	if l.State.Private && (c.auditor || l.State.SeatOf(c.playerID) >= 0) && s.Rooms != nil {
+		// The players of a private table see its code, to pass it on.
+		if v.RoomCode, err = s.roomCodeFor(r.Context(), l.State.ID); err != nil && !errors.Is(err, ErrNoRoom) {
+			s.writeError(w, r, fmt.Errorf("room code of %s: %w", l.State.ID, err))
+			return
+		}
+	}
 	setETag(w, v.Version)
 	writeJSON(w, http.StatusOK, v)
 }
 
 type joinRequest struct {
 	Seat *int `json:"seat"`
+	// RoomCode is a private table's room code; a public table ignores it.
+	RoomCode *string `json:"room_code"`
 }
 
 func (s *server) joinTable(w http.ResponseWriter, r *http.Request) {
@@ -171,7 +195,25 @@ func (s *server) joinTable(w http.ResponseWriter, r *http.Request) {
 		}
 		seat = *req.Seat
 	}
-	res, err := s.Tables.Join(r.Context(), p, chi.URLParam(r, "id"), seat, cond)
+	id := chi.URLParam(r, "id")
+	if req.RoomCode != nil {
+		l, err := s.Tables.Load(r.Context(), id)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if l.State.Private {
+			if !s.checkRoomCode(w, r, id, *req.RoomCode) {
+				return
+			}
+			res, err := s.Tables.JoinRoom(r.Context(), p, id, seat, cond)
+			s.writeCommand(w, r, res, err)
+			return
+		}
+	}
+	// Without a code, the service refuses a private table
+	// (room_code_required).
+	res, err := s.Tables.Join(r.Context(), p, id, seat, cond)
 	s.writeCommand(w, r, res, err)
 }
 

@@ -123,6 +123,48 @@ func (p players) TouchToken(ctx context.Context, id string, at time.Time) error 
 	return p.s.TouchToken(ctx, id, at)
 }
 
+// rooms adapts the store's room codes to the API's.
+type rooms struct{ s *sqlite.Store }
+
+func (r rooms) CreateRoom(ctx context.Context, code, tableID string, at time.Time) error {
+	err := r.s.CreateRoom(ctx, code, tableID, at)
+	if errors.Is(err, eventstore.ErrExists) {
+		return api.ErrRoomTaken
+	}
+	return err
+}
+
+func (r rooms) TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error {
+	err := r.s.TakeOverRoom(ctx, code, oldTable, newTable, at)
+	switch {
+	case errors.Is(err, eventstore.ErrNotFound):
+		return api.ErrNoRoom
+	case errors.Is(err, eventstore.ErrExists):
+		return api.ErrRoomTaken
+	}
+	return err
+}
+
+func (r rooms) ReleaseRoom(ctx context.Context, code, tableID string) error {
+	return r.s.ReleaseRoom(ctx, code, tableID)
+}
+
+func (r rooms) RoomByCode(ctx context.Context, code string) (api.RoomRecord, error) {
+	room, err := r.s.RoomByCode(ctx, code)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.RoomRecord{}, api.ErrNoRoom
+	}
+	return api.RoomRecord(room), err
+}
+
+func (r rooms) RoomOfTable(ctx context.Context, tableID string) (api.RoomRecord, error) {
+	room, err := r.s.RoomOfTable(ctx, tableID)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.RoomRecord{}, api.ErrNoRoom
+	}
+	return api.RoomRecord(room), err
+}
+
 func newEnv(t *testing.T, seed uint64) *env {
 	t.Helper()
 	return newEnvWith(t, seed, func(*api.Deps) {})
@@ -159,6 +201,7 @@ func newEnvThinking(t *testing.T, seed uint64, think time.Duration, opt func(*ap
 	deps := api.Deps{
 		Tables:       svc,
 		Players:      players{store},
+		Rooms:        rooms{store},
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
 		Exporter:     audit.Exporter{},
@@ -203,6 +246,8 @@ type tableView struct {
 		PlayerID *string `json:"player_id"`
 		Total    int     `json:"total"`
 	} `json:"seats"`
+	Private  bool   `json:"private"`
+	RoomCode string `json:"room_code"`
 }
 
 type commandResp struct {

@@ -40,6 +40,9 @@ type Tables interface {
 	// Quick seats the caller at an open table of a kind, or opens one;
 	// opened says which.
 	Quick(ctx context.Context, p service.Player, req service.QuickRequest, cond service.Cond) (res *service.Result, opened bool, err error)
+	// JoinRoom is Join at a private table, for a caller whose room code
+	// was checked.
+	JoinRoom(ctx context.Context, p service.Player, tableID string, seat int, cond service.Cond) (*service.Result, error)
 	// CheckKind returns the error opening a table of game and variant would
 	// meet (unknown_game, unknown_variant); an empty variant checks the game.
 	CheckKind(game, variant string) error
@@ -135,6 +138,9 @@ type Deps struct {
 	// Projections serves hand history, leaderboards and player totals;
 	// without it those routes answer 503.
 	Projections Projections
+	// Rooms keeps the room codes of private tables; without it opening a
+	// private table and /v1/rooms answer 503.
+	Rooms Rooms
 	// Directory serves the lobby and a player's tables; without it those
 	// routes answer 503.
 	Directory TableDirectory
@@ -176,6 +182,9 @@ type server struct {
 	tokenStreams *tokenStreams
 	// authFails, streams and costly enforce Quotas (ratelimit.go).
 	authFails *authFailures
+	// roomFails counts failed room code attempts by player and by address
+	// (rooms.go).
+	roomFails *authFailures
 	streams   *inFlight
 	costly    *inFlight
 	// tickets are the stream tickets issued and not yet redeemed (ticket.go).
@@ -203,7 +212,7 @@ func NewServer(d Deps) http.Handler {
 		d.Tickets = NewMemoryTickets()
 	}
 	d.Quotas = d.Quotas.withDefaults()
-	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute),
+	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute), roomFails: newAuthFailures(d.Quotas.RoomFailuresPerMinute),
 		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokenStreams: newTokenStreams(),
 		client: clientAddr{trusted: d.TrustedProxies}, tickets: streamTickets{store: d.Tickets}}
 	if s.heartbeat <= 0 {
@@ -250,6 +259,7 @@ func NewServer(d Deps) http.Handler {
 			r.With(openQuota).Post("/tables", s.openTable)
 			s.lobbyRoutes(r, openQuota)
 			s.tokenRoutes(r)
+			r.Get("/rooms/{code}", s.getRoom)
 			r.Get("/tables/{id}", s.getTable)
 			r.Post("/tables/{id}/join", s.joinTable)
 			r.With(s.limitInFlight(s.costly, "/legal or /export requests")).Get("/tables/{id}/legal", s.legalActions)

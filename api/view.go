@@ -30,6 +30,11 @@ type tableView struct {
 	Clock *table.Clock `json:"clock"`
 	// MaxHands: the table closes after that many hands (0: when the game ends).
 	MaxHands int `json:"max_hands"`
+	// Private: the table is found and joined by its room code only.
+	Private bool `json:"private"`
+	// RoomCode is a private table's code, shown to its players (and in the
+	// answer that opened it); absent otherwise.
+	RoomCode string `json:"room_code,omitempty"`
 }
 
 type seatView struct {
@@ -57,7 +62,7 @@ func viewOf(l *service.Loaded, c caller) tableView {
 		ID: st.ID, Game: st.Game, Variant: st.Variant, Stake: st.Stake,
 		Options: st.Options, RulesVersion: st.RulesVersion, Version: st.Version,
 		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed, Clock: st.Clock, MaxHands: st.MaxHands,
-		Hand: []cards.Card{},
+		Private: st.Private, Hand: []cards.Card{},
 	}
 	if seat >= 0 {
 		v.Seat = table.Seat(seat)
