@@ -43,6 +43,10 @@ type Tables interface {
 	// JoinRoom is Join at a private table, for a caller whose room code
 	// was checked.
 	JoinRoom(ctx context.Context, p service.Player, tableID string, seat int, cond service.Cond) (*service.Result, error)
+	// AddWatcher lets watcherID watch the caller's seat; RemoveWatcher
+	// takes it back.
+	AddWatcher(ctx context.Context, p service.Player, tableID, watcherID string, cond service.Cond) (*service.Result, error)
+	RemoveWatcher(ctx context.Context, p service.Player, tableID, watcherID string, cond service.Cond) (*service.Result, error)
 	// CheckKind returns the error opening a table of game and variant would
 	// meet (unknown_game, unknown_variant); an empty variant checks the game.
 	CheckKind(game, variant string) error
@@ -262,6 +266,8 @@ func NewServer(d Deps) http.Handler {
 			r.Get("/rooms/{code}", s.getRoom)
 			r.Get("/tables/{id}", s.getTable)
 			r.Post("/tables/{id}/join", s.joinTable)
+			r.Post("/tables/{id}/watchers", s.addWatcher)
+			r.Delete("/tables/{id}/watchers/{playerID}", s.removeWatcher)
 			r.With(s.limitInFlight(s.costly, "/legal or /export requests")).Get("/tables/{id}/legal", s.legalActions)
 			r.Post("/tables/{id}/actions", s.postAction)
 			r.Get("/tables/{id}/events", s.listEvents)

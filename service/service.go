@@ -339,6 +339,20 @@ func (s *Service) join(ctx context.Context, p Player, tableID string, seat int, 
 	})
 }
 
+// AddWatcher lets watcherID watch the caller's seat (table.AddWatcher).
+func (s *Service) AddWatcher(ctx context.Context, p Player, tableID, watcherID string, cond Cond) (*Result, error) {
+	return s.command(ctx, p, tableID, KindWatch, cond, func(st *table.State) ([]table.Payload, error) {
+		return table.AddWatcher(st, st.SeatOf(p.ID), watcherID)
+	})
+}
+
+// RemoveWatcher takes watcherID's watching of the caller's seat back.
+func (s *Service) RemoveWatcher(ctx context.Context, p Player, tableID, watcherID string, cond Cond) (*Result, error) {
+	return s.command(ctx, p, tableID, KindWatch, cond, func(st *table.State) ([]table.Payload, error) {
+		return table.RemoveWatcher(st, st.SeatOf(p.ID), watcherID)
+	})
+}
+
 // dealInputs is the seed source the domain draws a deal from: the service's
 // seeds, dated by its clock.
 func (s *Service) dealInputs() datedSeeds { return datedSeeds{s.cfg.Seeds, s.cfg.Clock} }

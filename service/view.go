@@ -8,12 +8,16 @@ import (
 )
 
 // ViewerSeat is the seat whose view a caller gets: the player's seat, the
-// auditor, or a spectator.
+// auditor, the seat the player watches (table.WatcherAdded), or a
+// spectator.
 func ViewerSeat(st *table.State, playerID string, auditor bool) int {
 	if auditor {
 		return table.Auditor
 	}
 	if seat := st.SeatOf(playerID); seat >= 0 {
+		return seat
+	}
+	if seat, ok := st.Watching(playerID); ok {
 		return seat
 	}
 	return table.Spectator

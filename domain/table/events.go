@@ -136,6 +136,7 @@ var commonEvents = Events(
 	TableOpened{}, PlayerSeated{}, HandDealt{}, DealVoided{}, DealSecret{},
 	HandSettled{}, PlayerEscaped{}, PlayerLeft{}, TableClosed{},
 	TurnTimedOut{}, SeatDelegated{}, SeatResumed{},
+	WatcherAdded{}, WatcherRemoved{},
 )
 
 // EventTypes decodes stored events by type name. Each name comes from the
