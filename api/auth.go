@@ -35,6 +35,9 @@ type caller struct {
 	// tokenID is the record of the token the request came with; "" for
 	// the auditor.
 	tokenID string
+	// roomTable is the private table a stream ticket was issued for on the
+	// strength of its room code (rooms.go).
+	roomTable string
 }
 
 type callerKey struct{}

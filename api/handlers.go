@@ -148,8 +148,13 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, v)
 }
 
+// load loads the request's table, if the caller may watch it (rooms.go).
 func (s *server) load(r *http.Request) (*service.Loaded, error) {
-	return s.Tables.Load(r.Context(), chi.URLParam(r, "id"))
+	l, err := s.Tables.Load(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		return nil, err
+	}
+	return l, s.mayWatch(r, l)
 }
 
 func (s *server) getTable(w http.ResponseWriter, r *http.Request) {

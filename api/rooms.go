@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+
+	"paiju/service"
 )
 
 // Private rooms (房间号). A private table has a six-digit room code drawn at
@@ -20,6 +22,11 @@ import (
 // and auditors the code is not for; the table's players see it in the
 // table's view. A closed table's code no longer finds it: a lookup that
 // meets one releases it, and a new table that draws it takes it over.
+//
+// A private table is watched (its view, /events, /stream, /legal, /state)
+// by its players past and present, their watchers, the auditor, and whoever
+// sends its room code in the Room-Code header (a stream ticket obtained so
+// carries it); anyone else gets 403 room_code_required.
 //
 // Guessing is bounded: failed attempts (an unknown code looked up, a wrong
 // code to join) are counted per player and per address, and past
@@ -233,4 +240,50 @@ func (s *server) getRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, out)
+}
+
+// roomCodeHeader carries a private table's room code on reads: never in
+// the URL, which logs and browser histories keep.
+const roomCodeHeader = "Room-Code"
+
+// watchesWithoutCode reports whether c may watch the private table l
+// without its room code.
+func watchesWithoutCode(l *service.Loaded, c caller) bool {
+	if c.auditor || l.EverSeated(c.playerID) || l.State.SeatOf(c.playerID) >= 0 {
+		return true
+	}
+	_, watching := l.State.Watching(c.playerID)
+	return watching || c.roomTable == l.State.ID
+}
+
+// mayWatch is nil if the caller may read the table l.
+func (s *server) mayWatch(r *http.Request, l *service.Loaded) error {
+	c := callerOf(r.Context())
+	if !l.State.Private || watchesWithoutCode(l, c) {
+		return nil
+	}
+	code := r.Header.Get(roomCodeHeader)
+	if code == "" {
+		return problem(http.StatusForbidden, "room_code_required", "this table is private: send its room code in the Room-Code header to watch it")
+	}
+	if s.Rooms == nil {
+		return errNoRooms
+	}
+	player, _ := keyByCaller(r)
+	addr, _ := s.keyByClient(r)
+	now := s.Now()
+	if wait := max(s.roomFails.blocked(player, now), s.roomFails.blocked(addr, now)); wait > 0 {
+		p := problem(http.StatusTooManyRequests, "rate_limited", fmt.Sprintf("more than %d failed room code attempts in a minute from this player or address; retry after the time in Retry-After", s.Quotas.RoomFailuresPerMinute))
+		p.retryAfter = wait
+		return p
+	}
+	room, err := s.Rooms.RoomOfTable(r.Context(), l.State.ID)
+	if err != nil && !errors.Is(err, ErrNoRoom) {
+		return fmt.Errorf("room of %s: %w", l.State.ID, err)
+	}
+	if err != nil || subtle.ConstantTimeCompare([]byte(room.Code), []byte(code)) != 1 {
+		s.roomFailed(r)
+		return problem(http.StatusForbidden, "room_code_wrong", "that is not this table's room code; ask its players for it")
+	}
+	return nil
 }

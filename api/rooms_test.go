@@ -104,9 +104,46 @@ func TestPrivateRoom(t *testing.T) {
 	if got := p.view(id, ben.Token); got.RoomCode != code || !got.Private {
 		t.Errorf("a seated player's view: room_code %q private %v, want %s", got.RoomCode, got.Private, code)
 	}
-	if got := p.view(id, dan.Token); got.RoomCode != "" || !got.Private {
-		t.Errorf("a spectator's view shows room_code %q (private %v), want none", got.RoomCode, got.Private)
+	// A spectator watches a private table only with its code (in a
+	// header, never the URL); then it sees no code in the view.
+	for _, c := range []struct {
+		header map[string]string
+		code   string
+	}{{nil, "room_code_required"}, {map[string]string{"Room-Code": wrong}, "room_code_wrong"}} {
+		for _, path := range []string{"", "/events", "/legal", "/state?at=1"} {
+			r := p.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + path, Token: dan.Token, Header: c.header})
+			if r.Status != http.StatusForbidden || r.Problem(t) != c.code {
+				t.Errorf("a spectator GET %s with %v: %d %s, want 403 %s", path, c.header, r.Status, r.Body, c.code)
+			}
+		}
 	}
+	withCode := map[string]string{"Room-Code": code}
+	r = p.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: dan.Token, Header: withCode})
+	var got tableView
+	if r.Status != http.StatusOK {
+		t.Fatalf("a spectator with the code: %d %s", r.Status, r.Body)
+	}
+	r.Decode(t, &got)
+	if got.RoomCode != "" || !got.Private || got.Seat != nil {
+		t.Errorf("a spectator's view shows room_code %q (private %v, seat %v), want none", got.RoomCode, got.Private, got.Seat)
+	}
+	// A stream ticket obtained with the code opens the stream, whose URL
+	// cannot carry the code.
+	tr := p.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/stream-tickets", Token: dan.Token, Header: withCode, Body: map[string]any{}})
+	if tr.Status != http.StatusCreated {
+		t.Fatalf("stream ticket with the code: %d %s", tr.Status, tr.Body)
+	}
+	var ticket struct {
+		Ticket string `json:"ticket"`
+	}
+	tr.Decode(t, &ticket)
+	ctx, cancel := context.WithCancel(context.Background())
+	resp, prob := p.c.Stream(ctx, apitest.Request{Path: "/v1/tables/" + id + "/stream?ticket=" + ticket.Ticket})
+	if prob != nil {
+		t.Fatalf("stream by a ticket obtained with the room code: %d %s", prob.Status, prob.Body)
+	}
+	cancel()
+	resp.Body.Close()
 	p.playHand(id, ps)
 	for _, path := range []string{"/v1/tables/" + id + "/events?limit=500", "/v1/tables/" + id + "/export"} {
 		r := p.c.Do(apitest.Request{Method: "GET", Path: path, Token: auditorToken})
