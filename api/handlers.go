@@ -77,6 +77,9 @@ type openTableRequest struct {
 	MaxHands int           `json:"max_hands"`
 	// Private opens a table found and joined by its room code only.
 	Private bool `json:"private"`
+	// BroadcastDelay shows spectators every event in full that many
+	// events late.
+	BroadcastDelay int `json:"broadcast_delay"`
 }
 
 // clockRequest is the turn clock of a new table; an absent field takes its
@@ -130,7 +133,7 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errNoRooms)
 		return
 	}
-	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots, MaxHands: req.MaxHands, Private: req.Private}, cond)
+	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots, MaxHands: req.MaxHands, Private: req.Private, BroadcastDelay: req.BroadcastDelay}, cond)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -445,8 +448,9 @@ func (s *server) listEvents(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	evs := visibleEvents(l, callerOf(r.Context()), after)
-	page := eventsResponse{Version: l.State.Version, Next: max(after, l.State.Version)}
+	c := callerOf(r.Context())
+	evs := visibleEvents(l, c, after)
+	page := eventsResponse{Version: l.State.Version, Next: max(after, shownUpTo(l, c))}
 	if len(evs) > limit {
 		evs = evs[:limit]
 		page.More, page.Next = true, evs[limit-1].Version

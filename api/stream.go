@@ -152,7 +152,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 		}
-		sent = max(sent, l.State.Version)
+		sent = max(sent, shownUpTo(l, c))
 		return rc.Flush()
 	}
 	if _, err := fmt.Fprint(w, ": paiju table stream\n\n"); err != nil {

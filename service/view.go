@@ -56,6 +56,39 @@ func VisibleEventsTo(l *Loaded, seat int, after int, revealEnded bool) []Recorde
 	return out
 }
 
+// Broadcast reports whether seat sees the table l as a delayed broadcast:
+// a spectator of a table with a broadcast delay.
+func Broadcast(l *Loaded, seat int) bool {
+	return seat == table.Spectator && l.State.BroadcastDelay > 0
+}
+
+// BroadcastUpTo is the last version a broadcast spectator may see now: the
+// table's version less its delay.
+func BroadcastUpTo(l *Loaded) int {
+	return max(0, l.State.Version-l.State.BroadcastDelay)
+}
+
+// BroadcastEvents is what a spectator of a table with a broadcast delay
+// sees: the events with after < version <= BroadcastUpTo, each in full
+// (every seat's hand, the kitty) except the deal secrets and seeds, which
+// deal every hand again and stay with the players and the auditor. A
+// seated player's or a watcher's view never goes through here.
+func BroadcastEvents(l *Loaded, after int) []Recorded {
+	upTo := BroadcastUpTo(l)
+	var out []Recorded
+	for _, r := range l.Events {
+		if r.Version <= after || r.Version > upTo {
+			continue
+		}
+		if _, secret := r.Payload.(table.DealSecret); secret {
+			continue
+		}
+		r.Payload = WithoutSeed(table.Redact(l.State.Rules, r.Payload, table.Auditor, true))
+		out = append(out, r)
+	}
+	return out
+}
+
 // WithoutSeed is p with the deal seed that HandSettled and DealVoided
 // publish left out: the seed deals every hand again, so a viewer who may not
 // read ended deals may not have it either.

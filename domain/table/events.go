@@ -35,6 +35,11 @@ type TableOpened struct {
 	// the lobby nor offered by quick play. The code itself is not in the
 	// log (the store keeps it beside it, for the table's open life).
 	Private bool `json:"private,omitempty"`
+	// BroadcastDelay shows spectators every event in full (each seat's
+	// hand included) once that many events have followed it, and nothing
+	// before (a commentary mode); 0 (absent): spectators see public events
+	// only, at once. Seated players and watchers are never affected.
+	BroadcastDelay int `json:"broadcast_delay,omitempty"`
 	// Clock is the turn clock; absent on tables opened without one.
 	Clock *Clock `json:"clock,omitempty"`
 	// MaxHands closes the table once that many hands are settled, whatever

@@ -57,8 +57,11 @@ type State struct {
 	Closed       bool
 	MaxHands     int // close after this many settled hands (0: no limit)
 	Private      bool
-	G            GameState
-	Rules        Rules
+	// BroadcastDelay: spectators see events in full that many events late
+	// (TableOpened.BroadcastDelay).
+	BroadcastDelay int
+	G              GameState
+	Rules          Rules
 	live
 }
 
@@ -111,7 +114,13 @@ type Opening struct {
 	MaxHands int
 	// Private: the table is joined by room code only (TableOpened.Private).
 	Private bool
+	// BroadcastDelay: spectators see every event in full that many events
+	// late (0: public events only, at once).
+	BroadcastDelay int
 }
+
+// MaxBroadcastDelay bounds Opening.BroadcastDelay.
+const MaxBroadcastDelay = 1000
 
 // MaxMaxHands bounds Opening.MaxHands.
 const MaxMaxHands = 10_000
@@ -125,6 +134,9 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 	if o.MaxHands < 0 || o.MaxHands > MaxMaxHands {
 		return nil, ErrBadOption.With("max_hands must be 0 (no limit) or 1..%d, got %d", MaxMaxHands, o.MaxHands)
 	}
+	if o.BroadcastDelay < 0 || o.BroadcastDelay > MaxBroadcastDelay {
+		return nil, ErrBadOption.With("broadcast_delay must be 0 (none) or 1..%d events, got %d", MaxBroadcastDelay, o.BroadcastDelay)
+	}
 	if c != nil {
 		if err := c.Validate(); err != nil {
 			return nil, err
@@ -136,7 +148,7 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 	return []Payload{TableOpened{
 		TableID: id, Game: game, Variant: variant, Options: r.Options(),
 		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy, Clock: c,
-		MaxHands: o.MaxHands, Private: o.Private,
+		MaxHands: o.MaxHands, Private: o.Private, BroadcastDelay: o.BroadcastDelay,
 	}}, nil
 }
 
@@ -296,7 +308,7 @@ func ApplyAt(s *State, p Payload, at time.Time) {
 	case TableOpened:
 		s.ID, s.Game, s.Variant = e.TableID, e.Game, e.Variant
 		s.Options, s.Stake, s.RulesVersion = e.Options, e.Stake, e.RulesVersion
-		s.MaxHands, s.Private = e.MaxHands, e.Private
+		s.MaxHands, s.Private, s.BroadcastDelay = e.MaxHands, e.Private, e.BroadcastDelay
 		s.Players = make([]string, e.Seats)
 		s.Names = make([]string, e.Seats)
 		s.Totals = make([]int, e.Seats)
