@@ -139,3 +139,15 @@ func compact(t *testing.T, b []byte) []byte {
 	}
 	return buf.Bytes()
 }
+
+// TestBroadcastDelayBounds: the delay is 0 to 1000 events.
+func TestBroadcastDelayBounds(t *testing.T) {
+	e := newEnv(t, 72)
+	p := e.newPlayer("ann")
+	for _, d := range []int{-1, 1001} {
+		r := e.c.Unchecked().Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: p.Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "broadcast_delay": d}})
+		if r.Status != http.StatusUnprocessableEntity || r.Problem(t) != "invalid_option" {
+			t.Errorf("broadcast_delay %d: %d %s, want 422 invalid_option", d, r.Status, r.Body)
+		}
+	}
+}

@@ -1,11 +1,14 @@
 package api_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"paiju/api/apitest"
 )
@@ -136,4 +139,45 @@ func TestHiddenInformationWatchers(t *testing.T) {
 		t.Fatalf("only %d hands finished", hands)
 	}
 	e.verifyStream(id)
+}
+
+// TestWatcherStream: a watcher's live stream sends what its /events shows,
+// which is the watched seat's view, and never another seat's cards of the
+// running deal; when the watching is taken back, what follows is a
+// spectator's.
+func TestWatcherStream(t *testing.T) {
+	e, _ := newLiveEnv(t, 63, time.Hour)
+	id, ps := e.openFull()
+	w := e.newPlayer("w")
+	if r := e.watch(ps[1], id, w.ID); r.Status != http.StatusOK {
+		t.Fatal(r.Status, string(r.Body))
+	}
+	c := e.openStream(id, w.Token, "", "")
+	defer c.close()
+	seat := 1
+	for step := range 30 {
+		cr := e.step(id, ps)
+		if step == 20 {
+			if r := e.unwatch(ps[1], id, w.ID); r.Status != http.StatusOK {
+				t.Fatal(r.Status, string(r.Body))
+			}
+			seat = -1
+			cr.Version++
+		}
+		got := c.waitFor("the watcher's stream", cr.Version)
+		tr := e.auditorTruth(id)
+		for _, ev := range got {
+			if ev.id >= tr.dealAt && ev.id > cr.Version-1 {
+				checkNoLeak(t, "the watcher's stream", fmt.Sprintf("event %d", ev.id), []byte(ev.data), tr.secrets(seat), tr.seed)
+			}
+		}
+		var page struct {
+			Events []json.RawMessage `json:"events"`
+		}
+		e.c.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/v1/tables/%s/events?after=%d", id, cr.Version-1), Token: w.Token}).Decode(t, &page)
+		last := got[len(got)-1]
+		if len(page.Events) == 0 || !bytes.Equal(compact(t, page.Events[len(page.Events)-1]), compact(t, []byte(last.data))) {
+			t.Fatalf("the stream's event %d = %s, the watcher's /events shows %s", last.id, last.data, page.Events)
+		}
+	}
 }
