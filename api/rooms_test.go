@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -264,5 +265,84 @@ func TestRoomCodeGuessingLimited(t *testing.T) {
 	e.clock.Advance(time.Minute)
 	if r := lookup(mallory, "198.51.100.1", tv.RoomCode); r.Status != http.StatusOK {
 		t.Errorf("a minute later: %d %s, want 200", r.Status, r.Body)
+	}
+}
+
+// oneCode is a room store in which every code is stored as the same one,
+// so that every draw collides with the table holding it; each table is
+// shown the code it was given.
+type oneCode struct {
+	rooms
+	code  string
+	mu    sync.Mutex
+	given map[string]string // table → the code the API drew for it
+}
+
+func (o *oneCode) CreateRoom(ctx context.Context, code, tableID string, at time.Time) error {
+	err := o.rooms.CreateRoom(ctx, o.code, tableID, at)
+	o.remember(err, code, tableID)
+	return err
+}
+
+func (o *oneCode) TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error {
+	err := o.rooms.TakeOverRoom(ctx, o.code, oldTable, newTable, at)
+	o.remember(err, code, newTable)
+	return err
+}
+
+func (o *oneCode) remember(err error, code, tableID string) {
+	if err == nil {
+		o.mu.Lock()
+		o.given[tableID] = code
+		o.mu.Unlock()
+	}
+}
+
+func (o *oneCode) ReleaseRoom(ctx context.Context, _, tableID string) error {
+	return o.rooms.ReleaseRoom(ctx, o.code, tableID)
+}
+
+func (o *oneCode) RoomByCode(ctx context.Context, _ string) (api.RoomRecord, error) {
+	return o.rooms.RoomByCode(ctx, o.code)
+}
+
+func (o *oneCode) RoomOfTable(ctx context.Context, tableID string) (api.RoomRecord, error) {
+	r, err := o.rooms.RoomOfTable(ctx, tableID)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	r.Code = o.given[tableID]
+	return r, err
+}
+
+// TestClosedTableCodeTakenOver: a code whose table has closed is free: a
+// new private table that draws it takes it over, and the code then finds
+// the new table, never the old one.
+func TestClosedTableCodeTakenOver(t *testing.T) {
+	e := newEnvWith(t, 54, func(d *api.Deps) {
+		d.Rooms = &oneCode{rooms: d.Rooms.(rooms), code: "424242", given: map[string]string{}}
+	})
+	ps := []player{e.newPlayer("a"), e.newPlayer("b"), e.newPlayer("c")}
+	old := e.openPrivate(ps[0], map[string]any{"game": "doudizhu", "variant": "classic", "max_hands": 1})
+	for i, p := range ps {
+		if r := e.joinWith(p, old.ID, map[string]any{"room_code": old.RoomCode, "seat": i}); r.Status != http.StatusOK {
+			t.Fatalf("join: %d %s", r.Status, r.Body)
+		}
+	}
+	e.playHand(old.ID, ps)
+	if v := e.view(old.ID, ps[0].Token); v.Phase != "closed" {
+		t.Fatalf("old table phase %s, want closed", v.Phase)
+	}
+	next := e.openPrivate(ps[0], map[string]any{"game": "niuniu", "variant": "classic"})
+	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/rooms/" + next.RoomCode, Token: ps[1].Token})
+	var room roomOut
+	if r.Status != http.StatusOK {
+		t.Fatalf("the taken-over code: %d %s", r.Status, r.Body)
+	}
+	r.Decode(t, &room)
+	if room.TableID != next.ID {
+		t.Errorf("the code finds %s, want the new table %s", room.TableID, next.ID)
+	}
+	if _, err := e.store.RoomOfTable(context.Background(), old.ID); !errors.Is(err, eventstore.ErrNotFound) {
+		t.Errorf("the closed table still holds a code: %v", err)
 	}
 }
