@@ -137,6 +137,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Ready:          hl.checks,
 		Logger:         log,
 		Live:           natsbus.Live{Conn: nc, Namespace: cfg.NATS.NS},
+		Revocations:    natsbus.Revocations{Conn: nc, Namespace: cfg.NATS.NS},
 		Tickets:        tickets,
 		Stop:           stopStreams,
 		Projections:    psqlite.Reader{DB: pdb, Log: store},

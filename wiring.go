@@ -19,6 +19,7 @@ var (
 	_ api.TableDirectory = psqlite.Reader{}
 	_ service.OpenSeats  = openSeats{}
 	_ api.Live           = natsbus.Live{}
+	_ api.Revocations    = natsbus.Revocations{}
 	_ api.Exporter       = audit.Exporter{}
 	_ api.Players        = playerStore{}
 	_ natsbus.Projector  = projections.Feed{}

@@ -133,6 +133,10 @@ type Deps struct {
 	// in this process's memory (NewMemoryTickets), so that only this node
 	// redeems them.
 	Tickets TicketStore
+	// Revocations spreads token revocations between the nodes of a
+	// deployment, so that every node ends a revoked token's streams at
+	// once; nil: other nodes end them at their next heartbeat.
+	Revocations Revocations
 	// Heartbeat is how often an idle /stream sends a comment line (15s).
 	Heartbeat time.Duration
 	// Stop, when closed, ends every /stream response: http.Server.Shutdown
@@ -221,6 +225,13 @@ func NewServer(d Deps) http.Handler {
 		client: clientAddr{trusted: d.TrustedProxies}, tickets: streamTickets{store: d.Tickets}}
 	if s.heartbeat <= 0 {
 		s.heartbeat = defaultHeartbeat
+	}
+	if d.Revocations != nil {
+		if stop, err := d.Revocations.Listen(s.tokenStreams.end); err != nil {
+			s.log.Warn("token revocations from other nodes: their streams end at the next heartbeat", "err", err)
+		} else {
+			go func() { <-s.stopped; stop() }()
+		}
 	}
 
 	r := chi.NewRouter()

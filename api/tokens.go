@@ -23,7 +23,19 @@ import (
 // when they opened: the node that revokes ends its own streams of that
 // token at once (tokenStreams); a stream on another node finds the
 // revocation when it checks its token again, at its next heartbeat
-// (Deps.Heartbeat, 15 s by default), and ends then.
+// (Deps.Heartbeat, 15 s by default), and ends then — or at once, when the
+// nodes share Deps.Revocations (NATS): the revoking node announces the token
+// and every node ends its streams of it.
+
+// Revocations spreads token revocations between nodes (natsbus.Revocations
+// is one).
+type Revocations interface {
+	// Announce tells every node that tokenID was revoked.
+	Announce(ctx context.Context, tokenID string) error
+	// Listen calls revoked with each token revoked from now on, on any
+	// node, until stop is called; revoked must not block.
+	Listen(revoked func(tokenID string)) (stop func(), err error)
+}
 
 // registrationLabel labels the token POST /v1/players issues.
 const registrationLabel = "registration"
@@ -214,6 +226,13 @@ func (s *server) revokeToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.tokenStreams.end(id)
+	if s.Revocations != nil {
+		// The revocation holds already (the store); the notice only hurries
+		// the other nodes' streams, which their heartbeat ends anyway.
+		if err := s.Revocations.Announce(r.Context(), id); err != nil {
+			s.log.WarnContext(r.Context(), "announce a token revocation", "token_id", id, "err", err)
+		}
+	}
 	w.WriteHeader(http.StatusNoContent)
 }
 

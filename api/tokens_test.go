@@ -10,6 +10,7 @@ import (
 
 	"paiju/api"
 	"paiju/api/apitest"
+	"paiju/natsbus"
 )
 
 // tokenOut mirrors the Token schema.
@@ -301,16 +302,30 @@ func TestRenameMe(t *testing.T) {
 }
 
 // TestTokenRevocationEndsStreams: revoking a token ends its live streams:
-// at once on the node that revoked it, at the next heartbeat on another
-// node sharing the store; a stream ticket obtained with it no longer opens
-// one; other tokens' streams go on.
+// at once on the node that revoked it; on another node sharing the store,
+// at once when the nodes share revocation notices (NATS), else at its next
+// heartbeat. A stream ticket obtained with the token no longer opens one;
+// other tokens' streams go on.
 func TestTokenRevocationEndsStreams(t *testing.T) {
+	for _, notices := range []bool{true, false} {
+		t.Run(fmt.Sprintf("notices=%v", notices), func(t *testing.T) { testRevocationEndsStreams(t, notices) })
+	}
+}
+
+func testRevocationEndsStreams(t *testing.T, notices bool) {
 	var deps api.Deps
 	// Node A never beats within the test: its streams can end only by the
-	// revocation itself.
-	e, _ := newLiveEnvWith(t, 41, time.Hour, func(d *api.Deps) { deps = *d })
+	// revocation itself. So does node B when notices are shared.
+	e, _ := newLiveEnvWith(t, 41, time.Hour, func(d *api.Deps) {
+		if notices {
+			d.Revocations = natsbus.Revocations{Conn: d.Live.(natsbus.Live).Conn}
+		}
+		deps = *d
+	})
 	b := deps
-	b.Heartbeat = 20 * time.Millisecond
+	if !notices {
+		b.Heartbeat = 20 * time.Millisecond
+	}
 	srvB := httptest.NewServer(api.NewServer(b))
 	t.Cleanup(srvB.Close)
 	nodeB := &env{t: t, store: e.store, c: apitest.New(t, srvB.URL)}
@@ -338,7 +353,7 @@ func TestTokenRevocationEndsStreams(t *testing.T) {
 	for _, s := range []struct {
 		who string
 		c   *sseClient
-	}{{"node A, which revoked it", onA}, {"node B, at its next heartbeat", onB}} {
+	}{{"node A, which revoked it", onA}, {"node B", onB}} {
 		select {
 		case <-s.c.done:
 		case <-time.After(20 * time.Second):
