@@ -51,14 +51,18 @@ func TestMigrateVerbs(t *testing.T) {
 		args []string
 		want []string // lines the output must hold
 	}{
-		{[]string{"version"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 1 of 1", "projections " + filepath.Join(dir, "projections.db") + ": schema version 4 of 4"}},
-		{[]string{"down", "1", "--db", "projections"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema version 3 of 4"}},
-		{[]string{"version", "--db", "projections"}, []string{"schema version 3 of 4"}},
-		{[]string{"up"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema up to date at version 4"}},
-		{[]string{"down", "3", "--db", "projections"}, []string{"schema version 0 of 4"}},
-		{[]string{"up", "--db", "projections"}, []string{"schema up to date at version 4"}},
-		{[]string{"force", "3", "--db", "projections"}, []string{"schema version 3 of 4"}},
-		{[]string{"force", "4", "--db", "projections"}, []string{"schema version 4 of 4"}},
+		{[]string{"version"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 6 of 6", "projections " + filepath.Join(dir, "projections.db") + ": schema version 7 of 7"}},
+		{[]string{"down", "1", "--db", "projections"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema version 4 of 7"}},
+		{[]string{"version", "--db", "projections"}, []string{"schema version 4 of 7"}},
+		{[]string{"up"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema up to date at version 7"}},
+		{[]string{"down", "4", "--db", "projections"}, []string{"schema version 0 of 7"}},
+		{[]string{"up", "--db", "projections"}, []string{"schema up to date at version 7"}},
+		{[]string{"force", "4", "--db", "projections"}, []string{"schema version 4 of 7"}},
+		{[]string{"force", "7", "--db", "projections"}, []string{"schema version 7 of 7"}},
+		// The store's tokens migration reverts (tokens fold back into the
+		// players) and comes back.
+		{[]string{"down", "2", "--db", "store"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 1 of 6"}},
+		{[]string{"up", "--db", "store"}, []string{"schema up to date at version 6"}},
 	}
 	for _, s := range steps {
 		out := mustMigrate(t, dir, s.args...)
@@ -69,15 +73,15 @@ func TestMigrateVerbs(t *testing.T) {
 		}
 	}
 	// The projections that came back up still work with the store.
-	if out, err := migrateRun(t, dir, "down", "1", "--db", "store"); err == nil || !strings.Contains(err.Error(), "event log") {
-		t.Fatalf("down 1 of the store's only migration: %v (%s), want a refusal naming the event log", err, out)
+	if out, err := migrateRun(t, dir, "down", "3", "--db", "store"); err == nil || !strings.Contains(err.Error(), "event log") {
+		t.Fatalf("down 3 of the store's three migrations: %v (%s), want a refusal naming the event log", err, out)
 	}
-	for _, bad := range [][]string{{"down", "1"}, {"down", "0", "--db", "store"}, {"force", "x", "--db", "store"}, {"force", "7", "--db", "store"}, {"down", "4", "--db", "projections"}, {"sideways"}, {"up", "--db", "other"}} {
+	for _, bad := range [][]string{{"down", "1"}, {"down", "0", "--db", "store"}, {"force", "x", "--db", "store"}, {"force", "7", "--db", "store"}, {"down", "5", "--db", "projections"}, {"sideways"}, {"up", "--db", "other"}} {
 		if out, err := migrateRun(t, dir, bad...); err == nil {
 			t.Errorf("migrate %v: nil error, want a refusal\n%s", bad, out)
 		}
 	}
-	if out := mustMigrate(t, dir, "version"); strings.Count(out, "of 1\n")+strings.Count(out, "of 4\n") != 2 || strings.Contains(out, "dirty") {
+	if out := mustMigrate(t, dir, "version"); strings.Count(out, "of 6\n")+strings.Count(out, "of 7\n") != 2 || strings.Contains(out, "dirty") {
 		t.Fatalf("refused verbs changed the schema:\n%s", out)
 	}
 }
@@ -95,7 +99,7 @@ func TestMigrateForceRepairsDirty(t *testing.T) {
 	if out := mustMigrate(t, dir, "version", "--db", "projections"); !strings.Contains(out, "dirty") {
 		t.Fatalf("version of a dirty database:\n%s", out)
 	}
-	mustMigrate(t, dir, "force", "4", "--db", "projections")
+	mustMigrate(t, dir, "force", "7", "--db", "projections")
 	mustMigrate(t, dir, "up")
 }
 

@@ -139,6 +139,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	handler := api.NewServer(api.Deps{
 		Tables:         svc,
 		Players:        playerStore{store},
+		Rooms:          roomStore{store},
 		AuditorToken:   cfg.AuditorToken,
 		RateLimit:      cfg.RateLimit,
 		Quotas:         cfg.Quotas,
@@ -146,6 +147,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Ready:          hl.checks,
 		Logger:         log,
 		Live:           natsbus.Live{Conn: nc, Namespace: cfg.NATS.NS},
+		Revocations:    natsbus.Revocations{Conn: nc, Namespace: cfg.NATS.NS},
 		Tickets:        tickets,
 		Stop:           stopStreams,
 		Projections:    pdb.Reader(store),
@@ -296,16 +298,8 @@ func apiMetrics(metricsAddr string, m *metrics.Metrics) http.Handler {
 // playerStore adapts the event store's players to the API's player store.
 type playerStore struct{ s logStore }
 
-func (p playerStore) CreatePlayer(ctx context.Context, r api.PlayerRecord) error {
-	return p.s.CreatePlayer(ctx, eventstore.Player(r))
-}
-
-func (p playerStore) PlayerByTokenHash(ctx context.Context, hash string) (api.PlayerRecord, error) {
-	r, err := p.s.PlayerByTokenHash(ctx, hash)
-	if errors.Is(err, eventstore.ErrNotFound) {
-		return api.PlayerRecord{}, api.ErrNoPlayer
-	}
-	return api.PlayerRecord(r), err
+func (p playerStore) CreatePlayer(ctx context.Context, r api.PlayerRecord, first api.TokenRecord) error {
+	return p.s.CreatePlayer(ctx, eventstore.Player(r), eventstore.Token(first))
 }
 
 func (p playerStore) PlayerByID(ctx context.Context, id string) (api.PlayerRecord, error) {
@@ -315,6 +309,98 @@ func (p playerStore) PlayerByID(ctx context.Context, id string) (api.PlayerRecor
 	}
 	return api.PlayerRecord(r), err
 }
+
+func (p playerStore) RenamePlayer(ctx context.Context, id, name string) error {
+	err := p.s.RenamePlayer(ctx, id, name)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.ErrNoPlayer
+	}
+	return err
+}
+
+func (p playerStore) CreateToken(ctx context.Context, t api.TokenRecord) error {
+	return p.s.CreateToken(ctx, eventstore.Token(t))
+}
+
+func (p playerStore) TokenByHash(ctx context.Context, hash string) (api.PlayerRecord, api.TokenRecord, error) {
+	r, t, err := p.s.TokenByHash(ctx, hash)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.PlayerRecord{}, api.TokenRecord{}, api.ErrNoPlayer
+	}
+	return api.PlayerRecord(r), api.TokenRecord(t), err
+}
+
+func (p playerStore) TokenByID(ctx context.Context, id string) (api.TokenRecord, error) {
+	t, err := p.s.TokenByID(ctx, id)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.TokenRecord{}, api.ErrNoToken
+	}
+	return api.TokenRecord(t), err
+}
+
+func (p playerStore) Tokens(ctx context.Context, playerID string) ([]api.TokenRecord, error) {
+	ts, err := p.s.Tokens(ctx, playerID)
+	out := make([]api.TokenRecord, len(ts))
+	for i, t := range ts {
+		out[i] = api.TokenRecord(t)
+	}
+	return out, err
+}
+
+func (p playerStore) RevokeToken(ctx context.Context, playerID, id string, at time.Time) (api.TokenRecord, error) {
+	t, err := p.s.RevokeToken(ctx, playerID, id, at)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.TokenRecord{}, api.ErrNoToken
+	}
+	return api.TokenRecord(t), err
+}
+
+func (p playerStore) TouchToken(ctx context.Context, id string, at time.Time) error {
+	return p.s.TouchToken(ctx, id, at)
+}
+
+// roomStore adapts the store's room codes to the API's.
+type roomStore struct{ s logStore }
+
+func (r roomStore) CreateRoom(ctx context.Context, code, tableID string, at time.Time) error {
+	err := r.s.CreateRoom(ctx, code, tableID, at)
+	if errors.Is(err, eventstore.ErrExists) {
+		return api.ErrRoomTaken
+	}
+	return err
+}
+
+func (r roomStore) TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error {
+	err := r.s.TakeOverRoom(ctx, code, oldTable, newTable, at)
+	switch {
+	case errors.Is(err, eventstore.ErrNotFound):
+		return api.ErrNoRoom
+	case errors.Is(err, eventstore.ErrExists):
+		return api.ErrRoomTaken
+	}
+	return err
+}
+
+func (r roomStore) ReleaseRoom(ctx context.Context, code, tableID string) error {
+	return r.s.ReleaseRoom(ctx, code, tableID)
+}
+
+func (r roomStore) RoomByCode(ctx context.Context, code string) (api.RoomRecord, error) {
+	room, err := r.s.RoomByCode(ctx, code)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.RoomRecord{}, api.ErrNoRoom
+	}
+	return api.RoomRecord(room), err
+}
+
+func (r roomStore) RoomOfTable(ctx context.Context, tableID string) (api.RoomRecord, error) {
+	room, err := r.s.RoomOfTable(ctx, tableID)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.RoomRecord{}, api.ErrNoRoom
+	}
+	return api.RoomRecord(room), err
+}
+
 
 // serveDebug serves the profiler on its own listener, never on the API's.
 func serveDebug(addr string, log *slog.Logger) (stop func(), err error) {

@@ -27,9 +27,20 @@ type logStore interface {
 	Checkpoint(ctx context.Context, name string) (int64, error)
 	SetCheckpoint(ctx context.Context, name string, pos int64) error
 	Streams(ctx context.Context) ([]string, error)
-	CreatePlayer(ctx context.Context, p eventstore.Player) error
-	PlayerByTokenHash(ctx context.Context, hash string) (eventstore.Player, error)
+	CreatePlayer(ctx context.Context, p eventstore.Player, first eventstore.Token) error
 	PlayerByID(ctx context.Context, id string) (eventstore.Player, error)
+	RenamePlayer(ctx context.Context, id, name string) error
+	CreateToken(ctx context.Context, t eventstore.Token) error
+	TokenByHash(ctx context.Context, hash string) (eventstore.Player, eventstore.Token, error)
+	TokenByID(ctx context.Context, id string) (eventstore.Token, error)
+	Tokens(ctx context.Context, playerID string) ([]eventstore.Token, error)
+	RevokeToken(ctx context.Context, playerID, id string, at time.Time) (eventstore.Token, error)
+	TouchToken(ctx context.Context, id string, at time.Time) error
+	CreateRoom(ctx context.Context, code, tableID string, at time.Time) error
+	TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error
+	ReleaseRoom(ctx context.Context, code, tableID string) error
+	RoomByCode(ctx context.Context, code string) (eventstore.Room, error)
+	RoomOfTable(ctx context.Context, tableID string) (eventstore.Room, error)
 }
 
 // pgRestoreHint is what a refusal over a broken PostgreSQL log tells the

@@ -24,6 +24,7 @@ var (
 	_ projectionStore    = (*ppostgres.DB)(nil)
 	_ service.OpenSeats  = openSeats{}
 	_ api.Live           = natsbus.Live{}
+	_ api.Revocations    = natsbus.Revocations{}
 	_ api.Exporter       = audit.Exporter{}
 	_ api.Players        = playerStore{}
 	_ natsbus.Projector  = projections.Feed{}

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -17,12 +18,26 @@ import (
 // ErrNoPlayer is what Players returns for an unknown token or id.
 var ErrNoPlayer = errors.New("api: no such player")
 
+// ErrNoToken is what Players returns for an unknown token id.
+var ErrNoToken = errors.New("api: no such token")
+
+// tokenTouchEvery is how coarsely a token's last use is kept: a request
+// writes it only when the stored one is older, so that authentication stays
+// a read.
+const tokenTouchEvery = time.Minute
+
 // caller is the authenticated principal of a request.
 type caller struct {
 	playerID string
 	name     string
 	created  time.Time
 	auditor  bool
+	// tokenID is the record of the token the request came with; "" for
+	// the auditor.
+	tokenID string
+	// roomTable is the private table a stream ticket was issued for on the
+	// strength of its room code (rooms.go).
+	roomTable string
 }
 
 type callerKey struct{}
@@ -70,14 +85,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		hash := HashToken(token)
-		p, ok := s.tokens.Get(hash)
-		var err error
-		if !ok {
-			p, err = s.Players.PlayerByTokenHash(r.Context(), hash)
-			if err == nil {
-				s.tokens.Add(hash, p)
-			}
-		}
+		p, tok, err := s.Players.TokenByHash(r.Context(), hash)
 		if errors.Is(err, ErrNoPlayer) {
 			s.authFails.failed(addr, s.Now())
 			s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", "unknown token"))
@@ -87,7 +95,26 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			s.writeError(w, r, fmt.Errorf("authenticate: %w", err))
 			return
 		}
-		c := caller{playerID: p.ID, name: p.Name, created: p.CreatedAt}
+		now := s.Now()
+		if !tok.live(now) {
+			// Its holder knew the secret: saying why it stopped working
+			// tells them nothing they could use.
+			s.authFails.failed(addr, now)
+			why := "the token has expired"
+			if !tok.RevokedAt.IsZero() {
+				why = "the token was revoked"
+			}
+			s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", why+"; use another of your tokens, or register"))
+			return
+		}
+		if now.Sub(tok.LastUsedAt) >= tokenTouchEvery {
+			// Last use is a convenience for the player's token list: a
+			// failed write must not refuse the request.
+			if err := s.Players.TouchToken(r.Context(), tok.ID, now); err != nil {
+				s.log.WarnContext(r.Context(), "record token use", slog.String("token_id", tok.ID), slog.Any("err", err))
+			}
+		}
+		c := caller{playerID: p.ID, name: p.Name, created: p.CreatedAt, tokenID: tok.ID}
 		infoOf(r.Context()).player = p.ID
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 	})

@@ -21,9 +21,9 @@ func corsPolicy(origins []string) func(http.Handler) http.Handler {
 	}
 	c := cors.Handler(cors.Options{
 		AllowedOrigins: origins,
-		AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost},
+		AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPatch, http.MethodDelete},
 		AllowedHeaders: []string{"Authorization", "Content-Type", "If-Match", "If-None-Match",
-			"Idempotency-Key", "Prefer", "Last-Event-ID", RequestIDHeader},
+			"Idempotency-Key", "Prefer", "Last-Event-ID", RequestIDHeader, roomCodeHeader},
 		ExposedHeaders: []string{"ETag", "Location", "RateLimit", "RateLimit-Policy", "Retry-After",
 			"Idempotent-Replayed", "Preference-Applied", RequestIDHeader},
 		MaxAge: corsMaxAge,

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -48,8 +49,14 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	p := PlayerRecord{ID: s.NewPlayerID(), Name: name, TokenHash: HashToken(token), CreatedAt: s.Now().UTC()}
-	if err := s.Players.CreatePlayer(r.Context(), p); err != nil {
+	tokenID, err := newTokenID()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p := PlayerRecord{ID: s.NewPlayerID(), Name: name, CreatedAt: s.Now().UTC()}
+	first := TokenRecord{ID: tokenID, PlayerID: p.ID, Label: registrationLabel, Hash: HashToken(token), CreatedAt: p.CreatedAt}
+	if err := s.Players.CreatePlayer(r.Context(), p, first); err != nil {
 		s.writeError(w, r, fmt.Errorf("create player: %w", err))
 		return
 	}
@@ -68,6 +75,11 @@ type openTableRequest struct {
 	Clock    *clockRequest `json:"clock"`
 	Bots     int           `json:"bots"`
 	MaxHands int           `json:"max_hands"`
+	// Private opens a table found and joined by its room code only.
+	Private bool `json:"private"`
+	// BroadcastDelay shows spectators every event in full that many
+	// events late.
+	BroadcastDelay int `json:"broadcast_delay"`
 }
 
 // clockRequest is the turn clock of a new table; an absent field takes its
@@ -117,23 +129,41 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 	if opts := strings.TrimSpace(string(req.Options)); opts == "null" {
 		req.Options = nil
 	}
-	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots, MaxHands: req.MaxHands}, cond)
+	if req.Private && s.Rooms == nil {
+		s.writeError(w, r, errNoRooms)
+		return
+	}
+	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots, MaxHands: req.MaxHands, Private: req.Private, BroadcastDelay: req.BroadcastDelay}, cond)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	v := viewOf(res.Table, callerOf(r.Context()))
+	if res.Table.State.Private {
+		// A replayed opening finds the code its first answer drew.
+		if v.RoomCode, err = s.roomCodeFor(r.Context(), res.Table.State.ID); err != nil {
+			s.writeError(w, r, fmt.Errorf("room code of %s: %w", res.Table.State.ID, err))
+			return
+		}
+	}
 	w.Header().Set("Location", "/v1/tables/"+v.ID)
 	setETag(w, v.Version)
 	writeJSON(w, http.StatusCreated, v)
 }
 
+// load loads the request's table, if the caller may read it
+// (tournaments.go) and watch it (rooms.go).
 func (s *server) load(r *http.Request) (*service.Loaded, error) {
 	l, err := s.Tables.Load(r.Context(), chi.URLParam(r, "id"))
 	if err != nil {
 		return nil, err
 	}
-	return l, s.mayRead(r.Context(), l)
+	// A sealed tournament table (tournaments.go) is refused before any
+	// room code or spectator rule is looked at.
+	if err := s.mayRead(r.Context(), l); err != nil {
+		return l, err
+	}
+	return l, s.mayWatch(r, l)
 }
 
 func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
@@ -145,13 +175,23 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
 	if notModified(w, r, l.State.Version) {
 		return
 	}
-	v := viewOf(l, callerOf(r.Context()))
+	c := callerOf(r.Context())
+	v := viewOf(l, c)
+	if l.State.Private && (c.auditor || l.State.SeatOf(c.playerID) >= 0) && s.Rooms != nil {
+		// The players of a private table see its code, to pass it on.
+		if v.RoomCode, err = s.roomCodeFor(r.Context(), l.State.ID); err != nil && !errors.Is(err, ErrNoRoom) {
+			s.writeError(w, r, fmt.Errorf("room code of %s: %w", l.State.ID, err))
+			return
+		}
+	}
 	setETag(w, v.Version)
 	writeJSON(w, http.StatusOK, v)
 }
 
 type joinRequest struct {
 	Seat *int `json:"seat"`
+	// RoomCode is a private table's room code; a public table ignores it.
+	RoomCode *string `json:"room_code"`
 }
 
 func (s *server) joinTable(w http.ResponseWriter, r *http.Request) {
@@ -169,7 +209,25 @@ func (s *server) joinTable(w http.ResponseWriter, r *http.Request) {
 		}
 		seat = *req.Seat
 	}
-	res, err := s.Tables.Join(r.Context(), p, chi.URLParam(r, "id"), seat, cond)
+	id := chi.URLParam(r, "id")
+	if req.RoomCode != nil {
+		l, err := s.Tables.Load(r.Context(), id)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if l.State.Private {
+			if !s.checkRoomCode(w, r, id, *req.RoomCode) {
+				return
+			}
+			res, err := s.Tables.JoinRoom(r.Context(), p, id, seat, cond)
+			s.writeCommand(w, r, res, err)
+			return
+		}
+	}
+	// Without a code, the service refuses a private table
+	// (room_code_required).
+	res, err := s.Tables.Join(r.Context(), p, id, seat, cond)
 	s.writeCommand(w, r, res, err)
 }
 
@@ -396,8 +454,9 @@ func (s *server) listEvents(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	evs := visibleEvents(l, callerOf(r.Context()), after)
-	page := eventsResponse{Version: l.State.Version, Next: max(after, l.State.Version)}
+	c := callerOf(r.Context())
+	evs := visibleEvents(l, c, after)
+	page := eventsResponse{Version: l.State.Version, Next: max(after, shownUpTo(l, c))}
 	if len(evs) > limit {
 		evs = evs[:limit]
 		page.More, page.Next = true, evs[limit-1].Version

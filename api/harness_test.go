@@ -62,16 +62,8 @@ func (s *seqSeeds) NewSeed() (cards.Seed, error) {
 
 type players struct{ s *sqlite.Store }
 
-func (p players) CreatePlayer(ctx context.Context, r api.PlayerRecord) error {
-	return p.s.CreatePlayer(ctx, sqlite.Player(r))
-}
-
-func (p players) PlayerByTokenHash(ctx context.Context, h string) (api.PlayerRecord, error) {
-	r, err := p.s.PlayerByTokenHash(ctx, h)
-	if errors.Is(err, eventstore.ErrNotFound) {
-		return api.PlayerRecord{}, api.ErrNoPlayer
-	}
-	return api.PlayerRecord(r), err
+func (p players) CreatePlayer(ctx context.Context, r api.PlayerRecord, first api.TokenRecord) error {
+	return p.s.CreatePlayer(ctx, sqlite.Player(r), sqlite.Token(first))
 }
 
 func (p players) PlayerByID(ctx context.Context, id string) (api.PlayerRecord, error) {
@@ -80,6 +72,97 @@ func (p players) PlayerByID(ctx context.Context, id string) (api.PlayerRecord, e
 		return api.PlayerRecord{}, api.ErrNoPlayer
 	}
 	return api.PlayerRecord(r), err
+}
+
+func (p players) RenamePlayer(ctx context.Context, id, name string) error {
+	err := p.s.RenamePlayer(ctx, id, name)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.ErrNoPlayer
+	}
+	return err
+}
+
+func (p players) CreateToken(ctx context.Context, t api.TokenRecord) error {
+	return p.s.CreateToken(ctx, sqlite.Token(t))
+}
+
+func (p players) TokenByHash(ctx context.Context, hash string) (api.PlayerRecord, api.TokenRecord, error) {
+	r, t, err := p.s.TokenByHash(ctx, hash)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.PlayerRecord{}, api.TokenRecord{}, api.ErrNoPlayer
+	}
+	return api.PlayerRecord(r), api.TokenRecord(t), err
+}
+
+func (p players) TokenByID(ctx context.Context, id string) (api.TokenRecord, error) {
+	t, err := p.s.TokenByID(ctx, id)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.TokenRecord{}, api.ErrNoToken
+	}
+	return api.TokenRecord(t), err
+}
+
+func (p players) Tokens(ctx context.Context, playerID string) ([]api.TokenRecord, error) {
+	ts, err := p.s.Tokens(ctx, playerID)
+	out := make([]api.TokenRecord, len(ts))
+	for i, t := range ts {
+		out[i] = api.TokenRecord(t)
+	}
+	return out, err
+}
+
+func (p players) RevokeToken(ctx context.Context, playerID, id string, at time.Time) (api.TokenRecord, error) {
+	t, err := p.s.RevokeToken(ctx, playerID, id, at)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.TokenRecord{}, api.ErrNoToken
+	}
+	return api.TokenRecord(t), err
+}
+
+func (p players) TouchToken(ctx context.Context, id string, at time.Time) error {
+	return p.s.TouchToken(ctx, id, at)
+}
+
+// rooms adapts the store's room codes to the API's.
+type rooms struct{ s *sqlite.Store }
+
+func (r rooms) CreateRoom(ctx context.Context, code, tableID string, at time.Time) error {
+	err := r.s.CreateRoom(ctx, code, tableID, at)
+	if errors.Is(err, eventstore.ErrExists) {
+		return api.ErrRoomTaken
+	}
+	return err
+}
+
+func (r rooms) TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error {
+	err := r.s.TakeOverRoom(ctx, code, oldTable, newTable, at)
+	switch {
+	case errors.Is(err, eventstore.ErrNotFound):
+		return api.ErrNoRoom
+	case errors.Is(err, eventstore.ErrExists):
+		return api.ErrRoomTaken
+	}
+	return err
+}
+
+func (r rooms) ReleaseRoom(ctx context.Context, code, tableID string) error {
+	return r.s.ReleaseRoom(ctx, code, tableID)
+}
+
+func (r rooms) RoomByCode(ctx context.Context, code string) (api.RoomRecord, error) {
+	room, err := r.s.RoomByCode(ctx, code)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.RoomRecord{}, api.ErrNoRoom
+	}
+	return api.RoomRecord(room), err
+}
+
+func (r rooms) RoomOfTable(ctx context.Context, tableID string) (api.RoomRecord, error) {
+	room, err := r.s.RoomOfTable(ctx, tableID)
+	if errors.Is(err, eventstore.ErrNotFound) {
+		return api.RoomRecord{}, api.ErrNoRoom
+	}
+	return api.RoomRecord(room), err
 }
 
 func newEnv(t *testing.T, seed uint64) *env {
@@ -118,6 +201,7 @@ func newEnvThinking(t *testing.T, seed uint64, think time.Duration, opt func(*ap
 	deps := api.Deps{
 		Tables:       svc,
 		Players:      players{store},
+		Rooms:        rooms{store},
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
 		Exporter:     audit.Exporter{},
@@ -162,6 +246,8 @@ type tableView struct {
 		PlayerID *string `json:"player_id"`
 		Total    int     `json:"total"`
 	} `json:"seats"`
+	Private  bool   `json:"private"`
+	RoomCode string `json:"room_code"`
 }
 
 type commandResp struct {

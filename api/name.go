@@ -19,10 +19,15 @@ const maxNameLen = 40
 // which the JSON decoder turns into U+FFFD) could pass for someone else's.
 // The name is kept in NFC, so that two spellings of one name are one name.
 func playerName(raw string) (string, error) {
-	bad := func(why string) error {
+	return visibleText(raw, maxNameLen, func(why string) error {
 		return problem(http.StatusUnprocessableEntity, "invalid_name",
 			fmt.Sprintf("name must be 1 to %d characters of visible text: %s", maxNameLen, why))
-	}
+	})
+}
+
+// visibleText is raw normalised as playerName normalises a name, at most
+// maxLen characters, or the error bad makes of why it is refused.
+func visibleText(raw string, maxLen int, bad func(why string) error) (string, error) {
 	if !utf8.ValidString(raw) {
 		return "", bad("it is not valid UTF-8")
 	}
@@ -30,7 +35,7 @@ func playerName(raw string) (string, error) {
 	if name == "" {
 		return "", bad("it is empty")
 	}
-	if n := utf8.RuneCountInString(name); n > maxNameLen {
+	if n := utf8.RuneCountInString(name); n > maxLen {
 		return "", bad(fmt.Sprintf("it has %d", n))
 	}
 	for i, r := range name {

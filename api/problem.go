@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"math"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/go-chi/chi/v5/middleware"
 
@@ -23,6 +26,8 @@ type Problem struct {
 	Code   string `json:"code"`
 	// RequestID is the request's X-Request-Id, to quote to an operator.
 	RequestID string `json:"request_id,omitempty"`
+	// retryAfter, when set, is sent as Retry-After.
+	retryAfter time.Duration
 }
 
 func problem(status int, code, detail string) *Problem {
@@ -92,6 +97,9 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if p.Code == "request_in_progress" {
 		w.Header().Set("Retry-After", "1")
+	}
+	if p.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(p.retryAfter.Seconds())))))
 	}
 	if p.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="paiju"`)

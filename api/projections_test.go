@@ -78,6 +78,7 @@ func newProjEnv(t *testing.T, seed uint64) *projEnv {
 	srv := httptest.NewServer(api.NewServer(api.Deps{
 		Tables:       svc,
 		Players:      players{store},
+		Rooms:        rooms{store},
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
 		Projections:  psqlite.Reader{DB: pdb, Log: store},

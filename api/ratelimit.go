@@ -35,6 +35,12 @@ type Quotas struct {
 	// CostlyReads is how many expensive reads (/legal, /export) one caller
 	// may have running at once.
 	CostlyReads int
+	// RoomFailuresPerMinute is how many failed room code attempts (a
+	// lookup of an unknown code, a join with a wrong one) one player, and
+	// one address, may make per minute; past it, every room code attempt
+	// of theirs gets 429 until the budget refills. A million codes cannot
+	// be walked at this pace.
+	RoomFailuresPerMinute int
 }
 
 // DefaultQuotas are the quotas a server has unless configured otherwise.
@@ -45,6 +51,7 @@ var DefaultQuotas = Quotas{
 	StreamsPerPlayer:       8,
 	EventsPage:             500,
 	CostlyReads:            2,
+	RoomFailuresPerMinute:  10,
 }
 
 // MaxEventsPage is the largest EventsPage a server may be configured with.
@@ -57,6 +64,7 @@ func (q Quotas) withDefaults() Quotas {
 		{&q.TablesPerHour, &d.TablesPerHour}, {&q.RegistrationsPerMinute, &d.RegistrationsPerMinute},
 		{&q.AuthFailuresPerMinute, &d.AuthFailuresPerMinute}, {&q.StreamsPerPlayer, &d.StreamsPerPlayer},
 		{&q.EventsPage, &d.EventsPage}, {&q.CostlyReads, &d.CostlyReads},
+		{&q.RoomFailuresPerMinute, &d.RoomFailuresPerMinute},
 	} {
 		if *f.v == 0 {
 			*f.v = *f.d

@@ -15,7 +15,6 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/go-chi/httprate"
-	lru "github.com/hashicorp/golang-lru/v2"
 	"go.opentelemetry.io/otel/trace"
 
 	"paiju/domain/cards"
@@ -41,6 +40,13 @@ type Tables interface {
 	// Quick seats the caller at an open table of a kind, or opens one;
 	// opened says which.
 	Quick(ctx context.Context, p service.Player, req service.QuickRequest, cond service.Cond) (res *service.Result, opened bool, err error)
+	// JoinRoom is Join at a private table, for a caller whose room code
+	// was checked.
+	JoinRoom(ctx context.Context, p service.Player, tableID string, seat int, cond service.Cond) (*service.Result, error)
+	// AddWatcher lets watcherID watch the caller's seat; RemoveWatcher
+	// takes it back.
+	AddWatcher(ctx context.Context, p service.Player, tableID, watcherID string, cond service.Cond) (*service.Result, error)
+	RemoveWatcher(ctx context.Context, p service.Player, tableID, watcherID string, cond service.Cond) (*service.Result, error)
 	// CheckKind returns the error opening a table of game and variant would
 	// meet (unknown_game, unknown_variant); an empty variant checks the game.
 	CheckKind(game, variant string) error
@@ -48,22 +54,55 @@ type Tables interface {
 
 var _ Tables = (*service.Service)(nil)
 
-// PlayerRecord is a registered player as the player store keeps it. Tokens are
-// kept only as their SHA-256.
+// PlayerRecord is a registered player as the player store keeps it.
 type PlayerRecord struct {
 	ID        string
 	Name      string
-	TokenHash string
 	CreatedAt time.Time
 }
 
-// Players stores players.
+// TokenRecord is one bearer token of a player as the player store keeps it:
+// the token only as its SHA-256 (Hash). Zero times mean never.
+type TokenRecord struct {
+	ID         string
+	PlayerID   string
+	Label      string
+	Hash       string
+	CreatedAt  time.Time
+	LastUsedAt time.Time
+	ExpiresAt  time.Time
+	RevokedAt  time.Time
+}
+
+// live reports whether t authenticates at now.
+func (t TokenRecord) live(now time.Time) bool {
+	return t.RevokedAt.IsZero() && (t.ExpiresAt.IsZero() || now.Before(t.ExpiresAt))
+}
+
+// Players stores players and their tokens. Every node reads the same store
+// and nothing of it is cached: a revocation or a rename is seen by the next
+// request on any node.
 type Players interface {
-	CreatePlayer(ctx context.Context, p PlayerRecord) error
-	// PlayerByTokenHash returns ErrNoPlayer when no player has the token.
-	PlayerByTokenHash(ctx context.Context, tokenHash string) (PlayerRecord, error)
+	// CreatePlayer stores p with its first token.
+	CreatePlayer(ctx context.Context, p PlayerRecord, first TokenRecord) error
 	// PlayerByID returns ErrNoPlayer when no player has the id.
 	PlayerByID(ctx context.Context, id string) (PlayerRecord, error)
+	// RenamePlayer returns ErrNoPlayer when no player has the id.
+	RenamePlayer(ctx context.Context, id, name string) error
+	// CreateToken stores a further token of t.PlayerID.
+	CreateToken(ctx context.Context, t TokenRecord) error
+	// TokenByHash returns the token with the hash, revoked and expired ones
+	// included, and its player; ErrNoPlayer when no token has the hash.
+	TokenByHash(ctx context.Context, tokenHash string) (PlayerRecord, TokenRecord, error)
+	// TokenByID returns ErrNoToken when no token has the id.
+	TokenByID(ctx context.Context, id string) (TokenRecord, error)
+	// Tokens lists a player's tokens, oldest first.
+	Tokens(ctx context.Context, playerID string) ([]TokenRecord, error)
+	// RevokeToken revokes playerID's token id at at (keeping an earlier
+	// revocation); ErrNoToken when playerID has no such token.
+	RevokeToken(ctx context.Context, playerID, id string, at time.Time) (TokenRecord, error)
+	// TouchToken records a use of token id at at, if later than the last.
+	TouchToken(ctx context.Context, id string, at time.Time) error
 }
 
 // Deps are the server's dependencies.
@@ -94,6 +133,10 @@ type Deps struct {
 	// in this process's memory (NewMemoryTickets), so that only this node
 	// redeems them.
 	Tickets TicketStore
+	// Revocations spreads token revocations between the nodes of a
+	// deployment, so that every node ends a revoked token's streams at
+	// once; nil: other nodes end them at their next heartbeat.
+	Revocations Revocations
 	// Heartbeat is how often an idle /stream sends a comment line (15s).
 	Heartbeat time.Duration
 	// Stop, when closed, ends every /stream response: http.Server.Shutdown
@@ -103,6 +146,9 @@ type Deps struct {
 	// Projections serves hand history, leaderboards and player totals;
 	// without it those routes answer 503.
 	Projections Projections
+	// Rooms keeps the room codes of private tables; without it opening a
+	// private table and /v1/rooms answer 503.
+	Rooms Rooms
 	// Directory serves the lobby and a player's tables; without it those
 	// routes answer 503.
 	Directory TableDirectory
@@ -139,19 +185,19 @@ type server struct {
 	heartbeat time.Duration
 	stopped   <-chan struct{}
 	client    clientAddr
-	// tokens remembers who a token hash belongs to: players never change, and
-	// a store query per request cost more than the rest of authentication.
-	tokens *lru.Cache[string, PlayerRecord]
+	// tokenStreams are the live streams open on this node, by token, so
+	// that revoking a token ends them at once (tokens.go).
+	tokenStreams *tokenStreams
 	// authFails, streams and costly enforce Quotas (ratelimit.go).
 	authFails *authFailures
+	// roomFails counts failed room code attempts by player and by address
+	// (rooms.go).
+	roomFails *authFailures
 	streams   *inFlight
 	costly    *inFlight
 	// tickets are the stream tickets issued and not yet redeemed (ticket.go).
 	tickets streamTickets
 }
-
-// tokenCacheSize bounds the remembered tokens.
-const tokenCacheSize = 1 << 16
 
 // NewServer returns the HTTP handler of API v1.
 func NewServer(d Deps) http.Handler {
@@ -173,16 +219,19 @@ func NewServer(d Deps) http.Handler {
 	if d.Tickets == nil {
 		d.Tickets = NewMemoryTickets()
 	}
-	tokens, err := lru.New[string, PlayerRecord](tokenCacheSize)
-	if err != nil {
-		panic(fmt.Sprintf("api: token cache: %v", err))
-	}
 	d.Quotas = d.Quotas.withDefaults()
-	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute),
-		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokens: tokens,
+	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute), roomFails: newAuthFailures(d.Quotas.RoomFailuresPerMinute),
+		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokenStreams: newTokenStreams(),
 		client: clientAddr{trusted: d.TrustedProxies}, tickets: streamTickets{store: d.Tickets}}
 	if s.heartbeat <= 0 {
 		s.heartbeat = defaultHeartbeat
+	}
+	if d.Revocations != nil {
+		if stop, err := d.Revocations.Listen(s.tokenStreams.end); err != nil {
+			s.log.Warn("token revocations from other nodes: their streams end at the next heartbeat", "err", err)
+		} else {
+			go func() { <-s.stopped; stop() }()
+		}
 	}
 
 	r := chi.NewRouter()
@@ -224,8 +273,12 @@ func NewServer(d Deps) http.Handler {
 			openQuota := s.quota("tables", d.Quotas.TablesPerHour, time.Hour, "tables opened or quick plays by this caller", keyByCaller)
 			r.With(openQuota).Post("/tables", s.openTable)
 			s.lobbyRoutes(r, openQuota)
+			s.tokenRoutes(r)
+			r.Get("/rooms/{code}", s.getRoom)
 			r.Get("/tables/{id}", s.getTable)
 			r.Post("/tables/{id}/join", s.joinTable)
+			r.Post("/tables/{id}/watchers", s.addWatcher)
+			r.Delete("/tables/{id}/watchers/{playerID}", s.removeWatcher)
 			r.With(s.limitInFlight(s.costly, "/legal or /export requests")).Get("/tables/{id}/legal", s.legalActions)
 			r.Post("/tables/{id}/actions", s.postAction)
 			r.Get("/tables/{id}/events", s.listEvents)

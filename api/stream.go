@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -96,6 +97,21 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	defer stop()
 
+	// Revoking the token that opened the stream ends it: at once on this
+	// node (tokenStreams), at the next heartbeat's check on any other.
+	// Checking once after registering closes the gap between this
+	// request's authentication and the registration.
+	c := callerOf(r.Context())
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	if c.tokenID != "" {
+		defer s.tokenStreams.add(c.tokenID, cancel)()
+		if !s.tokenStillLive(ctx, c) {
+			s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", "the token was revoked or has expired"))
+			return
+		}
+	}
+
 	rc := http.NewResponseController(w)
 	// The server's read timeout bounds sending a request, and this one has
 	// been sent: lift the deadline so that no read of the connection can
@@ -109,10 +125,9 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	s.Observer.StreamOpened()
 	defer s.Observer.StreamClosed()
 
-	c := callerOf(r.Context())
 	sent := after
 	send := func() error {
-		l, err := s.Tables.LoadAtLeast(r.Context(), id, int(notified.Load()))
+		l, err := s.Tables.LoadAtLeast(ctx, id, int(notified.Load()))
 		if err != nil {
 			return err
 		}
@@ -137,40 +152,43 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 		}
-		sent = max(sent, l.State.Version)
+		sent = max(sent, shownUpTo(l, c))
 		return rc.Flush()
 	}
 	if _, err := fmt.Fprint(w, ": paiju table stream\n\n"); err != nil {
 		return
 	}
 	if err := send(); err != nil {
-		s.endStream(r, err)
+		s.endStream(ctx, r, err)
 		return
 	}
 	beat := time.NewTicker(s.heartbeat)
 	defer beat.Stop()
 	for {
 		select {
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case <-s.stopped:
 			return
 		case <-wake:
 		case <-beat.C:
+			if !s.tokenStillLive(ctx, c) {
+				return
+			}
 			if _, err := fmt.Fprint(w, ": heartbeat\n\n"); err != nil {
 				return
 			}
 		}
 		if err := send(); err != nil {
-			s.endStream(r, err)
+			s.endStream(ctx, r, err)
 			return
 		}
 	}
 }
 
-func (s *server) endStream(r *http.Request, err error) {
-	if r.Context().Err() != nil {
-		return // the client went away
+func (s *server) endStream(ctx context.Context, r *http.Request, err error) {
+	if ctx.Err() != nil {
+		return // the client went away, or its token was revoked
 	}
 	s.log.WarnContext(r.Context(), "event stream ended", slog.String("request_id", middleware.GetReqID(r.Context())),
 		slog.String("route", routeOf(r)), slog.Any("err", err))

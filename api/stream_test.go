@@ -71,6 +71,7 @@ func newLiveEnvWith(t *testing.T, seed uint64, heartbeat time.Duration, opt func
 	deps := api.Deps{
 		Tables:       svc,
 		Players:      players{store},
+		Rooms:        rooms{store},
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
 		Live:         natsbus.Live{Conn: nc},

@@ -57,11 +57,17 @@ type ticketGrant struct {
 	Name     string    `json:"name,omitempty"`
 	Created  time.Time `json:"created,omitzero"`
 	Auditor  bool      `json:"auditor,omitempty"`
-	Expires  time.Time `json:"expires"`
+	// TokenID is the token the ticket was obtained with: the stream it
+	// opens ends when that token is revoked.
+	TokenID string `json:"token_id,omitempty"`
+	// RoomTable: the ticket was issued to watch this private table by its
+	// room code, which the stream's URL does not carry.
+	RoomTable string    `json:"room_table,omitempty"`
+	Expires   time.Time `json:"expires"`
 }
 
 func (g ticketGrant) caller() caller {
-	return caller{playerID: g.PlayerID, name: g.Name, created: g.Created, auditor: g.Auditor}
+	return caller{playerID: g.PlayerID, name: g.Name, created: g.Created, auditor: g.Auditor, tokenID: g.TokenID, roomTable: g.RoomTable}
 }
 
 // memoryTickets is the TicketStore of a single node.
@@ -108,7 +114,7 @@ func (t streamTickets) issue(ctx context.Context, c caller, tableID string, now 
 	}
 	ticket = ticketPrefix + base64.RawURLEncoding.EncodeToString(b[:])
 	expires = now.Add(StreamTicketTTL)
-	grant, err := json.Marshal(ticketGrant{TableID: tableID, PlayerID: c.playerID, Name: c.name, Created: c.created, Auditor: c.auditor, Expires: expires})
+	grant, err := json.Marshal(ticketGrant{TableID: tableID, PlayerID: c.playerID, Name: c.name, Created: c.created, Auditor: c.auditor, TokenID: c.tokenID, RoomTable: c.roomTable, Expires: expires})
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("encode ticket: %w", err)
 	}
@@ -158,11 +164,16 @@ func (s *server) issueStreamTicket(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, problem(http.StatusServiceUnavailable, "live_unavailable", "this server has no live event feed"))
 		return
 	}
-	if _, err := s.load(r); err != nil {
+	l, err := s.load(r)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	ticket, expires, err := s.tickets.issue(r.Context(), callerOf(r.Context()), chi.URLParam(r, "id"), s.Now())
+	c := callerOf(r.Context())
+	if l.State.Private && !watchesWithoutCode(l, c) {
+		c.roomTable = l.State.ID // load checked its room code
+	}
+	ticket, expires, err := s.tickets.issue(r.Context(), c, chi.URLParam(r, "id"), s.Now())
 	if err != nil {
 		s.log.Warn("issue stream ticket", "err", err)
 		s.writeError(w, r, problem(http.StatusServiceUnavailable, "live_unavailable", "stream tickets cannot be issued right now; retry"))

@@ -352,6 +352,14 @@ func (s *server) streamTournament(t Tournaments, w http.ResponseWriter, r *http.
 		return
 	}
 	defer release()
+	// Revoking the token that opened the stream ends it, as a table's
+	// stream does (stream.go).
+	c := callerOf(r.Context())
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	if c.tokenID != "" {
+		defer s.tokenStreams.add(c.tokenID, cancel)()
+	}
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	h := w.Header()
@@ -366,7 +374,7 @@ func (s *server) streamTournament(t Tournaments, w http.ResponseWriter, r *http.
 	}
 	sent := after
 	send := func() (bool, error) {
-		l, err := t.LoadTournament(r.Context(), id)
+		l, err := t.LoadTournament(ctx, id)
 		if err != nil {
 			return false, err
 		}
@@ -394,14 +402,14 @@ func (s *server) streamTournament(t Tournaments, w http.ResponseWriter, r *http.
 	for {
 		ended, err := send()
 		if err != nil {
-			s.endStream(r, err)
+			s.endStream(ctx, r, err)
 			return
 		}
 		if ended {
 			return
 		}
 		select {
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case <-s.stopped:
 			return

@@ -32,6 +32,14 @@ type tableView struct {
 	MaxHands int `json:"max_hands"`
 	// Tournament: the tournament that opened the table, if one did.
 	Tournament string `json:"tournament,omitempty"`
+	// Private: the table is found and joined by its room code only.
+	Private bool `json:"private"`
+	// RoomCode is a private table's code, shown to its players (and in the
+	// answer that opened it); absent otherwise.
+	RoomCode string `json:"room_code,omitempty"`
+	// BroadcastDelay: spectators see every event in full that many events
+	// late (0: public events only, at once).
+	BroadcastDelay int `json:"broadcast_delay"`
 }
 
 type seatView struct {
@@ -59,7 +67,7 @@ func viewOf(l *service.Loaded, c caller) tableView {
 		ID: st.ID, Game: st.Game, Variant: st.Variant, Stake: st.Stake,
 		Options: st.Options, RulesVersion: st.RulesVersion, Version: st.Version,
 		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed, Clock: st.Clock, MaxHands: st.MaxHands, Tournament: st.Tournament,
-		Hand: []cards.Card{},
+		Private: st.Private, BroadcastDelay: st.BroadcastDelay, Hand: []cards.Card{},
 	}
 	if seat >= 0 {
 		v.Seat = table.Seat(seat)

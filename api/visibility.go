@@ -18,10 +18,24 @@ func readsEndedDeals(l *service.Loaded, c caller) bool {
 	return c.auditor || l.EverSeated(c.playerID)
 }
 
-// visibleEvents is the events past after that c may see of l.
+// visibleEvents is the events past after that c may see of l: a
+// spectator of a table with a broadcast delay sees them in full, late.
 func visibleEvents(l *service.Loaded, c caller, after int) []service.Recorded {
 	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
+	if service.Broadcast(l, seat) && !readsEndedDeals(l, c) {
+		return service.BroadcastEvents(l, after)
+	}
 	return service.VisibleEventsTo(l, seat, after, readsEndedDeals(l, c))
+}
+
+// shownUpTo is the last version of l that c's events reach now: the
+// table's, or for a broadcast spectator the delayed one.
+func shownUpTo(l *service.Loaded, c caller) int {
+	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
+	if service.Broadcast(l, seat) && !readsEndedDeals(l, c) {
+		return service.BroadcastUpTo(l)
+	}
+	return l.State.Version
 }
 
 // mayReadTableHands checks that the caller may read the hand records of

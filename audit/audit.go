@@ -217,6 +217,10 @@ func reexecute(st *table.State, p table.Payload, seeds *seedBook) ([]table.Paylo
 		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionLeave}, seeds)
 	case table.PlayerEscaped:
 		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionEscape}, seeds)
+	case table.WatcherAdded:
+		out, err = table.AddWatcher(st, e.Seat, e.PlayerID)
+	case table.WatcherRemoved:
+		out, err = table.RemoveWatcher(st, e.Seat, e.PlayerID)
 	case table.TableOpened, table.DealsSecret, table.HandDealt, table.DealSecret, table.HandSettled, table.DealVoided, table.TableClosed:
 		return nil, fmt.Errorf("%s does not follow from the command before it", p.EventType())
 	default:

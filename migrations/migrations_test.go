@@ -58,7 +58,7 @@ func TestUpDownUp(t *testing.T) {
 	}
 	defer m.Close()
 
-	want := []string{"checkpoints", "events", "idempotency", "players"}
+	want := []string{"checkpoints", "events", "idempotency", "players", "rooms", "tokens"}
 	for round := range 2 {
 		if err := m.Up(); err != nil {
 			t.Fatalf("round %d: Up: %v", round, err)

@@ -38,6 +38,7 @@ const (
 	KindAct     = "act"
 	KindTimeout = "timeout"
 	KindBot     = "bot"
+	KindWatch   = "watch"
 )
 
 // Outcome is the label a command's result gets in metrics: "ok", the stable

@@ -271,6 +271,12 @@ type OpenRequest struct {
 	// Sit seats the opener at the lowest free seat in the same append as
 	// the opening, so that no one sees the table without them.
 	Sit bool
+	// Private opens a table joined by room code only (the API keeps the
+	// code); it is never listed nor offered by quick play.
+	Private bool
+	// BroadcastDelay shows spectators every event in full that many
+	// events late (table.TableOpened.BroadcastDelay).
+	BroadcastDelay int
 }
 
 // Open opens a new table.
@@ -321,8 +327,36 @@ func (s *Service) open(ctx context.Context, p Player, rules table.Rules, req Ope
 
 // Join seats the caller; seat < 0 takes the lowest free seat.
 func (s *Service) Join(ctx context.Context, p Player, tableID string, seat int, cond Cond) (*Result, error) {
+	return s.join(ctx, p, tableID, seat, cond, false)
+}
+
+// JoinRoom is Join for a caller who gave a private table's room code, which
+// the API has checked: only it seats anyone at a private table, so that no
+// other path (quick play) can.
+func (s *Service) JoinRoom(ctx context.Context, p Player, tableID string, seat int, cond Cond) (*Result, error) {
+	return s.join(ctx, p, tableID, seat, cond, true)
+}
+
+func (s *Service) join(ctx context.Context, p Player, tableID string, seat int, cond Cond, roomChecked bool) (*Result, error) {
 	return s.command(ctx, p, tableID, KindJoin, cond, func(st *table.State) ([]table.Payload, error) {
+		if st.Private && !roomChecked {
+			return nil, table.ErrRoomCodeRequired.With("table %s is private: join it with its room code (\"room_code\" in the body)", st.ID)
+		}
 		return table.Join(st, p.ID, p.Name, seat, s.dealInputs())
+	})
+}
+
+// AddWatcher lets watcherID watch the caller's seat (table.AddWatcher).
+func (s *Service) AddWatcher(ctx context.Context, p Player, tableID, watcherID string, cond Cond) (*Result, error) {
+	return s.command(ctx, p, tableID, KindWatch, cond, func(st *table.State) ([]table.Payload, error) {
+		return table.AddWatcher(st, st.SeatOf(p.ID), watcherID)
+	})
+}
+
+// RemoveWatcher takes watcherID's watching of the caller's seat back.
+func (s *Service) RemoveWatcher(ctx context.Context, p Player, tableID, watcherID string, cond Cond) (*Result, error) {
+	return s.command(ctx, p, tableID, KindWatch, cond, func(st *table.State) ([]table.Payload, error) {
+		return table.RemoveWatcher(st, st.SeatOf(p.ID), watcherID)
 	})
 }
 

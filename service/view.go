@@ -8,12 +8,16 @@ import (
 )
 
 // ViewerSeat is the seat whose view a caller gets: the player's seat, the
-// auditor, or a spectator.
+// auditor, the seat the player watches (table.WatcherAdded), or a
+// spectator.
 func ViewerSeat(st *table.State, playerID string, auditor bool) int {
 	if auditor {
 		return table.Auditor
 	}
 	if seat := st.SeatOf(playerID); seat >= 0 {
+		return seat
+	}
+	if seat, ok := st.Watching(playerID); ok {
 		return seat
 	}
 	return table.Spectator
@@ -47,6 +51,39 @@ func VisibleEventsTo(l *Loaded, seat int, after int, revealEnded bool) []Recorde
 			p = WithoutSeed(p)
 		}
 		r.Payload = p
+		out = append(out, r)
+	}
+	return out
+}
+
+// Broadcast reports whether seat sees the table l as a delayed broadcast:
+// a spectator of a table with a broadcast delay.
+func Broadcast(l *Loaded, seat int) bool {
+	return seat == table.Spectator && l.State.BroadcastDelay > 0
+}
+
+// BroadcastUpTo is the last version a broadcast spectator may see now: the
+// table's version less its delay.
+func BroadcastUpTo(l *Loaded) int {
+	return max(0, l.State.Version-l.State.BroadcastDelay)
+}
+
+// BroadcastEvents is what a spectator of a table with a broadcast delay
+// sees: the events with after < version <= BroadcastUpTo, each in full
+// (every seat's hand, the kitty) except the deal secrets and seeds, which
+// deal every hand again and stay with the players and the auditor. A
+// seated player's or a watcher's view never goes through here.
+func BroadcastEvents(l *Loaded, after int) []Recorded {
+	upTo := BroadcastUpTo(l)
+	var out []Recorded
+	for _, r := range l.Events {
+		if r.Version <= after || r.Version > upTo {
+			continue
+		}
+		if _, secret := r.Payload.(table.DealSecret); secret {
+			continue
+		}
+		r.Payload = WithoutSeed(table.Redact(l.State.Rules, r.Payload, table.Auditor, true))
 		out = append(out, r)
 	}
 	return out

@@ -52,25 +52,27 @@ func Errorf(kind Kind, code, format string, args ...any) *Error {
 
 // Sentinels for errors.Is. Games add their own codes with Errorf.
 var (
-	ErrNotYourTurn    = &Error{Kind: KindConflict, Code: "not_your_turn"}
-	ErrWrongPhase     = &Error{Kind: KindConflict, Code: "wrong_phase"}
-	ErrSeatTaken      = &Error{Kind: KindConflict, Code: "seat_taken"}
-	ErrTableFull      = &Error{Kind: KindConflict, Code: "table_full"}
-	ErrAlreadySeated  = &Error{Kind: KindConflict, Code: "already_seated"}
-	ErrTableClosed    = &Error{Kind: KindConflict, Code: "table_closed"}
-	ErrNotSeated      = &Error{Kind: KindForbidden, Code: "not_seated"}
-	ErrSeatReserved   = &Error{Kind: KindForbidden, Code: "seat_reserved"}
-	ErrNoSuchSeat     = &Error{Kind: KindInvalid, Code: "no_such_seat"}
-	ErrUnknownAction  = &Error{Kind: KindInvalid, Code: "unknown_action"}
-	ErrBadAction      = &Error{Kind: KindInvalid, Code: "invalid_action"}
-	ErrCardNotInHand  = &Error{Kind: KindRule, Code: "card_not_in_hand"}
-	ErrInvalidCombo   = &Error{Kind: KindRule, Code: "invalid_combination"}
-	ErrDoesNotBeat    = &Error{Kind: KindRule, Code: "does_not_beat"}
-	ErrCannotPass     = &Error{Kind: KindRule, Code: "cannot_pass"}
-	ErrBidTooLow      = &Error{Kind: KindRule, Code: "bid_too_low"}
-	ErrUnknownGame    = &Error{Kind: KindInvalid, Code: "unknown_game"}
-	ErrUnknownVariant = &Error{Kind: KindInvalid, Code: "unknown_variant"}
-	ErrBadOption      = &Error{Kind: KindInvalid, Code: "invalid_option"}
+	ErrNotYourTurn   = &Error{Kind: KindConflict, Code: "not_your_turn"}
+	ErrWrongPhase    = &Error{Kind: KindConflict, Code: "wrong_phase"}
+	ErrSeatTaken     = &Error{Kind: KindConflict, Code: "seat_taken"}
+	ErrTableFull     = &Error{Kind: KindConflict, Code: "table_full"}
+	ErrAlreadySeated = &Error{Kind: KindConflict, Code: "already_seated"}
+	ErrTableClosed   = &Error{Kind: KindConflict, Code: "table_closed"}
+	ErrNotSeated     = &Error{Kind: KindForbidden, Code: "not_seated"}
+	ErrSeatReserved  = &Error{Kind: KindForbidden, Code: "seat_reserved"}
+	// ErrRoomCodeRequired: a private table is joined with its room code.
+	ErrRoomCodeRequired = &Error{Kind: KindForbidden, Code: "room_code_required"}
+	ErrNoSuchSeat       = &Error{Kind: KindInvalid, Code: "no_such_seat"}
+	ErrUnknownAction    = &Error{Kind: KindInvalid, Code: "unknown_action"}
+	ErrBadAction        = &Error{Kind: KindInvalid, Code: "invalid_action"}
+	ErrCardNotInHand    = &Error{Kind: KindRule, Code: "card_not_in_hand"}
+	ErrInvalidCombo     = &Error{Kind: KindRule, Code: "invalid_combination"}
+	ErrDoesNotBeat      = &Error{Kind: KindRule, Code: "does_not_beat"}
+	ErrCannotPass       = &Error{Kind: KindRule, Code: "cannot_pass"}
+	ErrBidTooLow        = &Error{Kind: KindRule, Code: "bid_too_low"}
+	ErrUnknownGame      = &Error{Kind: KindInvalid, Code: "unknown_game"}
+	ErrUnknownVariant   = &Error{Kind: KindInvalid, Code: "unknown_variant"}
+	ErrBadOption        = &Error{Kind: KindInvalid, Code: "invalid_option"}
 )
 
 // With returns a copy of a sentinel with a specific message.

@@ -31,6 +31,15 @@ type TableOpened struct {
 	Seats        int             `json:"seats"`
 	RulesVersion string          `json:"rules_version"`
 	OpenedBy     string          `json:"opened_by"`
+	// Private tables are found by their room code only: never listed by
+	// the lobby nor offered by quick play. The code itself is not in the
+	// log (the store keeps it beside it, for the table's open life).
+	Private bool `json:"private,omitempty"`
+	// BroadcastDelay shows spectators every event in full (each seat's
+	// hand included) once that many events have followed it, and nothing
+	// before (a commentary mode); 0 (absent): spectators see public events
+	// only, at once. Seated players and watchers are never affected.
+	BroadcastDelay int `json:"broadcast_delay,omitempty"`
 	// Clock is the turn clock; absent on tables opened without one.
 	Clock *Clock `json:"clock,omitempty"`
 	// MaxHands closes the table once that many hands are settled, whatever
@@ -152,6 +161,7 @@ var commonEvents = Events(
 	TableOpened{}, PlayerSeated{}, HandDealt{}, DealVoided{}, DealSecret{},
 	HandSettled{}, PlayerEscaped{}, PlayerLeft{}, TableClosed{},
 	TurnTimedOut{}, SeatDelegated{}, SeatResumed{}, DealsSecret{},
+	WatcherAdded{}, WatcherRemoved{},
 )
 
 // EventTypes decodes stored events by type name. Each name comes from the

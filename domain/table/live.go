@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 )
@@ -114,6 +115,8 @@ type live struct {
 	TimedOut  []int       // timeouts in a row per seat
 	Waiting   []bool      // the game awaits the seat (Autoplay.Awaited)
 	Since     []time.Time // when the seat's current wait began
+	// watchers maps each watcher to the seat it watches (watch.go).
+	watchers map[string]int
 	// pending is 1 + the seat of a TurnTimedOut whose default action has not
 	// started yet (0: none), so that the default action is not counted as the
 	// player acting.
@@ -136,6 +139,7 @@ func (l live) clone() live {
 	c.TimedOut = slices.Clone(l.TimedOut)
 	c.Waiting = slices.Clone(l.Waiting)
 	c.Since = slices.Clone(l.Since)
+	c.watchers = maps.Clone(l.watchers)
 	return c
 }
 
@@ -162,6 +166,7 @@ func (s *State) ServerPlays(seat int) bool {
 // applyLive records what p says of the clock and the server's seats, at the
 // time at which p was recorded; it runs after the game has evolved.
 func (s *State) applyLive(p Payload, at time.Time) {
+	s.applyWatch(p)
 	actor := -1
 	switch e := p.(type) {
 	case TableOpened:
@@ -180,7 +185,7 @@ func (s *State) applyLive(p Payload, at time.Time) {
 		s.Delegated[e.Seat] = true
 	case SeatResumed:
 		s.Delegated[e.Seat], s.TimedOut[e.Seat] = false, 0
-	case HandDealt, DealSecret, DealVoided, HandSettled, TableClosed:
+	case HandDealt, DealSecret, DealVoided, HandSettled, TableClosed, WatcherAdded, WatcherRemoved:
 	default:
 		if seat, _, ok := s.Rules.Command(p); ok {
 			actor = seat

@@ -62,8 +62,12 @@ type State struct {
 	Reserved     []string // the player each seat is reserved for (nil: none)
 	FixedDeals   string   // the commitment to the secret every deal derives from ("": fresh seeds)
 	dealsSeed    *cards.Seed
-	G            GameState
-	Rules        Rules
+	Private      bool
+	// BroadcastDelay: spectators see events in full that many events late
+	// (TableOpened.BroadcastDelay).
+	BroadcastDelay int
+	G              GameState
+	Rules          Rules
 	live
 }
 
@@ -120,7 +124,15 @@ type Opening struct {
 	// FixedDeals, if set, is the secret every deal derives from
 	// (FixedDealSeed): TableOpened commits to it and a DealsSecret follows.
 	FixedDeals *cards.Seed
+	// Private: the table is joined by room code only (TableOpened.Private).
+	Private bool
+	// BroadcastDelay: spectators see every event in full that many events
+	// late (0: public events only, at once).
+	BroadcastDelay int
 }
+
+// MaxBroadcastDelay bounds Opening.BroadcastDelay.
+const MaxBroadcastDelay = 1000
 
 // MaxMaxHands bounds Opening.MaxHands.
 const MaxMaxHands = 10_000
@@ -137,6 +149,9 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 	if o.Reserved != nil && len(o.Reserved) != r.Seats() {
 		return nil, ErrBadOption.With("reserved names %d seats, the table has %d", len(o.Reserved), r.Seats())
 	}
+	if o.BroadcastDelay < 0 || o.BroadcastDelay > MaxBroadcastDelay {
+		return nil, ErrBadOption.With("broadcast_delay must be 0 (none) or 1..%d events, got %d", MaxBroadcastDelay, o.BroadcastDelay)
+	}
 	if c != nil {
 		if err := c.Validate(); err != nil {
 			return nil, err
@@ -149,6 +164,7 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 		TableID: id, Game: game, Variant: variant, Options: r.Options(),
 		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy, Clock: c,
 		MaxHands: o.MaxHands, Tournament: o.Tournament, Reserved: slices.Clone(o.Reserved),
+		Private: o.Private, BroadcastDelay: o.BroadcastDelay,
 	}
 	if o.FixedDeals == nil {
 		return []Payload{opened}, nil
@@ -364,6 +380,7 @@ func ApplyAt(s *State, p Payload, at time.Time) {
 		s.Options, s.Stake, s.RulesVersion = e.Options, e.Stake, e.RulesVersion
 		s.MaxHands = e.MaxHands
 		s.Tournament, s.Reserved, s.FixedDeals = e.Tournament, e.Reserved, e.FixedDeals
+		s.MaxHands, s.Private, s.BroadcastDelay = e.MaxHands, e.Private, e.BroadcastDelay
 		s.Players = make([]string, e.Seats)
 		s.Names = make([]string, e.Seats)
 		s.Totals = make([]int, e.Seats)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"paiju/eventstore"
@@ -14,23 +15,54 @@ import (
 // Player is a registered player (the contract's type, shared by the stores).
 type Player = eventstore.Player
 
+// Token is a player's bearer token record (the contract's type).
+type Token = eventstore.Token
+
 // uniqueViolation is PostgreSQL's SQLSTATE for a duplicate key.
 const uniqueViolation = "23505"
 
-// CreatePlayer stores p. An ID or TokenHash already in use is an error
-// matching eventstore.ErrExists.
-func (s *Store) CreatePlayer(ctx context.Context, p Player) error {
-	if p.ID == "" || p.TokenHash == "" {
-		return errors.New("create player: empty id or token hash")
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == uniqueViolation
+}
+
+// micros is t at the store's precision, or NULL when zero.
+func micros(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC().Truncate(time.Microsecond)
+	return &u
+}
+
+func fromNull(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// CreatePlayer stores p with its first token, in one transaction. An ID or
+// token hash already in use is an error matching eventstore.ErrExists.
+func (s *Store) CreatePlayer(ctx context.Context, p Player, first Token) error {
+	if p.ID == "" || first.ID == "" || first.Hash == "" {
+		return errors.New("create player: empty id, token id or token hash")
 	}
 	if p.CreatedAt.IsZero() {
 		p.CreatedAt = s.opts.Now()
 	}
-	_, err := s.pool.Exec(ctx,
-		`INSERT INTO players (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)`,
-		p.ID, p.Name, p.TokenHash, p.CreatedAt.UTC().Truncate(time.Microsecond))
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == uniqueViolation {
+	first.PlayerID = p.ID
+	if first.CreatedAt.IsZero() {
+		first.CreatedAt = p.CreatedAt
+	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO players (id, name, created_at) VALUES ($1, $2, $3)`,
+			p.ID, p.Name, p.CreatedAt.UTC().Truncate(time.Microsecond)); err != nil {
+			return err
+		}
+		return insertToken(ctx, tx, first)
+	})
+	if isUniqueViolation(err) {
 		return fmt.Errorf("create player %s: %w", p.ID, eventstore.ErrExists)
 	}
 	if err != nil {
@@ -39,37 +71,163 @@ func (s *Store) CreatePlayer(ctx context.Context, p Player) error {
 	return nil
 }
 
-// PlayerByTokenHash returns the player whose token hashes to hash, or an
+func insertToken(ctx context.Context, tx pgx.Tx, t Token) error {
+	_, err := tx.Exec(ctx,
+		`INSERT INTO tokens (id, player_id, label, token_hash, created_at, last_used_at, expires_at, revoked_at)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		t.ID, t.PlayerID, t.Label, t.Hash, t.CreatedAt.UTC().Truncate(time.Microsecond), micros(t.LastUsedAt), micros(t.ExpiresAt), micros(t.RevokedAt))
+	return err
+}
+
+// CreateToken stores a further token of t.PlayerID. A token id or hash
+// already in use is an error matching eventstore.ErrExists; an unknown
+// player, one matching eventstore.ErrNotFound.
+func (s *Store) CreateToken(ctx context.Context, t Token) error {
+	if t.ID == "" || t.PlayerID == "" || t.Hash == "" {
+		return errors.New("create token: empty id, player or hash")
+	}
+	if t.CreatedAt.IsZero() {
+		t.CreatedAt = s.opts.Now()
+	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var one int
+		if err := tx.QueryRow(ctx, `SELECT 1 FROM players WHERE id = $1`, t.PlayerID).Scan(&one); err != nil {
+			if noRows(err) {
+				return eventstore.ErrNotFound
+			}
+			return err
+		}
+		return insertToken(ctx, tx, t)
+	})
+	if isUniqueViolation(err) {
+		return fmt.Errorf("create token of %s: %w", t.PlayerID, eventstore.ErrExists)
+	}
+	if err != nil {
+		return fmt.Errorf("create token of %s: %w", t.PlayerID, err)
+	}
+	return nil
+}
+
+const tokenColumns = `t.id, t.player_id, t.label, t.token_hash, t.created_at, t.last_used_at, t.expires_at, t.revoked_at`
+
+func scanToken(row pgx.Row, extra ...any) (Token, error) {
+	var (
+		t                   Token
+		used, expires, revd *time.Time
+	)
+	dest := append([]any{&t.ID, &t.PlayerID, &t.Label, &t.Hash, &t.CreatedAt, &used, &expires, &revd}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return Token{}, err
+	}
+	t.CreatedAt = t.CreatedAt.UTC()
+	t.LastUsedAt, t.ExpiresAt, t.RevokedAt = fromNull(used), fromNull(expires), fromNull(revd)
+	return t, nil
+}
+
+// TokenByHash returns the token whose hash is hash and its player, revoked
+// and expired tokens included (the caller judges them by Token.Live), or an
 // error matching eventstore.ErrNotFound.
-func (s *Store) PlayerByTokenHash(ctx context.Context, hash string) (Player, error) {
-	p, err := s.player(ctx, `token_hash = $1`, hash)
+func (s *Store) TokenByHash(ctx context.Context, hash string) (Player, Token, error) {
+	var p Player
+	t, err := scanToken(s.pool.QueryRow(ctx,
+		`SELECT `+tokenColumns+`, p.id, p.name, p.created_at FROM tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = $1`, hash),
+		&p.ID, &p.Name, &p.CreatedAt)
+	if noRows(err) {
+		err = eventstore.ErrNotFound
+	}
 	if err != nil {
 		// The hash is a credential: keep it out of error messages and logs.
-		return Player{}, fmt.Errorf("player by token: %w", err)
+		return Player{}, Token{}, fmt.Errorf("token by hash: %w", err)
 	}
-	return p, nil
+	p.CreatedAt = p.CreatedAt.UTC()
+	return p, t, nil
+}
+
+// TokenByID returns the token id, or an error matching
+// eventstore.ErrNotFound.
+func (s *Store) TokenByID(ctx context.Context, id string) (Token, error) {
+	t, err := scanToken(s.pool.QueryRow(ctx, `SELECT `+tokenColumns+` FROM tokens t WHERE t.id = $1`, id))
+	if noRows(err) {
+		err = eventstore.ErrNotFound
+	}
+	if err != nil {
+		return Token{}, fmt.Errorf("token %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// Tokens lists playerID's tokens, revoked and expired ones included,
+// oldest first.
+func (s *Store) Tokens(ctx context.Context, playerID string) ([]Token, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+tokenColumns+` FROM tokens t WHERE t.player_id = $1 ORDER BY t.created_at, t.id`, playerID)
+	if err != nil {
+		return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
+	}
+	defer rows.Close()
+	out := []Token{}
+	for rows.Next() {
+		t, err := scanToken(rows)
+		if err != nil {
+			return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
+	}
+	return out, nil
+}
+
+// RevokeToken revokes playerID's token id at at and returns it; revoking a
+// revoked token keeps its first revocation time. A token that is not
+// playerID's is an error matching eventstore.ErrNotFound, as an unknown one.
+func (s *Store) RevokeToken(ctx context.Context, playerID, id string, at time.Time) (Token, error) {
+	t, err := scanToken(s.pool.QueryRow(ctx,
+		`UPDATE tokens t SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 AND player_id = $3 RETURNING `+tokenColumns,
+		at.UTC().Truncate(time.Microsecond), id, playerID))
+	if noRows(err) {
+		err = eventstore.ErrNotFound
+	}
+	if err != nil {
+		return Token{}, fmt.Errorf("revoke token %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// TouchToken records that token id was used at at; a use earlier than the
+// one recorded changes nothing.
+func (s *Store) TouchToken(ctx context.Context, id string, at time.Time) error {
+	u := at.UTC().Truncate(time.Microsecond)
+	if _, err := s.pool.Exec(ctx, `UPDATE tokens SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)`, u, id); err != nil {
+		return fmt.Errorf("touch token %s: %w", id, err)
+	}
+	return nil
 }
 
 // PlayerByID returns the player with id, or an error matching
 // eventstore.ErrNotFound.
 func (s *Store) PlayerByID(ctx context.Context, id string) (Player, error) {
-	p, err := s.player(ctx, `id = $1`, id)
+	var p Player
+	err := s.pool.QueryRow(ctx, `SELECT id, name, created_at FROM players WHERE id = $1`, id).Scan(&p.ID, &p.Name, &p.CreatedAt)
+	if noRows(err) {
+		err = eventstore.ErrNotFound
+	}
 	if err != nil {
 		return Player{}, fmt.Errorf("player %s: %w", id, err)
 	}
+	p.CreatedAt = p.CreatedAt.UTC()
 	return p, nil
 }
 
-func (s *Store) player(ctx context.Context, where string, arg string) (Player, error) {
-	var p Player
-	err := s.pool.QueryRow(ctx, `SELECT id, name, token_hash, created_at FROM players WHERE `+where, arg).
-		Scan(&p.ID, &p.Name, &p.TokenHash, &p.CreatedAt)
-	if noRows(err) {
-		return Player{}, eventstore.ErrNotFound
+// RenamePlayer sets the name of player id, or returns an error matching
+// eventstore.ErrNotFound.
+func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE players SET name = $1 WHERE id = $2`, name, id)
+	if err == nil && tag.RowsAffected() == 0 {
+		err = eventstore.ErrNotFound
 	}
 	if err != nil {
-		return Player{}, err
+		return fmt.Errorf("rename player %s: %w", id, err)
 	}
-	p.CreatedAt = p.CreatedAt.UTC()
-	return p, nil
+	return nil
 }

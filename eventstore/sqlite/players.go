@@ -16,63 +16,247 @@ import (
 // Player is a registered player (the contract's type, shared by the stores).
 type Player = eventstore.Player
 
-// CreatePlayer stores p. An ID or TokenHash already in use is an error
-// matching eventstore.ErrExists.
-func (s *Store) CreatePlayer(ctx context.Context, p Player) error {
-	if p.ID == "" || p.TokenHash == "" {
-		return errors.New("create player: empty id or token hash")
+// Token is a player's bearer token record (the contract's type).
+type Token = eventstore.Token
+
+// CreatePlayer stores p with its first token, in one transaction. An ID or
+// token hash already in use is an error matching eventstore.ErrExists.
+func (s *Store) CreatePlayer(ctx context.Context, p Player, first Token) (err error) {
+	if p.ID == "" || first.ID == "" || first.Hash == "" {
+		return errors.New("create player: empty id, token id or token hash")
 	}
 	if p.CreatedAt.IsZero() {
 		p.CreatedAt = s.opts.Now()
 	}
-	_, err := s.wdb.ExecContext(ctx,
-		`INSERT INTO players (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)`,
-		p.ID, p.Name, p.TokenHash, p.CreatedAt.UTC().UnixNano())
+	first.PlayerID = p.ID
+	if first.CreatedAt.IsZero() {
+		first.CreatedAt = p.CreatedAt
+	}
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("create player %s: %w", p.ID, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	_, err = tx.ExecContext(ctx, `INSERT INTO players (id, name, created_at) VALUES (?, ?, ?)`,
+		p.ID, p.Name, p.CreatedAt.UTC().UnixNano())
+	if err == nil {
+		err = insertToken(ctx, tx, first)
+	}
 	if isUniqueViolation(err) {
 		return fmt.Errorf("create player %s: %w", p.ID, eventstore.ErrExists)
 	}
 	if err != nil {
 		return fmt.Errorf("create player %s: %w", p.ID, err)
 	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("create player %s: commit: %w", p.ID, err)
+	}
 	return nil
 }
 
-// PlayerByTokenHash returns the player whose token hashes to hash, or an
+func insertToken(ctx context.Context, tx *sql.Tx, t Token) error {
+	_, err := tx.ExecContext(ctx,
+		`INSERT INTO tokens (id, player_id, label, token_hash, created_at, last_used_at, expires_at, revoked_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		t.ID, t.PlayerID, t.Label, t.Hash, t.CreatedAt.UTC().UnixNano(), nanos(t.LastUsedAt), nanos(t.ExpiresAt), nanos(t.RevokedAt))
+	return err
+}
+
+// nanos is t as the store keeps an optional time: NULL when zero.
+func nanos(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: t.UTC().UnixNano(), Valid: true}
+}
+
+func fromNanos(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return time.Unix(0, n.Int64).UTC()
+}
+
+// CreateToken stores a further token of t.PlayerID. A token id or hash
+// already in use is an error matching eventstore.ErrExists; an unknown
+// player, one matching eventstore.ErrNotFound.
+func (s *Store) CreateToken(ctx context.Context, t Token) (err error) {
+	if t.ID == "" || t.PlayerID == "" || t.Hash == "" {
+		return errors.New("create token: empty id, player or hash")
+	}
+	if t.CreatedAt.IsZero() {
+		t.CreatedAt = s.opts.Now()
+	}
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("create token of %s: %w", t.PlayerID, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	var one int
+	err = tx.QueryRowContext(ctx, `SELECT 1 FROM players WHERE id = ?`, t.PlayerID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("create token of %s: %w", t.PlayerID, eventstore.ErrNotFound)
+	}
+	if err == nil {
+		err = insertToken(ctx, tx, t)
+	}
+	if isUniqueViolation(err) {
+		return fmt.Errorf("create token of %s: %w", t.PlayerID, eventstore.ErrExists)
+	}
+	if err != nil {
+		return fmt.Errorf("create token of %s: %w", t.PlayerID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("create token of %s: commit: %w", t.PlayerID, err)
+	}
+	return nil
+}
+
+const tokenColumns = `t.id, t.player_id, t.label, t.token_hash, t.created_at, t.last_used_at, t.expires_at, t.revoked_at`
+
+type rowScanner interface{ Scan(dest ...any) error }
+
+func scanToken(row rowScanner, extra ...any) (Token, error) {
+	var (
+		t                   Token
+		at                  int64
+		used, expires, revd sql.NullInt64
+	)
+	dest := append([]any{&t.ID, &t.PlayerID, &t.Label, &t.Hash, &at, &used, &expires, &revd}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return Token{}, err
+	}
+	t.CreatedAt = time.Unix(0, at).UTC()
+	t.LastUsedAt, t.ExpiresAt, t.RevokedAt = fromNanos(used), fromNanos(expires), fromNanos(revd)
+	return t, nil
+}
+
+// TokenByHash returns the token whose hash is hash and its player, revoked
+// and expired tokens included (the caller judges them by Token.Live), or an
 // error matching eventstore.ErrNotFound.
-func (s *Store) PlayerByTokenHash(ctx context.Context, hash string) (Player, error) {
-	p, err := s.player(ctx, `token_hash = ?`, hash)
+func (s *Store) TokenByHash(ctx context.Context, hash string) (Player, Token, error) {
+	var (
+		p  Player
+		at int64
+	)
+	t, err := scanToken(s.rdb.QueryRowContext(ctx,
+		`SELECT `+tokenColumns+`, p.id, p.name, p.created_at FROM tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = ?`, hash),
+		&p.ID, &p.Name, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = eventstore.ErrNotFound
+	}
 	if err != nil {
 		// The hash is a credential: keep it out of error messages and logs.
-		return Player{}, fmt.Errorf("player by token: %w", err)
+		return Player{}, Token{}, fmt.Errorf("token by hash: %w", err)
 	}
-	return p, nil
+	p.CreatedAt = time.Unix(0, at).UTC()
+	return p, t, nil
+}
+
+// TokenByID returns the token id, or an error matching
+// eventstore.ErrNotFound.
+func (s *Store) TokenByID(ctx context.Context, id string) (Token, error) {
+	t, err := scanToken(s.rdb.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM tokens t WHERE t.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = eventstore.ErrNotFound
+	}
+	if err != nil {
+		return Token{}, fmt.Errorf("token %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// Tokens lists playerID's tokens, revoked and expired ones included,
+// oldest first.
+func (s *Store) Tokens(ctx context.Context, playerID string) ([]Token, error) {
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+tokenColumns+` FROM tokens t WHERE t.player_id = ? ORDER BY t.created_at, t.id`, playerID)
+	if err != nil {
+		return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
+	}
+	defer rows.Close()
+	out := []Token{}
+	for rows.Next() {
+		t, err := scanToken(rows)
+		if err != nil {
+			return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
+	}
+	return out, nil
+}
+
+// RevokeToken revokes playerID's token id at at and returns it; revoking a
+// revoked token keeps its first revocation time. A token that is not
+// playerID's is an error matching eventstore.ErrNotFound, as an unknown one.
+func (s *Store) RevokeToken(ctx context.Context, playerID, id string, at time.Time) (Token, error) {
+	res, err := s.wdb.ExecContext(ctx, `UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND player_id = ?`,
+		at.UTC().UnixNano(), id, playerID)
+	if err != nil {
+		return Token{}, fmt.Errorf("revoke token %s: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		if err == nil {
+			err = eventstore.ErrNotFound
+		}
+		return Token{}, fmt.Errorf("revoke token %s: %w", id, err)
+	}
+	return s.TokenByID(ctx, id)
+}
+
+// TouchToken records that token id was used at at; a use earlier than the
+// one recorded changes nothing.
+func (s *Store) TouchToken(ctx context.Context, id string, at time.Time) error {
+	_, err := s.wdb.ExecContext(ctx, `UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+		at.UTC().UnixNano(), id, at.UTC().UnixNano())
+	if err != nil {
+		return fmt.Errorf("touch token %s: %w", id, err)
+	}
+	return nil
 }
 
 // PlayerByID returns the player with id, or an error matching
 // eventstore.ErrNotFound.
 func (s *Store) PlayerByID(ctx context.Context, id string) (Player, error) {
-	p, err := s.player(ctx, `id = ?`, id)
-	if err != nil {
-		return Player{}, fmt.Errorf("player %s: %w", id, err)
-	}
-	return p, nil
-}
-
-func (s *Store) player(ctx context.Context, where string, arg string) (Player, error) {
 	var (
 		p  Player
 		at int64
 	)
-	err := s.rdb.QueryRowContext(ctx, `SELECT id, name, token_hash, created_at FROM players WHERE `+where, arg).
-		Scan(&p.ID, &p.Name, &p.TokenHash, &at)
+	err := s.rdb.QueryRowContext(ctx, `SELECT id, name, created_at FROM players WHERE id = ?`, id).Scan(&p.ID, &p.Name, &at)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Player{}, eventstore.ErrNotFound
+		err = eventstore.ErrNotFound
 	}
 	if err != nil {
-		return Player{}, err
+		return Player{}, fmt.Errorf("player %s: %w", id, err)
 	}
 	p.CreatedAt = time.Unix(0, at).UTC()
 	return p, nil
+}
+
+// RenamePlayer sets the name of player id, or returns an error matching
+// eventstore.ErrNotFound.
+func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
+	res, err := s.wdb.ExecContext(ctx, `UPDATE players SET name = ? WHERE id = ?`, name, id)
+	if err != nil {
+		return fmt.Errorf("rename player %s: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		if err == nil {
+			err = eventstore.ErrNotFound
+		}
+		return fmt.Errorf("rename player %s: %w", id, err)
+	}
+	return nil
 }
 
 func isUniqueViolation(err error) bool {

@@ -110,7 +110,8 @@ func (d *DB) Tables(ctx context.Context, q projections.TableQuery) (projections.
 	if err != nil {
 		return projections.TablePage{}, err
 	}
-	query := `SELECT ` + tableColumns + ` FROM td_tables t WHERE t.status = ANY($1) AND t.opened_position < $2`
+	// A private table is found by its room code only, never listed.
+	query := `SELECT ` + tableColumns + ` FROM td_tables t WHERE NOT t.private AND t.status = ANY($1) AND t.opened_position < $2`
 	args := []any{statuses, before}
 	if q.Game != "" {
 		args = append(args, q.Game)
@@ -191,7 +192,7 @@ func (d *DB) PlayerTables(ctx context.Context, playerID string, statuses []strin
 // that quick play fills tables before it spreads players over them.
 func (d *DB) OpenTables(ctx context.Context, k projections.QuickKind, playerID string, limit int) ([]string, error) {
 	rows, err := d.pool.Query(ctx, `SELECT table_id FROM td_tables t
-		WHERE t.status = 'open' AND t.game = $1 AND t.variant = $2 AND t.stake = $3
+		WHERE t.status = 'open' AND NOT t.private AND t.game = $1 AND t.variant = $2 AND t.stake = $3
 			AND t.options = $4 AND t.clock = $5 AND t.max_hands = 0 AND t.rules_version = $6
 			AND NOT EXISTS (SELECT 1 FROM td_seats s WHERE s.table_id = t.table_id AND s.player_id = $7)
 		ORDER BY t.seats - t.seated, t.opened_position LIMIT $8`,

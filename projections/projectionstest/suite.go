@@ -34,6 +34,7 @@ func Run(t *testing.T, open Opener) {
 		{"FailedBatchAppliesNothing", testFailedBatch},
 		{"ReplaySameAsIncremental", testReplay},
 		{"Directory", testDirectory},
+		{"DirectoryPrivateTables", testDirectoryPrivate},
 		{"RebuildOnDivergedLog", testDiverged},
 		{"ConcurrentAppliers", testConcurrent},
 		{"BadQueries", testBadQueries},
@@ -314,6 +315,34 @@ func lobbyLog() *Log {
 	at("T3", table.PlayerSeated{Seat: 0, PlayerID: "A", Name: "nameA"})
 	at("T3", table.TableClosed{Reason: "test"})
 	return l
+}
+
+// testDirectoryPrivate: a private table (found by its room code only) is
+// among its players' tables, never in the lobby nor among quick play's open
+// tables.
+func testDirectoryPrivate(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, _ := open(t, fixed)
+	l := NewLog(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	for _, tid := range []string{"P1", "O1"} {
+		l.Add("table-"+tid, time.Second, table.TableOpened{TableID: tid, Game: "g", Variant: "v", Seats: 3, Stake: 1, RulesVersion: "1", Private: tid == "P1"})
+		l.Add("table-"+tid, time.Second, table.PlayerSeated{Seat: 0, PlayerID: "A", Name: "nameA"})
+	}
+	if err := projections.CatchUp(ctx, db, projections.Directory, l); err != nil {
+		t.Fatal(err)
+	}
+	lobby, err := db.Tables(ctx, projections.TableQuery{})
+	if err != nil || !slices.Equal(ids(lobby), []string{"O1"}) {
+		t.Errorf("lobby = %v %v, want [O1] only", ids(lobby), err)
+	}
+	mine, err := db.PlayerTables(ctx, "A", nil, "", 10)
+	if got := ids(mine); err != nil || !slices.Equal(got, []string{"O1", "P1"}) && !slices.Equal(got, []string{"P1", "O1"}) {
+		t.Errorf("A's tables = %v %v, want both", got, err)
+	}
+	quick, err := db.OpenTables(ctx, projections.QuickKind{Game: "g", Variant: "v", Stake: 1, Options: "{}", RulesVersion: "1"}, "B", 10)
+	if err != nil || !slices.Equal(quick, []string{"O1"}) {
+		t.Errorf("quick play's open tables = %v %v, want [O1] only", quick, err)
+	}
 }
 
 func ids(p projections.TablePage) []string {

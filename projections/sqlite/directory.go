@@ -41,9 +41,9 @@ func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 			clock = string(b)
 		}
 		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO td_tables
-			(table_id, game, variant, stake, seats, options, clock, max_hands, rules_version, seated, hands, status, opened_position, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?)`,
-			tid, o.Game, o.Variant, o.Stake, o.Seats, opts, clock, o.MaxHands, o.RulesVersion, projections.StatusOpen, ev.Position, at, at)
+			(table_id, game, variant, stake, seats, options, clock, max_hands, rules_version, seated, hands, status, opened_position, created_at, updated_at, private)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?)`,
+			tid, o.Game, o.Variant, o.Stake, o.Seats, opts, clock, o.MaxHands, o.RulesVersion, projections.StatusOpen, ev.Position, at, at, o.Private)
 		return err
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE td_tables SET updated_at = ? WHERE table_id = ?`, at, tid)
@@ -222,7 +222,8 @@ func (d *DB) Tables(ctx context.Context, q projections.TableQuery) (projections.
 	if err != nil {
 		return projections.TablePage{}, err
 	}
-	query := `SELECT ` + tableColumns + ` FROM td_tables t WHERE t.status IN (` + placeholders(len(args)) + `) AND t.opened_position < ?`
+	// A private table is found by its room code only, never listed.
+	query := `SELECT ` + tableColumns + ` FROM td_tables t WHERE t.private = 0 AND t.status IN (` + placeholders(len(args)) + `) AND t.opened_position < ?`
 	args = append(args, before)
 	if q.Game != "" {
 		query += ` AND t.game = ?`
@@ -301,7 +302,7 @@ func (d *DB) PlayerTables(ctx context.Context, playerID string, statuses []strin
 // that quick play fills tables before it spreads players over them.
 func (d *DB) OpenTables(ctx context.Context, k projections.QuickKind, playerID string, limit int) ([]string, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT table_id FROM td_tables t
-		WHERE t.status = 'open' AND t.game = ? AND t.variant = ? AND t.stake = ?
+		WHERE t.status = 'open' AND t.private = 0 AND t.game = ? AND t.variant = ? AND t.stake = ?
 			AND t.options = ? AND t.clock = ? AND t.max_hands = 0 AND t.rules_version = ?
 			AND NOT EXISTS (SELECT 1 FROM td_seats s WHERE s.table_id = t.table_id AND s.player_id = ?)
 		ORDER BY t.seats - t.seated, t.opened_position LIMIT ?`,

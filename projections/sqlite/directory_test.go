@@ -178,3 +178,31 @@ func BenchmarkApplyBatchByProjection(b *testing.B) {
 		})
 	}
 }
+
+// TestDirectoryKeepsPrivateTablesOut: a private table is among its
+// players' tables, never in the lobby nor among quick play's open tables.
+func TestDirectoryKeepsPrivateTablesOut(t *testing.T) {
+	ctx := context.Background()
+	db := open(t)
+	l := &log{at: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	for _, tid := range []string{"P1", "O1"} {
+		l.stream = "table-" + tid
+		l.add(table.TableOpened{TableID: tid, Game: "g", Variant: "v", Seats: 3, Stake: 1, RulesVersion: "1", Private: tid == "P1"})
+		l.add(table.PlayerSeated{Seat: 0, PlayerID: "A", Name: "nameA"})
+	}
+	if err := db.CatchUp(ctx, projections.Directory, l); err != nil {
+		t.Fatal(err)
+	}
+	lobby, err := db.Tables(ctx, projections.TableQuery{})
+	if err != nil || !slices.Equal(ids(lobby), []string{"O1"}) {
+		t.Errorf("lobby = %v %v, want [O1] only", ids(lobby), err)
+	}
+	mine, err := db.PlayerTables(ctx, "A", nil, "", 10)
+	if err != nil || !slices.Equal(ids(mine), []string{"P1", "O1"}) && !slices.Equal(ids(mine), []string{"O1", "P1"}) {
+		t.Errorf("A's tables = %v %v, want both", ids(mine), err)
+	}
+	open, err := db.OpenTables(ctx, projections.QuickKind{Game: "g", Variant: "v", Stake: 1, Options: "{}", RulesVersion: "1"}, "B", 10)
+	if err != nil || !slices.Equal(open, []string{"O1"}) {
+		t.Errorf("quick play's open tables = %v %v, want [O1] only", open, err)
+	}
+}

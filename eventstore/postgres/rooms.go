@@ -1,0 +1,81 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"paiju/eventstore"
+)
+
+// CreateRoom binds code to tableID. A code or table already bound is an
+// error matching eventstore.ErrExists.
+func (s *Store) CreateRoom(ctx context.Context, code, tableID string, at time.Time) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO rooms (code, table_id, created_at) VALUES ($1, $2, $3)`, code, tableID, at.UTC().Truncate(time.Microsecond))
+	if isUniqueViolation(err) {
+		return fmt.Errorf("create room for %s: %w", tableID, eventstore.ErrExists)
+	}
+	if err != nil {
+		return fmt.Errorf("create room for %s: %w", tableID, err)
+	}
+	return nil
+}
+
+// TakeOverRoom rebinds code from oldTable (closed) to newTable. If code is
+// no longer oldTable's (another table took it over first), the error
+// matches eventstore.ErrNotFound.
+func (s *Store) TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE rooms SET table_id = $1, created_at = $2 WHERE code = $3 AND table_id = $4`, newTable, at.UTC().Truncate(time.Microsecond), code, oldTable)
+	if isUniqueViolation(err) {
+		return fmt.Errorf("take room over for %s: %w", newTable, eventstore.ErrExists)
+	}
+	if err == nil && tag.RowsAffected() == 0 {
+		err = eventstore.ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("take room over for %s: %w", newTable, err)
+	}
+	return nil
+}
+
+// ReleaseRoom unbinds code if tableID holds it; otherwise it does nothing.
+func (s *Store) ReleaseRoom(ctx context.Context, code, tableID string) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM rooms WHERE code = $1 AND table_id = $2`, code, tableID); err != nil {
+		return fmt.Errorf("release room of %s: %w", tableID, err)
+	}
+	return nil
+}
+
+// RoomByCode returns the room of code, or an error matching
+// eventstore.ErrNotFound.
+func (s *Store) RoomByCode(ctx context.Context, code string) (eventstore.Room, error) {
+	r, err := s.room(ctx, `code = $1`, code)
+	if err != nil {
+		// A code is a secret of its table's players: keep it out of logs.
+		return eventstore.Room{}, fmt.Errorf("room by code: %w", err)
+	}
+	return r, nil
+}
+
+// RoomOfTable returns the room of tableID, or an error matching
+// eventstore.ErrNotFound.
+func (s *Store) RoomOfTable(ctx context.Context, tableID string) (eventstore.Room, error) {
+	r, err := s.room(ctx, `table_id = $1`, tableID)
+	if err != nil {
+		return eventstore.Room{}, fmt.Errorf("room of %s: %w", tableID, err)
+	}
+	return r, nil
+}
+
+func (s *Store) room(ctx context.Context, where, arg string) (eventstore.Room, error) {
+	var r eventstore.Room
+	err := s.pool.QueryRow(ctx, `SELECT code, table_id, created_at FROM rooms WHERE `+where, arg).Scan(&r.Code, &r.TableID, &r.CreatedAt)
+	if noRows(err) {
+		return eventstore.Room{}, eventstore.ErrNotFound
+	}
+	if err != nil {
+		return eventstore.Room{}, err
+	}
+	r.CreatedAt = r.CreatedAt.UTC()
+	return r, nil
+}
