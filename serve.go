@@ -401,7 +401,6 @@ func (r roomStore) RoomOfTable(ctx context.Context, tableID string) (api.RoomRec
 	return api.RoomRecord(room), err
 }
 
-
 // serveDebug serves the profiler on its own listener, never on the API's.
 func serveDebug(addr string, log *slog.Logger) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
