@@ -40,9 +40,10 @@ func TestTournamentShengjiDuplicateOverREST(t *testing.T) {
 		{"game": "shengji", "variant": "ningyang", "format": "duplicate", "players": 4, "hands_per_table": hands},
 		{"game": "shengji", "variant": "ningyang", "format": "duplicate", "players": 6, "hands_per_table": hands},
 		{"game": "shengji", "variant": "ningyang", "format": "elimination", "players": 8, "hands_per_table": hands},
+		{"game": "shuangkou", "variant": "classic", "format": "duplicate", "players": 8, "hands_per_table": hands},
 	} {
 		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: ps[0].Token, Body: bad})
-		if r.Status != http.StatusBadRequest && r.Status != http.StatusUnprocessableEntity {
+		if r.Status != http.StatusUnprocessableEntity || r.Problem(t) != "invalid_option" {
 			t.Fatalf("open %v: %d %s", bad, r.Status, r.Body)
 		}
 	}
