@@ -17,8 +17,8 @@ import (
 	"paiju/service"
 )
 
-// TestTournamentShengjiDuplicateOverREST: eight players at two tables of
-// 升级 (ningyang) play the same two deals, every hand as a first hand. The
+// TestTournamentShengjiDuplicateOverREST: for each variant, eight players
+// at two tables of 升级 play the same two deals, every hand as a first hand. The
 // tables are sealed from each other while the tournament runs; at the end
 // the test proves from the revealed seed alone that both tables dealt the
 // very same cards (hands and kitty), that every hand was played at the
@@ -27,8 +27,16 @@ import (
 // 0/2, 1/3) against the same side of the other table, both partners
 // getting the side's.
 func TestTournamentShengjiDuplicateOverREST(t *testing.T) {
+	for i, c := range []struct{ variant, level string }{{"ningyang", "A"}, {"guafeng", "A"}, {"qiangbao", "3"}} {
+		t.Run(c.variant, func(t *testing.T) { shengjiDuplicate(t, uint64(808+i), c.variant, c.level) })
+	}
+}
+
+// shengjiDuplicate plays one 升级 duplicate of variant, whose hands are all
+// played at level.
+func shengjiDuplicate(t *testing.T, envSeed uint64, variant, level string) {
 	const hands = 2
-	e := newEnv(t, 808)
+	e := newEnv(t, envSeed)
 	byID := map[string]player{}
 	var ps []player
 	for i := range 8 {
@@ -48,7 +56,7 @@ func TestTournamentShengjiDuplicateOverREST(t *testing.T) {
 		}
 	}
 	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: ps[0].Token, Body: map[string]any{
-		"game": "shengji", "variant": "ningyang", "format": "duplicate", "players": 8, "hands_per_table": hands,
+		"game": "shengji", "variant": variant, "format": "duplicate", "players": 8, "hands_per_table": hands,
 	}})
 	if r.Status != http.StatusCreated {
 		t.Fatalf("open: %d %s", r.Status, r.Body)
@@ -206,9 +214,9 @@ func TestTournamentShengjiDuplicateOverREST(t *testing.T) {
 				if ev.Type != "HandSettled" {
 					continue
 				}
-				// Every hand a first hand: at level A, both sides left at A,
-				// no next dealer named.
-				if d.Result.End == "played_out" && (d.Result.Level != "A" || !slices.Equal(d.Result.Levels, []string{"A", "A"}) || d.Result.NextDealer != nil) {
+				// Every hand a first hand: at the starting level, both sides
+				// left there, no next dealer named.
+				if d.Result.End == "played_out" && (d.Result.Level != level || !slices.Equal(d.Result.Levels, []string{level, level}) || d.Result.NextDealer != nil) {
 					t.Fatalf("table %s hand %d was not played as a first hand: %s", tb, d.Hand, ev.Data)
 				}
 				if d.Deltas[0] != d.Deltas[2] || d.Deltas[1] != d.Deltas[3] || d.Deltas[0] != -d.Deltas[1] {
