@@ -63,6 +63,14 @@ func shengjiDuplicate(t *testing.T, envSeed uint64, variant, level string) {
 	}
 	var tv tournamentView
 	r.Decode(t, &tv)
+	var shape struct {
+		SeatsPerTable int  `json:"seats_per_table"`
+		Partnerships  bool `json:"partnerships"`
+	}
+	r.Decode(t, &shape)
+	if shape.SeatsPerTable != 4 || !shape.Partnerships {
+		t.Fatalf("a 升级 duplicate's tables: %+v", shape)
+	}
 	for _, p := range ps {
 		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/" + tv.ID + "/join", Token: p.Token})
 		if r.Status != http.StatusOK {
