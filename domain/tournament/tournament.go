@@ -219,7 +219,8 @@ type Opening struct {
 
 // Open decides the opening of a tournament committed to seed. The game and
 // variant are the service's to check (a three-seat game that plays N-hand
-// matches).
+// matches, or a partnership game of four for a duplicate); Open holds the
+// tables to those two shapes.
 func Open(o Opening, seed cards.Seed) ([]table.Payload, error) {
 	n := o.Seats
 	if n == SeatsPerTable {
