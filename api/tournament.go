@@ -146,13 +146,17 @@ func (s *server) mayRead(ctx context.Context, l *service.Loaded) error {
 
 // tournamentView is the Tournament schema.
 type tournamentView struct {
-	ID            string               `json:"id"`
-	Version       int                  `json:"version"`
-	Game          string               `json:"game"`
-	Variant       string               `json:"variant"`
-	Format        string               `json:"format"`
-	Players       int                  `json:"players"`
-	HandsPerTable int                  `json:"hands_per_table"`
+	ID            string `json:"id"`
+	Version       int    `json:"version"`
+	Game          string `json:"game"`
+	Variant       string `json:"variant"`
+	Format        string `json:"format"`
+	Players       int    `json:"players"`
+	HandsPerTable int    `json:"hands_per_table"`
+	// SeatsPerTable and Partnerships: 3 and false but for a 升级 duplicate
+	// (4, seats 0 and 2 against 1 and 3, compared side by side).
+	SeatsPerTable int                  `json:"seats_per_table"`
+	Partnerships  bool                 `json:"partnerships"`
 	Stake         int                  `json:"stake"`
 	Status        string               `json:"status"`
 	Commitment    string               `json:"commitment"`
@@ -209,7 +213,8 @@ type tournamentStanding struct {
 func tournamentViewOf(st *tournament.State, caller string) tournamentView {
 	v := tournamentView{
 		ID: st.TournamentID, Version: st.Version, Game: st.Game, Variant: st.Variant, Format: st.Format,
-		Players: st.Players, HandsPerTable: st.HandsPerTable, Stake: st.Stake, Status: st.Status,
+		Players: st.Players, HandsPerTable: st.HandsPerTable, SeatsPerTable: st.TableSeats(), Partnerships: st.Partnerships,
+		Stake: st.Stake, Status: st.Status,
 		Commitment: st.Commitment, Entrants: slices.Clone(st.Entrants), Rounds: []tournamentRound{}, Standings: []tournamentStanding{},
 	}
 	if v.Entrants == nil {

@@ -42,7 +42,8 @@ type LoadedTournament struct {
 // OpenTournament opens a tournament; the caller is its opener, not a player
 // (they join like anyone).
 func (s *Service) OpenTournament(ctx context.Context, p Player, req TournamentRequest) (*LoadedTournament, error) {
-	if _, err := s.tournamentRules(req.Game, req.Variant, req.Format, req.HandsPerTable); err != nil {
+	rules, err := s.tournamentRules(req.Game, req.Variant, req.Format, req.HandsPerTable)
+	if err != nil {
 		return nil, err
 	}
 	seed, err := s.cfg.Seeds.NewSeed()
@@ -53,6 +54,7 @@ func (s *Service) OpenTournament(ctx context.Context, p Player, req TournamentRe
 	evs, err := tournament.Open(tournament.Opening{
 		ID: id, Game: req.Game, Variant: req.Variant, Format: req.Format,
 		Players: req.Players, HandsPerTable: req.HandsPerTable, Stake: req.Stake, OpenedBy: p.ID,
+		Seats: rules.Seats(), Partnerships: rules.Seats() == tournament.PartnershipSeats,
 	}, seed)
 	if err != nil {
 		return nil, err
@@ -62,7 +64,9 @@ func (s *Service) OpenTournament(ctx context.Context, p Player, req TournamentRe
 
 // tournamentRules are the rules a tournament's tables are opened under: a
 // three-seat game the server can play (bots and the clock keep a
-// tournament moving) whose matches of N hands end by themselves.
+// tournament moving) whose matches of N hands end by themselves, or, for a
+// duplicate, a four-seat partnership game that can play every hand as a
+// first hand (option "duplicate": 升级).
 //
 // An elimination table plays the game's match of N hands (option "hands",
 // which breaks a tie for first with extra hands); a duplicate table plays
@@ -92,8 +96,18 @@ func (s *Service) tournamentRules(game, variant, format string, hands int) (tabl
 	if err != nil {
 		return nil, table.ErrBadOption.With("%s/%s does not play matches of N hands, which a tournament needs", game, variant)
 	}
-	if _, ok := r.(table.Autoplay); !ok || r.Seats() != tournament.SeatsPerTable {
-		return nil, table.ErrBadOption.With("%s/%s cannot be a tournament: it needs %d seats and a bot", game, variant, tournament.SeatsPerTable)
+	if format == tournament.FormatDuplicate && r.Seats() == tournament.PartnershipSeats {
+		// A partnership game's deals are comparable between tables only
+		// if no table's earlier hands (levels, the next dealer) change how
+		// a later one is played.
+		if r, err = g.Rules(variant, json.RawMessage(`{"duplicate":true}`)); err != nil {
+			return nil, table.ErrBadOption.With("%s/%s cannot be a duplicate: its hands depend on the hands before them", game, variant)
+		}
+	} else if r.Seats() != tournament.SeatsPerTable {
+		return nil, table.ErrBadOption.With("%s/%s cannot be a tournament: it needs %d seats (or %d partners for a duplicate) and a bot", game, variant, tournament.SeatsPerTable, tournament.PartnershipSeats)
+	}
+	if _, ok := r.(table.Autoplay); !ok {
+		return nil, table.ErrBadOption.With("%s/%s cannot be a tournament: it needs a bot", game, variant)
 	}
 	return r, nil
 }

@@ -98,7 +98,11 @@
 //	{"match": true, "kitty_multiplier": "by_shape"}   the defaults
 //
 // match false plays one hand and closes the table. kitty_multiplier
-// "double" multiplies the kitty by 2 whatever the shape.
+// "double" multiplies the kitty by 2 whatever the shape. duplicate true
+// (any variant; a duplicate tournament's tables) plays every hand as a
+// match's first hand: the levels stay where they start, the settlement
+// names no next dealer (the first-hand rule chooses each hand's), qiangbao
+// keeps no match points, and only the table's max_hands ends it.
 //
 // # guafeng (刮风, seed 003; rules version "shengji/guafeng/2"; see Rules versions)
 //

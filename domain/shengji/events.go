@@ -207,7 +207,8 @@ type Result struct {
 	LastTrick     int  `json:"last_trick"` // seat that won the last trick
 	// Winner is "dealer" or "defenders"; Multiple the stakes each seat of
 	// the winning side gets from each seat of the other; LevelSteps the
-	// levels the next dealer side goes up.
+	// levels the next dealer side goes up. With option duplicate no level
+	// moves and NextDealer is nil: the next hand is a first hand again.
 	Winner     string `json:"winner,omitempty"`
 	Multiple   int    `json:"multiple"`
 	LevelSteps int    `json:"level_steps"`

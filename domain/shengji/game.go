@@ -181,15 +181,22 @@ type options struct {
 	// last trick with trumps, the kitty's points × the multiplier are taken
 	// off the defenders' points (shengji.md, Scoring, guafeng Decision).
 	KittyDeduction *bool `json:"kitty_deduction,omitempty"`
+	// Duplicate: every hand is played as a match's first hand — levels as
+	// they start, the first-hand rule choosing the dealer — and nothing
+	// ends the match but the table's max_hands. Tables of a duplicate
+	// tournament play the same deals, and a deal is only comparable
+	// between them if it is played under the same level and dealer rule
+	// wherever it is dealt, not under what each table's earlier hands made.
+	Duplicate bool `json:"duplicate,omitempty"`
 }
 
 func parseOptions(v *variant, raw json.RawMessage) (options, error) {
 	o := options{Match: true, KittyMultiplier: KittyByShape}
-	names := "match, kitty_multiplier"
+	names := "match, kitty_multiplier, duplicate"
 	if v.guafengKitty {
 		on := true
 		o = options{Match: true, KittyDeduction: &on}
-		names = "match, kitty_deduction"
+		names = "match, kitty_deduction, duplicate"
 	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -209,6 +216,10 @@ func parseOptions(v *variant, raw json.RawMessage) (options, error) {
 		case k == "match":
 			if err := json.Unmarshal(m[k], &o.Match); err != nil {
 				return o, table.ErrBadOption.With(`option "match" must be true or false`)
+			}
+		case k == "duplicate":
+			if err := json.Unmarshal(m[k], &o.Duplicate); err != nil {
+				return o, table.ErrBadOption.With(`option "duplicate" must be true or false`)
 			}
 		case k == "kitty_multiplier" && !v.guafengKitty:
 			if err := json.Unmarshal(m[k], &o.KittyMultiplier); err != nil || (o.KittyMultiplier != KittyByShape && o.KittyMultiplier != KittyDouble) {

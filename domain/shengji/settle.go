@@ -123,7 +123,12 @@ func (s *State) settlePlayedOut(last int, sh Shape, trump bool, def int) ([]tabl
 		// qiangbao: the level never moves; points decide the match.
 		levels, res.LevelSteps = s.levels, 0
 	}
-	res.NextDealer = &next
+	if s.o.Duplicate {
+		// Every hand is a first hand: no level moves, no dealer carries over.
+		levels, res.LevelSteps = s.levels, 0
+	} else {
+		res.NextDealer = &next
+	}
 	for side, l := range levels {
 		res.Levels = append(res.Levels, levelName(l))
 		if l > 13 {
@@ -131,7 +136,7 @@ func (s *State) settlePlayedOut(last int, sh Shape, trump bool, def int) ([]tabl
 			res.MatchWinner = &w
 		}
 	}
-	if s.v.matchHands > 0 {
+	if s.v.matchHands > 0 && !s.o.Duplicate {
 		s.qiangbaoMatch(&res, dealerWins, k)
 	}
 	each, err := table.MulStake(s.Stake, k)

@@ -20,6 +20,12 @@ type Opened struct {
 	Stake         int    `json:"stake"`
 	Commitment    string `json:"commitment"`
 	OpenedBy      string `json:"opened_by"`
+	// Seats is how many players a table seats; absent (0) in the streams of
+	// three-seat tournaments, which were all there was before it.
+	Seats int `json:"seats,omitempty"`
+	// Partnerships: seats 0 and 2 play against seats 1 and 3 (升级), and a
+	// duplicate compares the sides, not the seats.
+	Partnerships bool `json:"partnerships,omitempty"`
 }
 
 // Secret carries the seed Opened commits to. It follows Opened in the same
@@ -105,8 +111,9 @@ type DuplicateResult struct {
 
 // Score is a player's result in a duplicate tournament: matchpoints (for
 // each hand, 1 for every player who held the same cards at another table
-// and scored less, ½ for every one who scored the same) and the points
-// scored.
+// and scored less, ½ for every one who scored the same; with partnerships,
+// the side's, compared with the sides that held the same cards) and the
+// points scored.
 type Score struct {
 	PlayerID    string  `json:"player_id"`
 	Matchpoints float64 `json:"matchpoints"`

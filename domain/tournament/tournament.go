@@ -1,5 +1,5 @@
 // Package tournament is the Tournament aggregate: players seated three to a
-// table. Two formats: elimination (seed 002, rules/README.md, Tournaments),
+// table (four for a partnership game's duplicate, Opened.Seats). Two formats: elimination (seed 002, rules/README.md, Tournaments),
 // rounds of N-hand matches whose best advance, topped up to a multiple of
 // three, down to a final table; and duplicate, one round of tables that
 // play the same N deals, each player scored in matchpoints against those who
@@ -14,7 +14,8 @@
 // shuffle driven by cards.NewStream(SHA-256(seed ‖ r as 8 bytes big-endian)):
 // for i from len−1 down to 1, j = Below(i+1), swap field[i] and field[j]
 // (the construction of domain/cards, docs/AUDIT.md). Table t seats the
-// shuffled players 3t, 3t+1, 3t+2 in seats 0, 1, 2. Anyone holding the
+// shuffled players nt … nt+n−1 in seats 0 … n−1, n the seats of a table
+// (3, or Opened.Seats). Anyone holding the
 // revealed seed can redraw every round (Draw).
 package tournament
 
@@ -33,8 +34,13 @@ const (
 	FormatDuplicate   = "duplicate"
 )
 
-// SeatsPerTable is how many players a tournament table seats.
+// SeatsPerTable is how many players a tournament table seats unless
+// Opened.Seats says otherwise.
 const SeatsPerTable = 3
+
+// PartnershipSeats is the table of a partnership game (升级): seats 0 and 2
+// against 1 and 3.
+const PartnershipSeats = 4
 
 // Bounds of the options.
 const (
@@ -127,6 +133,16 @@ func roundSeed(seed cards.Seed, r int) cards.Seed {
 // New returns the empty state a stream starts from.
 func New() *State { return &State{Eliminated: map[string]int{}} }
 
+// TableSeats is how many players each of the tournament's tables seats.
+func (s *State) TableSeats() int { return tableSeats(s.Opened) }
+
+func tableSeats(o Opened) int {
+	if o.Seats > 0 {
+		return o.Seats
+	}
+	return SeatsPerTable
+}
+
 // Registration returns the index of player in registration order, or -1.
 func (s *State) Registration(player string) int {
 	return slices.IndexFunc(s.Entrants, func(e Entrant) bool { return e.PlayerID == player })
@@ -195,23 +211,39 @@ type Opening struct {
 	Players, HandsPerTable    int
 	Stake                     int
 	OpenedBy                  string
+	// Seats per table (0: SeatsPerTable) and whether seats 0/2 and 1/3 are
+	// partners: the service reads both from the game's rules.
+	Seats        int
+	Partnerships bool
 }
 
 // Open decides the opening of a tournament committed to seed. The game and
 // variant are the service's to check (a three-seat game that plays N-hand
-// matches).
+// matches, or a partnership game of four for a duplicate); Open holds the
+// tables to those two shapes.
 func Open(o Opening, seed cards.Seed) ([]table.Payload, error) {
+	n := o.Seats
+	if n == SeatsPerTable {
+		n = 0 // recorded as absent, as before there were other tables
+	}
+	switch {
+	case n == 0 && !o.Partnerships:
+	case n == PartnershipSeats && o.Partnerships && o.Format == FormatDuplicate:
+	default:
+		return nil, table.ErrBadOption.With("a tournament seats %d to a table, or %d partners for a duplicate: not %d (partnerships %t) in format %q", SeatsPerTable, PartnershipSeats, o.Seats, o.Partnerships, o.Format)
+	}
+	seats := tableSeats(Opened{Seats: n})
 	switch o.Format {
 	case FormatElimination:
 	case FormatDuplicate:
-		if o.Players < 2*SeatsPerTable {
-			return nil, table.ErrBadOption.With("a duplicate tournament compares tables: players must be at least %d, got %d", 2*SeatsPerTable, o.Players)
+		if o.Players < 2*seats {
+			return nil, table.ErrBadOption.With("a duplicate tournament compares tables: players must be at least %d, got %d", 2*seats, o.Players)
 		}
 	default:
 		return nil, table.ErrBadOption.With("format must be %q or %q, got %q", FormatElimination, FormatDuplicate, o.Format)
 	}
-	if o.Players < SeatsPerTable || o.Players > MaxPlayers || o.Players%SeatsPerTable != 0 {
-		return nil, table.ErrBadOption.With("players must be a multiple of %d from %d to %d, got %d", SeatsPerTable, SeatsPerTable, MaxPlayers, o.Players)
+	if o.Players < seats || o.Players > MaxPlayers || o.Players%seats != 0 {
+		return nil, table.ErrBadOption.With("players must be a multiple of %d from %d to %d, got %d", seats, seats, MaxPlayers, o.Players)
 	}
 	if o.HandsPerTable < 1 || o.HandsPerTable > MaxHandsPerTable {
 		return nil, table.ErrBadOption.With("hands_per_table must be 1..%d, got %d", MaxHandsPerTable, o.HandsPerTable)
@@ -224,6 +256,7 @@ func Open(o Opening, seed cards.Seed) ([]table.Payload, error) {
 			TournamentID: o.ID, Game: o.Game, Variant: o.Variant, Format: o.Format,
 			Players: o.Players, HandsPerTable: o.HandsPerTable, Stake: o.Stake,
 			Commitment: seed.Commitment(), OpenedBy: o.OpenedBy,
+			Seats: n, Partnerships: o.Partnerships,
 		},
 		Secret{Seed: seed.String()},
 	}, nil
@@ -263,8 +296,9 @@ func (s *State) round(r int, field []string, ids IDs) ([]table.Payload, error) {
 	}
 	seating := Draw(seed, r, field)
 	evs := []table.Payload{RoundStarted{Round: r, Field: field, Seating: seating}}
-	for t := 0; t < len(seating)/SeatsPerTable; t++ {
-		evs = append(evs, TableAssigned{Round: r, Table: t, TableID: ids.NewID(), Players: slices.Clone(seating[t*SeatsPerTable : (t+1)*SeatsPerTable])})
+	n := s.TableSeats()
+	for t := 0; t < len(seating)/n; t++ {
+		evs = append(evs, TableAssigned{Round: r, Table: t, TableID: ids.NewID(), Players: slices.Clone(seating[t*n : (t+1)*n])})
 	}
 	return evs, nil
 }
@@ -431,7 +465,7 @@ func RecordDuplicate(s *State, tableID string, hands []HandScore) ([]table.Paylo
 		return nil, ErrBadResult.With("a duplicate table plays %d hands, the result has %d", s.HandsPerTable, len(hands))
 	}
 	for i, h := range hands {
-		if h.Hand != i+1 || h.Deal < 1 || len(h.Deltas) != SeatsPerTable {
+		if h.Hand != i+1 || h.Deal < 1 || len(h.Deltas) != s.TableSeats() {
 			return nil, ErrBadResult.With("hand %d of the result is hand %d, deal %d with %d deltas", i+1, h.Hand, h.Deal, len(h.Deltas))
 		}
 	}
@@ -460,8 +494,18 @@ func cloneHands(hs []HandScore) []HandScore {
 // matchpoints scores a duplicate round: the player in seat s of a table is
 // compared, hand by hand, with the players in seat s of the other tables
 // that ended that hand on the same deal (so held the same cards): 1 for
-// each of them they outscored, ½ for each tie.
+// each of them they outscored, ½ for each tie. With partnerships the unit
+// compared is the side: its score of a hand is the sum of its two seats'
+// settlements (equal but for an escape), compared with the same side of
+// the other tables, and both partners get the side's matchpoints.
 func (s *State) matchpoints(rd Round) []Score {
+	// score is what seat seat of a table is compared on in hand h.
+	score := func(h HandScore, seat int) int { return h.Deltas[seat] }
+	if s.Partnerships {
+		score = func(h HandScore, seat int) int {
+			return h.Deltas[seat%2] + h.Deltas[seat%2+2]
+		}
+	}
 	by := map[string]*Score{}
 	var order []*Score
 	for _, tb := range rd.Tables {
@@ -476,15 +520,16 @@ func (s *State) matchpoints(rd Round) []Score {
 			for seat, d := range h.Deltas {
 				sc := by[tb.Players[seat]]
 				sc.Points += d
+				mine := score(h, seat)
 				for _, other := range rd.Tables {
 					o := other.Duplicate.Hands[hi]
 					if other.TableID == tb.TableID || o.Deal != h.Deal {
 						continue
 					}
-					switch {
-					case d > o.Deltas[seat]:
+					switch theirs := score(o, seat); {
+					case mine > theirs:
 						sc.Matchpoints++
-					case d == o.Deltas[seat]:
+					case mine == theirs:
 						sc.Matchpoints += 0.5
 					}
 				}

@@ -1,9 +1,11 @@
 package tournament_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"paiju/domain/cards"
@@ -242,5 +244,126 @@ func TestTournamentRedact(t *testing.T) {
 	}
 	if got := tournament.Redact(res, true).(tournament.DuplicateResult); len(got.Hands) != 1 {
 		t.Errorf("an ended duplicate's result hides its hands: %+v", got)
+	}
+}
+
+// TestTournamentPartnershipMatchpoints: a duplicate of a partnership game
+// (升级) seats four to a table and compares sides, seats 0/2 and 1/3: a
+// side's score of a hand is its two seats' settlements together (they
+// differ after an escape), and both partners get the side's matchpoints.
+func TestTournamentPartnershipMatchpoints(t *testing.T) {
+	var seed cards.Seed
+	seed[5] = 4
+	o := tournament.Opening{ID: "S", Game: "shengji", Variant: "ningyang", Format: "duplicate", Players: 12, HandsPerTable: 2, Stake: 1, Seats: 4, Partnerships: true}
+	for _, bad := range []func(o *tournament.Opening){
+		func(o *tournament.Opening) { o.Players = 4 },                        // a single table compares nothing
+		func(o *tournament.Opening) { o.Players = 18 },                       // not a multiple of 4
+		func(o *tournament.Opening) { o.Format = "elimination" },             // no partnership elimination
+		func(o *tournament.Opening) { o.Partnerships = false },               // four seats, no sides
+		func(o *tournament.Opening) { o.Seats, o.Partnerships = 3, true },    // sides of three seats
+		func(o *tournament.Opening) { o.Seats, o.Partnerships = 5, false },   // no such table
+		func(o *tournament.Opening) { o.Seats, o.Partnerships = 0, true },    // sides without seats
+		func(o *tournament.Opening) { o.Seats, o.HandsPerTable = 4, 0 },      // no hands
+		func(o *tournament.Opening) { o.Players, o.Partnerships = 6, false }, // 6 at tables of 4
+	} {
+		b := o
+		bad(&b)
+		if _, err := tournament.Open(b, seed); !errors.Is(err, table.ErrBadOption) {
+			t.Errorf("open %+v: %v", b, err)
+		}
+	}
+	st := tournament.New()
+	stream := &[]table.Payload{}
+	evs, err := tournament.Open(o, seed)
+	run(t, st, stream, evs, err)
+	if st.Seats != 4 || !st.Partnerships || st.TableSeats() != 4 {
+		t.Fatalf("opened %+v", st.Opened)
+	}
+	ids := &seqIDs{}
+	for i := range 12 {
+		evs, err := tournament.Register(st, fmt.Sprintf("p%02d", i), "", ids)
+		run(t, st, stream, evs, err)
+	}
+	rd := st.Current()
+	if len(rd.Tables) != 3 {
+		t.Fatalf("12 players at tables of four: %d tables", len(rd.Tables))
+	}
+	seating := tournament.Draw(seed, 1, rd.Field)
+	for i, tb := range rd.Tables {
+		if !slices.Equal(tb.Players, seating[4*i:4*i+4]) {
+			t.Fatalf("table %d seats %v, the draw %v", i, tb.Players, seating[4*i:4*i+4])
+		}
+	}
+	tabs := rd.Tables
+	if _, err := tournament.RecordDuplicate(st, tabs[0].TableID, []tournament.HandScore{{Hand: 1, Deal: 1, Deltas: []int{2, -1, -1}}, {Hand: 2, Deal: 1, Deltas: []int{2, -1, -1}}}); !errors.Is(err, tournament.ErrBadResult) {
+		t.Fatalf("three settlements at a table of four: %v", err)
+	}
+	// Table 2's second hand ended in seat 1's escape: it paid 16, every
+	// other seat got 1, so its side scores −15 and the other side 2.
+	scores := [][]tournament.HandScore{
+		{{Hand: 1, Deal: 1, Deltas: []int{2, -2, 2, -2}}, {Hand: 2, Deal: 1, Deltas: []int{-1, 1, -1, 1}}},
+		{{Hand: 1, Deal: 1, Deltas: []int{2, -2, 2, -2}}, {Hand: 2, Deal: 1, Deltas: []int{3, -3, 3, -3}}},
+		{{Hand: 1, Deal: 1, Deltas: []int{-4, 4, -4, 4}}, {Hand: 2, Deal: 1, Deltas: []int{1, -16, 1, 1}}},
+	}
+	for i, tb := range tabs {
+		evs, err := tournament.RecordDuplicate(st, tb.TableID, scores[i])
+		run(t, st, stream, evs, err)
+	}
+	if st.Status != tournament.StatusEnded || len(st.Scores) != 12 {
+		t.Fatalf("status %s, %d scores", st.Status, len(st.Scores))
+	}
+	// Side 0/2: hand 1 — 4, 4, −8; hand 2 — −2, 6, 2. Side 1/3: hand 1 —
+	// −4, −4, 8; hand 2 — 2, −6, −15.
+	side := [3][2]float64{{0.5 + 1 + 0, 0.5 + 0 + 2}, {1.5 + 2, 0.5 + 1}, {0 + 1, 2 + 0}}
+	by := map[string]tournament.Score{}
+	total := 0.0
+	for _, sc := range st.Scores {
+		by[sc.PlayerID] = sc
+		total += sc.Matchpoints
+	}
+	for i, tb := range tabs {
+		for seat, p := range tb.Players {
+			if got, want := by[p].Matchpoints, side[i][seat%2]; got != want {
+				t.Errorf("table %d seat %d: %v matchpoints, want %v", i, seat, got, want)
+			}
+			if got, want := by[p].Points, scores[i][0].Deltas[seat]+scores[i][1].Deltas[seat]; got != want {
+				t.Errorf("table %d seat %d: %d points, want %d", i, seat, got, want)
+			}
+		}
+	}
+	// Each hand, each side, three tables: three comparisons worth 1 each,
+	// counted once per partner.
+	if total != 2*2*3*2 {
+		t.Errorf("matchpoints sum to %v", total)
+	}
+	// The leading side's partners tie on matchpoints and points: the
+	// earlier registration is first.
+	lead := []string{tabs[1].Players[0], tabs[1].Players[2]}
+	slices.Sort(lead)
+	if st.Winner != lead[0] || st.Scores[1].PlayerID != lead[1] {
+		t.Fatalf("winner %s, scores %+v", st.Winner, st.Scores)
+	}
+	if _, err := tournament.Redecide(*stream); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTournamentThreeSeatOpenedUnchanged: a three-seat tournament's
+// TournamentOpened records no seats or partnerships, as before tables of
+// four existed, so its stream reads and re-decides as it did.
+func TestTournamentThreeSeatOpenedUnchanged(t *testing.T) {
+	var seed cards.Seed
+	for _, seats := range []int{0, 3} {
+		evs, err := tournament.Open(tournament.Opening{ID: "D", Game: "doudizhu", Variant: "classic", Format: "duplicate", Players: 6, HandsPerTable: 1, Stake: 1, Seats: seats}, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(evs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "seats") || strings.Contains(string(b), "partnerships") {
+			t.Errorf("seats %d: %s", seats, b)
+		}
 	}
 }

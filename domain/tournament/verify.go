@@ -46,7 +46,8 @@ func Redecide(ps []table.Payload) (*State, error) {
 				return nil, &Fault{i, "TournamentOpened past the start"}
 			}
 			out, err = Open(Opening{ID: o.TournamentID, Game: o.Game, Variant: o.Variant, Format: o.Format,
-				Players: o.Players, HandsPerTable: o.HandsPerTable, Stake: o.Stake, OpenedBy: o.OpenedBy}, seed)
+				Players: o.Players, HandsPerTable: o.HandsPerTable, Stake: o.Stake, OpenedBy: o.OpenedBy,
+				Seats: o.Seats, Partnerships: o.Partnerships}, seed)
 		case Registered:
 			out, err = Register(s, e.PlayerID, e.Name, ids.from(i))
 		case ResultRecorded:
