@@ -237,9 +237,9 @@ func StandingLines(ss []projections.Standing) []string {
 	return out
 }
 
-// tournamentSnapshot is every read of the tournaments projection for the
+// TournamentSnapshot is every read of the tournaments projection for the
 // tournaments of tl, as text.
-func tournamentSnapshot(t testing.TB, db DB, tl *TournamentLog) string {
+func TournamentSnapshot(t testing.TB, db DB, tl *TournamentLog) string {
 	t.Helper()
 	ctx := context.Background()
 	var b []byte
@@ -319,7 +319,7 @@ func testTournaments(t *testing.T, open Opener) {
 	if brought == 0 || last["D"].Scores == nil {
 		t.Fatalf("the log brings back %d players, scores %v", brought, last["D"].Scores)
 	}
-	want := tournamentSnapshot(t, db, tl)
+	want := TournamentSnapshot(t, db, tl)
 	e, err := db.TournamentStandings(ctx, "E")
 	if err != nil {
 		t.Fatal(err)
@@ -356,7 +356,7 @@ func testTournaments(t *testing.T, open Opener) {
 			t.Fatalf("events %d.. again: applied %d, %v", i+1, n, err)
 		}
 	}
-	if got := tournamentSnapshot(t, db, tl); got != want {
+	if got := TournamentSnapshot(t, db, tl); got != want {
 		t.Fatalf("after duplicate delivery:\n%s", Diff(got, want))
 	}
 	// Rebuilt from position 0, and applied in random batches in another
@@ -364,7 +364,7 @@ func testTournaments(t *testing.T, open Opener) {
 	if err := projections.Replay(ctx, db, name, tl); err != nil {
 		t.Fatal(err)
 	}
-	if got := tournamentSnapshot(t, db, tl); got != want {
+	if got := TournamentSnapshot(t, db, tl); got != want {
 		t.Fatalf("after replay:\n%s", Diff(got, want))
 	}
 	other, _ := open(t, tl.Now)
@@ -376,7 +376,7 @@ func testTournaments(t *testing.T, open Opener) {
 		}
 		i = j
 	}
-	if got := tournamentSnapshot(t, other, tl); got != want {
+	if got := TournamentSnapshot(t, other, tl); got != want {
 		t.Fatalf("in batches:\n%s", Diff(got, want))
 	}
 	if checked == 0 {
