@@ -35,11 +35,22 @@ func (s *seqIDs) NewID() string { s.n++; return fmt.Sprintf("%s%02d", s.prefix, 
 // NewTournamentLog plays, with the random results of seed, a 12-player
 // elimination (whose rounds bring players back), a 6-player duplicate
 // tournament and a table's hands between their events.
-func NewTournamentLog(seed uint64) *TournamentLog {
+func NewTournamentLog(seed uint64) *TournamentLog { return tournamentLog(seed, 12, true) }
+
+// BigTournamentLog is NewTournamentLog's log with an elimination of
+// players (a multiple of 3), without the states.
+func BigTournamentLog(seed uint64, players int) *TournamentLog {
+	return tournamentLog(seed, players, false)
+}
+
+func tournamentLog(seed uint64, players int, keepStates bool) *TournamentLog {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b9))
 	tl := &TournamentLog{Log: NewLog(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))}
 	states := map[string]*tournament.State{}
 	snapshot := func() {
+		if !keepStates {
+			return
+		}
 		m := make(map[string]*tournament.State, len(states))
 		for id, st := range states {
 			cp := *st
@@ -92,7 +103,7 @@ func NewTournamentLog(seed uint64) *TournamentLog {
 	}
 	// Elimination: each table's seats score a random split with one first
 	// and sometimes a tie for second.
-	ids := open("E", tournament.FormatElimination, 12)
+	ids := open("E", tournament.FormatElimination, players)
 	for states["E"].Status == tournament.StatusRunning {
 		st := states["E"]
 		rd := st.Current()
@@ -391,4 +402,30 @@ func mustJSON(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return js
+}
+
+// BenchApplyTournaments measures tournament events projected per second: a
+// 243-player elimination (five rounds, 121 tables) and a duplicate
+// tournament, applied as the feed applies batches of up to 256 events.
+func BenchApplyTournaments(b *testing.B, open Opener) {
+	tl := BigTournamentLog(9, 243)
+	n := 0
+	for _, ev := range tl.Events {
+		if _, ok := projections.TournamentID(ev.Stream); ok {
+			n++
+		}
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		db, _ := open(b, tl.Now)
+		b.StartTimer()
+		for i := 0; i < len(tl.Events); i += 256 {
+			if _, err := db.ApplyBatch(ctx, projections.Tournaments, tl.Events[i:min(i+256, len(tl.Events))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "tournament-events/s")
 }
