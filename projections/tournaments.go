@@ -94,6 +94,12 @@ type TournamentFold struct {
 	// Reset: TournamentOpened was applied, every earlier row of the
 	// tournament is gone.
 	Reset bool
+	// Lookup, if set, reads a player's row that Players lacks (nil, nil
+	// for none), and LoadAll every row into Players: a store that loads
+	// only the rows an event names. Without them Players holds every row.
+	Lookup  func(id string) (*TournamentPlayer, error)
+	LoadAll func() error
+	loaded  bool
 }
 
 // NewTournamentFold returns a fold of the rows loaded (t nil for none).
@@ -114,12 +120,35 @@ func decodeTournament[T any](ev eventstore.Event) (T, error) {
 	return v, nil
 }
 
-func (f *TournamentFold) player(id string) *TournamentPlayer {
-	p := f.Players[id]
+// player returns id's row, marked changed, or nil if id is not
+// registered.
+func (f *TournamentFold) player(id string) (*TournamentPlayer, error) {
+	p, err := f.find(id)
 	if p != nil {
 		f.Changed[id] = true
 	}
-	return p
+	return p, err
+}
+
+func (f *TournamentFold) find(id string) (*TournamentPlayer, error) {
+	if p := f.Players[id]; p != nil || f.Lookup == nil || f.loaded {
+		return p, nil
+	}
+	p, err := f.Lookup(id)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	f.Players[id] = p
+	return p, nil
+}
+
+// all makes Players hold every row.
+func (f *TournamentFold) all() error {
+	if f.LoadAll == nil || f.loaded {
+		return nil
+	}
+	f.loaded = true
+	return f.LoadAll()
 }
 
 // Apply folds one event of the tournament's stream.
@@ -137,6 +166,7 @@ func (f *TournamentFold) Apply(ev eventstore.Event) error {
 		f.TChanged, f.Reset = true, true
 		clear(f.Players)
 		clear(f.Changed)
+		f.loaded = true // a new tournament: no row of it is stored
 		return nil
 	}
 	if f.T == nil {
@@ -149,7 +179,11 @@ func (f *TournamentFold) Apply(ev eventstore.Event) error {
 		if err != nil {
 			return err
 		}
-		if f.Players[r.PlayerID] == nil {
+		p, err := f.find(r.PlayerID)
+		if err != nil {
+			return err
+		}
+		if p == nil {
 			f.Players[r.PlayerID] = &TournamentPlayer{PlayerID: r.PlayerID, Name: r.Name, Seq: t.Registered}
 			f.Changed[r.PlayerID] = true
 			t.Registered++
@@ -168,7 +202,11 @@ func (f *TournamentFold) Apply(ev eventstore.Event) error {
 			return err
 		}
 		for _, id := range a.Players {
-			if p := f.player(id); p != nil {
+			p, err := f.player(id)
+			if err != nil {
+				return err
+			}
+			if p != nil {
 				p.Round, p.TableID, p.TableDone = a.Round, a.TableID, false
 				p.Points, p.HandsLost, p.Place = 0, 0, 0
 			}
@@ -179,7 +217,11 @@ func (f *TournamentFold) Apply(ev eventstore.Event) error {
 			return err
 		}
 		for _, s := range r.Standings {
-			if p := f.player(s.PlayerID); p != nil {
+			p, err := f.player(s.PlayerID)
+			if err != nil {
+				return err
+			}
+			if p != nil {
 				p.TableDone, p.Points, p.HandsLost, p.Place = true, s.Total, s.HandsLost, s.Place
 			}
 		}
@@ -188,6 +230,9 @@ func (f *TournamentFold) Apply(ev eventstore.Event) error {
 		// until the scores, as the tournament's own answer keeps them.
 		r, err := decodeTournament[tournament.DuplicateResult](ev)
 		if err != nil {
+			return err
+		}
+		if err := f.all(); err != nil {
 			return err
 		}
 		for id, p := range f.Players {
@@ -202,7 +247,11 @@ func (f *TournamentFold) Apply(ev eventstore.Event) error {
 			return err
 		}
 		for _, id := range a.Eliminated {
-			if p := f.player(id); p != nil {
+			p, err := f.player(id)
+			if err != nil {
+				return err
+			}
+			if p != nil {
 				p.EliminatedRound = a.Round
 			}
 		}
@@ -212,7 +261,11 @@ func (f *TournamentFold) Apply(ev eventstore.Event) error {
 			return err
 		}
 		for i, sc := range s.Scores {
-			if p := f.player(sc.PlayerID); p != nil {
+			p, err := f.player(sc.PlayerID)
+			if err != nil {
+				return err
+			}
+			if p != nil {
 				p.Matchpoints, p.Points, p.ScoreRank = sc.Matchpoints, sc.Points, i+1
 			}
 		}

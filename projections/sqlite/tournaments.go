@@ -23,13 +23,25 @@ func applyTournaments(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	if err != nil {
 		return err
 	}
-	var players []projections.TournamentPlayer
-	if t != nil {
-		if players, err = loadTournamentPlayers(ctx, tx, id); err != nil {
-			return err
+	// Only the rows the event names are read: a table's result touches
+	// three players of a field of hundreds.
+	f := projections.NewTournamentFold(t, nil)
+	f.Lookup = func(pid string) (*projections.TournamentPlayer, error) {
+		ps, err := queryTournamentPlayers(ctx, tx, `WHERE tournament_id = ? AND player_id = ?`, id, pid)
+		if err != nil || len(ps) == 0 {
+			return nil, err
 		}
+		return &ps[0], nil
 	}
-	f := projections.NewTournamentFold(t, players)
+	f.LoadAll = func() error {
+		ps, err := loadTournamentPlayers(ctx, tx, id)
+		for i := range ps {
+			if f.Players[ps[i].PlayerID] == nil {
+				f.Players[ps[i].PlayerID] = &ps[i]
+			}
+		}
+		return err
+	}
 	if err := f.Apply(ev); err != nil {
 		return err
 	}
@@ -71,8 +83,15 @@ func loadTournament(ctx context.Context, tx *wtx, id string) (*projections.Tourn
 }
 
 func loadTournamentPlayers(ctx context.Context, q queryer, id string) ([]projections.TournamentPlayer, error) {
+	return queryTournamentPlayers(ctx, q, `WHERE tournament_id = ? ORDER BY seq`, id)
+}
+
+// queryTournamentPlayers reads the player rows where (SQL after FROM)
+// selects; args[0] is the tournament.
+func queryTournamentPlayers(ctx context.Context, q queryer, where string, args ...any) ([]projections.TournamentPlayer, error) {
+	id := args[0]
 	rows, err := q.QueryContext(ctx, `SELECT player_id, name, seq, round, table_id, table_done, points, hands_lost, place, eliminated_round, matchpoints, score_rank
-		FROM tn_players WHERE tournament_id = ? ORDER BY seq`, id)
+		FROM tn_players `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load players of tournament %s: %w", id, err)
 	}
