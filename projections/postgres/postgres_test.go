@@ -188,7 +188,9 @@ func TestMigrationsShareTheDatabase(t *testing.T) {
 // suite's random log of 50 tables (projections/sqlite reports the same).
 func BenchmarkSuiteApplyBatch(b *testing.B) { projectionstest.BenchApplyBatch(b, openSuite) }
 
-func BenchmarkSuiteApplyTournaments(b *testing.B) { projectionstest.BenchApplyTournaments(b, openSuite) }
+func BenchmarkSuiteApplyTournaments(b *testing.B) {
+	projectionstest.BenchApplyTournaments(b, openSuite)
+}
 
 // BenchmarkSuiteApplyBatchByProjection measures each projection alone.
 func BenchmarkSuiteApplyBatchByProjection(b *testing.B) {

@@ -61,4 +61,6 @@ func BenchmarkSuiteApplyBatchConcurrent(b *testing.B) {
 	projectionstest.BenchApplyBatchConcurrent(b, openSuite)
 }
 
-func BenchmarkSuiteApplyTournaments(b *testing.B) { projectionstest.BenchApplyTournaments(b, openSuite) }
+func BenchmarkSuiteApplyTournaments(b *testing.B) {
+	projectionstest.BenchApplyTournaments(b, openSuite)
+}
