@@ -51,14 +51,14 @@ func TestMigrateVerbs(t *testing.T) {
 		args []string
 		want []string // lines the output must hold
 	}{
-		{[]string{"version"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 1 of 1", "projections " + filepath.Join(dir, "projections.db") + ": schema version 4 of 4"}},
-		{[]string{"down", "1", "--db", "projections"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema version 3 of 4"}},
-		{[]string{"version", "--db", "projections"}, []string{"schema version 3 of 4"}},
-		{[]string{"up"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema up to date at version 4"}},
-		{[]string{"down", "3", "--db", "projections"}, []string{"schema version 0 of 4"}},
-		{[]string{"up", "--db", "projections"}, []string{"schema up to date at version 4"}},
-		{[]string{"force", "3", "--db", "projections"}, []string{"schema version 3 of 4"}},
-		{[]string{"force", "4", "--db", "projections"}, []string{"schema version 4 of 4"}},
+		{[]string{"version"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 1 of 1", "projections " + filepath.Join(dir, "projections.db") + ": schema version 10 of 10"}},
+		{[]string{"down", "1", "--db", "projections"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema version 4 of 10"}},
+		{[]string{"version", "--db", "projections"}, []string{"schema version 4 of 10"}},
+		{[]string{"up"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema up to date at version 10"}},
+		{[]string{"down", "4", "--db", "projections"}, []string{"schema version 0 of 10"}},
+		{[]string{"up", "--db", "projections"}, []string{"schema up to date at version 10"}},
+		{[]string{"force", "3", "--db", "projections"}, []string{"schema version 3 of 10"}},
+		{[]string{"force", "10", "--db", "projections"}, []string{"schema version 10 of 10"}},
 	}
 	for _, s := range steps {
 		out := mustMigrate(t, dir, s.args...)
@@ -72,12 +72,12 @@ func TestMigrateVerbs(t *testing.T) {
 	if out, err := migrateRun(t, dir, "down", "1", "--db", "store"); err == nil || !strings.Contains(err.Error(), "event log") {
 		t.Fatalf("down 1 of the store's only migration: %v (%s), want a refusal naming the event log", err, out)
 	}
-	for _, bad := range [][]string{{"down", "1"}, {"down", "0", "--db", "store"}, {"force", "x", "--db", "store"}, {"force", "7", "--db", "store"}, {"down", "4", "--db", "projections"}, {"sideways"}, {"up", "--db", "other"}} {
+	for _, bad := range [][]string{{"down", "1"}, {"down", "0", "--db", "store"}, {"force", "x", "--db", "store"}, {"force", "7", "--db", "store"}, {"down", "5", "--db", "projections"}, {"sideways"}, {"up", "--db", "other"}} {
 		if out, err := migrateRun(t, dir, bad...); err == nil {
 			t.Errorf("migrate %v: nil error, want a refusal\n%s", bad, out)
 		}
 	}
-	if out := mustMigrate(t, dir, "version"); strings.Count(out, "of 1\n")+strings.Count(out, "of 4\n") != 2 || strings.Contains(out, "dirty") {
+	if out := mustMigrate(t, dir, "version"); strings.Count(out, "of 1\n")+strings.Count(out, "of 10\n") != 2 || strings.Contains(out, "dirty") {
 		t.Fatalf("refused verbs changed the schema:\n%s", out)
 	}
 }
@@ -95,7 +95,7 @@ func TestMigrateForceRepairsDirty(t *testing.T) {
 	if out := mustMigrate(t, dir, "version", "--db", "projections"); !strings.Contains(out, "dirty") {
 		t.Fatalf("version of a dirty database:\n%s", out)
 	}
-	mustMigrate(t, dir, "force", "4", "--db", "projections")
+	mustMigrate(t, dir, "force", "10", "--db", "projections")
 	mustMigrate(t, dir, "up")
 }
 
