@@ -310,7 +310,8 @@ type Standing struct {
 type TournamentStandings struct {
 	Tournament TournamentEntry `json:"tournament"`
 	Standings  []Standing      `json:"standings"`
-	// Position is the log position the projection had applied when read.
+	// Position is a log position the projection had applied when read:
+	// the standings hold every event up to it.
 	Position int64 `json:"position"`
 }
 

@@ -144,13 +144,12 @@ func writeTournament(ctx context.Context, tx *wtx, f *projections.TournamentFold
 // TournamentStandings returns a tournament with its standings, or an error
 // matching ErrNotFound.
 func (d *DB) TournamentStandings(ctx context.Context, id string) (projections.TournamentStandings, error) {
-	tx, err := d.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return projections.TournamentStandings{}, err
-	}
-	defer tx.Rollback()
+	// No transaction: this file's transactions take the write lock when
+	// they begin. The checkpoint is read first, so the rows read after it
+	// hold at least what it says was applied.
+	tx := d.db
 	var pos int64
-	err = tx.QueryRowContext(ctx, `SELECT position FROM projection_checkpoints WHERE name = ?`, projections.Tournaments).Scan(&pos)
+	err := tx.QueryRowContext(ctx, `SELECT position FROM projection_checkpoints WHERE name = ?`, projections.Tournaments).Scan(&pos)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return projections.TournamentStandings{}, err
 	}
