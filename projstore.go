@@ -32,11 +32,12 @@ type projectionStore interface {
 }
 
 // readModel is the read side of a projection store, its lag measured
-// against a log: what the API reads hands, leaderboards, players and the
-// lobby from.
+// against a log: what the API reads hands, leaderboards, players, the
+// lobby and the tournaments' standings from.
 type readModel interface {
 	api.Projections
 	api.TableDirectory
+	api.TournamentBoard
 }
 
 // openedProjections is the projection store --store selects, with its read

@@ -39,3 +39,9 @@ var (
 	_ natsbus.Checkpoints = logStore(nil)
 	_ projections.Source  = logStore(nil)
 )
+
+// The tournaments' standings are read from the projections too.
+var (
+	_ api.TournamentBoard = psqlite.Reader{}
+	_ api.TournamentBoard = ppostgres.Reader{}
+)

@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"paiju/domain/tournament"
+	"paiju/projections"
 	"paiju/service"
 )
 
@@ -26,6 +27,16 @@ type Tournaments interface {
 }
 
 var _ Tournaments = (*service.Service)(nil)
+
+// TournamentBoard serves the tournaments projection: the list of
+// tournaments and each one's standings. The Projections a server is given
+// serve it when they implement it; its errors match projections.ErrNotFound,
+// ErrBadCursor and ErrBadQuery where they apply.
+type TournamentBoard interface {
+	TournamentStandings(ctx context.Context, id string) (projections.TournamentStandings, error)
+	TournamentList(ctx context.Context, q projections.TournamentQuery) (projections.TournamentPage, error)
+	WaitFor(ctx context.Context, pos int64, timeout time.Duration) error
+}
 
 // tournamentPoll is how often a tournament's live stream looks for new
 // events: a tournament appends a few events per table, not per move, so a
@@ -41,6 +52,21 @@ func (s *server) tournamentRoutes(r chi.Router, openQuota func(http.Handler) htt
 	}
 	r.With(openQuota).Post("/tournaments", func(w http.ResponseWriter, r *http.Request) { s.openTournament(t, w, r) })
 	r.Get("/tournaments/{id}", func(w http.ResponseWriter, r *http.Request) { s.getTournament(t, w, r) })
+	// The list and the standings are read from the tournaments projection.
+	var board TournamentBoard
+	var m waiter
+	if b, ok := s.Projections.(TournamentBoard); ok {
+		board, m = b, b
+	}
+	r.Get("/tournaments", s.readModel(m, func(w http.ResponseWriter, r *http.Request) error { return listTournaments(board, w, r) }))
+	r.Get("/tournaments/{id}/standings", s.readModel(m, func(w http.ResponseWriter, r *http.Request) error {
+		st, err := board.TournamentStandings(r.Context(), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, st)
+		return nil
+	}))
 	r.Post("/tournaments/{id}/join", func(w http.ResponseWriter, r *http.Request) { s.joinTournament(t, w, r) })
 	r.Get("/tournaments/{id}/stream", func(w http.ResponseWriter, r *http.Request) { s.streamTournament(t, w, r) })
 }
@@ -425,4 +451,22 @@ func (s *server) streamTournament(t Tournaments, w http.ResponseWriter, r *http.
 			}
 		}
 	}
+}
+
+// listTournaments lists the tournaments, newest first, of ?status if given.
+func listTournaments(b TournamentBoard, w http.ResponseWriter, r *http.Request) error {
+	limit, err := limitParam(r)
+	if err != nil {
+		return err
+	}
+	q := projections.TournamentQuery{Status: r.URL.Query().Get("status"), Cursor: r.URL.Query().Get("cursor"), Limit: limit}
+	if err := projections.CheckTournamentQuery(q); err != nil {
+		return problem(http.StatusBadRequest, "invalid_query", "status must be registering, running or ended")
+	}
+	p, err := b.TournamentList(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, p)
+	return nil
 }

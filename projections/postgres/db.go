@@ -119,6 +119,8 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 			tables: []string{"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results"}},
 		projections.Directory: {load: loadDirectory, apply: applyDirectory, finish: finishDirectory,
 			tables: []string{"td_seats", "td_tables"}},
+		projections.Tournaments: {load: loadTournaments, apply: applyTournaments, finish: finishTournaments,
+			tables: []string{"tn_players", "tn_tournaments"}},
 	}
 	return d, nil
 }
@@ -438,9 +440,10 @@ type wtx struct {
 	evs   []eventstore.Event // the event each queued statement applies
 	ev    eventstore.Event   // the event being applied
 	// The state of the projection being applied, read by its load.
-	h *handsState
-	l *boardState
-	d *dirState
+	h  *handsState
+	l  *boardState
+	d  *dirState
+	tn *tnState
 }
 
 func newWTX(conn *pgx.Conn) *wtx { return &wtx{tx: conn, batch: &pgx.Batch{}} }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"paiju/domain/table"
+	"paiju/eventstore"
 	"paiju/internal/pgtest"
 	"paiju/migrations/postgres/store"
 	"paiju/migrations/schema"
@@ -70,6 +71,31 @@ func TestSameAnswersAsSQLite(t *testing.T) {
 		if got != want {
 			t.Fatalf("seed %d: PostgreSQL answers otherwise than SQLite:\n%s", seed, projectionstest.Diff(got, want))
 		}
+	}
+}
+
+// TestSameTournamentsAsSQLite: the tournaments projection answers the same
+// in both stores, applied in batches of different sizes.
+func TestSameTournamentsAsSQLite(t *testing.T) {
+	ctx := context.Background()
+	tl := projectionstest.NewTournamentLog(5)
+	pg, _ := openSuite(t, tl.Now)
+	lite, err := psqlite.Open(ctx, filepath.Join(t.TempDir(), "projections.db"), psqlite.Options{Location: shanghai(t), Now: tl.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lite.Close() })
+	if err := projections.CatchUp(ctx, pg, projections.Tournaments, tl); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range tl.Events {
+		if _, err := lite.ApplyBatch(ctx, projections.Tournaments, []eventstore.Event{ev}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, want := projectionstest.TournamentSnapshot(t, pg, tl), projectionstest.TournamentSnapshot(t, lite, tl)
+	if got != want {
+		t.Fatalf("PostgreSQL answers otherwise than SQLite:\n%s", projectionstest.Diff(got, want))
 	}
 }
 
@@ -143,7 +169,7 @@ func TestMigrationsShareTheDatabase(t *testing.T) {
 		}
 		var v int
 		var dirty bool
-		if err := db.pool.QueryRow(ctx, `SELECT version, dirty FROM projections_schema_migrations`).Scan(&v, &dirty); err != nil || v != 1 || dirty {
+		if err := db.pool.QueryRow(ctx, `SELECT version, dirty FROM projections_schema_migrations`).Scan(&v, &dirty); err != nil || v != 10 || dirty {
 			t.Fatalf("projections_schema_migrations: %d %v %v", v, dirty, err)
 		}
 		var storeVersion int
@@ -161,6 +187,10 @@ func TestMigrationsShareTheDatabase(t *testing.T) {
 // BenchmarkSuiteApplyBatch measures batched apply on the conformance
 // suite's random log of 50 tables (projections/sqlite reports the same).
 func BenchmarkSuiteApplyBatch(b *testing.B) { projectionstest.BenchApplyBatch(b, openSuite) }
+
+func BenchmarkSuiteApplyTournaments(b *testing.B) {
+	projectionstest.BenchApplyTournaments(b, openSuite)
+}
 
 // BenchmarkSuiteApplyBatchByProjection measures each projection alone.
 func BenchmarkSuiteApplyBatchByProjection(b *testing.B) {

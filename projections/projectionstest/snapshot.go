@@ -29,6 +29,8 @@ type DB interface {
 	PlayerTables(ctx context.Context, playerID string, statuses []string, cursor string, limit int) (projections.TablePage, error)
 	OpenTables(ctx context.Context, k projections.QuickKind, playerID string, limit int) ([]string, error)
 	WaitFor(ctx context.Context, pos int64, timeout time.Duration) error
+	TournamentStandings(ctx context.Context, id string) (projections.TournamentStandings, error)
+	TournamentList(ctx context.Context, q projections.TournamentQuery) (projections.TournamentPage, error)
 }
 
 // errName names the errors the read side may answer with; any other error

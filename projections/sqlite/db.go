@@ -91,7 +91,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	wdb.SetMaxOpenConns(1)
 	d := &DB{db: db, wdb: wdb, stmts: stmtCache{db: wdb, m: map[string]*sql.Stmt{}}, loc: opts.Location, now: opts.Now, changed: make(chan struct{})}
-	d.proj = map[string]applier{projections.Hands: applyHands, projections.Leaderboards: applyLeaderboards, projections.Directory: applyDirectory}
+	d.proj = map[string]applier{projections.Hands: applyHands, projections.Leaderboards: applyLeaderboards, projections.Directory: applyDirectory, projections.Tournaments: applyTournaments}
 	return d, nil
 }
 
@@ -218,6 +218,7 @@ var tablesOf = map[string][]string{
 	projections.Hands:        {"hh_tables", "hh_seats", "hh_hands", "hh_hand_events", "hh_player_hands"},
 	projections.Leaderboards: {"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results"},
 	projections.Directory:    {"td_seats", "td_tables"},
+	projections.Tournaments:  {"tn_players", "tn_tournaments"},
 }
 
 // Reset empties projection name and sets its checkpoint to 0.

@@ -60,3 +60,7 @@ func BenchmarkSuiteApplyBatchLongHands(b *testing.B) {
 func BenchmarkSuiteApplyBatchConcurrent(b *testing.B) {
 	projectionstest.BenchApplyBatchConcurrent(b, openSuite)
 }
+
+func BenchmarkSuiteApplyTournaments(b *testing.B) {
+	projectionstest.BenchApplyTournaments(b, openSuite)
+}
