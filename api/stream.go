@@ -48,18 +48,9 @@ const defaultHeartbeat = 15 * time.Second
 // highest version sent. A resumed stream does the same for the deals that
 // ended after its Last-Event-ID.
 func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
-	after := 0
-	last := r.Header.Get("Last-Event-ID")
-	if last == "" {
-		last = r.URL.Query().Get("after")
-	}
-	if last != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(last))
-		if err != nil || n < 0 {
-			s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", "Last-Event-ID and after must be an integer ≥ 0 (an event version)"))
-			return
-		}
-		after = n
+	after, ok := s.resumeAfter(w, r)
+	if !ok {
+		return
 	}
 	if s.Live == nil {
 		s.writeError(w, r, problem(http.StatusServiceUnavailable, "live_unavailable", "this server has no live event feed"))
@@ -112,16 +103,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	rc := http.NewResponseController(w)
-	// The server's read timeout bounds sending a request, and this one has
-	// been sent: lift the deadline so that no read of the connection can
-	// fail on it while the stream lasts.
-	_ = rc.SetReadDeadline(time.Time{})
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
+	rc := startEventStream(w)
 	s.Observer.StreamOpened()
 	defer s.Observer.StreamClosed()
 
@@ -200,4 +182,39 @@ func stopSignal(ch <-chan struct{}) <-chan struct{} {
 		return ch
 	}
 	return make(chan struct{})
+}
+
+// resumeAfter reads where a stream resumes: the version in Last-Event-ID
+// (a reconnecting EventSource) or ?after=, 0 when neither is given. On a
+// bad value it answers 400 and returns false.
+func (s *server) resumeAfter(w http.ResponseWriter, r *http.Request) (int, bool) {
+	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		last = r.URL.Query().Get("after")
+	}
+	if last == "" {
+		return 0, true
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(last))
+	if err != nil || n < 0 {
+		s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", "Last-Event-ID and after must be an integer ≥ 0 (an event version)"))
+		return 0, false
+	}
+	return n, true
+}
+
+// startEventStream answers 200 with the headers of an event stream that no
+// proxy buffers or caches.
+func startEventStream(w http.ResponseWriter) *http.ResponseController {
+	rc := http.NewResponseController(w)
+	// The server's read timeout bounds sending a request, and this one has
+	// been sent: lift the deadline so that no read of the connection can
+	// fail on it while the stream lasts.
+	_ = rc.SetReadDeadline(time.Time{})
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	return rc
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -358,18 +356,9 @@ type tournamentEvent struct {
 // Last-Event-ID (or ?after=). It looks for new events every
 // tournamentPoll; the stream ends after TournamentEnded.
 func (s *server) streamTournament(t Tournaments, w http.ResponseWriter, r *http.Request) {
-	after := 0
-	last := r.Header.Get("Last-Event-ID")
-	if last == "" {
-		last = r.URL.Query().Get("after")
-	}
-	if last != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(last))
-		if err != nil || n < 0 {
-			s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", "Last-Event-ID and after must be an integer ≥ 0 (an event version)"))
-			return
-		}
-		after = n
+	after, ok := s.resumeAfter(w, r)
+	if !ok {
+		return
 	}
 	id := chi.URLParam(r, "id")
 	if _, err := t.LoadTournament(r.Context(), id); err != nil {
@@ -391,13 +380,7 @@ func (s *server) streamTournament(t Tournaments, w http.ResponseWriter, r *http.
 	if c.tokenID != "" {
 		defer s.tokenStreams.add(c.tokenID, cancel)()
 	}
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
+	rc := startEventStream(w)
 	s.Observer.StreamOpened()
 	defer s.Observer.StreamClosed()
 	if _, err := fmt.Fprint(w, ": paiju tournament stream\n\n"); err != nil {
