@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -28,5 +29,18 @@ func TestParseLoadtestAddrs(t *testing.T) {
 	}
 	if _, err := parseLoadtest([]string{"--addr", " , "}, none, io.Discard); err == nil {
 		t.Fatal("--addr naming no server was accepted")
+	}
+}
+
+// TestParseProcessCPU: the server's CPU seconds are read from Prometheus'
+// text format, and a scrape without them is an error, not zero.
+func TestParseProcessCPU(t *testing.T) {
+	text := "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 12.34\nprocess_cpu_seconds_total_other 1\n"
+	v, err := parseProcessCPU(strings.NewReader(text))
+	if err != nil || v != 12.34 {
+		t.Fatalf("got %v, %v; want 12.34", v, err)
+	}
+	if _, err := parseProcessCPU(strings.NewReader("go_goroutines 7\n")); err == nil {
+		t.Fatal("a scrape without process_cpu_seconds_total read as a figure")
 	}
 }
