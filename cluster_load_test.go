@@ -145,7 +145,7 @@ func TestCluster(t *testing.T) {
 		// The whole view in every answer, as when this test's figures
 		// were taken; the test measures the nodes' CPU itself.
 		Full: true, MetricsURL: "-",
-		OnAck:  func(a loadAck) { mu.Lock(); acks = append(acks, a); mu.Unlock() },
+		OnAck: func(a loadAck) { mu.Lock(); acks = append(acks, a); mu.Unlock() },
 		OnPlaying: func() {
 			cpuStart = [2]time.Duration{cpuOf(nodes), cpuOf(nc.procs)}
 			close(playing)
