@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,6 +38,13 @@ type loadConfig struct {
 	// OnPlaying, if set, is called once the tables are set up and the
 	// clients start playing (tests start their faults there).
 	OnPlaying func()
+	// Full makes every move ask for the whole view in the answer, as the
+	// first version of the tool did; by default a move prefers
+	// return=minimal, as a client following the table would.
+	Full bool
+	// MetricsURL is where the server's process CPU is read before and
+	// after the run; "" reads addr/metrics of each server, "-" reads none.
+	MetricsURL string
 }
 
 func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) (loadConfig, error) {
@@ -51,6 +59,8 @@ func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) 
 	fs.StringVar(&c.Game, "game", "doudizhu", "game of the tables")
 	fs.StringVar(&c.Variant, "variant", "classic", "variant of the tables")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the clients' random choices")
+	fs.BoolVar(&c.Full, "full", false, "ask for the whole table view in every move's answer (the tool's first behaviour) instead of Prefer: return=minimal")
+	str(fs, getenv, &c.MetricsURL, "metrics", "", "URL of the server's /metrics, read before and after for its CPU per move (default: /metrics of each --addr; - reads none)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -83,6 +93,13 @@ type loadResult struct {
 	Elapsed   time.Duration
 	Latencies []time.Duration // of each acknowledged POST /actions, retries included, sorted
 	FirstErr  string
+	// Requests counts the requests of the moves: GET /legal (304 included)
+	// and POST /actions; Misses the /legal asked of a seat that turned out
+	// not to be the one to act.
+	Requests, NotModified, Misses int
+	// CPU is the servers' process CPU over the run, read from /metrics
+	// (process_cpu_seconds_total); 0 when it could not be read.
+	CPU time.Duration
 }
 
 func (r loadResult) quantile(q float64) time.Duration {
@@ -96,6 +113,12 @@ func (r loadResult) String() string {
 	s := fmt.Sprintf("%.0f moves/s (%d moves in %s), latency p50 %s p95 %s p99 %s, %d errors",
 		float64(r.Moves)/r.Elapsed.Seconds(), r.Moves, r.Elapsed.Round(time.Millisecond),
 		r.quantile(0.50).Round(10*time.Microsecond), r.quantile(0.95).Round(10*time.Microsecond), r.quantile(0.99).Round(10*time.Microsecond), r.Errors)
+	if r.Moves > 0 {
+		s += fmt.Sprintf(", %.2f requests per move (%d /legal answered 304, %d asked of a seat not to act)", float64(r.Requests)/float64(r.Moves), r.NotModified, r.Misses)
+	}
+	if r.CPU > 0 && r.Moves > 0 {
+		s += fmt.Sprintf(", server CPU %s = %.0f µs per move", r.CPU.Round(10*time.Millisecond), float64(r.CPU.Microseconds())/float64(r.Moves))
+	}
 	if r.Retries > 0 {
 		s += fmt.Sprintf(", %d requests retried", r.Retries)
 	}
@@ -139,6 +162,11 @@ type loadClient struct {
 	retryFor time.Duration
 	http     *http.Client
 	retries  atomic.Int64
+	// full asks for the whole view in every move's answer.
+	full bool
+	// requests, notModified and misses count the moves' requests (see
+	// loadResult).
+	requests, notModified, misses atomic.Int64
 }
 
 func (c *loadClient) server(node int) string {
@@ -157,6 +185,11 @@ func (c *loadClient) do(ctx context.Context, method, path, token string, body, o
 // empty) and returns the node that answered and whether its answer was a
 // replay of an earlier attempt.
 func (c *loadClient) doOn(ctx context.Context, node int, method, path, token, key string, body, out any) (answered reply, status int, err error) {
+	return c.doWith(ctx, node, method, path, token, key, nil, body, out)
+}
+
+// doWith is doOn with more request headers. A 304 answer leaves out alone.
+func (c *loadClient) doWith(ctx context.Context, node int, method, path, token, key string, hdr http.Header, body, out any) (answered reply, status int, err error) {
 	var b []byte
 	if body != nil {
 		if b, err = json.Marshal(body); err != nil {
@@ -166,7 +199,7 @@ func (c *loadClient) doOn(ctx context.Context, node int, method, path, token, ke
 	var deadline time.Time
 	for attempt := 0; ; attempt++ {
 		base := c.server(node)
-		resp, status, data, err := c.once(ctx, base, method, path, token, key, b)
+		resp, status, data, err := c.once(ctx, base, method, path, token, key, hdr, b)
 		retry := len(c.nodes) > 0 && ctx.Err() == nil && retryable(status, data, err)
 		if retry && deadline.IsZero() {
 			deadline = time.Now().Add(c.retryFor)
@@ -179,7 +212,7 @@ func (c *loadClient) doOn(ctx context.Context, node int, method, path, token, ke
 			if status >= 300 {
 				return r, status, fmt.Errorf("%s %s%s: %d %s", method, base, path, status, bytes.TrimSpace(data))
 			}
-			if out != nil {
+			if out != nil && status != http.StatusNotModified {
 				return r, status, json.Unmarshal(data, out)
 			}
 			return r, status, nil
@@ -214,7 +247,7 @@ func retryable(status int, body []byte, err error) bool {
 	return false
 }
 
-func (c *loadClient) once(ctx context.Context, base, method, path, token, key string, body []byte) (*http.Response, int, []byte, error) {
+func (c *loadClient) once(ctx context.Context, base, method, path, token, key string, hdr http.Header, body []byte) (*http.Response, int, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -231,6 +264,9 @@ func (c *loadClient) once(ctx context.Context, base, method, path, token, key st
 	}
 	if key != "" {
 		req.Header.Set("Idempotency-Key", key)
+	}
+	for k, v := range hdr {
+		req.Header[k] = v
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -264,6 +300,20 @@ type loadTable struct {
 	tokens  []string
 	turn    int
 	node    int
+	// version is the table's version as the last answer gave it, last
+	// the seat that moved then (-1 before any move).
+	version, last int
+	// legal is each seat's last unnarrowed /legal answer and the version
+	// it was for, sent back as If-None-Match.
+	legal []loadLegal
+}
+
+// loadLegal is an answer of /legal.
+type loadLegal struct {
+	Version  int              `json:"version"`
+	Actions  []map[string]any `json:"actions"`
+	Complete bool             `json:"complete"`
+	Extend   []string         `json:"extend"`
 }
 
 type loadView struct {
@@ -291,7 +341,7 @@ func (c *loadClient) setUp(ctx context.Context, cfg loadConfig, n int) (*loadTab
 	if _, _, err := c.doOn(ctx, n, "POST", "/v1/tables", first.Token, key(), map[string]any{"game": cfg.Game, "variant": cfg.Variant}, &v); err != nil {
 		return nil, err
 	}
-	t := &loadTable{id: v.ID, players: []string{first.ID}, tokens: []string{first.Token}, turn: -1, node: n}
+	t := &loadTable{id: v.ID, players: []string{first.ID}, tokens: []string{first.Token}, turn: -1, node: n, last: -1}
 	for i := 1; i < len(v.Seats); i++ {
 		var p struct {
 			ID    string `json:"id"`
@@ -311,6 +361,11 @@ func (c *loadClient) setUp(ctx context.Context, cfg loadConfig, n int) (*loadTab
 			return nil, err
 		}
 		t.setTurn(r.Table.Turn)
+		t.version = r.Table.Version
+	}
+	t.legal = make([]loadLegal, len(t.tokens))
+	for i := range t.legal {
+		t.legal[i].Version = -1
 	}
 	return t, nil
 }
@@ -329,19 +384,31 @@ func (t *loadTable) setTurn(turn *int) {
 func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (loadAck, error) {
 	node := t.node
 	t.node++
-	seats := []int{t.turn}
-	if t.turn < 0 {
-		seats = rng.Perm(len(t.tokens))
+	var seats []int
+	switch n := len(t.tokens); {
+	case t.turn >= 0:
+		seats = []int{t.turn}
+	case t.last >= 0:
+		// A minimal answer does not say whose turn it is: a client that
+		// knows the seating asks the next seat first, then the others.
+		for i := 1; i <= n; i++ {
+			seats = append(seats, (t.last+i)%n)
+		}
+	default:
+		seats = rng.Perm(n)
 	}
-	for _, seat := range seats {
+	for i, seat := range seats {
 		actions, err := c.legal(ctx, node, t, seat, rng)
 		if err != nil {
 			return loadAck{}, err
 		}
-		actions = slices.DeleteFunc(actions, func(a map[string]any) bool {
+		actions = slices.DeleteFunc(slices.Clone(actions), func(a map[string]any) bool {
 			return a["type"] == "escape" || a["type"] == "leave" || a["type"] == "delegate"
 		})
 		if len(actions) == 0 {
+			if i < len(seats)-1 {
+				c.misses.Add(1)
+			}
 			continue
 		}
 		a := actions[rng.IntN(len(actions))]
@@ -354,13 +421,19 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (lo
 			} `json:"events"`
 			Table loadView `json:"table"`
 		}
+		var hdr http.Header
+		if !c.full {
+			hdr = http.Header{"Prefer": {"return=minimal"}}
+		}
 		start := time.Now()
-		rep, _, err := c.doOn(ctx, node, "POST", "/v1/tables/"+t.id+"/actions", t.tokens[seat], key, a, &r)
+		c.requests.Add(1)
+		rep, _, err := c.doWith(ctx, node, "POST", "/v1/tables/"+t.id+"/actions", t.tokens[seat], key, hdr, a, &r)
 		took := time.Since(start)
 		if err != nil {
 			return loadAck{}, err
 		}
 		t.setTurn(r.Table.Turn)
+		t.version, t.last = r.Version, seat
 		ack := loadAck{Table: t.id, Player: t.players[seat], Seat: seat, Key: key, Node: rep.node, Action: a,
 			Version: r.Version, Replayed: rep.replayed, Token: t.tokens[seat], Took: took}
 		for i, e := range r.Events {
@@ -383,14 +456,27 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (lo
 func (c *loadClient) legal(ctx context.Context, node int, t *loadTable, seat int, rng *rand.Rand) ([]map[string]any, error) {
 	var sel []string
 	for {
-		var l struct {
-			Actions  []map[string]any `json:"actions"`
-			Complete bool             `json:"complete"`
-			Extend   []string         `json:"extend"`
-		}
+		var l loadLegal
 		path := "/v1/tables/" + t.id + "/legal?selected=" + strings.Join(sel, ",")
-		if _, _, err := c.doOn(ctx, node, "GET", path, t.tokens[seat], "", nil, &l); err != nil {
+		// The unnarrowed answer is kept per seat: asked again at the
+		// same version (a move that failed, a seat asked before it was
+		// its turn) the server answers 304 and the client reuses it.
+		cached := &t.legal[seat]
+		var hdr http.Header
+		if sel == nil && cached.Version >= 0 {
+			hdr = http.Header{"If-None-Match": {fmt.Sprintf(`"%d"`, cached.Version)}}
+		}
+		c.requests.Add(1)
+		_, status, err := c.doWith(ctx, node, "GET", path, t.tokens[seat], "", hdr, nil, &l)
+		if err != nil {
 			return nil, err
+		}
+		switch {
+		case status == http.StatusNotModified:
+			c.notModified.Add(1)
+			l = *cached
+		case sel == nil:
+			*cached = l
 		}
 		if l.Complete || len(l.Extend) == 0 {
 			return l.Actions, nil
@@ -413,6 +499,7 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 	// A server that is down or restarting is waited for, and a cluster's
 	// other nodes are tried meanwhile.
 	c.nodes, c.retryFor = cfg.Addrs, 30*time.Second
+	c.full = cfg.Full
 	var res loadResult
 	for i, a := range cfg.Addrs {
 		if _, _, err := c.doOn(ctx, i, "GET", "/readyz", "", "", nil, nil); err != nil {
@@ -465,6 +552,7 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 		cfg.OnPlaying()
 	}
 
+	cpuStart, cpuErr := c.serverCPU(ctx, cfg)
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
 	var (
@@ -513,8 +601,18 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 	}
 	wg.Wait()
 	res.Elapsed = time.Since(start)
+	if cpuErr == nil {
+		var cpuEnd time.Duration
+		if cpuEnd, cpuErr = c.serverCPU(ctx, cfg); cpuErr == nil {
+			res.CPU = cpuEnd - cpuStart
+		}
+	}
+	if cpuErr != nil && cfg.MetricsURL != "-" {
+		fmt.Fprintf(stdout, "loadtest: no server CPU: %v\n", cpuErr)
+	}
 	res.Moves = len(res.Latencies)
 	res.Retries = int(c.retries.Load())
+	res.Requests, res.NotModified, res.Misses = int(c.requests.Load()), int(c.notModified.Load()), int(c.misses.Load())
 	slices.Sort(res.Latencies)
 	fmt.Fprintln(stdout, res)
 	return res, nil
@@ -528,4 +626,67 @@ func (c *loadClient) refresh(ctx context.Context, t *loadTable) error {
 	}
 	t.setTurn(v.Turn)
 	return nil
+}
+
+// serverCPU reads process_cpu_seconds_total from the servers' /metrics
+// (or cfg.MetricsURL) and sums it: the CPU time the server processes have
+// used so far. Read before and after a run (at the same place, the
+// client's own CPU excluded) the difference is what the run cost them.
+func (c *loadClient) serverCPU(ctx context.Context, cfg loadConfig) (time.Duration, error) {
+	urls := []string{cfg.MetricsURL}
+	switch cfg.MetricsURL {
+	case "-":
+		return 0, errors.New("--metrics -")
+	case "":
+		urls = urls[:0]
+		for _, a := range cfg.Addrs {
+			urls = append(urls, a+"/metrics")
+		}
+	}
+	var total float64
+	for _, u := range urls {
+		secs, err := c.processCPU(ctx, u)
+		if err != nil {
+			return 0, err
+		}
+		total += secs
+	}
+	return time.Duration(total * float64(time.Second)), nil
+}
+
+func (c *loadClient) processCPU(ctx context.Context, url string) (float64, error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("read %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("read %s: %s", url, resp.Status)
+	}
+	return parseProcessCPU(resp.Body)
+}
+
+// parseProcessCPU finds process_cpu_seconds_total in Prometheus' text
+// format.
+func parseProcessCPU(r io.Reader) (float64, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), " ")
+		if ok && name == "process_cpu_seconds_total" {
+			v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+			if err != nil {
+				return 0, fmt.Errorf("process_cpu_seconds_total %q: %w", value, err)
+			}
+			return v, nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, err
+	}
+	return 0, errors.New("no process_cpu_seconds_total in the metrics")
 }

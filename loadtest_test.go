@@ -3,7 +3,10 @@ package main
 import (
 	"io"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestParseLoadtestAddrs: --addr takes one server or a cluster's nodes,
@@ -28,5 +31,57 @@ func TestParseLoadtestAddrs(t *testing.T) {
 	}
 	if _, err := parseLoadtest([]string{"--addr", " , "}, none, io.Discard); err == nil {
 		t.Fatal("--addr naming no server was accepted")
+	}
+}
+
+// TestParseProcessCPU: the server's CPU seconds are read from Prometheus'
+// text format, and a scrape without them is an error, not zero.
+func TestParseProcessCPU(t *testing.T) {
+	text := "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 12.34\nprocess_cpu_seconds_total_other 1\n"
+	v, err := parseProcessCPU(strings.NewReader(text))
+	if err != nil || v != 12.34 {
+		t.Fatalf("got %v, %v; want 12.34", v, err)
+	}
+	if _, err := parseProcessCPU(strings.NewReader("go_goroutines 7\n")); err == nil {
+		t.Fatal("a scrape without process_cpu_seconds_total read as a figure")
+	}
+}
+
+// TestLoadtestAgainstServer runs the load tool against a real server in
+// both ways of playing: every acknowledged move has its events, none fails,
+// the default way prefers the minimal answer (no view to learn the turn
+// from, so some /legal go to a seat not to act) and reads the server's CPU
+// from /metrics.
+func TestLoadtestAgainstServer(t *testing.T) {
+	base, _, stop := startServer(t, t.TempDir(), "--quota-registrations-per-minute", "-1", "--quota-tables-per-hour", "-1", "--quota-costly-reads", "-1")
+	defer func() {
+		if err := stop(); err != nil {
+			t.Error(err)
+		}
+	}()
+	for _, full := range []bool{false, true} {
+		var acks atomic.Int64
+		var out strings.Builder
+		cfg := loadConfig{Addrs: []string{base}, Duration: 2 * time.Second, Tables: 4, Clients: 2, Game: "doudizhu", Variant: "classic", Seed: 3, Full: full,
+			OnAck: func(a loadAck) {
+				if len(a.Versions) == 0 || a.Versions[len(a.Versions)-1] > a.Version {
+					t.Errorf("move %s acknowledged version %d with events %v", a.Key, a.Version, a.Versions)
+				}
+				acks.Add(1)
+			}}
+		res, err := loadtest(t.Context(), cfg, &out)
+		if err != nil {
+			t.Fatalf("full %v: %v\n%s", full, err, out.String())
+		}
+		t.Logf("full %v: %s", full, res)
+		if res.Moves == 0 || int64(res.Moves) != acks.Load() || res.Errors != 0 {
+			t.Fatalf("full %v: %d moves, %d acknowledged, %d errors (%s)", full, res.Moves, acks.Load(), res.Errors, res.FirstErr)
+		}
+		if res.CPU <= 0 {
+			t.Fatalf("full %v: no server CPU read from /metrics:\n%s", full, out.String())
+		}
+		if res.Requests < 2*res.Moves {
+			t.Fatalf("full %v: %d requests for %d moves, fewer than a /legal and a POST each", full, res.Requests, res.Moves)
+		}
 	}
 }

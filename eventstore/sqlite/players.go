@@ -122,6 +122,8 @@ func (s *Store) CreateToken(ctx context.Context, t Token) (err error) {
 
 const tokenColumns = `t.id, t.player_id, t.label, t.token_hash, t.created_at, t.last_used_at, t.expires_at, t.revoked_at`
 
+const tokenByHashQuery = `SELECT ` + tokenColumns + `, p.id, p.name, p.created_at FROM tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = ?`
+
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanToken(row rowScanner, extra ...any) (Token, error) {
@@ -147,9 +149,7 @@ func (s *Store) TokenByHash(ctx context.Context, hash string) (Player, Token, er
 		p  Player
 		at int64
 	)
-	t, err := scanToken(s.rdb.QueryRowContext(ctx,
-		`SELECT `+tokenColumns+`, p.id, p.name, p.created_at FROM tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = ?`, hash),
-		&p.ID, &p.Name, &at)
+	t, err := scanToken(s.reads.tokenByHash.QueryRowContext(ctx, hash), &p.ID, &p.Name, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = eventstore.ErrNotFound
 	}

@@ -16,6 +16,12 @@ const eventColumns = `position, stream, version, type, data, recorded_at, prev_h
 // on each pooled connection as needed).
 type readStmts struct {
 	load, readAll *sql.Stmt
+	// tokenByHash authenticates every request that carries a token: parsed
+	// at each call it cost as much CPU as the move's own queries.
+	tokenByHash *sql.Stmt
+	// lookupKey is asked before every command that carries an
+	// Idempotency-Key.
+	lookupKey *sql.Stmt
 }
 
 func (r *readStmts) prepare(ctx context.Context, db *sql.DB) error {
@@ -27,11 +33,22 @@ func (r *readStmts) prepare(ctx context.Context, db *sql.DB) error {
 		r.load.Close()
 		return fmt.Errorf("prepare read all: %w", err)
 	}
+	if r.tokenByHash, err = db.PrepareContext(ctx, tokenByHashQuery); err != nil {
+		r.load.Close()
+		r.readAll.Close()
+		return fmt.Errorf("prepare token by hash: %w", err)
+	}
+	if r.lookupKey, err = db.PrepareContext(ctx, sqlLookupKey); err != nil {
+		r.load.Close()
+		r.readAll.Close()
+		r.tokenByHash.Close()
+		return fmt.Errorf("prepare idempotency lookup: %w", err)
+	}
 	return nil
 }
 
 func (r *readStmts) close() error {
-	return errors.Join(r.load.Close(), r.readAll.Close())
+	return errors.Join(r.load.Close(), r.readAll.Close(), r.tokenByHash.Close(), r.lookupKey.Close())
 }
 
 // Load implements eventstore.Store.
@@ -112,7 +129,7 @@ func (s *Store) Streams(ctx context.Context) ([]string, error) {
 
 // LookupIdempotency returns the record of (scope, key), if an append stored it.
 func (s *Store) LookupIdempotency(ctx context.Context, scope, key string) (eventstore.IdempotencyRecord, bool, error) {
-	return scanIdempotency(s.rdb.QueryRowContext(ctx, sqlLookupKey, scope, key), scope, key)
+	return scanIdempotency(s.reads.lookupKey.QueryRowContext(ctx, scope, key), scope, key)
 }
 
 func scanIdempotency(row *sql.Row, scope, key string) (eventstore.IdempotencyRecord, bool, error) {
