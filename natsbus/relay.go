@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -110,9 +111,15 @@ func (o RelayOptions) withDefaults() RelayOptions {
 // Relay publishes every event of the store, in global order, to the
 // JetStream stream PAIJU_EVENTS.
 //
-// Each message but the first carries Nats-Expected-Last-Msg-Id naming the
-// event before it in global order (the first expects an empty stream), so
-// JetStream stores an event only right after its predecessor. The stream is
+// Each message but the first carries Nats-Expected-Last-Sequence naming the
+// stream sequence of the event before it in global order (the first
+// expects an empty stream), so JetStream stores an event only right after
+// its predecessor. The sequence, not Nats-Expected-Last-Msg-Id: a
+// clustered stream's leader checks the sequence once, when it accepts the
+// message, while nats-server 2.15 checks the expected message id again on
+// every replica as it applies the message; a replica that a crash left
+// behind then refuses its leader's messages ("last msgid mismatch") and
+// stops for good (seen in the cluster test when a NATS server was killed). The stream is
 // therefore always a prefix of the store, in the store's order, whatever
 // publishes fail, time out or are lost with a connection; and publishes can
 // be pipelined (up to Window) without reordering a table's events.
@@ -201,18 +208,15 @@ var (
 
 // chain is what the next publish expects JetStream's last message to be.
 type chain struct {
-	lastID string // Nats-Msg-Id of the stream's last message
-	empty  bool   // the stream has never held a message
+	lastSeq uint64 // the stream sequence of the stream's last message (0: empty)
+	known   bool   // false: the last message is not the relay's, expect nothing
 }
 
-// expect adds the expectation headers for c to m; with neither field set
-// (the stream's last message is not the relay's) m expects nothing.
+// expect adds the expectation header for c to m; an unknown chain expects
+// nothing.
 func (c chain) expect(m *nats.Msg) {
-	switch {
-	case c.empty:
-		m.Header.Set(jetstream.ExpectedLastSeqHeader, "0")
-	case c.lastID != "":
-		m.Header.Set(jetstream.ExpectedLastMsgIDHeader, c.lastID)
+	if c.known {
+		m.Header.Set(jetstream.ExpectedLastSeqHeader, strconv.FormatUint(c.lastSeq, 10))
 	}
 }
 
@@ -316,10 +320,10 @@ func (r *Relay) Run(ctx context.Context) error {
 			r.idle(ctx)
 			continue
 		}
-		acked, err := r.publish(ctx, pos, next, page)
+		acked, lastSeq, err := r.publish(ctx, pos, next, page)
 		if n := len(acked); n > 0 {
 			last := acked[n-1]
-			pos, next, fresh = last.Position, chain{lastID: MsgID(last.Stream, last.Version)}, false
+			pos, next, fresh = last.Position, chain{lastSeq: lastSeq, known: true}, false
 			r.pos.Store(pos)
 		}
 		if err != nil {
@@ -353,7 +357,7 @@ func (r *Relay) anchor(ctx context.Context, checkpoint int64) (int64, chain, err
 		if checkpoint > 0 {
 			r.log.Warn("JetStream stream is empty; republishing the store from the start", "stream", r.opts.Namespace.Stream(), "checkpoint", checkpoint)
 		}
-		return 0, chain{empty: true}, nil
+		return 0, chain{known: true}, nil
 	}
 	var m *jetstream.RawStreamMsg
 	if st.Msgs > 0 {
@@ -385,7 +389,7 @@ func (r *Relay) anchor(ctx context.Context, checkpoint int64) (int64, chain, err
 		r.log.Warn("JetStream lost events it had acknowledged; republishing them",
 			"stream", r.opts.Namespace.Stream(), "jetstream_position", e.Position, "checkpoint", checkpoint)
 	}
-	return e.Position, chain{lastID: MsgID(e.Stream, e.Version)}, nil
+	return e.Position, chain{lastSeq: m.Sequence, known: true}, nil
 }
 
 // errCodeWrongLastMsgID is JetStream's code for a failed
@@ -410,6 +414,7 @@ func chainRefused(err error) bool {
 type flight struct {
 	ev  *eventstore.Event
 	fut jetstream.PubAckFuture
+	seq uint64 // the stream sequence JetStream acknowledged
 	err error
 }
 
@@ -417,8 +422,9 @@ var errAckTimeout = errors.New("natsbus: no publish ack in time")
 
 // publish sends page (the events after position from, the first chained to
 // c) and waits for the acks. It returns the leading events JetStream
-// acknowledged, and the first failure if it did not acknowledge them all.
-func (r *Relay) publish(ctx context.Context, from int64, c chain, page []eventstore.Event) ([]eventstore.Event, error) {
+// acknowledged, the stream sequence of the last of them, and the first
+// failure if it did not acknowledge them all.
+func (r *Relay) publish(ctx context.Context, from int64, c chain, page []eventstore.Event) ([]eventstore.Event, uint64, error) {
 	flights := make([]flight, 0, len(page))
 	resolved := 0 // flights[:resolved] are done
 	var failed error
@@ -430,7 +436,8 @@ func (r *Relay) publish(ctx context.Context, from int64, c chain, page []eventst
 		t := time.NewTimer(time.Until(deadline))
 		defer t.Stop()
 		select {
-		case <-f.fut.Ok():
+		case ack := <-f.fut.Ok():
+			f.seq = ack.Sequence
 		case err := <-f.fut.Err():
 			f.err = fmt.Errorf("publish %s: %w", MsgID(f.ev.Stream, f.ev.Version), err)
 		case <-t.C:
@@ -472,7 +479,17 @@ func (r *Relay) publish(ctx context.Context, from int64, c chain, page []eventst
 			break
 		}
 		flights = append(flights, flight{ev: ev, fut: fut})
-		c = chain{lastID: MsgID(ev.Stream, ev.Version)}
+		if !c.known {
+			// An unchained first message: its sequence, which the
+			// next one expects, is known once it is acknowledged.
+			resolveNext(time.Now().Add(r.opts.AckTimeout))
+			if failed != nil {
+				break
+			}
+			c = chain{lastSeq: flights[len(flights)-1].seq, known: true}
+			continue
+		}
+		c = chain{lastSeq: c.lastSeq + 1, known: true}
 	}
 
 	// Wait for everything sent, even after a failure, so that the next
@@ -485,7 +502,11 @@ func (r *Relay) publish(ctx context.Context, from int64, c chain, page []eventst
 	for n < len(flights) && flights[n].err == nil {
 		n++
 	}
-	return page[:n], failed
+	var lastSeq uint64
+	if n > 0 {
+		lastSeq = flights[n-1].seq
+	}
+	return page[:n], lastSeq, failed
 }
 
 // subject is where ev goes: paiju.events.<game>.<tableID> for a table
