@@ -430,6 +430,9 @@ export function render(root, params, ctx) {
     const extend = new Set(l.extend);
     // Cards that no legal action would take with the selection are shown dimmed and cannot be picked.
     if (hand) {
+      // Not the caller's turn to play cards: the hand stays readable, not dimmed.
+      const cardsNow = l.extend.length > 0 || selection.length > 0 || l.actions.some((a) => CARD_TYPES.has(a.type));
+      hand.el.classList.toggle("idle", !cardsNow);
       for (const c of hand.el.querySelectorAll("button.card")) {
         if (!(c instanceof HTMLButtonElement)) continue;
         const picked = c.getAttribute("aria-pressed") === "true";
