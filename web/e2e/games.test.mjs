@@ -80,6 +80,32 @@ for (const g of games) {
       const secs = Number((await clock.textContent())?.match(/\d+/)?.[0]);
       assert.ok(secs > 0 && secs <= 300, `clock shows ${secs}s of 300`);
     }
+    if (g.game === "niuniu") {
+      // Arrange by picking cards: three that make a bull, then Arrange; the
+      // hand then shows them apart from the other two. Without a bull, 没牛.
+      for (let i = 0; i < 3; i++) {
+        const card = page.locator(".my-hand .cards > button.card:not([disabled]):not(.selected)").first();
+        if (!(await card.count())) break;
+        await card.click();
+        await page.waitForFunction(() => document.querySelector("section.table-page")?.getAttribute("data-ready") === "true");
+      }
+      const arrange = page.locator('.actions button[data-action="arrange"]:not([disabled])');
+      if (await arrange.count()) {
+        const picked = await page.locator(".my-hand .cards > button.card.selected").evaluateAll((es) => es.map((e) => e.getAttribute("data-card")));
+        await arrange.first().click();
+        // The bots have arranged already, so the hand is revealed at once:
+        // the reveal shows each seat's bull apart from its other two cards.
+        const three = page.locator(".arrangement .niuniu-three, .public .reveal .niuniu-three");
+        await three.first().waitFor({ timeout: 30_000 });
+        const shownThrees = await three.evaluateAll((es) => es.map((e) => [...e.querySelectorAll(".card")].map((c) => c.getAttribute("data-card"))));
+        assert.ok(shownThrees.some((t) => t.length === 3 && t.every((c) => picked.includes(c))), `the bull ${picked} shown apart: ${JSON.stringify(shownThrees)}`);
+        await screenshot(page, "table-niuniu-arranged-phone");
+      } else {
+        await page.locator('.actions button[data-action="no_bull"]').click();
+        await page.locator(".arrangement .niuniu, .public .reveal .niuniu").first().waitFor({ timeout: 30_000 });
+        await screenshot(page, "table-niuniu-arranged-phone");
+      }
+    }
     if (g.game === "dadun") {
       // 托管: the toggle hands the seat to the bot and takes it back.
       const toggle = page.locator("button.toggle.delegate");

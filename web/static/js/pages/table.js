@@ -140,6 +140,7 @@ export function render(root, params, ctx) {
   actionsEl.setAttribute("aria-label", t("table.actions"));
   const tableRow = el("div", "table-actions");
   const settleEl = el("section", "settlement");
+  const arrangeEl = el("div", "arrangement");
   page.append(title, info, status, seatsEl, publicEl, handBox, actionsEl, tableRow, settleEl);
   root.append(page);
 
@@ -234,6 +235,7 @@ export function render(root, params, ctx) {
     drawSeats(v);
     drawPublic(v);
     if (redrawHand || !hand) drawHand(v);
+    drawArrangement(v);
     drawActions(v);
     drawSettlement(v);
   }
@@ -386,9 +388,19 @@ export function render(root, params, ctx) {
     });
     hand.select(selection);
     handBox.append(hand.el);
-    if (v.game === "niuniu" && v.game_state.arrangement) {
-      handBox.append(el("p", "muted", t("niuniu.arranged", { r: t("niuniu.reading." + v.game_state.arrangement.reading) })));
-    }
+    handBox.append(arrangeEl);
+  }
+
+  /**
+   * 牛牛: the caller's standing arrangement, the bull's three cards apart
+   * from the other two.
+   * @param {Table} v
+   */
+  function drawArrangement(v) {
+    arrangeEl.replaceChildren();
+    if (v.game !== "niuniu" || !v.game_state.arrangement) return;
+    const arr = v.game_state.arrangement;
+    arrangeEl.append(el("p", "muted", t("niuniu.arranged", { r: t("niuniu.reading." + arr.reading) })), renderNiuniu(v.hand, arr.cards));
   }
 
   /**
