@@ -91,6 +91,10 @@ test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_
     await waitReady(p.page);
   }
 
+  // A fourth browser watches: it sees the seats and the plays, no cards of anyone.
+  const watcher = await openPage(browser, server.url, PHONE, { locale: "zh-CN", path: `/tables/${tableID}` });
+  await waitReady(watcher.page);
+
   // The hand is dealt once the third seat fills: every page shows 17 cards.
   for (const p of players) {
     await p.page.waitForFunction(() => document.querySelectorAll(".my-hand button.card").length === 17, undefined, { timeout: 30_000 });
@@ -169,6 +173,13 @@ test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_
     assert.equal(deltas.length, 3);
     assert.equal(deltas.reduce((s, d) => s + Number(d), 0), 0, `the settlement balances: ${deltas}`);
   }
+  // The watcher followed the hand live to its settlement, seeing no hand.
+  await watcher.page.locator('section.settlement[data-hand="1"]').waitFor({ timeout: 30_000 });
+  assert.equal(await watcher.page.locator(".my-hand .card").count(), 0, "a watcher holds no cards");
+  assert.equal(await watcher.page.locator(".seats .seat").count(), 3);
+  assert.equal(await watcher.page.locator("section.table-page").getAttribute("data-seat"), "");
+  assert.deepEqual(watcher.problems(), []);
+  await watcher.context.close();
   await screenshot(a.page, "table-settled-desktop");
   await screenshot(b.page, "table-settled-phone");
 
