@@ -97,9 +97,9 @@ client-check:
 	npx --no-install tsc -p . ; \
 	node dist/play.js $(BIN)/paiju
 
-# The web app (web/) in a real browser: its modules are type-checked
-# (tsc --checkJs against the types generated from openapi.yaml; no JSDoc
-# type may be `any`),
+# The web app (web/) in a real browser: its modules and the browser tests
+# are type-checked (tsc --checkJs against the types generated from
+# openapi.yaml; no JSDoc type may be `any`),
 # then the tests of web/e2e (node --test, playwright-core pinned in its
 # package-lock.json) drive chromium against bin/paiju. Without chromium
 # (PAIJU_CHROMIUM, default /usr/bin/chromium) the browser tests are
@@ -114,8 +114,9 @@ web-test:
 	$(GO) build -o $(BIN)/paiju . ; \
 	(cd $(CLIENT) && npm ci --prefer-offline --no-audit --no-fund --loglevel=error && npm run --silent generate); \
 	(cd web/e2e && npm ci --prefer-offline --no-audit --no-fund --loglevel=error); \
-	if grep -rnE '\{[^}]*\<any\>[^}]*\}' web/static/js; then echo "web/static/js: no type may be any"; exit 1; fi; \
+	if grep -rnE '\{[^}]*\<any\>[^}]*\}' web/static/js web/e2e/*.mjs; then echo "web: no type may be any"; exit 1; fi; \
 	web/e2e/node_modules/.bin/tsc -p web; \
+	web/e2e/node_modules/.bin/tsc -p web/e2e; \
 	if [ ! -x "$(WEB_CHROMIUM)" ]; then \
 		if [ -n "$$CI$$PAIJU_REQUIRE_CHROMIUM" ]; then echo "web-test: no chromium at $(WEB_CHROMIUM) (install Debian's chromium or set PAIJU_CHROMIUM)"; exit 1; fi; \
 		echo "web-test SKIPPED the browser tests: no chromium at $(WEB_CHROMIUM)"; exit 0; fi; \

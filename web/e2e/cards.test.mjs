@@ -27,7 +27,8 @@ test("every kind of card renders as an accessible element", async (t) => {
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const { page, context, problems } = await openPage(browser, server.url, DESKTOP, { locale: "zh-CN" });
   const got = await page.evaluate(async () => {
-    const cards = await import("/static/js/cards.js");
+    const url = "/static/js/cards.js"; // the browser's module, as the app loads it
+    const cards = /** @type {typeof import("../static/js/cards.js")} */ (await import(url));
     const main = document.getElementById("app");
     if (!main) throw new Error("no #app");
     main.replaceChildren();

@@ -11,6 +11,9 @@
 //   ...; assert.deepEqual(problems(), []);       // foreign requests, console errors
 //   await screenshot(page, "lobby-desktop");
 //
+//   const { tableID, handID, players } = await playHand(server.url);  // a finished hand, over the API
+//   await openPage(browser, server.url, PHONE, { player: players[0], path: `/hands/${handID}` });
+//
 // PAIJU_BIN names the paiju binary (default bin/paiju, which make builds);
 // PAIJU_CHROMIUM the browser (default /usr/bin/chromium).
 
@@ -133,12 +136,18 @@ export async function launch() {
  * @param {Browser} browser
  * @param {string} base the server's URL
  * @param {{width: number, height: number}} [viewport]
- * @param {{locale?: string, path?: string}} [opts] locale (default "zh-CN"), first path (default "/")
+ * @param {{locale?: string, path?: string, player?: Player}} [opts] locale (default "zh-CN"), first path (default "/"),
+ *   player: sign the browser in as this player (e.g. one of playHand's) instead of registering a new one
  * @returns {Promise<OpenedPage>}
  */
 export async function openPage(browser, base, viewport = DESKTOP, opts = {}) {
   const locale = opts.locale ?? "zh-CN";
   const context = await browser.newContext({ viewport, locale, extraHTTPHeaders: { "Accept-Language": locale } });
+  if (opts.player) {
+    // The app keeps its player in localStorage under "paiju.player" (js/app.js).
+    const stored = JSON.stringify(opts.player);
+    await context.addInitScript((p) => localStorage.setItem("paiju.player", p), stored);
+  }
   const page = await context.newPage();
   const origin = new URL(base).origin;
   /** @type {string[]} */
@@ -168,4 +177,91 @@ export async function screenshot(page, name) {
   const file = path.join(artifacts, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/**
+ * @typedef {Object} Player
+ * @property {string} id
+ * @property {string} name
+ * @property {string} token
+ */
+
+/** @typedef {import("../../clients/typescript/src/schema").components["schemas"]} Schemas */
+/** @typedef {import("../../clients/typescript/src/schema").components["responses"]["Command"]["content"]["application/json"]} CommandResult */
+
+/**
+ * Calls the API from the test (not the browser); T is the answer's type.
+ * @template T
+ * @param {string} base
+ * @param {string} method
+ * @param {string} path
+ * @param {string} [token]
+ * @param {unknown} [body]
+ * @returns {Promise<T>}
+ */
+export async function callAPI(base, method, path, token, body) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return /** @type {T} */ (text ? JSON.parse(text) : null);
+}
+
+/**
+ * Plays one whole hand of 斗地主 classic over the API (no browser): three
+ * players register, sit, the first bidder bids 3, and each seat on turn
+ * plays the lowest single it can (or passes) until the hand settles. For
+ * tests that need a finished hand: the replay page, an export to verify.
+ * @param {string} base the server's URL
+ * @returns {Promise<{tableID: string, handID: string, players: Player[]}>} players in seat order
+ */
+export async function playHand(base) {
+  /** @type {Player[]} */
+  const registered = [];
+  for (const name of ["东", "南", "西"]) {
+    /** @type {Schemas["CreatedPlayer"]} */
+    const p = await callAPI(base, "POST", "/v1/players", undefined, { name });
+    registered.push({ id: p.id, name: p.name, token: p.token });
+  }
+  const [first] = registered;
+  if (!first) throw new Error("no player");
+  /** @type {Schemas["Table"]} */
+  const table = await callAPI(base, "POST", "/v1/tables", first.token, { game: "doudizhu", variant: "classic", clock: { turn_seconds: 0 } });
+  const id = table.id;
+  /** @type {Player[]} */
+  const bySeat = [];
+  for (const p of registered) {
+    /** @type {CommandResult} */
+    const r = await callAPI(base, "POST", `/v1/tables/${id}/join`, p.token, {});
+    const seat = r.table?.seat;
+    if (seat === null || seat === undefined) throw new Error(`${p.name} got no seat at ${id}`);
+    bySeat[seat] = p;
+  }
+  for (let step = 0; step < 300; step++) {
+    /** @type {Schemas["Table"]} */
+    const v = await callAPI(base, "GET", `/v1/tables/${id}`, first.token);
+    if (v.last_settlement && v.last_settlement.hand === 1) {
+      return { tableID: id, handID: `${id}-1`, players: bySeat };
+    }
+    if (v.turn === null) throw new Error(`hand 1 of ${id} waits for no seat: ${JSON.stringify(v)}`);
+    const p = bySeat[v.turn];
+    if (!p) throw new Error(`no player at seat ${v.turn}`);
+    /** @type {Schemas["LegalActions"]} */
+    const legal = await callAPI(base, "GET", `/v1/tables/${id}/legal`, p.token);
+    const actions = legal.actions;
+    let action = actions.find((a) => a.type === "bid" && a.bid === 3);
+    const card = legal.extend[0];
+    if (!action && card) {
+      /** @type {Schemas["LegalActions"]} */
+      const narrowed = await callAPI(base, "GET", `/v1/tables/${id}/legal?selected=${encodeURIComponent(card)}`, p.token);
+      action = narrowed.actions.find((a) => a.type === "play" && a.cards.length === 1);
+    }
+    action ??= actions.find((a) => a.type === "pass");
+    if (!action) throw new Error(`seat ${v.turn} has no bid, single or pass: ${JSON.stringify(actions)}`);
+    await callAPI(base, "POST", `/v1/tables/${id}/actions`, p.token, action);
+  }
+  throw new Error(`hand 1 of ${id} did not end in 300 actions`);
 }

@@ -62,6 +62,26 @@ async function waitReady(page) {
   }, undefined, { timeout: 30_000 });
 }
 
+/**
+ * The page whose player is on turn, once it shows it; null when the hand
+ * has ended meanwhile.
+ * @param {Page[]} pages
+ * @param {Page} watch a page that shows the settlement when the hand ends
+ * @returns {Promise<{page: Page, version: number, phase: string} | null>}
+ */
+async function onTurn(pages, watch) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    for (const page of pages) {
+      const s = await tableState(page);
+      if (s.ready && s.seat !== "" && s.seat === s.turn) return { page, version: s.version, phase: s.phase };
+    }
+    if (await watch.locator('section.settlement[data-hand="1"]').count()) return null;
+    assert.ok(Date.now() < deadline, "no page shows its player on turn");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_000 }, async (t) => {
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const a = await openPage(browser, server.url, DESKTOP, { locale: "zh-CN" });
@@ -109,20 +129,7 @@ test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_
     if (await a.page.locator('section.settlement[data-hand="1"]').count()) break;
     assert.ok(actions < 200, `the hand has not ended after ${actions} actions`);
     // The player on turn, as its own page shows it once up to date.
-    /** @type {{page: Page, version: number, phase: string} | null} */
-    let actor = null;
-    const deadline = Date.now() + 30_000;
-    while (!actor) {
-      for (const p of players) {
-        const s = await tableState(p.page);
-        if (s.ready && s.seat !== "" && s.seat === s.turn) actor = { page: p.page, version: s.version, phase: s.phase };
-      }
-      if (!actor) {
-        if (await a.page.locator('section.settlement[data-hand="1"]').count()) break;
-        assert.ok(Date.now() < deadline, "no page shows its player on turn");
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    const actor = await onTurn(players.map((p) => p.page), a.page);
     if (!actor) break;
     const { page, version, phase } = actor;
     if (phase === "bidding") {
