@@ -123,3 +123,67 @@ test("the keyboard reaches the lobby's controls, with a visible focus", async (t
   assert.deepEqual(problems(), []);
   await context.close();
 });
+
+test("a card is picked and played with the keyboard alone", { timeout: 180_000 }, async (t) => {
+  if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
+  const { page, context, problems } = await openPage(browser, server.url, PHONE, { locale: "en-US" });
+  await page.selectOption("#create-game", "doudizhu");
+  await page.selectOption("#create-variant", "classic");
+  await page.selectOption("form.create select[name=turn_seconds]", "0");
+  await page.selectOption("form.create select[name=bots]", "2");
+  await page.locator("form.create button[type=submit]").click();
+  await page.waitForURL(/\/tables\/[^/]+$/);
+  const root = page.locator("section.table-page");
+  /** Waits until it is this player's turn, the page up to date. */
+  const myTurn = () =>
+    page.waitForFunction(() => {
+      const e = document.querySelector("section.table-page");
+      return e instanceof HTMLElement && e.dataset.ready === "true" && e.dataset.seat !== "" && e.dataset.seat === e.dataset.turn;
+    }, undefined, { timeout: 60_000 });
+  /**
+   * Presses Tab until an enabled button of the action is focused.
+   * @param {string} action
+   */
+  const tabTo = async (action) => {
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate((a) => document.activeElement?.getAttribute("data-action") === a, action)) return true;
+    }
+    return false;
+  };
+  let played = false;
+  for (let turn = 0; turn < 30 && !played; turn++) {
+    await myTurn();
+    const version = Number(await root.getAttribute("data-version"));
+    const phase = await root.getAttribute("data-phase");
+    await page.locator(".my-hand button.card").first().focus();
+    if (phase === "bidding") {
+      assert.ok(await tabTo("bid"), "Tab reaches a bid");
+      await page.keyboard.press("Enter");
+    } else {
+      const before = await page.locator(".my-hand button.card").count();
+      const card = page.locator(".my-hand button.card:not([disabled])").first();
+      if (await card.count()) {
+        await card.focus();
+        await page.keyboard.press("Space");
+        await page.waitForFunction(() => document.querySelector("section.table-page")?.getAttribute("data-ready") === "true");
+        if (await page.locator('.actions button[data-action="play"]:not([disabled])').count()) {
+          assert.ok(await tabTo("play"), "Tab reaches Play");
+          await page.keyboard.press("Enter");
+          await page.waitForFunction((n) => document.querySelectorAll(".my-hand button.card").length === n - 1, before, { timeout: 30_000 });
+          played = true;
+          continue;
+        }
+        await page.keyboard.press("Space"); // unpick it
+        await page.waitForFunction(() => document.querySelector("section.table-page")?.getAttribute("data-ready") === "true");
+      }
+      await page.locator(".my-hand button.card").first().focus();
+      assert.ok(await tabTo("pass"), "Tab reaches Pass");
+      await page.keyboard.press("Enter");
+    }
+    await page.waitForFunction((v) => Number(document.querySelector("section.table-page")?.getAttribute("data-version")) > v, version, { timeout: 30_000 });
+  }
+  assert.ok(played, "a card was played by keyboard");
+  assert.deepEqual(problems(), []);
+  await context.close();
+});

@@ -210,11 +210,23 @@ export function render(root, _params, ctx) {
   }
 
   let stopped = false;
+  let shown = "";
   async function load() {
     try {
       const page = await api.tables({ limit: 50 });
       if (stopped) return;
+      // Redraw only what changed, so that a keyboard user's focus on a
+      // Join button survives the periodic refresh.
+      const now = JSON.stringify(page.tables.map((l) => [l.id, l.status, l.players, l.free_seats, l.hands_played]));
+      if (now === shown) return;
+      shown = now;
+      const focused = document.activeElement instanceof HTMLElement && list.contains(document.activeElement)
+        ? document.activeElement.closest("li")?.dataset.tableId : undefined;
       list.replaceChildren(...page.tables.map(listing));
+      if (focused) {
+        const again = list.querySelector(`li[data-table-id="${CSS.escape(focused)}"]`)?.querySelector("button, a");
+        if (again instanceof HTMLElement) again.focus();
+      }
       if (page.tables.length === 0) list.append(el("li", "muted", t("lobby.none")));
       list.dataset.loaded = "true";
     } catch (err) {

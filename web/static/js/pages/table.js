@@ -129,6 +129,10 @@ export function render(root, params, ctx) {
   const status = el("p", "status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
+  // Tells a screen reader once when the turn comes to the caller.
+  const announce = el("p", "announce");
+  announce.setAttribute("aria-live", "assertive");
+  let myTurn = false;
   const seatsEl = el("ol", "seats");
   seatsEl.setAttribute("aria-label", t("table.seats"));
   const publicEl = el("section", "public");
@@ -141,7 +145,7 @@ export function render(root, params, ctx) {
   const tableRow = el("div", "table-actions");
   const settleEl = el("section", "settlement");
   const arrangeEl = el("div", "arrangement");
-  page.append(title, info, status, seatsEl, publicEl, handBox, actionsEl, tableRow, settleEl);
+  page.append(title, info, status, announce, seatsEl, publicEl, handBox, actionsEl, tableRow, settleEl);
   root.append(page);
 
   /** @type {Table | null} */
@@ -220,6 +224,38 @@ export function render(root, params, ctx) {
   function draw(redrawHand) {
     const v = view;
     if (!v) return;
+    keepFocus(() => drawAll(v, redrawHand));
+    const mine = v.seat !== null && v.turn === v.seat;
+    if (mine && !myTurn) announce.textContent = t("table.yourTurn");
+    if (!mine) announce.textContent = "";
+    myTurn = mine;
+  }
+
+  /**
+   * Redraws while keeping the keyboard where it was: on the same action
+   * or card if it is still there, else on the first card of the hand.
+   * @param {() => void} fn
+   */
+  function keepFocus(fn) {
+    const f = document.activeElement;
+    const inside = f instanceof HTMLElement && page.contains(f);
+    const action = inside ? f.dataset.action : undefined;
+    const card = inside ? f.dataset.card : undefined;
+    fn();
+    if (!inside || (document.activeElement instanceof HTMLElement && page.contains(document.activeElement))) return;
+    /** @type {HTMLElement | null} */
+    let next = null;
+    if (action) next = page.querySelector(`button[data-action="${CSS.escape(action)}"]:not([disabled])`);
+    if (!next && card) next = page.querySelector(`.my-hand button[data-card="${CSS.escape(card)}"]:not([disabled])`);
+    next ??= page.querySelector(".my-hand button.card:not([disabled]), .actions button:not([disabled])");
+    next?.focus();
+  }
+
+  /**
+   * @param {Table} v
+   * @param {boolean} redrawHand
+   */
+  function drawAll(v, redrawHand) {
     page.dataset.seat = v.seat === null ? "" : String(v.seat);
     page.dataset.turn = v.turn === null ? "" : String(v.turn);
     page.dataset.phase = v.phase;
@@ -416,7 +452,8 @@ export function render(root, params, ctx) {
       if (seq !== loadSeq || closed || !view) return;
       legal = l;
       clearStatus();
-      drawActions(view);
+      const v = view;
+      keepFocus(() => drawActions(v));
       page.dataset.ready = "true";
     } catch (err) {
       if (seq !== loadSeq) return;
@@ -515,9 +552,31 @@ export function render(root, params, ctx) {
       tableRow.append(tg);
     }
     for (const a of l.actions) {
-      if (a.type === "leave" || a.type === "escape") {
-        const b = actionButton(a, t("action." + a.type));
+      if (a.type === "leave") {
+        const b = actionButton(a, t("action.leave"));
         b.classList.add("secondary");
+        tableRow.append(b);
+      }
+      if (a.type === "escape") {
+        // Escaping costs a penalty: the first click only asks, the second (within 5 s) escapes.
+        const b = el("button", "secondary escape", t("action.escape"));
+        b.type = "button";
+        b.dataset.action = "escape";
+        /** @type {ReturnType<typeof setTimeout> | undefined} */
+        let disarm;
+        b.addEventListener("click", () => {
+          if (b.dataset.armed === "true") {
+            clearTimeout(disarm);
+            void post(a);
+            return;
+          }
+          b.dataset.armed = "true";
+          b.textContent = t("action.escapeConfirm");
+          disarm = setTimeout(() => {
+            b.dataset.armed = "false";
+            b.textContent = t("action.escape");
+          }, 5000);
+        });
         tableRow.append(b);
       }
     }
