@@ -53,3 +53,27 @@ test("Chinese labels when the browser prefers Chinese", async (t) => {
   assert.deepEqual(problems(), []);
   await context.close();
 });
+
+test("quick play seats two browsers at one table", async (t) => {
+  if (!browser) return t.skip("no chromium");
+  const one = await openPage(browser, server.url, DESKTOP, { locale: "en-US" });
+  const two = await openPage(browser, server.url, DESKTOP, { locale: "zh-CN" });
+  /** @type {string[]} */
+  const tables = [];
+  for (const p of [one, two]) {
+    await p.page.selectOption("#quick-game", "shuangkou");
+    await p.page.selectOption("#quick-variant", "classic");
+    await p.page.locator("form.quick button[type=submit]").click();
+    await p.page.waitForURL(/\/tables\/[^/]+$/);
+    await p.page.waitForFunction(() => document.querySelector("section.table-page")?.getAttribute("data-ready") === "true");
+    tables.push(new URL(p.page.url()).pathname);
+  }
+  assert.equal(tables[0], tables[1], "the second quick play joins the first one's table");
+  assert.notEqual(await one.page.locator("section.table-page").getAttribute("data-seat"), await two.page.locator("section.table-page").getAttribute("data-seat"));
+  // The first sees the second arrive without reloading (the live stream).
+  await one.page.waitForFunction(() => [...document.querySelectorAll(".seats .seat .name")].filter((e) => /玩家/.test(e.textContent ?? "")).length === 1, undefined, { timeout: 30_000 });
+  assert.deepEqual(one.problems(), []);
+  assert.deepEqual(two.problems(), []);
+  await one.context.close();
+  await two.context.close();
+});
