@@ -3,10 +3,10 @@
 GO ?= go
 BIN := $(CURDIR)/bin
 
-.PHONY: test lint vet staticcheck gotest fuzz openapi-lint client-check serve bench bench-all benchstat check-tidy vulncheck cluster-test
+.PHONY: test lint vet staticcheck gotest fuzz openapi-lint client-check web-test serve bench bench-all benchstat check-tidy vulncheck cluster-test
 
 # go test runs last, so that its lines close the output.
-test: lint fuzz openapi-lint client-check vulncheck cluster-test gotest
+test: lint fuzz openapi-lint client-check web-test vulncheck cluster-test gotest
 
 lint: vet staticcheck check-tidy
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -96,6 +96,29 @@ client-check:
 	npx --no-install tsc --noEmit -p . ; \
 	npx --no-install tsc -p . ; \
 	node dist/play.js $(BIN)/paiju
+
+# The web app (web/) in a real browser: its modules are type-checked
+# (tsc --checkJs against the types generated from openapi.yaml, no `any`),
+# then the tests of web/e2e (node --test, playwright-core pinned in its
+# package-lock.json) drive chromium against bin/paiju. Without chromium
+# (PAIJU_CHROMIUM, default /usr/bin/chromium) the browser tests are
+# skipped, saying so, unless CI or PAIJU_REQUIRE_CHROMIUM is set (.ci/run
+# sets it): then they fail.
+WEB_CHROMIUM ?= $(or $(PAIJU_CHROMIUM),/usr/bin/chromium)
+web-test:
+	@if ! command -v npm >/dev/null 2>&1; then \
+		if [ -n "$$CI$$PAIJU_REQUIRE_CHROMIUM" ]; then echo "web-test: npm not found"; exit 1; fi; \
+		echo "web-test SKIPPED: npm not found"; exit 0; fi; \
+	set -e; \
+	$(GO) build -o $(BIN)/paiju . ; \
+	(cd $(CLIENT) && npm ci --prefer-offline --no-audit --no-fund --loglevel=error && npm run --silent generate); \
+	(cd web/e2e && npm ci --prefer-offline --no-audit --no-fund --loglevel=error); \
+	if grep -rnw any web/static/js; then echo "web/static/js: the app must not use any"; exit 1; fi; \
+	web/e2e/node_modules/.bin/tsc -p web; \
+	if [ ! -x "$(WEB_CHROMIUM)" ]; then \
+		if [ -n "$$CI$$PAIJU_REQUIRE_CHROMIUM" ]; then echo "web-test: no chromium at $(WEB_CHROMIUM) (install Debian's chromium or set PAIJU_CHROMIUM)"; exit 1; fi; \
+		echo "web-test SKIPPED the browser tests: no chromium at $(WEB_CHROMIUM)"; exit 0; fi; \
+	PAIJU_BIN=$(BIN)/paiju PAIJU_CHROMIUM=$(WEB_CHROMIUM) node --test web/e2e/
 
 # bench runs the benchmarks of the committed position sets and the cold
 # replay (docs/PERF.md), a few runs each; compare two outputs with

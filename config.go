@@ -54,6 +54,8 @@ type serveConfig struct {
 	Quotas   api.Quotas
 	// CORSOrigins are the browser origins allowed to call the API.
 	CORSOrigins []string
+	// Web serves the embedded web app at / (--web, on by default).
+	Web bool
 	observeConfig
 	httpTimeouts
 }
@@ -180,6 +182,15 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	str(fs, getenv, &leaseTTL, "lease-ttl", leaseTTL, "with --nats-url, how long the relay's lease outlives a node that died without releasing it (1s to 5m): the longest a deployment waits for another node to relay; fixed when the deployment's leases bucket is created")
 	anchorEvery := "5s"
 	str(fs, getenv, &anchorEvery, "anchor-interval", anchorEvery, "with --nats-url, how often the node running the relay records the store's head as the chain anchor in NATS (100ms to 1h)")
+	webDefault := true
+	if v := getenv(envName("web")); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return c, fmt.Errorf("serve: %s=%q: want true or false", envName("web"), v)
+		}
+		webDefault = b
+	}
+	fs.BoolVar(&c.Web, "web", webDefault, "serve the web app (play, watch, replay, verify) at /; --web=false leaves only the API (env "+envName("web")+")")
 	botDelay := "300ms"
 	str(fs, getenv, &botDelay, "bot-delay", botDelay, "how long a bot or a delegated seat (托管) thinks before it plays (a Go duration, 0 to 1m)")
 	rate := "100"

@@ -22,6 +22,7 @@ import (
 	"paiju/natsbus"
 	"paiju/projections"
 	"paiju/service"
+	"paiju/web"
 )
 
 // serve runs the server until ctx ends. If ready is not nil, it receives the
@@ -136,6 +137,12 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 	if cl != nil {
 		tickets = cl.tickets
 	}
+	var app http.Handler
+	if cfg.Web {
+		if app, err = web.New(); err != nil {
+			return err
+		}
+	}
 	handler := api.NewServer(api.Deps{
 		Tables:         svc,
 		Players:        playerStore{store},
@@ -158,6 +165,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		Metrics:        apiMetrics(cfg.MetricsAddr, met),
 		TrustedProxies: cfg.TrustedProxies,
 		CORSOrigins:    cfg.CORSOrigins,
+		Web:            app,
 	})
 	if cfg.MetricsAddr != "" {
 		stopMetrics, err := serveMetrics(cfg.MetricsAddr, met.Handler(), log)

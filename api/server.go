@@ -170,6 +170,9 @@ type Deps struct {
 	// wildcard, or * for any) whose web apps may call the API from a
 	// browser; none: no CORS headers at all.
 	CORSOrigins []string
+	// Web, if set, serves every path outside /v1 that no API route
+	// answers (the embedded web app); nil: those paths answer 404.
+	Web http.Handler
 }
 
 // Check is one readiness check as /readyz reports it.
@@ -248,6 +251,10 @@ func NewServer(d Deps) http.Handler {
 	}
 	r.Use(gz)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		if d.Web != nil && r.URL.Path != "/v1" && !strings.HasPrefix(r.URL.Path, "/v1/") {
+			d.Web.ServeHTTP(w, r)
+			return
+		}
 		s.writeError(w, r, problem(http.StatusNotFound, "not_found", "no such resource"))
 	})
 	root := r
