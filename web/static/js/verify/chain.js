@@ -79,9 +79,9 @@ export async function readExport(text) {
   const events = [];
   /** @type {ExportHead | null} */
   let head = null;
-  for (let i = 0; i < lines.length; i++) {
+  for (const [i, text] of lines.entries()) {
     const n = i + 1;
-    const raw = lines[i].trim();
+    const raw = text.trim();
     /** @param {number} event @param {string} check @param {string} detail */
     const fail = (event, check, detail) => new FaultError({ event, line: n, check, detail });
     if (raw === "") throw fail(0, "format", "empty line");
@@ -100,7 +100,7 @@ export async function readExport(text) {
       continue;
     }
     const e = parseEvent(m, n);
-    await checkLine(e, events.length > 0 ? events[events.length - 1] : null);
+    await checkLine(e, events.at(-1) ?? null);
     events.push(e);
   }
   if (events.length === 0) throw new FaultError({ event: 0, line: lines.length, check: "format", detail: "the export holds no event" });
@@ -176,8 +176,8 @@ function parseHead(m, line, events) {
     throw fail("a field has the wrong type");
   }
   const h = { line, position: pos, hash, stream, events: count, exportedAt };
-  if (events.length === 0) throw fail("chain head line before any event");
-  const last = events[events.length - 1];
+  const last = events.at(-1);
+  if (!last) throw fail("chain head line before the first event");
   if (h.stream !== last.stream || h.events !== events.length) {
     throw fail(`chain head line names ${h.events} events of ${h.stream}, the export holds ${events.length} of ${last.stream}`);
   }

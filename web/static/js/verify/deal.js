@@ -96,7 +96,7 @@ export function niuniuOrder(a, b) {
 function roundRobin(d, n, size) {
   /** @type {string[][]} */
   const hands = Array.from({ length: n }, () => []);
-  for (let i = 0; i < n * size; i++) hands[i % n].push(d[i]);
+  d.slice(0, n * size).forEach((c, i) => hands[i % n]?.push(c));
   return hands;
 }
 
@@ -112,9 +112,15 @@ export function dealerFor(game, variant, options) {
   switch (game) {
     case "doudizhu": {
       // domain/doudizhu/game.go, variantNamed.
-      const v = { classic: [1, 3, 3], hubei: [1, 3, 3], fourplayer: [2, 4, 8] }[variant];
+      /** @type {Record<string, {decks: number, seats: number, kitty: number}>} */
+      const vs = {
+        classic: { decks: 1, seats: 3, kitty: 3 },
+        hubei: { decks: 1, seats: 3, kitty: 3 },
+        fourplayer: { decks: 2, seats: 4, kitty: 8 },
+      };
+      const v = vs[variant];
       if (!v) return null;
-      const [decks, seats, kitty] = v;
+      const { decks, seats, kitty } = v;
       const size = (decks * 54 - kitty) / seats;
       let first = -1;
       return {
@@ -138,9 +144,11 @@ export function dealerFor(game, variant, options) {
       };
     }
     case "shengji": {
-      const v = { ningyang: [26, 4], guafeng: [26, 4], qiangbao: [25, 8] }[variant];
-      if (!v) return null;
-      const [size] = v;
+      // Cards each seat draws: 26 (a kitty of 4), qiangbao 25 (a kitty of 8).
+      /** @type {Record<string, number>} */
+      const sizes = { ningyang: 26, guafeng: 26, qiangbao: 25 };
+      const size = sizes[variant];
+      if (size === undefined) return null;
       // The dealer of a later hand is the last played-out settlement's
       // next_dealer; until one names it the seed draws it.
       let matchDealer = -1;
@@ -190,7 +198,7 @@ export function dealerFor(game, variant, options) {
           // deck drawn after the shuffle; the seat dealt it is the banker.
           const at = await stream.below(108);
           const banker = at % 4;
-          return { hands, kitty: [], firstSeat: banker, turned: { card: d[at], banker } };
+          return { hands, kitty: [], firstSeat: banker, turned: { card: d[at] ?? "?", banker } };
         },
         dealt() {},
         settled() {},

@@ -107,7 +107,7 @@ function skipValue(s, i) {
     throw new SyntaxError("unterminated object or array");
   }
   let j = i;
-  while (j < s.length && !",}] \t\r\n".includes(s[j])) j++;
+  while (j < s.length && !",}] \t\r\n".includes(s.charAt(j))) j++;
   if (j === i) throw new SyntaxError(`a value expected at ${i}`);
   return j;
 }

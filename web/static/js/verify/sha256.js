@@ -9,7 +9,7 @@ const enc = new TextEncoder();
  * @returns {Promise<Uint8Array>}
  */
 export async function sha256(bytes) {
-  return new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes));
+  return new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", new Uint8Array(bytes)));
 }
 
 /** @param {Uint8Array} b */

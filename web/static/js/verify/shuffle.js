@@ -20,7 +20,7 @@ export const deckSize = 54;
 export function cardAt(i) {
   if (i === 52) return "BJ";
   if (i === 53) return "RJ";
-  return suits[Math.floor(i / 13)] + ranks[i % 13];
+  return `${suits[Math.floor(i / 13)] ?? "?"}${ranks[i % 13] ?? "?"}`;
 }
 
 /**
@@ -112,9 +112,7 @@ export async function shuffled(seed, k) {
   const st = new Stream(seed);
   for (let i = d.length - 1; i > 0; i--) {
     const j = await st.below(i + 1);
-    const t = d[i];
-    d[i] = d[j];
-    d[j] = t;
+    [d[i], d[j]] = [/** @type {string} */ (d[j]), /** @type {string} */ (d[i])];
   }
   return { deck: d, stream: st };
 }

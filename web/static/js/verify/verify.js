@@ -30,7 +30,7 @@ export { FaultError } from "./chain.js";
 
 /** table.MaxStake */
 export const maxStake = 1_000_000n;
-/** table.MaxMultiplier: the most any game multiplies a stake by in a hand. */
+/** table.MaxMultiplier: the most a game multiplies a stake by in one hand. */
 export const maxMultiplier = 1n << 38n;
 const int64Max = (1n << 63n) - 1n;
 const int64Min = -(1n << 63n);
@@ -46,7 +46,7 @@ export async function verifyExport(text) {
   try {
     const { events, head } = await readExport(text);
     res.events = events.length;
-    res.stream = events[0].stream;
+    res.stream = events[0]?.stream ?? "";
     res.head = head ? { position: head.position, hash: head.hash } : null;
     await verifyEvents(events, res);
     res.ok = true;
@@ -106,6 +106,7 @@ function sameCards(a, b) {
  */
 async function verifyEvents(events, res) {
   const first = events[0];
+  if (!first) return;
   if (first.type !== "TableOpened") throw fault(first, "opening", `stream starts with ${first.type}, not TableOpened`);
   const opened = decode(first);
   const stakeRaw = opened.raw.get("stake") ?? "";
@@ -261,13 +262,14 @@ function checkSettled(e, raw, stake, totals) {
   let sum = house;
   deltas.forEach((d, seat) => {
     sum += d;
-    if (seat < totals.length) {
-      const t = totals[seat] + d;
-      if (t > int64Max || t < int64Min) throw fail(`deltas and house share: seat ${seat}'s total ${totals[seat]} + ${d} overflows`);
+    const total = totals[seat];
+    if (total !== undefined && (total + d > int64Max || total + d < int64Min)) {
+      throw fail(`deltas and house share: seat ${seat}'s total ${total} + ${d} overflows`);
     }
   });
   if (sum !== 0n) throw fail(`deltas and house share: the deltas and the house's share sum to ${sum}, not 0`);
   deltas.forEach((d, seat) => {
-    if (seat < totals.length) totals[seat] += d;
+    const total = totals[seat];
+    if (total !== undefined) totals[seat] = total + d;
   });
 }
