@@ -36,7 +36,9 @@ type webCase struct {
 // chain rewritten after it, as a forger would), a hash, a removed line. It
 // asks audit.VerifyExport (paiju verify FILE) for each verdict, then runs the
 // browser's verifier (web/static/js/verify) under Node on the same files,
-// which must agree: the same verdict, the fault at the same event.
+// which must agree: the same verdict, the fault at the same event. The
+// Node tests of web/verifytest run with it (the replay page's model on
+// every frozen stream among them).
 func TestWebVerifierAgreesWithGo(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -131,7 +133,7 @@ func TestWebVerifierAgreesWithGo(t *testing.T) {
 	if err := os.WriteFile(list, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(t.Context(), node, "--test", "--test-reporter=spec", filepath.Join("web", "verifytest", "verify.test.mjs"))
+	cmd := exec.CommandContext(t.Context(), node, "--test", "--test-reporter=spec", filepath.Join("web", "verifytest")+string(filepath.Separator))
 	cmd.Env = append(os.Environ(), "PAIJU_VERIFY_CASES="+list)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
