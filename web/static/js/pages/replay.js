@@ -5,7 +5,7 @@
 // its commitment, and the seed shuffled and dealt again by the game's rules
 // against the recorded cards. It ends in [data-verified="true" | "false"].
 
-import { renderHand } from "../cards.js";
+import { renderHand, renderNiuniu } from "../cards.js";
 import { commitment, parseSeed } from "../verify/shuffle.js";
 import { dealerFor } from "../verify/deal.js";
 import { showVerdict, useStyles } from "../verifyui.js";
@@ -15,7 +15,8 @@ import { showVerdict, useStyles } from "../verifyui.js";
 
 /**
  * The table at one step of the replay.
- * @typedef {{hands: string[][], kitty: string[], last: (string[] | null)[], acting: number | null}} Snapshot
+ * bulls[seat] is a 牛牛 seat's arranged bull (three cards), once arranged.
+ * @typedef {{hands: string[][], kitty: string[], last: (string[] | null)[], bulls: (string[] | null)[], acting: number | null}} Snapshot
  */
 
 /**
@@ -55,13 +56,13 @@ function take(hand, cards) {
 export function snapshots(events, seats) {
   const progressive = events.some((e) => e.type === "CardsDrawn");
   /** @type {Snapshot} */
-  let s = { hands: Array.from({ length: seats }, () => []), kitty: [], last: Array.from({ length: seats }, () => null), acting: null };
+  let s = { hands: Array.from({ length: seats }, () => []), kitty: [], last: Array.from({ length: seats }, () => null), bulls: Array.from({ length: seats }, () => null), acting: null };
   const out = [s];
   for (const e of events) {
     const d = e.data;
     const seat = seatOf(d.seat);
     /** @type {Snapshot} */
-    const n = { hands: s.hands.map((h) => [...h]), kitty: [...s.kitty], last: [...s.last], acting: seat };
+    const n = { hands: s.hands.map((h) => [...h]), kitty: [...s.kitty], last: [...s.last], bulls: [...s.bulls], acting: seat };
     /** @param {number | null} at @param {string[]} cards */
     const give = (at, cards) => {
       const h = at === null ? undefined : n.hands[at];
@@ -78,9 +79,22 @@ export function snapshots(events, seats) {
         n.hands = Array.from({ length: seats }, (_, i) => (progressive ? [] : [...(hands[i] ?? [])]));
         n.kitty = cardsOf(d.kitty);
         n.last = n.last.map(() => null);
+        n.bulls = n.bulls.map(() => null);
         n.acting = null;
         break;
       }
+      case "HandArranged":
+        if (seat !== null) n.bulls[seat] = cardsOf(d.cards).length === 3 ? cardsOf(d.cards) : null;
+        break;
+      case "HandsRevealed":
+        if (Array.isArray(d.hands)) {
+          for (const r of d.hands) {
+            const rs = typeof r === "object" && r !== null ? /** @type {Record<string, unknown>} */ (r) : {};
+            const at = seatOf(rs.seat);
+            if (at !== null && at < seats) n.bulls[at] = cardsOf(rs.bull).length === 3 ? cardsOf(rs.bull) : null;
+          }
+        }
+        break;
       case "CardsDrawn": {
         const drawn = Array.isArray(d.cards) ? d.cards.map(cardsOf) : [];
         drawn.forEach((cs, i) => give(i, cs));
@@ -334,7 +348,8 @@ export function render(root, params, ctx) {
           count.className = "count";
           count.textContent = t("replay.cardsLeft", { n: hand.length });
           title.append(count);
-          box.append(title, renderHand(hand, { label: who(seat) }).el);
+          const bull = s.bulls[seat];
+          box.append(title, bull ? renderNiuniu(hand, bull) : renderHand(hand, { label: who(seat) }).el);
           const played = s.last[seat];
           if (played) {
             const p = document.createElement("div");
