@@ -81,7 +81,7 @@ export function renderCard(notation, opts = {}) {
     el.classList.add(c.joker === "small" ? "joker-small" : "joker-big");
     const r = document.createElement("span");
     r.className = "rank";
-    r.textContent = c.joker === "small" ? "小王" : "大王";
+    r.textContent = t(c.joker === "small" ? "card.smallJokerFace" : "card.bigJokerFace");
     const s = document.createElement("span");
     s.className = "suit";
     s.setAttribute("aria-hidden", "true");

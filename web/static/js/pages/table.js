@@ -1,14 +1,628 @@
 // @ts-check
-// Placeholder until the page is written.
+// The table page: the caller's hand as cards, every seat (name, cards
+// left, who is on turn and the turn clock), the public plays, the legal
+// actions as buttons, card plays by selection, 托管, the last settlement
+// and its replay link. It follows the table live: each event on the
+// stream (/stream with a ticket) fetches the view and /legal again.
+//
+// The root element carries what a test or an assistive tool reads:
+//   <section class="table-page" data-table-id data-seat data-turn
+//            data-phase data-version data-ready="true|false">
+// data-ready is true once the view and /legal of data-version are shown.
+
+import { ApiError } from "../api.js";
+import { renderBacks, renderCard, renderHand, renderNiuniu, trumpSet } from "../cards.js";
+import { kindName } from "../games.js";
+
+/** @typedef {import("../app.js").AppContext} AppContext */
+/** @typedef {import("../types.js").Table} Table */
+/** @typedef {import("../types.js").LegalActions} LegalActions */
+/** @typedef {import("../types.js").Action} Action */
+/** @typedef {import("../types.js").Event} Event */
+/** @typedef {import("../cards.js").HandElement} HandElement */
+
+/**
+ * Every event type, so that the stream's named events all reach us
+ * (an EventSource hands `event: <type>` messages only to listeners of
+ * that name).
+ * @type {Event["type"][]}
+ */
+const EVENT_TYPES = [
+  "AloneDeclared", "AloneDeclined", "BidMade", "BidPassed", "BoutForfeited", "CallWon", "CardGiven", "CardTurned",
+  "CardsDrawn", "CardsPlayed", "DealSecret", "DealsSecret", "DealVoided", "DeclarationTaken", "DeclarePassed",
+  "FriendCalled", "FriendRevealed", "GrabDeclined", "GrabMade", "HandArranged", "HandDealt", "HandOpened",
+  "HandSettled", "HandsRevealed", "KittyBuried", "KittyFlipped", "KittySwapClosed", "KittySwapOpened",
+  "KittySwapped", "KittyTaken", "LandlordChosen", "LevelDropped", "MatchEnded", "PlayPassed", "PlayerEscaped",
+  "PlayerLeft", "PlayerOut", "PlayerSeated", "RevealCalled", "SeatDelegated", "SeatResumed", "TableClosed",
+  "TableOpened", "TrickEnded", "TrickWon", "TrumpDeclared", "TrumpReinforced", "TrumpRevealed", "TurnTimedOut",
+  "WatcherAdded", "WatcherRemoved",
+];
+
+/** Actions that carry cards: posted from the selection. */
+const CARD_TYPES = new Set(["play", "declare", "bury", "arrange", "call", "reinforce", "stick", "exchange", "swap"]);
+
+/** Actions that the 托管 toggle and the leave/escape row post, not the action bar. */
+const TABLE_TYPES = new Set(["delegate", "resume", "escape", "leave"]);
+
+/**
+ * @param {Action} a
+ * @returns {string[] | null} the action's cards, if it carries any
+ */
+function cardsOf(a) {
+  return "cards" in a ? a.cards : null;
+}
+
+/**
+ * Whether two card lists hold the same cards (as multisets).
+ * @param {readonly string[]} a
+ * @param {readonly string[]} b
+ */
+function sameCards(a, b) {
+  if (a.length !== b.length) return false;
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.every((c, i) => c === y[i]);
+}
+
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [className]
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/**
+ * The plays on the table that everyone sees, as {seat, cards} rows: the
+ * play to beat in the climbing games, the running trick in 升级.
+ * @param {Table} v
+ * @returns {{seat: number, cards: string[]}[]}
+ */
+function publicPlays(v) {
+  switch (v.game) {
+    case "doudizhu":
+    case "shuangkou":
+    case "dadun": {
+      const lp = v.game_state.last_play;
+      return lp && lp.cards ? [{ seat: lp.seat, cards: lp.cards }] : [];
+    }
+    case "shengji": {
+      const trick = v.game_state.trick && v.game_state.trick.length > 0 ? v.game_state.trick : v.game_state.last_trick;
+      return (trick ?? []).map((p) => ({ seat: p.seat, cards: p.cards }));
+    }
+    case "niuniu":
+      return [];
+  }
+}
+
+/**
+ * Cards left per seat, where the game tells them.
+ * @param {Table} v
+ * @returns {(number | null)[]}
+ */
+function cardsLeft(v) {
+  if (v.game === "niuniu") return v.seats.map(() => null);
+  const left = v.game_state.cards_left;
+  return v.seats.map((_, i) => (left ? left[i] ?? null : null));
+}
 
 /**
  * @param {HTMLElement} root
  * @param {Record<string, string>} params
- * @param {import("../app.js").AppContext} ctx
+ * @param {AppContext} ctx
+ * @returns {() => void}
  */
 export function render(root, params, ctx) {
-  const h = document.createElement("h1");
-  h.textContent = ctx.t("page.table");
-  root.append(h);
-  void params;
+  const { t, api } = ctx;
+  const id = params.id ?? "";
+  const page = el("section", "table-page");
+  page.dataset.tableId = id;
+  page.dataset.ready = "false";
+  const title = el("h1", undefined, t("page.table"));
+  const info = el("p", "table-info muted");
+  const status = el("p", "status");
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  const seatsEl = el("ol", "seats");
+  seatsEl.setAttribute("aria-label", t("table.seats"));
+  const publicEl = el("section", "public");
+  publicEl.setAttribute("aria-label", t("table.public"));
+  const handBox = el("section", "my-hand");
+  handBox.setAttribute("aria-label", t("table.yourHand"));
+  const actionsEl = el("div", "actions");
+  actionsEl.setAttribute("role", "toolbar");
+  actionsEl.setAttribute("aria-label", t("table.actions"));
+  const tableRow = el("div", "table-actions");
+  const settleEl = el("section", "settlement");
+  page.append(title, info, status, seatsEl, publicEl, handBox, actionsEl, tableRow, settleEl);
+  root.append(page);
+
+  /** @type {Table | null} */
+  let view = null;
+  /** @type {LegalActions | null} */
+  let legal = null;
+  /** @type {HandElement | null} */
+  let hand = null;
+  /** @type {string[]} */
+  let selection = [];
+  let closed = false;
+  let busy = false;
+  /** @type {EventSource | null} */
+  let source = null;
+  let lastVersion = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let retry;
+  let loadSeq = 0;
+
+  /** @param {unknown} err */
+  function showError(err) {
+    status.textContent = ctx.describe(err);
+    status.classList.add("error");
+  }
+
+  function clearStatus() {
+    status.textContent = "";
+    status.classList.remove("error");
+  }
+
+  /** Loads the view and the legal actions for the empty selection, and draws them. */
+  async function load() {
+    const seq = ++loadSeq;
+    try {
+      const v = await api.table(id);
+      /** @type {LegalActions | null} */
+      let l = null;
+      if (v.seat !== null && !v.closed) l = await api.legal(id);
+      if (seq !== loadSeq || closed) return;
+      const handChanged = !view || view.hand_number !== v.hand_number || !sameCards(view.hand, v.hand);
+      view = v;
+      legal = l;
+      if (handChanged) selection = [];
+      else if (selection.length > 0 && v.seat !== null && !v.closed) {
+        // The same hand: keep the selection if it is still part of a legal action.
+        try {
+          legal = await api.legal(id, selection);
+        } catch {
+          selection = [];
+        }
+        if (seq !== loadSeq || closed) return;
+      }
+      lastVersion = Math.max(lastVersion, v.version);
+      draw(handChanged);
+      page.dataset.ready = "true";
+    } catch (err) {
+      if (seq === loadSeq) showError(err);
+    }
+  }
+
+  /** @param {boolean} redrawHand */
+  function draw(redrawHand) {
+    const v = view;
+    if (!v) return;
+    page.dataset.seat = v.seat === null ? "" : String(v.seat);
+    page.dataset.turn = v.turn === null ? "" : String(v.turn);
+    page.dataset.phase = v.phase;
+    page.dataset.version = String(v.version);
+    title.textContent = `${kindName(v.game, v.variant)} · ${t("table.handN", { n: v.hand_number })}`;
+    document.title = `${title.textContent} · ${t("app.title")}`;
+    info.textContent = [
+      t("table.phase." + v.phase),
+      t("table.stake", { n: v.stake }),
+      v.clock && v.clock.turn_seconds > 0 ? t("table.clock", { n: v.clock.turn_seconds }) : t("table.noClock"),
+      v.closed ? t("table.closed") : "",
+    ].filter(Boolean).join(" · ");
+    drawSeats(v);
+    drawPublic(v);
+    if (redrawHand || !hand) drawHand(v);
+    drawActions(v);
+    drawSettlement(v);
+  }
+
+  /** @param {Table} v */
+  function drawSeats(v) {
+    const left = cardsLeft(v);
+    const landlord = v.game === "doudizhu" ? v.game_state.landlord : null;
+    seatsEl.replaceChildren(
+      ...v.seats.map((s, i) => {
+        const li = el("li", "seat");
+        li.dataset.seat = String(s.seat);
+        const onTurn = v.turn === s.seat;
+        li.dataset.turn = onTurn ? "true" : "false";
+        if (onTurn) li.setAttribute("aria-current", "true");
+        if (s.seat === v.seat) li.classList.add("me");
+        const name = el("span", "name", s.name ?? t("table.emptySeat"));
+        const meta = el("span", "meta");
+        /** @type {string[]} */
+        const bits = [];
+        if (s.seat === v.seat) bits.push(t("table.you"));
+        if (landlord !== null && landlord !== undefined) bits.push(landlord === s.seat ? t("doudizhu.landlord") : t("doudizhu.farmer"));
+        const n = left[i];
+        if (n !== null && n !== undefined) bits.push(t("table.cardsLeft", { n }));
+        bits.push(t("table.total", { n: s.total }));
+        if (s.bot) bits.push(t("table.bot"));
+        if (s.delegated) bits.push(t("table.delegated"));
+        meta.textContent = bits.join(" · ");
+        li.append(name, meta);
+        if (onTurn) {
+          const turn = el("span", "turn-mark", t("table.onTurn"));
+          li.append(turn);
+        }
+        if (s.deadline) {
+          const clock = el("span", "clock");
+          clock.dataset.deadline = s.deadline;
+          clock.setAttribute("role", "timer");
+          li.append(clock);
+        }
+        return li;
+      }),
+    );
+    tick();
+  }
+
+  /** Counts every shown turn clock down from its deadline. */
+  function tick() {
+    for (const c of seatsEl.querySelectorAll(".clock")) {
+      if (!(c instanceof HTMLElement) || !c.dataset.deadline) continue;
+      const ms = Date.parse(c.dataset.deadline) - Date.now();
+      const s = Math.max(0, Math.ceil(ms / 1000));
+      c.textContent = t("table.secondsLeft", { n: s });
+      c.classList.toggle("urgent", s <= 5);
+    }
+  }
+  const ticker = setInterval(tick, 250);
+
+  /** @param {Table} v */
+  function drawPublic(v) {
+    publicEl.replaceChildren();
+    const name = (/** @type {number} */ seat) => v.seats[seat]?.name ?? t("table.seatN", { n: seat + 1 });
+    const plays = publicPlays(v);
+    const h = el("h2", undefined, t("table.public"));
+    publicEl.append(h);
+    if (v.game === "doudizhu") {
+      const gs = v.game_state;
+      /** @type {string[]} */
+      const facts = [t("doudizhu.multiplier", { n: gs.multiplier })];
+      if (gs.bid > 0) facts.push(t("doudizhu.bid", { n: gs.bid }));
+      publicEl.append(el("p", "facts", facts.join(" · ")));
+      if (gs.bids && gs.bids.length > 0 && gs.landlord === null) {
+        const ul = el("ul", "bids");
+        for (const b of gs.bids) ul.append(el("li", undefined, `${name(b.seat)}: ${b.pass ? t("action.pass") : t("action.bid", { n: b.bid ?? 0 })}`));
+        publicEl.append(ul);
+      }
+      if (gs.kitty) {
+        const k = el("div", "kitty");
+        k.append(el("span", "label", t("table.kitty")), renderHand(gs.kitty, { label: t("table.kitty") }).el);
+        publicEl.append(k);
+      }
+      if (gs.open && gs.open_hand && gs.landlord !== null) {
+        const o = el("div", "open-hand");
+        o.append(el("span", "label", t("doudizhu.openHand")), renderHand(gs.open_hand, { label: t("doudizhu.openHand") }).el);
+        publicEl.append(o);
+      }
+    }
+    if (v.game === "shengji") {
+      const gs = v.game_state;
+      /** @type {string[]} */
+      const facts = [];
+      if (gs.level) facts.push(t("shengji.level", { r: gs.level }));
+      facts.push(gs.trump ? t("shengji.trump", { s: gs.trump === "none" ? t("shengji.noTrump") : t("suit." + gs.trump) }) : t("shengji.trumpUnknown"));
+      facts.push(t("shengji.points", { n: gs.defender_points }));
+      publicEl.append(el("p", "facts", facts.join(" · ")));
+    }
+    if (v.game === "niuniu") {
+      const gs = v.game_state;
+      publicEl.append(el("p", "facts", t("niuniu.banker", { name: name(gs.banker) })));
+      if (gs.last_reveal && gs.last_reveal.hands) {
+        const ul = el("ul", "reveal");
+        for (const rh of gs.last_reveal.hands) {
+          const li = el("li");
+          li.append(el("span", "who", `${name(rh.seat)}: ${t("niuniu.reading." + rh.reading)}`), renderNiuniu(rh.cards ?? [], rh.bull));
+          ul.append(li);
+        }
+        publicEl.append(ul);
+      }
+    }
+    if (plays.length === 0 && v.game !== "niuniu") publicEl.append(el("p", "muted", t("table.noPlays")));
+    const trumps = v.game === "shengji" ? trumpSet(v.game_state.trump_order) : new Set();
+    for (const p of plays) {
+      const row = el("div", "play");
+      row.dataset.seat = String(p.seat);
+      row.append(el("span", "who", name(p.seat)), renderHand(p.cards, { trumps, label: t("table.playOf", { name: name(p.seat) }) }).el);
+      publicEl.append(row);
+    }
+    // Other seats' hands, face down, by count.
+    const left = cardsLeft(v);
+    const others = el("div", "others");
+    for (const s of v.seats) {
+      const n = left[s.seat];
+      if (s.seat === v.seat || n === null || n === undefined || n === 0) continue;
+      const d = el("div", "other");
+      d.append(el("span", "who", name(s.seat)), renderBacks(Math.min(n, 27), t("table.cardsLeftOf", { name: name(s.seat), n })));
+      others.append(d);
+    }
+    if (others.childElementCount > 0) publicEl.append(others);
+  }
+
+  /** @param {Table} v */
+  function drawHand(v) {
+    handBox.replaceChildren(el("h2", undefined, v.seat === null ? t("table.watching") : t("table.yourHand")));
+    hand = null;
+    if (v.seat === null) {
+      const free = v.seats.some((s) => s.player_id === null);
+      if (free && !v.closed) {
+        const join = el("button", "join", t("lobby.join"));
+        join.type = "button";
+        join.addEventListener("click", () => void act(() => api.join(id)));
+        handBox.append(join);
+      }
+      return;
+    }
+    const trumps = v.game === "shengji" ? trumpSet(v.game_state.trump_order) : undefined;
+    hand = renderHand(v.hand, {
+      selectable: true,
+      label: t("table.yourHand"),
+      ...(trumps ? { trumps } : {}),
+      onChange: (sel) => void select(sel),
+    });
+    hand.select(selection);
+    handBox.append(hand.el);
+    if (v.game === "niuniu" && v.game_state.arrangement) {
+      handBox.append(el("p", "muted", t("niuniu.arranged", { r: t("niuniu.reading." + v.game_state.arrangement.reading) })));
+    }
+  }
+
+  /**
+   * The selection changed: ask /legal what it allows.
+   * @param {string[]} sel
+   */
+  async function select(sel) {
+    selection = sel;
+    page.dataset.ready = "false";
+    const seq = ++loadSeq;
+    try {
+      const l = await api.legal(id, sel);
+      if (seq !== loadSeq || closed || !view) return;
+      legal = l;
+      clearStatus();
+      drawActions(view);
+      page.dataset.ready = "true";
+    } catch (err) {
+      if (seq !== loadSeq) return;
+      if (err instanceof ApiError && err.code === "selection_not_legal") {
+        // The last card picked makes no legal play: take it back.
+        selection = sel.slice(0, -1);
+        hand?.select(selection);
+        status.textContent = t("table.notLegal");
+        await select(selection);
+        return;
+      }
+      showError(err);
+    }
+  }
+
+  /**
+   * A label for an action button.
+   * @param {Action} a
+   */
+  function actionLabel(a) {
+    switch (a.type) {
+      case "bid":
+        return t("action.bid", { n: a.bid });
+      case "play":
+        return a.as ? `${t("action.play")} (${a.as})` : t("action.play");
+      default:
+        return t("action." + a.type);
+    }
+  }
+
+  /** @param {Table} v */
+  function drawActions(v) {
+    actionsEl.replaceChildren();
+    tableRow.replaceChildren();
+    const l = legal;
+    if (!l || v.seat === null) return;
+    const extend = new Set(l.extend);
+    // Cards that no legal action would take with the selection are shown dimmed and cannot be picked.
+    if (hand) {
+      // Not the caller's turn to play cards: the hand stays readable, not dimmed.
+      const cardsNow = l.extend.length > 0 || selection.length > 0 || l.actions.some((a) => CARD_TYPES.has(a.type));
+      hand.el.classList.toggle("idle", !cardsNow);
+      for (const c of hand.el.querySelectorAll("button.card")) {
+        if (!(c instanceof HTMLButtonElement)) continue;
+        const picked = c.getAttribute("aria-pressed") === "true";
+        c.disabled = !picked && !extend.has(c.dataset.card ?? "");
+      }
+    }
+    // Card-less game actions: bids, pass, grab, draw, ...
+    for (const a of l.actions) {
+      if (CARD_TYPES.has(a.type) || TABLE_TYPES.has(a.type)) continue;
+      actionsEl.append(actionButton(a, actionLabel(a)));
+    }
+    // Actions with cards: one button per kind the game allows now, enabled
+    // when the selection is exactly one of them.
+    const withCards = l.actions.filter((a) => CARD_TYPES.has(a.type));
+    /** @type {Set<string>} */
+    const kinds = new Set(withCards.map((a) => a.type));
+    if (kinds.size === 0 && (l.extend.length > 0 || selection.length > 0)) kinds.add("play");
+    for (const kind of kinds) {
+      const exact = withCards.filter((a) => a.type === kind && sameCards(cardsOf(a) ?? [], selection));
+      if (exact.length === 0) {
+        const b = el("button", "primary", t("action." + kind));
+        b.type = "button";
+        b.disabled = true;
+        b.dataset.action = kind;
+        actionsEl.append(b);
+      } else {
+        for (const a of exact) {
+          const b = actionButton(a, actionLabel(a));
+          b.classList.add("primary");
+          actionsEl.append(b);
+        }
+      }
+    }
+    if (selection.length > 0) {
+      const c = el("button", "secondary", t("table.clear"));
+      c.type = "button";
+      c.addEventListener("click", () => {
+        hand?.clear();
+        void select([]);
+      });
+      actionsEl.append(c);
+    }
+    // 托管 and leaving.
+    const me = v.seats.find((s) => s.seat === v.seat);
+    const canDelegate = l.actions.some((a) => a.type === "delegate");
+    const canResume = l.actions.some((a) => a.type === "resume");
+    if (canDelegate || canResume || me?.delegated) {
+      const tg = el("button", "toggle delegate", t("action.delegate"));
+      tg.type = "button";
+      tg.setAttribute("aria-pressed", me?.delegated ? "true" : "false");
+      tg.dataset.action = me?.delegated ? "resume" : "delegate";
+      tg.disabled = me?.delegated ? !canResume : !canDelegate;
+      tg.addEventListener("click", () => void post(me?.delegated ? { type: "resume" } : { type: "delegate" }));
+      tableRow.append(tg);
+    }
+    for (const a of l.actions) {
+      if (a.type === "leave" || a.type === "escape") {
+        const b = actionButton(a, t("action." + a.type));
+        b.classList.add("secondary");
+        tableRow.append(b);
+      }
+    }
+  }
+
+  /**
+   * @param {Action} a
+   * @param {string} label
+   */
+  function actionButton(a, label) {
+    const b = el("button", undefined, label);
+    b.type = "button";
+    b.dataset.action = a.type;
+    b.addEventListener("click", () => void post(a));
+    return b;
+  }
+
+  /** @param {Action} a */
+  function post(a) {
+    return act(() => api.act(id, a));
+  }
+
+  /**
+   * Runs one command, then shows the table as it left it.
+   * @param {() => Promise<unknown>} fn
+   */
+  async function act(fn) {
+    if (busy) return;
+    busy = true;
+    page.dataset.ready = "false";
+    for (const b of page.querySelectorAll(".actions button, .table-actions button")) {
+      if (b instanceof HTMLButtonElement) b.disabled = true;
+    }
+    try {
+      await fn();
+      clearStatus();
+      selection = [];
+    } catch (err) {
+      showError(err);
+    } finally {
+      busy = false;
+    }
+    await load();
+  }
+
+  /** @param {Table} v */
+  function drawSettlement(v) {
+    settleEl.replaceChildren();
+    const s = v.last_settlement;
+    if (!s) return;
+    settleEl.dataset.hand = String(s.hand);
+    settleEl.append(el("h2", undefined, t("table.settlement", { n: s.hand })));
+    const res = s.result;
+    if (v.game === "doudizhu" && "winner" in res && "spring" in res) {
+      /** @type {string[]} */
+      const bits = [];
+      if (res.winner) bits.push(t(res.winner === "landlord" ? "doudizhu.landlordWins" : "doudizhu.farmersWin"));
+      if (res.end === "escape") bits.push(t("table.escaped"));
+      bits.push(t("doudizhu.multiplier", { n: res.multiplier }));
+      if (res.spring) bits.push(t("doudizhu.spring"));
+      if (res.anti_spring) bits.push(t("doudizhu.antiSpring"));
+      settleEl.append(el("p", "result", bits.join(" · ")));
+    }
+    const tbl = el("table", "deltas");
+    const head = el("tr");
+    head.append(el("th", undefined, t("table.player")), el("th", undefined, t("table.delta")));
+    const thead = el("thead");
+    thead.append(head);
+    const body = el("tbody");
+    s.deltas.forEach((d, i) => {
+      const tr = el("tr");
+      tr.dataset.seat = String(i);
+      const name = v.seats[i]?.name ?? t("table.seatN", { n: i + 1 });
+      const cell = el("td", d > 0 ? "win" : d < 0 ? "loss" : "", d > 0 ? `+${d}` : String(d));
+      tr.append(el("td", undefined, name), cell);
+      body.append(tr);
+    });
+    tbl.append(thead, body);
+    settleEl.append(tbl);
+    if (s.seed) {
+      const seed = el("p", "seed muted");
+      seed.append(el("span", undefined, t("table.seed") + " "), el("code", undefined, s.seed));
+      settleEl.append(seed);
+    }
+    const a = el("a", "replay-link", t("table.replay"));
+    a.href = `/hands/${encodeURIComponent(v.id)}-${s.hand}`;
+    settleEl.append(a);
+  }
+
+  /** Opens the live stream; on an error (a ticket is single use) opens it again with a new ticket. */
+  async function listen() {
+    if (closed) return;
+    try {
+      const ticket = await api.streamTicket(id);
+      if (closed) return;
+      const url = `/v1/tables/${encodeURIComponent(id)}/stream?ticket=${encodeURIComponent(ticket.ticket)}&after=${lastVersion}`;
+      const es = new EventSource(url);
+      source = es;
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let pending;
+      /** @param {MessageEvent} e */
+      const onEvent = (e) => {
+        const v = Number(e.lastEventId);
+        if (Number.isFinite(v) && v > lastVersion) lastVersion = v;
+        // Events come in bursts (a play, then the next deal): load once per burst.
+        clearTimeout(pending);
+        pending = setTimeout(() => void load(), 50);
+      };
+      for (const type of EVENT_TYPES) es.addEventListener(type, onEvent);
+      es.onerror = () => {
+        es.close();
+        if (source === es) source = null;
+        clearTimeout(retry);
+        if (!closed) retry = setTimeout(() => void listen().then(load), 1000);
+      };
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 404 || err.status === 403 || err.status === 401)) {
+        showError(err);
+        return;
+      }
+      clearTimeout(retry);
+      if (!closed) retry = setTimeout(() => void listen(), 3000);
+    }
+  }
+
+  void load().then(listen);
+
+  return () => {
+    closed = true;
+    clearInterval(ticker);
+    clearTimeout(retry);
+    source?.close();
+  };
 }
