@@ -153,6 +153,7 @@ test("a finished hand's replay and export verify; tampered exports do not, at th
   await page.goto(`${server.url}/hands/${handID}`);
   const replay = await verdict(page, "#replay-verdict");
   assert.equal(replay.verified, "true", replay.text);
+  assert.match(replay.text, /the table's export verifies/i, "the replay ties the hand to the table's hash-chained log");
   const step = page.locator("#replay-position");
   const dealtAt = Number(await step.getAttribute("data-step"));
   assert.ok(dealtAt >= 1, "the replay opens on the deal");

@@ -8,7 +8,8 @@
 import { renderHand, renderNiuniu } from "../cards.js";
 import { commitment, parseSeed } from "../verify/shuffle.js";
 import { dealerFor } from "../verify/deal.js";
-import { showVerdict, useStyles } from "../verifyui.js";
+import { verifyExport } from "../verify/verify.js";
+import { checkLabel, showVerdict, useStyles } from "../verifyui.js";
 
 /** @typedef {import("../types.js").HandRecord} HandRecord */
 /** @typedef {{type: string, version: number, data: Record<string, unknown>}} PlainEvent */
@@ -207,6 +208,36 @@ export async function verifyHand(rec, events, t) {
 }
 
 /**
+ * Ties the hand record to the table's hash-chained log: the table's export
+ * (which whoever may read the hand may read) must verify, and hold this
+ * hand's deals with the same commitments. An export that cannot be had is
+ * said, not counted against the hand.
+ * @param {HandRecord} rec
+ * @param {import("../app.js").AppContext} ctx
+ * @returns {Promise<{ok: boolean, lines: string[]}>}
+ */
+async function checkTable(rec, ctx) {
+  const { t } = ctx;
+  let text;
+  try {
+    text = await ctx.api.exportText(rec.table_id);
+  } catch (err) {
+    return { ok: true, lines: [t("replay.exportUnavailable", { why: ctx.describe(err) })] };
+  }
+  const x = await verifyExport(text);
+  if (!x.ok) {
+    const f = x.fault;
+    return { ok: false, lines: [t("replay.exportBad", { event: f?.event ?? 0, line: f?.line ?? 0, check: checkLabel(f?.check ?? "format"), detail: f?.detail ?? "" })] };
+  }
+  const inLog = x.dealt.filter((d) => d.hand === rec.hand).map((d) => `${d.deal}:${d.commitment}`);
+  const inRecord = rec.deals.map((d) => `${d.deal}:${d.commitment}`);
+  if (inLog.join(",") !== inRecord.join(",")) {
+    return { ok: false, lines: [t("replay.exportDiffers", { hand: rec.hand })] };
+  }
+  return { ok: true, lines: [t("replay.exportOk", { events: x.events, settlements: x.settlements })] };
+}
+
+/**
  * @param {PlainEvent} e
  * @param {(seat: number) => string} who
  * @param {(key: string, vars?: Record<string, string | number>) => string} t
@@ -395,6 +426,12 @@ export function render(root, params, ctx) {
 
     const res = await verifyHand(rec, events, t);
     if (gone) return;
+    if (res.ok) {
+      const table = await checkTable(rec, ctx);
+      if (gone) return;
+      res.lines.push(...table.lines);
+      if (!table.ok) res.ok = false;
+    }
     showVerdict(verdict, { ok: res.ok, title: res.ok ? t("verify.ok") : t("verify.bad"), lines: res.lines });
   })();
 

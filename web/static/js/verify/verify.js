@@ -24,8 +24,10 @@ export { FaultError } from "./chain.js";
  * @typedef {{
  *   ok: boolean, events: number, deals: number, settlements: number,
  *   running: boolean, stream: string, game: string, variant: string,
- *   head: {position: number, hash: string} | null, fault?: Fault
+ *   head: {position: number, hash: string} | null, fault?: Fault,
+ *   dealt: {hand: number, deal: number, commitment: string}[]
  * }} Result
+ * dealt lists every HandDealt in order (up to the first fault).
  */
 
 /** table.MaxStake */
@@ -42,7 +44,7 @@ const int64Min = -(1n << 63n);
  */
 export async function verifyExport(text) {
   /** @type {Result} */
-  const res = { ok: false, events: 0, deals: 0, settlements: 0, running: false, stream: "", game: "", variant: "", head: null };
+  const res = { ok: false, events: 0, deals: 0, settlements: 0, running: false, stream: "", game: "", variant: "", head: null, dealt: [] };
   try {
     const { events, head } = await readExport(text);
     res.events = events.length;
@@ -160,6 +162,7 @@ async function verifyEvents(events, res) {
         }
         const seed = seeds.get(`${hand}.${dealNo}`) ?? null;
         cur = { hand, deal: dealNo, seed, dealt: null };
+        res.dealt.push({ hand, deal: dealNo, commitment: String(d.commitment ?? "") });
         if (seed === null) {
           // Still running: its seed is secret, so the deal is taken as recorded.
           if (String(d.commitment ?? "").length !== 64) throw fault(e, "deal", `deal commitment ${JSON.stringify(d.commitment)} is not a SHA-256`);
