@@ -2,19 +2,26 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"paiju/audit"
 	"paiju/domain/table"
+	"paiju/domain/tournament"
 	"paiju/eventstore"
+	"paiju/eventstore/sqlite"
 	"paiju/games"
+	"paiju/internal/testclock"
+	"paiju/service"
 )
 
 // webCase is one export the browser's verifier must judge as paiju verify
@@ -52,6 +59,12 @@ func TestWebVerifierAgreesWithGo(t *testing.T) {
 	exports := map[string][]byte{}
 	for _, v := range currentVersions(t, reg) {
 		exports["played_"+strings.ReplaceAll(v.version, "/", "_")] = recordStream(t, reg, v)
+	}
+	for k, b := range duplicateExports(t, reg, "doudizhu", "classic", 6) {
+		exports["duplicate_doudizhu_"+k] = b
+	}
+	for k, b := range duplicateExports(t, reg, "shengji", "ningyang", 8) {
+		exports["duplicate_shengji_"+k] = b
 	}
 	frozen, err := filepath.Glob(filepath.Join(frozenDir, "*.jsonl"))
 	if err != nil {
@@ -118,6 +131,14 @@ func TestWebVerifierAgreesWithGo(t *testing.T) {
 			s.Deltas[0]++
 			return s
 		}))
+		if evs[1].Type == "DealsSecret" {
+			add(name+"_dealssecret", "opening", forgeAt(t, x, 1, func(data []byte) any {
+				var d table.DealsSecret
+				mustUnmarshal(t, data, &d)
+				d.Seed = flipHex(d.Seed)
+				return d
+			}))
+		}
 		mid := len(evs) / 2
 		hashed := append([]eventstore.Event(nil), evs...)
 		hashed[mid].Hash = flipHex(hashed[mid].Hash)
@@ -140,6 +161,60 @@ func TestWebVerifierAgreesWithGo(t *testing.T) {
 		t.Fatalf("the browser's verifier disagrees with paiju verify (%v):\n%s", err, out)
 	}
 	t.Logf("%d exports judged alike by paiju verify and the browser's verifier", len(cases))
+}
+
+// duplicateExports plays a duplicate tournament of game (players enough
+// for two tables, every seat handed to the bot) and returns the export of
+// each of its tables, whose deals derive from the tournament's secret.
+func duplicateExports(t *testing.T, reg table.Registry, game, variant string, players int) map[string][]byte {
+	t.Helper()
+	ctx := context.Background()
+	clock := testclock.New(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "d.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler), Now: clock.Now, Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	svc := service.New(service.Config{Store: store, Games: reg, Clock: clock})
+	tl, err := svc.OpenTournament(ctx, service.Player{ID: "host"}, service.TournamentRequest{
+		Game: game, Variant: variant, Format: "duplicate", Players: players, HandsPerTable: 2, Stake: 1,
+	})
+	if err != nil {
+		t.Fatalf("%s duplicate: %v", game, err)
+	}
+	id := tl.State.TournamentID
+	for i := range players {
+		if tl, err = svc.JoinTournament(ctx, service.Player{ID: fmt.Sprintf("d%d", i)}, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tables := tl.State.Current().Tables
+	for _, tb := range tables {
+		for _, p := range tb.Players {
+			if _, err := svc.Act(ctx, service.Player{ID: p}, tb.TableID, table.Action{Type: table.ActionDelegate}, service.NoCond); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for range 5000 {
+		if tl, err = svc.LoadTournament(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if tl.State.Status == tournament.StatusEnded {
+			break
+		}
+		svc.RunDue(ctx)
+		clock.Advance(time.Second)
+	}
+	if tl.State.Status != tournament.StatusEnded {
+		t.Fatalf("%s duplicate: the tournament did not end: %s", game, tl.State.Status)
+	}
+	out := map[string][]byte{}
+	for i, tb := range tables {
+		var buf bytes.Buffer
+		out[fmt.Sprintf("table%d", i)] = exportOf(t, store, tb.TableID, clock.Now(), &buf)
+	}
+	return out
 }
 
 // forgeAt replaces the data of event i with change's result and rewrites the

@@ -8,6 +8,7 @@
 import { FaultError, readExport, errText } from "./chain.js";
 import { rawMembers, rawElements } from "./jsonraw.js";
 import { commitment, parseSeed } from "./shuffle.js";
+import { sha256, toHex } from "./sha256.js";
 import { dealerFor } from "./deal.js";
 
 export { FaultError } from "./chain.js";
@@ -123,6 +124,23 @@ async function verifyEvents(events, res) {
   const dealer = dealerFor(game, variant, options);
   if (!dealer) throw fault(first, "opening", `no game ${game} with variant ${variant}`);
 
+  // A table of fixed deals (a duplicate tournament's) opens with the secret
+  // its deals derive from, to which TableOpened commits (docs/AUDIT.md,
+  // Tournaments). A player's export leaves the secret out: then each deal
+  // is checked against its own commitment only.
+  /** @type {Uint8Array | null} */
+  let fixed = null;
+  const second = events[1];
+  if (second && second.type === "DealsSecret") {
+    const secret = String(decode(second).v.seed ?? "");
+    fixed = parseSeed(secret);
+    if (!fixed) throw fault(second, "opening", "DealsSecret holds no seed: cards: seed must be 64 hex digits");
+    const c = await commitment(secret);
+    if (c !== opened.v.fixed_deals) {
+      throw fault(first, "opening", `TableOpened commits to fixed deals ${JSON.stringify(opened.v.fixed_deals ?? "")}, the DealsSecret hashes to ${c}`);
+    }
+  }
+
   // Every ended deal's revealed seed against the deal's commitment.
   /** @type {Map<string, string>} deal key "hand.deal" → revealed seed */
   const seeds = new Map();
@@ -169,6 +187,10 @@ async function verifyEvents(events, res) {
           res.running = true;
           dealer.dealt({ hand, deal: dealNo, first_seat: Number(d.first_seat) });
           break;
+        }
+        if (fixed) {
+          const derived = await fixedDealSeed(fixed, hand, dealNo);
+          if (seed !== derived) throw fault(e, "deal", `deal ${hand}.${dealNo} revealed seed ${seed}, the table's fixed deals derive ${derived}`);
         }
         const want = await dealer.deal(/** @type {Uint8Array} */ (parseSeed(seed)), dealNo);
         cur.dealt = want;
@@ -226,6 +248,23 @@ async function verifyEvents(events, res) {
       }
     }
   }
+}
+
+/**
+ * The seed of deal d of hand h of a table of fixed deals:
+ * SHA-256(secret ‖ C(h) ‖ C(d)), C(n) being n as 8 bytes big-endian
+ * (table.FixedDealSeed).
+ * @param {Uint8Array} secret
+ * @param {number} hand
+ * @param {number} deal
+ */
+async function fixedDealSeed(secret, hand, deal) {
+  const input = new Uint8Array(48);
+  input.set(secret, 0);
+  const dv = new DataView(input.buffer);
+  dv.setBigUint64(32, BigInt(hand));
+  dv.setBigUint64(40, BigInt(deal));
+  return toHex(await sha256(input));
 }
 
 /**
