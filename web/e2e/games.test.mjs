@@ -37,7 +37,9 @@ for (const g of games) {
     const { page, context, problems } = await openPage(browser, server.url, phone ? PHONE : DESKTOP, { locale: "zh-CN" });
     await page.selectOption("#create-game", g.game);
     await page.selectOption("#create-variant", g.variant);
-    await page.selectOption("form.create select[name=turn_seconds]", "0");
+    // One table runs a turn clock, to see it count down; the others have none.
+    const clocked = g.game === "doudizhu";
+    await page.selectOption("form.create select[name=turn_seconds]", clocked ? "300" : "0");
     await page.selectOption("form.create select[name=bots]", String(g.seats - 1));
     await page.locator("form.create button[type=submit]").click();
     await page.waitForURL(/\/tables\/[^/]+$/);
@@ -70,6 +72,51 @@ for (const g of games) {
     if (version === view.version) assert.deepEqual(shown, view.hand);
     assert.ok(shown.length > 0);
     await screenshot(page, `table-${g.game}-${phone ? "phone" : "desktop"}`);
+
+    if (clocked) {
+      // The seat on turn shows the time it has left, counting down from the view's deadline.
+      const clock = page.locator('.seat[data-turn="true"] .clock[role="timer"]');
+      await clock.waitFor({ timeout: 30_000 });
+      const secs = Number((await clock.textContent())?.match(/\d+/)?.[0]);
+      assert.ok(secs > 0 && secs <= 300, `clock shows ${secs}s of 300`);
+    }
+    if (g.game === "niuniu") {
+      // Arrange by picking cards: three that make a bull, then Arrange; the
+      // hand then shows them apart from the other two. Without a bull, 没牛.
+      for (let i = 0; i < 3; i++) {
+        const card = page.locator(".my-hand .cards > button.card:not([disabled]):not(.selected)").first();
+        if (!(await card.count())) break;
+        await card.click();
+        await page.waitForFunction(() => document.querySelector("section.table-page")?.getAttribute("data-ready") === "true");
+      }
+      const arrange = page.locator('.actions button[data-action="arrange"]:not([disabled])');
+      if (await arrange.count()) {
+        const picked = await page.locator(".my-hand .cards > button.card.selected").evaluateAll((es) => es.map((e) => e.getAttribute("data-card")));
+        await arrange.first().click();
+        // The bots have arranged already, so the hand is revealed at once:
+        // the reveal shows each seat's bull apart from its other two cards.
+        const three = page.locator(".arrangement .niuniu-three, .public .reveal .niuniu-three");
+        await three.first().waitFor({ timeout: 30_000 });
+        const shownThrees = await three.evaluateAll((es) => es.map((e) => [...e.querySelectorAll(".card")].map((c) => c.getAttribute("data-card"))));
+        assert.ok(shownThrees.some((t) => t.length === 3 && t.every((c) => picked.includes(c))), `the bull ${picked} shown apart: ${JSON.stringify(shownThrees)}`);
+        await screenshot(page, "table-niuniu-arranged-phone");
+      } else {
+        await page.locator('.actions button[data-action="no_bull"]').click();
+        await page.locator(".arrangement .niuniu, .public .reveal .niuniu").first().waitFor({ timeout: 30_000 });
+        await screenshot(page, "table-niuniu-arranged-phone");
+      }
+    }
+    if (g.game === "dadun") {
+      // 托管: the toggle hands the seat to the bot and takes it back.
+      const toggle = page.locator("button.toggle.delegate");
+      await toggle.waitFor({ timeout: 30_000 });
+      assert.equal(await toggle.getAttribute("aria-pressed"), "false");
+      await toggle.click();
+      await page.waitForFunction(() => document.querySelector("button.toggle.delegate")?.getAttribute("aria-pressed") === "true", undefined, { timeout: 30_000 });
+      assert.match((await page.locator(".seat.me .meta").textContent()) ?? "", /托管/);
+      await page.locator("button.toggle.delegate").click();
+      await page.waitForFunction(() => document.querySelector("button.toggle.delegate")?.getAttribute("aria-pressed") === "false", undefined, { timeout: 30_000 });
+    }
     assert.deepEqual(problems(), []);
     await context.close();
   });

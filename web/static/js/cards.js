@@ -102,11 +102,11 @@ export function renderCard(notation, opts = {}) {
   }
   if (opts.trump) {
     el.classList.add("trump");
-    label += "，" + t("card.trump");
+    label += t("card.labelJoin") + t("card.trump");
     const m = document.createElement("span");
     m.className = "trump-mark";
     m.setAttribute("aria-hidden", "true");
-    m.textContent = "主";
+    m.textContent = t("card.trumpMark");
     el.append(m);
   }
   el.setAttribute("aria-label", label);

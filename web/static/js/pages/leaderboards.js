@@ -46,9 +46,9 @@ export function render(root, params, ctx) {
   const form = el("form", "filters");
   const variant = el("select");
   variant.name = "variant";
-  const any = el("option", undefined, t("lb.allVariants"));
-  any.value = "";
-  variant.append(any);
+  const every = el("option", undefined, t("lb.allVariants"));
+  every.value = "";
+  variant.append(every);
   for (const v of game?.variants ?? []) {
     const o = el("option", undefined, variantName(gameID, v));
     o.value = v;

@@ -184,7 +184,7 @@ export function render(root, _params, ctx) {
     li.dataset.tableId = l.id;
     li.dataset.status = l.status;
     const kind = el("span", "kind", kindName(l.game, l.variant));
-    const who = el("span", "who", l.players.map((p) => p.name).join("、") || t("lobby.nobody"));
+    const who = el("span", "who", l.players.map((p) => p.name).join(t("list.sep")) || t("lobby.nobody"));
     const meta = el("span", "meta muted", [t("lobby.free", { n: l.free_seats }), t("table.stake", { n: l.stake }), t("lobby.played", { n: l.hands_played })].join(" · "));
     li.append(kind, who, meta);
     const seated = l.players.some((p) => p.player_id === ctx.player.id);

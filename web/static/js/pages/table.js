@@ -46,7 +46,7 @@ const TABLE_TYPES = new Set(["delegate", "resume", "escape", "leave"]);
 
 /**
  * @param {Action} a
- * @returns {string[] | null} the action's cards, if it carries any
+ * @returns {string[] | null} the action's cards, or null for an action without cards
  */
 function cardsOf(a) {
   return "cards" in a ? a.cards : null;
@@ -140,6 +140,7 @@ export function render(root, params, ctx) {
   actionsEl.setAttribute("aria-label", t("table.actions"));
   const tableRow = el("div", "table-actions");
   const settleEl = el("section", "settlement");
+  const arrangeEl = el("div", "arrangement");
   page.append(title, info, status, seatsEl, publicEl, handBox, actionsEl, tableRow, settleEl);
   root.append(page);
 
@@ -160,6 +161,20 @@ export function render(root, params, ctx) {
   let retry;
   let loadSeq = 0;
 
+  // /legal is a costly read the server lets a caller run only a few of at
+  // once (quota-costly-reads): the page asks one at a time.
+  /** @type {Promise<unknown>} */
+  let legalQueue = Promise.resolve();
+  /**
+   * @param {string[]} [sel]
+   * @returns {Promise<LegalActions>}
+   */
+  function legalFor(sel) {
+    const p = legalQueue.then(() => api.legal(id, sel));
+    legalQueue = p.catch(() => undefined);
+    return p;
+  }
+
   /** @param {unknown} err */
   function showError(err) {
     status.textContent = ctx.describe(err);
@@ -178,7 +193,7 @@ export function render(root, params, ctx) {
       const v = await api.table(id);
       /** @type {LegalActions | null} */
       let l = null;
-      if (v.seat !== null && !v.closed) l = await api.legal(id);
+      if (v.seat !== null && !v.closed) l = await legalFor();
       if (seq !== loadSeq || closed) return;
       const handChanged = !view || view.hand_number !== v.hand_number || !sameCards(view.hand, v.hand);
       view = v;
@@ -187,7 +202,7 @@ export function render(root, params, ctx) {
       else if (selection.length > 0 && v.seat !== null && !v.closed) {
         // The same hand: keep the selection if it is still part of a legal action.
         try {
-          legal = await api.legal(id, selection);
+          legal = await legalFor(selection);
         } catch {
           selection = [];
         }
@@ -220,6 +235,7 @@ export function render(root, params, ctx) {
     drawSeats(v);
     drawPublic(v);
     if (redrawHand || !hand) drawHand(v);
+    drawArrangement(v);
     drawActions(v);
     drawSettlement(v);
   }
@@ -372,9 +388,19 @@ export function render(root, params, ctx) {
     });
     hand.select(selection);
     handBox.append(hand.el);
-    if (v.game === "niuniu" && v.game_state.arrangement) {
-      handBox.append(el("p", "muted", t("niuniu.arranged", { r: t("niuniu.reading." + v.game_state.arrangement.reading) })));
-    }
+    handBox.append(arrangeEl);
+  }
+
+  /**
+   * 牛牛: the caller's standing arrangement, the bull's three cards apart
+   * from the other two.
+   * @param {Table} v
+   */
+  function drawArrangement(v) {
+    arrangeEl.replaceChildren();
+    if (v.game !== "niuniu" || !v.game_state.arrangement) return;
+    const arr = v.game_state.arrangement;
+    arrangeEl.append(el("p", "muted", t("niuniu.arranged", { r: t("niuniu.reading." + arr.reading) })), renderNiuniu(v.hand, arr.cards));
   }
 
   /**
@@ -386,7 +412,7 @@ export function render(root, params, ctx) {
     page.dataset.ready = "false";
     const seq = ++loadSeq;
     try {
-      const l = await api.legal(id, sel);
+      const l = await legalFor(sel);
       if (seq !== loadSeq || closed || !view) return;
       legal = l;
       clearStatus();

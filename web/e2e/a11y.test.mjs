@@ -1,0 +1,125 @@
+// @ts-check
+// People, not only tests, use the app: every visible text keeps a contrast
+// of at least 4.5:1 (3:1 for large text) against its background, on the
+// lobby, a table and the leaderboards, at both sizes; the keyboard reaches
+// every control in order and the focused one shows an outline.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { DESKTOP, PHONE, launch, openPage, startServer } from "./helpers.mjs";
+
+/** @typedef {import("playwright-core").Page} Page */
+
+/** @type {import("./helpers.mjs").Server} */
+let server;
+/** @type {import("playwright-core").Browser | null} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * The texts on the page whose contrast falls short (WCAG 2.2, 1.4.3).
+ * Disabled controls are exempt, as WCAG has them.
+ * @param {Page} page
+ * @returns {Promise<string[]>}
+ */
+function lowContrast(page) {
+  return page.evaluate(() => {
+    /** @param {string} c @returns {number[]} */
+    const rgba = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    /** @param {number[]} rgb */
+    const lum = (rgb) => {
+      const [r, g, b] = rgb.slice(0, 3).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
+    };
+    /** @param {Element} e @returns {number[] | null} */
+    const background = (e) => {
+      for (let n = /** @type {Element | null} */ (e); n; n = n.parentElement) {
+        const s = getComputedStyle(n);
+        if (s.backgroundImage !== "none") return null; // a pattern (a card's back): no text is drawn on one
+        const c = rgba(s.backgroundColor);
+        if (c.length >= 3 && (c.length === 3 || (c[3] ?? 1) > 0)) return c;
+      }
+      return [255, 255, 255];
+    };
+    /** @type {string[]} */
+    const bad = [];
+    for (const e of document.querySelectorAll("body *")) {
+      if (!(e instanceof HTMLElement)) continue;
+      const own = [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? "").trim() !== "");
+      if (!own || e.closest("[disabled]") || e.getClientRects().length === 0) continue;
+      const s = getComputedStyle(e);
+      if (s.visibility === "hidden" || Number(s.opacity) === 0) continue;
+      const bg = background(e);
+      if (!bg) continue;
+      const fg = rgba(s.color);
+      const [l1, l2] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+      const ratio = ((l1 ?? 0) + 0.05) / ((l2 ?? 0) + 0.05);
+      const size = parseFloat(s.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(s.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5)) bad.push(`${e.tagName}.${e.className} "${e.textContent?.trim().slice(0, 30)}": ${ratio.toFixed(2)}`);
+    }
+    return bad;
+  });
+}
+
+test("text contrast on every page at both sizes", { timeout: 180_000 }, async (t) => {
+  if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
+  for (const viewport of [DESKTOP, PHONE]) {
+    const { page, context, problems } = await openPage(browser, server.url, viewport, { locale: "zh-CN" });
+    await page.locator("ul.listings[data-loaded]").waitFor();
+    assert.deepEqual(await lowContrast(page), [], "lobby");
+    // A table with bots, so that seats, plays and the hand all show.
+    await page.selectOption("#create-game", "doudizhu");
+    await page.selectOption("#create-variant", "classic");
+    await page.selectOption("form.create select[name=turn_seconds]", "300");
+    await page.selectOption("form.create select[name=bots]", "2");
+    await page.locator("form.create button[type=submit]").click();
+    await page.waitForURL(/\/tables\/[^/]+$/);
+    await page.locator(".my-hand .card").first().waitFor();
+    await page.waitForFunction(() => document.querySelector("section.table-page")?.getAttribute("data-ready") === "true");
+    assert.deepEqual(await lowContrast(page), [], "table");
+    await page.goto(`${server.url}/leaderboards/doudizhu`);
+    await page.locator(".leaderboards[data-loaded]").waitFor();
+    assert.deepEqual(await lowContrast(page), [], "leaderboards");
+    assert.deepEqual(problems(), []);
+    await context.close();
+  }
+});
+
+test("the keyboard reaches the lobby's controls, with a visible focus", async (t) => {
+  if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
+  const { page, context, problems } = await openPage(browser, server.url, DESKTOP, { locale: "en-US" });
+  await page.locator("ul.listings[data-loaded]").waitFor();
+  /** @type {string[]} */
+  const reached = [];
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press("Tab");
+    const f = await page.evaluate(() => {
+      const e = document.activeElement;
+      if (!(e instanceof HTMLElement) || e === document.body) return null;
+      const s = getComputedStyle(e);
+      return { what: `${e.tagName}:${e.getAttribute("name") ?? e.textContent?.trim()}`, outline: s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2 };
+    });
+    if (!f) continue;
+    assert.ok(f.outline, `${f.what} shows no focus outline`);
+    reached.push(f.what);
+  }
+  for (const want of ["A:Skip to content", "A:Lobby", "A:Leaderboards", "SELECT:game", "SELECT:variant", "BUTTON:Play now", "INPUT:stake", "BUTTON:Open and sit down", "BUTTON:Refresh"]) {
+    assert.ok(reached.includes(want), `Tab never reaches ${want}: ${reached.join(", ")}`);
+  }
+  assert.ok(reached.indexOf("BUTTON:Play now") < reached.indexOf("BUTTON:Open and sit down"), "tab order follows the page");
+  assert.deepEqual(problems(), []);
+  await context.close();
+});
