@@ -1,5 +1,12 @@
 // @ts-check
-// Placeholder until the page is written.
+// /verify: anyone drops a table's JSON Lines export (or chooses it with the
+// file input) and the browser checks it with no server call: the hash
+// chain, every deal against its revealed seed, every settlement's balance
+// (js/verify). The result is [data-verified="true" | "false"], with the
+// first fault's event number in data-fault-event.
+
+import { verifyExport } from "../verify/verify.js";
+import { checkLabel, showVerdict, useStyles } from "../verifyui.js";
 
 /**
  * @param {HTMLElement} root
@@ -7,8 +14,98 @@
  * @param {import("../app.js").AppContext} ctx
  */
 export function render(root, params, ctx) {
-  const h = document.createElement("h1");
-  h.textContent = ctx.t("page.verify");
-  root.append(h);
   void params;
+  useStyles();
+  const { t } = ctx;
+  const h = document.createElement("h1");
+  h.textContent = t("page.verify");
+  const intro = document.createElement("p");
+  intro.textContent = t("verify.intro");
+
+  const zone = document.createElement("label");
+  zone.className = "dropzone";
+  zone.id = "verify-drop";
+  const prompt = document.createElement("strong");
+  prompt.textContent = t("verify.drop");
+  const input = document.createElement("input");
+  input.type = "file";
+  input.id = "verify-file";
+  input.accept = ".jsonl,.ndjson,.json,.txt,application/x-ndjson,application/json,text/plain";
+  input.setAttribute("aria-label", t("verify.choose"));
+  const br = document.createElement("br");
+  zone.append(prompt, br, input);
+
+  const verdict = document.createElement("div");
+  verdict.id = "verify-result";
+  verdict.setAttribute("aria-live", "polite");
+
+  const checks = document.createElement("section");
+  checks.className = "checks";
+  const ch = document.createElement("h2");
+  ch.textContent = t("verify.checksTitle");
+  const ul = document.createElement("ul");
+  for (const k of ["verify.check1", "verify.check2", "verify.check3", "verify.check4"]) {
+    const li = document.createElement("li");
+    li.textContent = t(k);
+    ul.append(li);
+  }
+  const not = document.createElement("p");
+  not.className = "muted";
+  not.textContent = t("verify.notChecked");
+  checks.append(ch, ul, not);
+
+  root.append(h, intro, zone, verdict, checks);
+
+  let run = 0;
+  /** @param {File} file */
+  async function check(file) {
+    const mine = ++run;
+    showVerdict(verdict, { ok: null, title: t("verify.pending"), lines: [t("verify.reading", { name: file.name })] });
+    let text;
+    try {
+      text = await file.text();
+    } catch (err) {
+      showVerdict(verdict, { ok: false, title: t("verify.bad"), lines: [ctx.describe(err)] });
+      return;
+    }
+    const res = await verifyExport(text);
+    if (mine !== run) return;
+    /** @type {string[]} */
+    const lines = [];
+    if (res.game) lines.push(t("verify.game", { game: t("game." + res.game), variant: res.variant, stream: res.stream }));
+    if (res.ok) {
+      lines.push(t("verify.summary", { events: res.events, deals: res.deals, settlements: res.settlements }));
+      lines.push(res.head ? t("verify.head", { position: res.head.position, hash: res.head.hash }) : t("verify.noHead"));
+      if (res.running) lines.push(t("verify.running"));
+      showVerdict(verdict, { ok: true, title: `${t("verify.ok")}: ${file.name}`, lines });
+      return;
+    }
+    const f = res.fault;
+    if (!f) return;
+    const where = f.event > 0
+      ? t("verify.faultAt", { event: f.event, line: f.line, check: checkLabel(f.check) })
+      : t("verify.faultLine", { line: f.line, check: checkLabel(f.check) });
+    /** @type {import("../verifyui.js").Verdict} */
+    const v = { ok: false, title: `${t("verify.bad")}: ${file.name}`, lines: [where, f.detail, ...lines] };
+    if (f.event > 0) v.faultEvent = f.event;
+    showVerdict(verdict, v);
+    verdict.dataset.faultLine = String(f.line);
+    verdict.dataset.faultCheck = f.check;
+  }
+
+  input.addEventListener("change", () => {
+    const f = input.files?.[0];
+    if (f) void check(f);
+  });
+  zone.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    zone.classList.add("over");
+  });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (e) => {
+    e.preventDefault();
+    zone.classList.remove("over");
+    const f = e.dataTransfer?.files?.[0];
+    if (f) void check(f);
+  });
 }
