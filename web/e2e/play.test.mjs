@@ -193,6 +193,13 @@ test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_
   await a.page.locator('section.settlement[data-hand="1"] a.replay-link').click();
   await a.page.waitForURL(new RegExp(`/hands/${tableID}-1$`));
   await a.page.locator("main h1").waitFor();
+  // The hand just played by clicking replays verified in the browser: its
+  // seed matches its commitment, the shuffle deals the same cards, and the
+  // table's export checks out.
+  const verdict = a.page.locator('#replay-verdict[data-verified="true"], #replay-verdict[data-verified="false"]');
+  await verdict.waitFor({ timeout: 60_000 });
+  assert.equal(await verdict.getAttribute("data-verified"), "true", `replay verdict: ${await verdict.innerText()}`);
+  await screenshot(a.page, "replay-played-desktop");
 
   // The leaderboards, at both sizes.
   for (const [p, name] of /** @type {const} */ ([[c, "leaderboards-desktop"], [b, "leaderboards-phone"]])) {
