@@ -101,7 +101,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			}
 			// A revoked token is kept too: its refusals then cost no read
 			// either, and a revocation only ever evicts.
-			s.tokens.put(gen, p, tok, now)
+			s.tokens.put(gen, hash, p, tok, now)
 		}
 		if !tok.live(now) {
 			// Its holder knew the secret: saying why it stopped working

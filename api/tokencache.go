@@ -60,9 +60,9 @@ func (c *tokenCache) get(hash string, now time.Time) (PlayerRecord, TokenRecord,
 	return PlayerRecord{}, TokenRecord{}, c.gen, false
 }
 
-// put keeps what the store said of a token at now, unless an eviction
-// happened since gen (get's) was read.
-func (c *tokenCache) put(gen uint64, p PlayerRecord, t TokenRecord, now time.Time) {
+// put keeps what the store said at now of the token with hash, unless an
+// eviction happened since gen (get's) was read.
+func (c *tokenCache) put(gen uint64, hash string, p PlayerRecord, t TokenRecord, now time.Time) {
 	if c.ttl <= 0 {
 		return
 	}
@@ -74,11 +74,11 @@ func (c *tokenCache) put(gen uint64, p PlayerRecord, t TokenRecord, now time.Tim
 	if len(c.byHash) >= maxCachedTokens {
 		c.sweep(now)
 	}
-	if _, known := c.byHash[t.Hash]; !known {
-		c.byPlayer[p.ID] = append(c.byPlayer[p.ID], t.Hash)
+	if _, known := c.byHash[hash]; !known {
+		c.byPlayer[p.ID] = append(c.byPlayer[p.ID], hash)
 	}
-	c.byHash[t.Hash] = cachedToken{player: p, token: t, until: now.Add(c.ttl)}
-	c.hashes[t.ID] = t.Hash
+	c.byHash[hash] = cachedToken{player: p, token: t, until: now.Add(c.ttl)}
+	c.hashes[t.ID] = hash
 }
 
 // touched records that the store now holds at as t's last use, so that

@@ -19,13 +19,13 @@ func TestTokenCacheRevocationDuringLookup(t *testing.T) {
 		t.Fatal("an empty cache answered")
 	}
 	c.evictToken(tok.ID) // the revocation lands while the store is read
-	c.put(gen, p, tok, now)
+	c.put(gen, tok.Hash, p, tok, now)
 	if _, _, _, ok := c.get(tok.Hash, now); ok {
 		t.Fatal("a verification read before a revocation was kept after it")
 	}
 
 	_, _, gen, _ = c.get(tok.Hash, now)
-	c.put(gen, p, tok, now)
+	c.put(gen, tok.Hash, p, tok, now)
 	if _, got, _, ok := c.get(tok.Hash, now.Add(time.Second-time.Nanosecond)); !ok || got.ID != tok.ID {
 		t.Fatalf("within the bound: %v %v, want the cached token", got, ok)
 	}
