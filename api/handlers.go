@@ -348,8 +348,10 @@ func (s *server) writeResult(w http.ResponseWriter, r *http.Request, res *servic
 // setAwaited names the seats the game awaits after a command in the
 // Awaited-Seats header, ascending and comma-separated (empty: none), so that
 // a client that preferred a minimal answer knows who acts next without
-// asking. Whom the game awaits is public: every seat's view shows each
-// seat's deadline, which runs exactly while the seat is awaited.
+// asking. Whom the game awaits is public: every game derives it from what
+// every seat's view shows (the turn; 升级's passes in a declaration window;
+// 牛牛's arranged and escaped seats), and with a turn clock each seat's
+// deadline, which runs exactly while the seat is awaited.
 func setAwaited(w http.ResponseWriter, st *table.State) {
 	if st.Waiting == nil {
 		return // a game without a turn clock does not say
