@@ -208,7 +208,7 @@ func (c *loadClient) doWith(ctx context.Context, node int, method, path, token, 
 			if err != nil {
 				return reply{node: base}, status, err
 			}
-			r := reply{node: base, replayed: resp.Header.Get("Idempotent-Replayed") == "true"}
+			r := reply{node: base, replayed: resp.Header.Get("Idempotent-Replayed") == "true", awaited: resp.Header.Values("Awaited-Seats")}
 			if status >= 300 {
 				return r, status, fmt.Errorf("%s %s%s: %d %s", method, base, path, status, bytes.TrimSpace(data))
 			}
@@ -230,6 +230,8 @@ func (c *loadClient) doWith(ctx context.Context, node int, method, path, token, 
 type reply struct {
 	node     string
 	replayed bool
+	// awaited is the answer's Awaited-Seats (nil when absent).
+	awaited []string
 }
 
 // retryable says whether another node may well answer where this one did
@@ -299,6 +301,9 @@ type loadTable struct {
 	players []string
 	tokens  []string
 	turn    int
+	// awaited are the seats the last answer's Awaited-Seats named when it
+	// named several (nil: it named one, none, or did not say).
+	awaited []int
 	node    int
 	// version is the table's version as the last answer gave it, last
 	// the seat that moved then (-1 before any move).
@@ -371,9 +376,30 @@ func (c *loadClient) setUp(ctx context.Context, cfg loadConfig, n int) (*loadTab
 }
 
 func (t *loadTable) setTurn(turn *int) {
-	t.turn = -1
+	t.turn, t.awaited = -1, nil
 	if turn != nil {
 		t.turn = *turn
+	}
+}
+
+// setAwaited reads whose turn it is from a minimal answer's Awaited-Seats:
+// one seat is the turn; several are asked in order; none (a hand between
+// deals) or a server that does not say leaves the client to guess.
+func (t *loadTable) setAwaited(h []string) {
+	t.turn, t.awaited = -1, nil
+	if len(h) != 1 || h[0] == "" {
+		return
+	}
+	for f := range strings.SplitSeq(h[0], ",") {
+		seat, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || seat < 0 || seat >= len(t.tokens) {
+			t.awaited = nil
+			return
+		}
+		t.awaited = append(t.awaited, seat)
+	}
+	if len(t.awaited) == 1 {
+		t.turn, t.awaited = t.awaited[0], nil
 	}
 }
 
@@ -388,9 +414,12 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (lo
 	switch n := len(t.tokens); {
 	case t.turn >= 0:
 		seats = []int{t.turn}
+	case len(t.awaited) > 0:
+		seats = t.awaited
 	case t.last >= 0:
-		// A minimal answer does not say whose turn it is: a client that
-		// knows the seating asks the next seat first, then the others.
+		// The last answer named no seat to act (a server that does not
+		// send Awaited-Seats): a client that knows the seating asks the
+		// next seat first, then the others.
 		for i := 1; i <= n; i++ {
 			seats = append(seats, (t.last+i)%n)
 		}
@@ -433,6 +462,9 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (lo
 			return loadAck{}, err
 		}
 		t.setTurn(r.Table.Turn)
+		if r.Table.Turn == nil {
+			t.setAwaited(rep.awaited)
+		}
 		t.version, t.last = r.Version, seat
 		ack := loadAck{Table: t.id, Player: t.players[seat], Seat: seat, Key: key, Node: rep.node, Action: a,
 			Version: r.Version, Replayed: rep.replayed, Token: t.tokens[seat], Took: took}

@@ -83,5 +83,10 @@ func TestLoadtestAgainstServer(t *testing.T) {
 		if res.Requests < 2*res.Moves {
 			t.Fatalf("full %v: %d requests for %d moves, fewer than a /legal and a POST each", full, res.Requests, res.Moves)
 		}
+		// Minimal answers name the awaited seat (Awaited-Seats), as full
+		// ones name the turn: /legal is never asked of a seat not to act.
+		if res.Misses != 0 {
+			t.Fatalf("full %v: %d /legal asked of a seat not to act", full, res.Misses)
+		}
 	}
 }

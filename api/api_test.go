@@ -219,12 +219,21 @@ func TestPreferMinimal(t *testing.T) {
 	if r.Header.Get("ETag") != fmt.Sprintf(`"%d"`, v.Version+1) {
 		t.Fatalf("ETag %s", r.Header.Get("ETag"))
 	}
+	// The minimal answer still says whose turn it is: the seat the view
+	// names.
+	after := e.view(id, ps[0].Token)
+	if got := r.Header.Values("Awaited-Seats"); after.Turn == nil || len(got) != 1 || got[0] != fmt.Sprint(*after.Turn) {
+		t.Fatalf("Awaited-Seats %q after a bid's pass, want the view's turn %v", got, after.Turn)
+	}
 	full := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: ps[(*v.Turn+1)%3].Token,
 		Body: map[string]any{"type": "pass"}})
 	var cr commandResp
 	full.Decode(t, &cr)
 	if full.Header.Get("Preference-Applied") != "" || cr.Table.ID != id {
 		t.Fatalf("an answer without the preference lacks the table: %s", full.Body)
+	}
+	if got := full.Header.Get("Awaited-Seats"); cr.Table.Turn == nil || got != fmt.Sprint(*cr.Table.Turn) {
+		t.Fatalf("Awaited-Seats %q beside the view's turn %v", got, cr.Table.Turn)
 	}
 }
 

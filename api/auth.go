@@ -85,17 +85,24 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		hash := HashToken(token)
-		p, tok, err := s.Players.TokenByHash(r.Context(), hash)
-		if errors.Is(err, ErrNoPlayer) {
-			s.authFails.failed(addr, s.Now())
-			s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", "unknown token"))
-			return
-		}
-		if err != nil {
-			s.writeError(w, r, fmt.Errorf("authenticate: %w", err))
-			return
-		}
 		now := s.Now()
+		p, tok, gen, cached := s.tokens.get(hash, now)
+		if !cached {
+			var err error
+			p, tok, err = s.Players.TokenByHash(r.Context(), hash)
+			if errors.Is(err, ErrNoPlayer) {
+				s.authFails.failed(addr, now)
+				s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", "unknown token"))
+				return
+			}
+			if err != nil {
+				s.writeError(w, r, fmt.Errorf("authenticate: %w", err))
+				return
+			}
+			// A revoked token is kept too: its refusals then cost no read
+			// either, and a revocation only ever evicts.
+			s.tokens.put(gen, hash, p, tok, now)
+		}
 		if !tok.live(now) {
 			// Its holder knew the secret: saying why it stopped working
 			// tells them nothing they could use.
@@ -112,6 +119,8 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			// failed write must not refuse the request.
 			if err := s.Players.TouchToken(r.Context(), tok.ID, now); err != nil {
 				s.log.WarnContext(r.Context(), "record token use", slog.String("token_id", tok.ID), slog.Any("err", err))
+			} else {
+				s.tokens.touched(hash, now)
 			}
 		}
 		c := caller{playerID: p.ID, name: p.Name, created: p.CreatedAt, tokenID: tok.ID}

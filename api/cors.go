@@ -25,7 +25,7 @@ func corsPolicy(origins []string) func(http.Handler) http.Handler {
 		AllowedHeaders: []string{"Authorization", "Content-Type", "If-Match", "If-None-Match",
 			"Idempotency-Key", "Prefer", "Last-Event-ID", RequestIDHeader, roomCodeHeader},
 		ExposedHeaders: []string{"ETag", "Location", "RateLimit", "RateLimit-Policy", "Retry-After",
-			"Idempotent-Replayed", "Preference-Applied", RequestIDHeader},
+			"Idempotent-Replayed", "Preference-Applied", "Awaited-Seats", RequestIDHeader},
 		MaxAge: corsMaxAge,
 		// go-chi/cors answers a preflight 200 itself; passed through, it is
 		// answered 204 below, as a body-less success should be.

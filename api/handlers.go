@@ -333,6 +333,7 @@ func (s *server) writeResult(w http.ResponseWriter, r *http.Request, res *servic
 	if res.Replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
+	setAwaited(w, res.Table.State)
 	version := res.Table.State.Version
 	resp := commandResponse{Version: version, Events: eventsOut(service.RedactAppended(res, seat))}
 	if prefersMinimal(r) {
@@ -342,6 +343,29 @@ func (s *server) writeResult(w http.ResponseWriter, r *http.Request, res *servic
 		resp.Table = &v
 	}
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// setAwaited names the seats the game awaits after a command in the
+// Awaited-Seats header, ascending and comma-separated (empty: none), so that
+// a client that preferred a minimal answer knows who acts next without
+// asking. Whom the game awaits is public: every game derives it from what
+// every seat's view shows (the turn; 升级's passes in a declaration window;
+// 牛牛's arranged and escaped seats), and with a turn clock each seat's
+// deadline, which runs exactly while the seat is awaited.
+func setAwaited(w http.ResponseWriter, st *table.State) {
+	if st.Waiting == nil {
+		return // a game without a turn clock does not say
+	}
+	var b []byte
+	for seat, awaited := range st.Waiting {
+		if awaited {
+			if len(b) > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(seat), 10)
+		}
+	}
+	w.Header()["Awaited-Seats"] = []string{string(b)}
 }
 
 // legalResponse is the bounded list of legal actions (service.LegalPage)

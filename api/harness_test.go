@@ -373,6 +373,10 @@ func (e *env) step(id string, ps []player) commandResp {
 	}
 	var cr commandResp
 	r.Decode(e.t, &cr)
+	// Awaited-Seats names the seat to act next, as the view does.
+	if got := r.Header.Get("Awaited-Seats"); cr.Table.Turn != nil && got != fmt.Sprint(*cr.Table.Turn) {
+		e.t.Fatalf("after seat %d played %v: Awaited-Seats %q, view's turn %d", *v.Turn, a, got, *cr.Table.Turn)
+	}
 	return cr
 }
 

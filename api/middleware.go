@@ -118,15 +118,18 @@ func (s *server) accessLog(next http.Handler) http.Handler {
 		}
 		route := routeOf(r)
 		s.Observer.Request(r.Method, route, status, took)
-		attrs := []slog.Attr{
+		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+			return // --log-level warn: nothing to build
+		}
+		attrs := make([]slog.Attr, 0, 8)
+		attrs = append(attrs,
 			slog.String("request_id", middleware.GetReqID(r.Context())),
 			slog.String("method", r.Method),
 			slog.String("route", route),
 			slog.Int("status", status),
 			slog.Duration("duration", took),
 			slog.Int("bytes", ww.BytesWritten()),
-			slog.String("client", s.client.of(r)),
-		}
+			slog.String("client", s.client.of(r)))
 		if info.player != "" {
 			attrs = append(attrs, slog.String("player", info.player))
 		}

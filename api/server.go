@@ -79,9 +79,10 @@ func (t TokenRecord) live(now time.Time) bool {
 	return t.RevokedAt.IsZero() && (t.ExpiresAt.IsZero() || now.Before(t.ExpiresAt))
 }
 
-// Players stores players and their tokens. Every node reads the same store
-// and nothing of it is cached: a revocation or a rename is seen by the next
-// request on any node.
+// Players stores players and their tokens. Every node reads the same store;
+// a node keeps a token it has verified for Deps.TokenCacheFor at most, and
+// forgets it at once when it is revoked on this node or the revocation
+// notice arrives (Deps.Revocations), or when its player is renamed here.
 type Players interface {
 	// CreatePlayer stores p with its first token.
 	CreatePlayer(ctx context.Context, p PlayerRecord, first TokenRecord) error
@@ -137,6 +138,11 @@ type Deps struct {
 	// deployment, so that every node ends a revoked token's streams at
 	// once; nil: other nodes end them at their next heartbeat.
 	Revocations Revocations
+	// TokenCacheFor is how long a verified token is trusted without
+	// reading Players again: the longest a revocation takes to reach a
+	// node that misses its notice (0: DefaultTokenCacheFor; negative:
+	// every request reads Players).
+	TokenCacheFor time.Duration
 	// Heartbeat is how often an idle /stream sends a comment line (15s).
 	Heartbeat time.Duration
 	// Stop, when closed, ends every /stream response: http.Server.Shutdown
@@ -191,6 +197,8 @@ type server struct {
 	// tokenStreams are the live streams open on this node, by token, so
 	// that revoking a token ends them at once (tokens.go).
 	tokenStreams *tokenStreams
+	// tokens are the tokens verified lately (tokencache.go).
+	tokens *tokenCache
 	// authFails, streams and costly enforce Quotas (ratelimit.go).
 	authFails *authFailures
 	// roomFails counts failed room code attempts by player and by address
@@ -229,8 +237,12 @@ func NewServer(d Deps) http.Handler {
 	if s.heartbeat <= 0 {
 		s.heartbeat = defaultHeartbeat
 	}
+	if d.TokenCacheFor == 0 {
+		d.TokenCacheFor = DefaultTokenCacheFor
+	}
+	s.tokens = newTokenCache(d.TokenCacheFor)
 	if d.Revocations != nil {
-		if stop, err := d.Revocations.Listen(s.tokenStreams.end); err != nil {
+		if stop, err := d.Revocations.Listen(s.revoked); err != nil {
 			s.log.Warn("token revocations from other nodes: their streams end at the next heartbeat", "err", err)
 		} else {
 			go func() { <-s.stopped; stop() }()

@@ -17,9 +17,12 @@ import (
 // own with a label, a coarse last use, an optional expiry and a revocation.
 // The secret is shown once, when issued; lists show records only.
 //
-// Revocation is immediate everywhere for requests: every authentication
-// reads the shared player store (nothing is cached), so the next request
-// with a revoked token fails on any node. Live streams authenticated once,
+// Revocation is immediate on the node that revokes and on every node that
+// hears the notice (Deps.Revocations): each forgets the token's cached
+// verification, so its next request reads the shared player store and
+// fails. A node that misses the notice trusts its cached verification for
+// Deps.TokenCacheFor at most (1 s by default) and then reads the store
+// again: that is the bound on a revocation anywhere. Live streams authenticated once,
 // when they opened: the node that revokes ends its own streams of that
 // token at once (tokenStreams); a stream on another node finds the
 // revocation when it checks its token again, at its next heartbeat
@@ -225,7 +228,7 @@ func (s *server) revokeToken(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, fmt.Errorf("revoke token: %w", err))
 		return
 	}
-	s.tokenStreams.end(id)
+	s.revoked(id)
 	if s.Revocations != nil {
 		// The revocation holds already (the store); the notice only hurries
 		// the other nodes' streams, which their heartbeat ends anyway.
@@ -267,6 +270,7 @@ func (s *server) renameMe(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, fmt.Errorf("rename player: %w", err))
 		return
 	}
+	s.tokens.evictPlayer(c.playerID)
 	writeJSON(w, http.StatusOK, me{ID: c.playerID, Name: name, CreatedAt: c.created.UTC()})
 }
 
@@ -309,6 +313,14 @@ func (t *tokenStreams) end(tokenID string) {
 	for _, cancel := range t.m[tokenID] {
 		cancel()
 	}
+}
+
+// revoked forgets tokenID on this node: its cached verification and its
+// live streams. It runs for a revocation made here and for each notice of
+// one made elsewhere, so it must not block.
+func (s *server) revoked(tokenID string) {
+	s.tokens.evictToken(tokenID)
+	s.tokenStreams.end(tokenID)
 }
 
 // tokenStillLive reports whether the token a stream was opened with still

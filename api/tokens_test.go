@@ -10,6 +10,7 @@ import (
 
 	"paiju/api"
 	"paiju/api/apitest"
+	"paiju/internal/testclock"
 	"paiju/natsbus"
 )
 
@@ -377,4 +378,94 @@ func testRevocationEndsStreams(t *testing.T, notices bool) {
 	v := e.step(id, ps)
 	keep.waitFor("registration token after the revocation", v.Version)
 	keep.close()
+}
+
+// TestTokenRevocationReachesEveryNode: a node trusts a token it verified for
+// api.DefaultTokenCacheFor at most without reading the store again. The node
+// that revokes a token refuses it at once; so does every node that hears
+// the revocation notice (NATS); a node that misses it refuses the token once
+// the bound has passed on its clock, and not before. A rename is seen at
+// once on the node that made it.
+func TestTokenRevocationReachesEveryNode(t *testing.T) {
+	for _, notices := range []bool{true, false} {
+		t.Run(fmt.Sprintf("notices=%v", notices), func(t *testing.T) { testRevocationReachesNodes(t, notices) })
+	}
+}
+
+func testRevocationReachesNodes(t *testing.T, notices bool) {
+	// Both nodes read one clock that moves only when the test moves it.
+	clock := testclock.New(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	var deps api.Deps
+	e, _ := newLiveEnvWith(t, 43, time.Hour, func(d *api.Deps) {
+		d.Now = clock.Now
+		if notices {
+			d.Revocations = natsbus.Revocations{Conn: d.Live.(natsbus.Live).Conn}
+		}
+		deps = *d
+	})
+	srvB := httptest.NewServer(api.NewServer(deps))
+	t.Cleanup(srvB.Close)
+	nodeB := &env{t: t, store: e.store, c: apitest.New(t, srvB.URL)}
+
+	wang := e.newPlayer("小王")
+	phone := e.issueToken(wang.Token, map[string]any{"label": "phone"})
+	// Both nodes verify the phone's token now, and keep it.
+	for _, n := range []*env{e, nodeB} {
+		if st, name := n.meStatus(phone.Token); st != http.StatusOK || name != "小王" {
+			t.Fatalf("GET /v1/me with the new token: %d %s", st, name)
+		}
+	}
+
+	if r := e.revoke(wang.Token, phone.ID); r.Status != http.StatusNoContent {
+		t.Fatalf("revoke: %d %s", r.Status, r.Body)
+	}
+	if st, why := e.meStatus(phone.Token); st != http.StatusUnauthorized || why != "unauthorized" {
+		t.Fatalf("the node that revoked the token: %d %q, want 401 at once", st, why)
+	}
+	if notices {
+		// The notice travels through NATS: wait for it, the clock standing
+		// still, so that only the notice can make node B refuse the token.
+		for i := 0; ; i++ {
+			st, _ := nodeB.meStatus(phone.Token)
+			if st == http.StatusUnauthorized {
+				break
+			}
+			if i == 400 {
+				t.Fatalf("node B still accepts the revoked token with notices shared: %d", st)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	} else {
+		// Without the notice node B trusts its verification until the
+		// bound has passed: this is what the cache saves, and all that a
+		// revocation may take.
+		clock.Advance(api.DefaultTokenCacheFor - time.Millisecond)
+		if st, _ := nodeB.meStatus(phone.Token); st != http.StatusOK {
+			t.Fatalf("node B within the bound after the revocation: %d, want the cached 200", st)
+		}
+		clock.Advance(time.Millisecond)
+		if st, why := nodeB.meStatus(phone.Token); st != http.StatusUnauthorized || why != "unauthorized" {
+			t.Fatalf("node B once the bound has passed: %d %q, want 401", st, why)
+		}
+	}
+	// The registration token goes on working on both nodes.
+	for _, n := range []*env{e, nodeB} {
+		if st, _ := n.meStatus(wang.Token); st != http.StatusOK {
+			t.Fatalf("the other token after the revocation: %d", st)
+		}
+	}
+
+	// A rename is seen at once where it was made, though the node verified
+	// the token under the old name a moment before.
+	r := e.c.Do(apitest.Request{Method: "PATCH", Path: "/v1/me", Token: wang.Token, Body: map[string]any{"name": "老王"}})
+	if r.Status != http.StatusOK {
+		t.Fatalf("rename: %d %s", r.Status, r.Body)
+	}
+	if st, name := e.meStatus(wang.Token); st != http.StatusOK || name != "老王" {
+		t.Fatalf("GET /v1/me after the rename on the same node: %d %q, want 老王", st, name)
+	}
+	clock.Advance(api.DefaultTokenCacheFor)
+	if st, name := nodeB.meStatus(wang.Token); st != http.StatusOK || name != "老王" {
+		t.Fatalf("GET /v1/me on node B once the bound has passed: %d %q, want 老王", st, name)
+	}
 }

@@ -155,3 +155,54 @@ func TestSameKeyOtherRequestNotShared(t *testing.T) {
 }
 
 func isKeyReused(err error) bool { return errors.Is(err, service.ErrKeyReused) }
+
+// TestSameKeyRetryLegalAgain: a retry that reaches the table when its
+// action is legal again (the turn came back to the seat) is still the
+// replay of the first call: the store refuses the key in the append, and
+// nothing is appended twice.
+func TestSameKeyRetryLegalAgain(t *testing.T) {
+	svc, _ := newService(t)
+	ctx := context.Background()
+	id, p, _ := seatedDoudizhu(t, svc)
+	cond := service.Cond{IfMatch: -1, IdempotencyKey: "pass-once", RequestHash: "h"}
+	first, err := svc.Act(ctx, p, id, table.Action{Type: "pass"}, cond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The others pass until the turn is p's again (a deal nobody bids on
+	// is dealt again).
+	for range 30 {
+		l, err := svc.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		turn := l.State.Rules.View(l.State.G, table.Auditor).Turn
+		if turn == nil {
+			t.Fatal("no seat to act during the bidding")
+		}
+		if fmt.Sprintf("p%d", *turn) == p.ID {
+			break
+		}
+		if _, err := svc.Act(ctx, service.Player{ID: fmt.Sprintf("p%d", *turn)}, id, table.Action{Type: "pass"}, service.NoCond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, err := svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turn := before.State.Rules.View(before.State.G, table.Auditor).Turn; turn == nil || fmt.Sprintf("p%d", *turn) != p.ID {
+		t.Fatalf("the turn never came back to %s", p.ID)
+	}
+	again, err := svc.Act(ctx, p, id, table.Action{Type: "pass"}, cond)
+	if err != nil || !again.Replayed || !reflect.DeepEqual(answerOf(again), answerOf(first)) {
+		t.Fatalf("the retry once its pass is legal again: %+v, %v; want the replay of %+v", again, err, answerOf(first))
+	}
+	after, err := svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.State.Version != before.State.Version {
+		t.Fatalf("the retry appended: version %d, was %d", after.State.Version, before.State.Version)
+	}
+}

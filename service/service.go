@@ -428,10 +428,28 @@ func (s *Service) command(ctx context.Context, p Player, tableID, kind string, c
 
 // decideAndCommit is command once no other call with its Idempotency-Key is
 // running here; it sets *game once the table is loaded.
+//
+// A key is not looked up first: a new key, the common case, would cost a
+// store read for nothing. A retry whose first call committed is found
+// where it matters: the store refuses the key again in the append
+// (eventstore.DuplicateKeyError, checked before the expected version), and
+// a command refused on the table its first call changed looks for the key
+// before answering.
 func (s *Service) decideAndCommit(ctx context.Context, p Player, tableID string, cond Cond, decide func(*table.State) ([]table.Payload, error), game *string) (*Result, error) {
-	if replay, err := s.replay(ctx, p, cond); replay != nil || err != nil {
-		return replay, err
+	res, err := s.decideAndCommitNew(ctx, p, tableID, cond, decide, game)
+	if err != nil && cond.IdempotencyKey != "" && !errors.Is(err, ErrKeyReused) {
+		// The first call with this key may have committed (here, or in
+		// another process): its answer, not the verdict on the table it
+		// changed, is this retry's.
+		if replay, rerr := s.replay(ctx, p, cond); replay != nil || rerr != nil {
+			return replay, rerr
+		}
 	}
+	return res, err
+}
+
+// decideAndCommitNew decides and commits as if cond's key were new.
+func (s *Service) decideAndCommitNew(ctx context.Context, p Player, tableID string, cond Cond, decide func(*table.State) ([]table.Payload, error), game *string) (*Result, error) {
 	if !validID(tableID) {
 		return nil, ErrTableNotFound
 	}
@@ -451,14 +469,6 @@ func (s *Service) decideAndCommit(ctx context.Context, p Player, tableID string,
 		_, endDecide := s.span(ctx, "paiju.decide", attribute.String("paiju.game", *game))
 		evs, err := decide(l.State)
 		endDecide(err)
-		if err != nil && cond.IdempotencyKey != "" {
-			// The first call with this key may have committed (in another
-			// process) since replay looked: its answer, not the rules'
-			// verdict on the table it changed, is this retry's.
-			if replay, rerr := s.replay(ctx, p, cond); replay != nil || rerr != nil {
-				return replay, rerr
-			}
-		}
 		if err != nil {
 			return nil, err
 		}

@@ -12,9 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"reflect"
-	"slices"
 	"strings"
 )
 
@@ -24,11 +22,11 @@ type Error struct{ Reason string }
 func (e *Error) Error() string { return e.Reason }
 
 // Decode decodes body into v strictly. Errors are *Error.
+//
+// It reads body twice: once as tokens, for the duplicate keys and the keys'
+// case against v's type, then with the decoder.
 func Decode(body []byte, v any) error {
-	if err := CheckDuplicateKeys(body); err != nil {
-		return &Error{Reason: err.Error()}
-	}
-	if err := checkKeyCase(body, v); err != nil {
+	if err := checkKeys(body, reflect.TypeOf(v)); err != nil {
 		return &Error{Reason: err.Error()}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -63,15 +61,39 @@ func describe(err error) string {
 // CheckDuplicateKeys walks the JSON token stream and fails on an object that
 // names a key twice, at any depth. Syntax errors are left to the decoder.
 func CheckDuplicateKeys(body []byte) error {
+	return checkKeys(body, nil)
+}
+
+// checkKeys walks the JSON token stream once and fails on an object that
+// names a key twice, at any depth, and on an object key that matches a
+// field of the type t it decodes into only when case is ignored: Go's
+// decoder would fill the field from it, so {"BID":3} and {"bid":3} would
+// mean the same to us and, to a case-sensitive reader, not. Keys that
+// match no field at all are left to the decoder's unknown-field check;
+// syntax errors are left to the decoder too. t nil checks duplicates only.
+func checkKeys(body []byte, t reflect.Type) error {
+	// A frame is an object or an array being read. The types say what its
+	// values decode into, as far as the case check needs: a struct's
+	// fields, a map's or a slice's element; nil where nothing is checked.
 	type frame struct {
-		keys      map[string]bool // nil for an array
+		keys      map[string]bool // an object's keys so far; nil for an array
 		expectKey bool
+		fields    map[string]reflect.Type
+		elem      reflect.Type
+		next      reflect.Type // the value after an object's last key
+		at        string       // where the container is, for the error
+		key       string       // an object's last key
+		index     int          // an array's next element
 	}
 	var stack []*frame
 	// valueDone marks the end of a value inside the enclosing container.
 	valueDone := func() {
-		if n := len(stack); n > 0 && stack[n-1].keys != nil {
-			stack[n-1].expectKey = true
+		if n := len(stack); n > 0 {
+			if f := stack[n-1]; f.keys != nil {
+				f.expectKey = true
+			} else {
+				f.index++
+			}
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -84,19 +106,58 @@ func CheckDuplicateKeys(body []byte) error {
 		n := len(stack)
 		if n > 0 && stack[n-1].keys != nil && stack[n-1].expectKey {
 			if key, ok := tok.(string); ok {
-				if stack[n-1].keys[key] {
+				f := stack[n-1]
+				if f.keys[key] {
 					return fmt.Errorf("duplicate key %q", key)
 				}
-				stack[n-1].keys[key] = true
-				stack[n-1].expectKey = false
+				f.keys[key] = true
+				f.expectKey = false
+				f.next, f.key = f.elem, key
+				if f.fields != nil {
+					ft, ok := f.fields[key]
+					if !ok {
+						for name := range f.fields {
+							if strings.EqualFold(name, key) {
+								return fmt.Errorf("key %q%s is not %q: keys are case-sensitive", key, where(f.at), name)
+							}
+						}
+					}
+					f.next = ft
+				}
 				continue
 			}
 		}
+		// The type this value decodes into, and where it is (only a
+		// container needs to know).
+		vt := t
+		at := func() string { return "" }
+		if n > 0 {
+			if f := stack[n-1]; f.keys != nil {
+				vt, at = f.next, func() string { return f.at + "." + f.key }
+			} else {
+				vt, at = f.elem, func() string { return fmt.Sprintf("%s[%d]", f.at, f.index) }
+			}
+		}
+		for vt != nil && vt.Kind() == reflect.Pointer {
+			vt = vt.Elem()
+		}
 		switch tok {
 		case json.Delim('{'):
-			stack = append(stack, &frame{keys: map[string]bool{}, expectKey: true})
+			f := &frame{keys: map[string]bool{}, expectKey: true, at: at()}
+			switch {
+			case vt == nil:
+			case vt.Kind() == reflect.Struct:
+				f.fields = jsonFields(vt)
+			case vt.Kind() == reflect.Map:
+				f.elem = vt.Elem()
+			}
+			stack = append(stack, f)
 		case json.Delim('['):
-			stack = append(stack, &frame{})
+			f := &frame{at: at()}
+			if vt != nil && (vt.Kind() == reflect.Slice || vt.Kind() == reflect.Array) {
+				f.elem = vt.Elem()
+			}
+			stack = append(stack, f)
 		case json.Delim('}'), json.Delim(']'):
 			stack = stack[:n-1]
 			valueDone()
@@ -104,69 +165,6 @@ func CheckDuplicateKeys(body []byte) error {
 			valueDone()
 		}
 	}
-}
-
-// checkKeyCase fails on an object key that matches a field of v's type only
-// when case is ignored: Go's decoder would fill the field from it, so
-// {"BID":3} and {"bid":3} would mean the same to us and, to a case-sensitive
-// reader, not. Keys that match no field at all are left to the decoder's
-// unknown-field check; syntax errors are left to the decoder too.
-func checkKeyCase(body []byte, v any) error {
-	var doc any
-	if err := json.Unmarshal(body, &doc); err != nil {
-		return nil
-	}
-	return walkKeys(doc, reflect.TypeOf(v), "")
-}
-
-// walkKeys checks the keys of the decoded value doc against the type t it
-// will be decoded into; at names where doc is, for the error.
-func walkKeys(doc any, t reflect.Type, at string) error {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil {
-		return nil
-	}
-	switch d := doc.(type) {
-	case map[string]any:
-		switch t.Kind() {
-		case reflect.Struct:
-			fields := jsonFields(t)
-			// In the body's key order would be best; sorted at least names
-			// the same key on every run.
-			for _, key := range slices.Sorted(maps.Keys(d)) {
-				val := d[key]
-				f, ok := fields[key]
-				if !ok {
-					for name := range fields {
-						if strings.EqualFold(name, key) {
-							return fmt.Errorf("key %q%s is not %q: keys are case-sensitive", key, where(at), name)
-						}
-					}
-					continue
-				}
-				if err := walkKeys(val, f, at+"."+key); err != nil {
-					return err
-				}
-			}
-		case reflect.Map:
-			for key, val := range d {
-				if err := walkKeys(val, t.Elem(), at+"."+key); err != nil {
-					return err
-				}
-			}
-		}
-	case []any:
-		if t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
-			for i, val := range d {
-				if err := walkKeys(val, t.Elem(), fmt.Sprintf("%s[%d]", at, i)); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
 }
 
 func where(at string) string {
