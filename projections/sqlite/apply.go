@@ -42,9 +42,15 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO hh_tables (stream, table_id, game, variant, open_hand) VALUES (?, ?, ?, ?, 0)`,
-			ev.Stream, tid, o.Game, o.Variant)
-		return err
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO hh_tables (stream, table_id, game, variant, open_hand) VALUES (?, ?, ?, ?, 0)`,
+			ev.Stream, tid, o.Game, o.Variant); err != nil {
+			return err
+		}
+		if tx.hh == nil {
+			tx.hh = map[string]*hhTable{}
+		}
+		tx.hh[ev.Stream] = &hhTable{game: o.Game, variant: o.Variant}
+		return nil
 	case "PlayerSeated":
 		p, err := decode[table.PlayerSeated](ev)
 		if err != nil {
@@ -65,35 +71,32 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		}
 	}
 
-	var game, variant string
-	var open int
-	err := tx.QueryRowContext(ctx, `SELECT game, variant, open_hand FROM hh_tables WHERE stream = ?`, ev.Stream).Scan(&game, &variant, &open)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil // not a table this projection knows: nothing to record
-	}
+	t, err := tx.hhTableOf(ctx, ev.Stream)
 	if err != nil {
 		return err
+	}
+	if t == nil {
+		return nil // not a table this projection knows: nothing to record
 	}
 	if ev.Type == "HandDealt" {
 		d, err := decode[table.HandDealt](ev)
 		if err != nil {
 			return err
 		}
-		if open != d.Hand {
-			if err := startHand(ctx, tx, ev, tid, game, variant, d.Hand); err != nil {
+		if t.open != d.Hand {
+			if err := startHand(ctx, tx, ev, tid, t.game, t.variant, d.Hand); err != nil {
 				return err
 			}
-			open = d.Hand
+			t.open, t.dirty = d.Hand, true
 		}
 	}
-	if open == 0 {
+	if t.open == 0 {
 		return nil
 	}
-	hid := projections.HandID(tid, open)
-	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hand_events (hand_id, position, version, type, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		hid, ev.Position, ev.Version, ev.Type, string(ev.Data), ev.RecordedAt.UTC().UnixNano()); err != nil {
-		return err
-	}
+	hid := projections.HandID(tid, t.open)
+	// Inserted with the batch's others at its end: nothing reads them
+	// before.
+	tx.handEvents = append(tx.handEvents, hid, ev.Position, ev.Version, ev.Type, string(ev.Data), ev.RecordedAt.UTC().UnixNano())
 	if ev.Type != "HandSettled" {
 		return nil
 	}
@@ -117,17 +120,18 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	if err := json.Unmarshal([]byte(seatsJSON), &seats); err != nil {
 		return err
 	}
+	var rows []any
 	for _, st := range seats {
 		if st.Seat < 0 || st.Seat >= len(s.Deltas) {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta) VALUES (?, ?, ?, ?, ?)`,
-			st.PlayerID, ev.Position, hid, st.Seat, s.Deltas[st.Seat]); err != nil {
-			return err
-		}
+		rows = append(rows, st.PlayerID, ev.Position, hid, st.Seat, s.Deltas[st.Seat])
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE hh_tables SET open_hand = 0 WHERE stream = ?`, ev.Stream)
-	return err
+	if err := tx.insertRows(ctx, `INSERT OR IGNORE INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta) VALUES `, 5, rows); err != nil {
+		return err
+	}
+	t.open, t.dirty = 0, true
+	return nil
 }
 
 // startHand records a new hand with the seats as they are at its first deal.
@@ -157,8 +161,7 @@ func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, var
 		projections.HandID(tid, hand), tid, hand, game, variant, string(js), ev.RecordedAt.UTC().UnixNano()); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE hh_tables SET open_hand = ? WHERE stream = ?`, hand, ev.Stream)
-	return err
+	return nil // the caller records the open hand, which flush writes
 }
 
 // applyLeaderboards credits each seat's settlement delta to the player who
@@ -234,19 +237,29 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 			return err
 		}
 		hid := projections.HandID(tid, s.Hand)
-		for seat, delta := range s.Deltas {
+		rows, err := tx.QueryContext(ctx, `SELECT seat, player_id FROM lb_hand_seats WHERE stream = ? AND hand = ? ORDER BY seat`, ev.Stream, s.Hand)
+		if err != nil {
+			return err
+		}
+		var results []any
+		at := ev.RecordedAt.UTC().UnixNano()
+		for rows.Next() {
+			var seat int
 			var pid string
-			err := tx.QueryRowContext(ctx, `SELECT player_id FROM lb_hand_seats WHERE stream = ? AND hand = ? AND seat = ?`, ev.Stream, s.Hand, seat).Scan(&pid)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue
-			}
-			if err != nil {
+			if err := rows.Scan(&seat, &pid); err != nil {
+				rows.Close()
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_results (hand_id, seat, player_id, game, variant, delta, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				hid, seat, pid, game, variant, delta, ev.RecordedAt.UTC().UnixNano()); err != nil {
-				return err
+			if seat >= 0 && seat < len(s.Deltas) {
+				results = append(results, hid, seat, pid, game, variant, s.Deltas[seat], at)
 			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if err := tx.insertRows(ctx, `INSERT OR IGNORE INTO lb_results (hand_id, seat, player_id, game, variant, delta, settled_at) VALUES `, 7, results); err != nil {
+			return err
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_hand_seats WHERE stream = ? AND hand = ?`, ev.Stream, s.Hand)
 		return err

@@ -44,15 +44,24 @@ func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 			(table_id, game, variant, stake, seats, options, clock, max_hands, rules_version, seated, hands, status, opened_position, created_at, updated_at, private)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?)`,
 			tid, o.Game, o.Variant, o.Stake, o.Seats, opts, clock, o.MaxHands, o.RulesVersion, projections.StatusOpen, ev.Position, at, at, o.Private)
-		return err
+		if err != nil {
+			return err
+		}
+		if tx.td == nil {
+			tx.td = map[string]*tdTable{}
+		}
+		tx.td[tid] = &tdTable{known: true}
+		return nil
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE td_tables SET updated_at = ? WHERE table_id = ?`, at, tid)
+	t, err := tx.tdTableOf(ctx, tid)
 	if err != nil {
 		return err
 	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return err // a stream without TableOpened: not a table this directory knows
+	if !t.known {
+		return nil // a stream without TableOpened: not a table this directory knows
 	}
+	// updated_at is written once a batch, at its end (flush).
+	t.touched, t.at = true, at
 	switch ev.Type {
 	case "PlayerSeated":
 		p, err := decode[table.PlayerSeated](ev)
