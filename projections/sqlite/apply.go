@@ -4,9 +4,7 @@ import (
 	"paiju/projections"
 
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"paiju/domain/table"
@@ -19,6 +17,12 @@ func decode[T any](ev eventstore.Event) (T, error) {
 		return v, fmt.Errorf("decode %s: %w", ev.Type, err)
 	}
 	return v, nil
+}
+
+// handNumber is the part of HandDealt the projections read: decoding the
+// whole event made the hands' cards.
+type handNumber struct {
+	Hand int `json:"hand"`
 }
 
 // seatRecord is who held a seat when a hand was dealt.
@@ -79,7 +83,7 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		return nil // not a table this projection knows: nothing to record
 	}
 	if ev.Type == "HandDealt" {
-		d, err := decode[table.HandDealt](ev)
+		d, err := decode[handNumber](ev)
 		if err != nil {
 			return err
 		}
@@ -112,23 +116,21 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		ev.RecordedAt.UTC().UnixNano(), ev.Position, string(deltas), hid); err != nil {
 		return err
 	}
-	var seatsJSON string
-	if err := tx.QueryRowContext(ctx, `SELECT seats FROM hh_hands WHERE hand_id = ?`, hid).Scan(&seatsJSON); err != nil {
-		return err
+	seats, ok := tx.handSeats[hid]
+	if !ok {
+		var seatsJSON string
+		if err := tx.QueryRowContext(ctx, `SELECT seats FROM hh_hands WHERE hand_id = ?`, hid).Scan(&seatsJSON); err != nil {
+			return err
+		}
+		if err := json.Unmarshal([]byte(seatsJSON), &seats); err != nil {
+			return err
+		}
 	}
-	var seats []seatRecord
-	if err := json.Unmarshal([]byte(seatsJSON), &seats); err != nil {
-		return err
-	}
-	var rows []any
 	for _, st := range seats {
 		if st.Seat < 0 || st.Seat >= len(s.Deltas) {
 			continue
 		}
-		rows = append(rows, st.PlayerID, ev.Position, hid, st.Seat, s.Deltas[st.Seat])
-	}
-	if err := tx.insertRows(ctx, `INSERT OR IGNORE INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta) VALUES `, 5, rows); err != nil {
-		return err
+		tx.playerHands = append(tx.playerHands, st.PlayerID, ev.Position, hid, st.Seat, s.Deltas[st.Seat])
 	}
 	t.open, t.dirty = 0, true
 	return nil
@@ -157,9 +159,20 @@ func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, var
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hands (hand_id, table_id, hand, game, variant, seats, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		projections.HandID(tid, hand), tid, hand, game, variant, string(js), ev.RecordedAt.UTC().UnixNano()); err != nil {
+	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hands (hand_id, table_id, hand, game, variant, seats, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		projections.HandID(tid, hand), tid, hand, game, variant, string(js), ev.RecordedAt.UTC().UnixNano())
+	if err != nil {
 		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 1 {
+		// The row holds these seats: its settlement, if in this batch,
+		// need not read them back.
+		if tx.handSeats == nil {
+			tx.handSeats = map[string][]seatRecord{}
+		}
+		tx.handSeats[projections.HandID(tid, hand)] = seats
 	}
 	return nil // the caller records the open hand, which flush writes
 }
@@ -177,8 +190,14 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO lb_tables (stream, game, variant) VALUES (?, ?, ?)`, ev.Stream, o.Game, o.Variant)
-		return err
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lb_tables (stream, game, variant) VALUES (?, ?, ?)`, ev.Stream, o.Game, o.Variant); err != nil {
+			return err
+		}
+		if tx.lb == nil {
+			tx.lb = map[string]*lbTable{}
+		}
+		tx.lb[ev.Stream] = &lbTable{game: o.Game, variant: o.Variant}
+		return nil
 	case "PlayerSeated":
 		p, err := decode[table.PlayerSeated](ev)
 		if err != nil {
@@ -210,7 +229,7 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
 		return err
 	case "HandDealt":
-		d, err := decode[table.HandDealt](ev)
+		d, err := decode[handNumber](ev)
 		if err != nil {
 			return err
 		}
@@ -222,14 +241,14 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		if err != nil {
 			return err
 		}
-		var game, variant string
-		err = tx.QueryRowContext(ctx, `SELECT game, variant FROM lb_tables WHERE stream = ?`, ev.Stream).Scan(&game, &variant)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
+		kind, err := tx.lbTableOf(ctx, ev.Stream)
 		if err != nil {
 			return err
 		}
+		if kind == nil {
+			return nil
+		}
+		game, variant := kind.game, kind.variant
 		// A settlement without a deal (none of the games does this) falls
 		// back on the seats as they are.
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_hand_seats (stream, hand, seat, player_id)
@@ -241,7 +260,7 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		if err != nil {
 			return err
 		}
-		var results []any
+		results := tx.lbResults[len(tx.lbResults):]
 		at := ev.RecordedAt.UTC().UnixNano()
 		for rows.Next() {
 			var seat int
@@ -258,9 +277,7 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if err := tx.insertRows(ctx, `INSERT OR IGNORE INTO lb_results (hand_id, seat, player_id, game, variant, delta, settled_at) VALUES `, 7, results); err != nil {
-			return err
-		}
+		tx.lbResults = append(tx.lbResults, results...)
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_hand_seats WHERE stream = ? AND hand = ?`, ev.Stream, s.Hand)
 		return err
 	}

@@ -21,6 +21,15 @@ type batch struct {
 	hh map[string]*hhTable
 	// handEvents are the hh_hand_events rows to insert, six values a row.
 	handEvents []any
+	// playerHands are the hh_player_hands rows to insert, five values a
+	// row, and lbResults the lb_results rows, seven.
+	playerHands, lbResults []any
+	// handSeats are the seats of the hands the batch started (hh_hands'
+	// seats).
+	handSeats map[string][]seatRecord
+	// lb is the leaderboards' lb_tables row of each stream the batch
+	// settled a hand of, nil for none.
+	lb map[string]*lbTable
 	// td is the directory's knowledge of each table the batch met.
 	td map[string]*tdTable
 }
@@ -30,6 +39,28 @@ type hhTable struct {
 	game, variant string
 	open          int
 	dirty         bool
+}
+
+// lbTable is a row of lb_tables.
+type lbTable struct{ game, variant string }
+
+// lbTableOf returns stream's lb_tables row, read once a batch.
+func (t *wtx) lbTableOf(ctx context.Context, stream string) (*lbTable, error) {
+	if r, ok := t.lb[stream]; ok {
+		return r, nil
+	}
+	r := &lbTable{}
+	err := t.QueryRowContext(ctx, `SELECT game, variant FROM lb_tables WHERE stream = ?`, stream).Scan(&r.game, &r.variant)
+	if errors.Is(err, sql.ErrNoRows) {
+		r = nil
+	} else if err != nil {
+		return nil, err
+	}
+	if t.lb == nil {
+		t.lb = map[string]*lbTable{}
+	}
+	t.lb[stream] = r
+	return r, nil
 }
 
 // tdTable is whether td_tables has a table, and the recording time of its
@@ -82,6 +113,12 @@ func (t *wtx) tdTableOf(ctx context.Context, tid string) (*tdTable, error) {
 func (t *wtx) flush(ctx context.Context) error {
 	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO hh_hand_events (hand_id, position, version, type, data, recorded_at) VALUES `, 6, t.handEvents); err != nil {
 		return fmt.Errorf("hand events: %w", err)
+	}
+	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta) VALUES `, 5, t.playerHands); err != nil {
+		return fmt.Errorf("player hands: %w", err)
+	}
+	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO lb_results (hand_id, seat, player_id, game, variant, delta, settled_at) VALUES `, 7, t.lbResults); err != nil {
+		return fmt.Errorf("results: %w", err)
 	}
 	for stream, r := range t.hh {
 		if r == nil || !r.dirty {
