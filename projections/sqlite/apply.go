@@ -65,6 +65,7 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		if err != nil {
 			return err
 		}
+		tx.seatTaken(ev.Stream, seatRecord{Seat: p.Seat, PlayerID: p.PlayerID, Name: p.Name}, false)
 	case "PlayerLeft":
 		p, err := decode[table.PlayerLeft](ev)
 		if err != nil {
@@ -73,6 +74,7 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM hh_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat); err != nil {
 			return err
 		}
+		tx.seatTaken(ev.Stream, seatRecord{Seat: p.Seat}, true)
 	}
 
 	t, err := tx.hhTableOf(ctx, ev.Stream)
@@ -138,22 +140,14 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 
 // startHand records a new hand with the seats as they are at its first deal.
 func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, variant string, hand int) error {
-	rows, err := tx.QueryContext(ctx, `SELECT seat, player_id, name FROM hh_seats WHERE stream = ? ORDER BY seat`, ev.Stream)
-	if err != nil {
-		return err
-	}
-	seats := []seatRecord{}
-	for rows.Next() {
-		var s seatRecord
-		if err := rows.Scan(&s.Seat, &s.PlayerID, &s.Name); err != nil {
-			rows.Close()
+	seats, ok := tx.hhSeats[ev.Stream]
+	// Not nil: no seats is an empty list, not null.
+	seats = append([]seatRecord{}, seats...)
+	if !ok {
+		var err error
+		if seats, err = readSeats(ctx, tx, ev.Stream); err != nil {
 			return err
 		}
-		seats = append(seats, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	js, err := json.Marshal(seats)
 	if err != nil {
@@ -175,6 +169,24 @@ func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, var
 		tx.handSeats[projections.HandID(tid, hand)] = seats
 	}
 	return nil // the caller records the open hand, which flush writes
+}
+
+// readSeats reads stream's hh_seats rows, by seat.
+func readSeats(ctx context.Context, tx *wtx, stream string) ([]seatRecord, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT seat, player_id, name FROM hh_seats WHERE stream = ? ORDER BY seat`, stream)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	seats := []seatRecord{}
+	for rows.Next() {
+		var s seatRecord
+		if err := rows.Scan(&s.Seat, &s.PlayerID, &s.Name); err != nil {
+			return nil, err
+		}
+		seats = append(seats, s)
+	}
+	return seats, rows.Err()
 }
 
 // applyLeaderboards credits each seat's settlement delta to the player who
@@ -249,14 +261,14 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 			return nil
 		}
 		game, variant := kind.game, kind.variant
-		// A settlement without a deal (none of the games does this) falls
-		// back on the seats as they are.
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_hand_seats (stream, hand, seat, player_id)
-			SELECT stream, ?, seat, player_id FROM lb_seats WHERE stream = ?`, s.Hand, ev.Stream); err != nil {
-			return err
-		}
+		// Who held each seat at the deal; a settlement without a deal (none
+		// of the games does this) falls back on the seats as they are, seat
+		// by seat.
 		hid := projections.HandID(tid, s.Hand)
-		rows, err := tx.QueryContext(ctx, `SELECT seat, player_id FROM lb_hand_seats WHERE stream = ? AND hand = ? ORDER BY seat`, ev.Stream, s.Hand)
+		rows, err := tx.QueryContext(ctx, `SELECT seat, player_id FROM lb_hand_seats WHERE stream = ?1 AND hand = ?2
+			UNION ALL SELECT seat, player_id FROM lb_seats WHERE stream = ?1
+				AND seat NOT IN (SELECT seat FROM lb_hand_seats WHERE stream = ?1 AND hand = ?2)
+			ORDER BY seat`, ev.Stream, s.Hand)
 		if err != nil {
 			return err
 		}

@@ -1,12 +1,18 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
+
+	"paiju/eventstore"
+	"paiju/projections"
 )
 
 // batch is what the projections of one ApplyBatch keep in memory between
@@ -24,6 +30,9 @@ type batch struct {
 	// playerHands are the hh_player_hands rows to insert, five values a
 	// row, and lbResults the lb_results rows, seven.
 	playerHands, lbResults []any
+	// hhSeats are the hh_seats rows of each stream the batch read them
+	// for, by seat, kept as the batch changes them.
+	hhSeats map[string][]seatRecord
 	// handSeats are the seats of the hands the batch started (hh_hands'
 	// seats).
 	handSeats map[string][]seatRecord
@@ -39,6 +48,25 @@ type hhTable struct {
 	game, variant string
 	open          int
 	dirty         bool
+}
+
+// seatTaken records in hhSeats, if the batch read them, that r holds its
+// seat (INSERT OR REPLACE), or that the seat is empty when left.
+func (t *wtx) seatTaken(stream string, r seatRecord, left bool) {
+	seats, ok := t.hhSeats[stream]
+	if !ok {
+		return
+	}
+	i, found := slices.BinarySearchFunc(seats, r.Seat, func(s seatRecord, seat int) int { return cmp.Compare(s.Seat, seat) })
+	switch {
+	case left && found:
+		seats = slices.Delete(seats, i, i+1)
+	case !left && found:
+		seats[i] = r
+	case !left:
+		seats = slices.Insert(seats, i, r)
+	}
+	t.hhSeats[stream] = seats
 }
 
 // lbTable is a row of lb_tables.
@@ -69,6 +97,8 @@ type tdTable struct {
 	known   bool
 	touched bool
 	at      int64
+	// recount: the batch changed the table's seats.
+	recount bool
 }
 
 // hhTableOf returns stream's hh_tables row, read once a batch.
@@ -109,6 +139,96 @@ func (t *wtx) tdTableOf(ctx context.Context, tid string) (*tdTable, error) {
 	return r, nil
 }
 
+// prefetch reads, in one query, the rows the projection name reads for
+// every table the events after position cp name (hh_tables, td_tables):
+// one query a table a batch was most of the statements left.
+func (t *wtx) prefetch(ctx context.Context, name string, events []eventstore.Event, cp int64) error {
+	if name != projections.Hands && name != projections.Directory {
+		return nil
+	}
+	seen := map[string]bool{}
+	var keys []string
+	for _, ev := range events {
+		tid, ok := projections.TableID(ev.Stream)
+		if ev.Position <= cp || !ok {
+			continue
+		}
+		k := ev.Stream
+		if name == projections.Directory {
+			k = tid
+		}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	list, err := json.Marshal(keys)
+	if err != nil {
+		return err
+	}
+	if name == projections.Hands {
+		t.hh = make(map[string]*hhTable, len(keys))
+		for _, k := range keys {
+			t.hh[k] = nil
+		}
+		rows, err := t.QueryContext(ctx, `SELECT stream, game, variant, open_hand FROM hh_tables WHERE stream IN (SELECT value FROM json_each(?))`, string(list))
+		if err != nil {
+			return fmt.Errorf("tables: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k string
+			r := &hhTable{}
+			if err := rows.Scan(&k, &r.game, &r.variant, &r.open); err != nil {
+				return fmt.Errorf("tables: %w", err)
+			}
+			t.hh[k] = r
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("tables: %w", err)
+		}
+		rows.Close()
+		t.hhSeats = make(map[string][]seatRecord, len(keys))
+		for _, k := range keys {
+			t.hhSeats[k] = nil
+		}
+		rows, err = t.QueryContext(ctx, `SELECT stream, seat, player_id, name FROM hh_seats WHERE stream IN (SELECT value FROM json_each(?)) ORDER BY stream, seat`, string(list))
+		if err != nil {
+			return fmt.Errorf("seats: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k string
+			var r seatRecord
+			if err := rows.Scan(&k, &r.Seat, &r.PlayerID, &r.Name); err != nil {
+				return fmt.Errorf("seats: %w", err)
+			}
+			t.hhSeats[k] = append(t.hhSeats[k], r)
+		}
+		return rows.Err()
+	}
+	t.td = make(map[string]*tdTable, len(keys))
+	for _, k := range keys {
+		t.td[k] = &tdTable{}
+	}
+	rows, err := t.QueryContext(ctx, `SELECT table_id FROM td_tables WHERE table_id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return fmt.Errorf("tables: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return fmt.Errorf("tables: %w", err)
+		}
+		t.td[k].known = true
+	}
+	return rows.Err()
+}
+
 // flush writes what the batch kept in memory.
 func (t *wtx) flush(ctx context.Context) error {
 	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO hh_hand_events (hand_id, position, version, type, data, recorded_at) VALUES `, 6, t.handEvents); err != nil {
@@ -120,23 +240,55 @@ func (t *wtx) flush(ctx context.Context) error {
 	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO lb_results (hand_id, seat, player_id, game, variant, delta, settled_at) VALUES `, 7, t.lbResults); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
+	// One statement a kind of change, its rows as a JSON array of pairs.
+	var open, updated, recount [][2]any
 	for stream, r := range t.hh {
-		if r == nil || !r.dirty {
-			continue
-		}
-		if _, err := t.ExecContext(ctx, `UPDATE hh_tables SET open_hand = ? WHERE stream = ?`, r.open, stream); err != nil {
-			return fmt.Errorf("open hand: %w", err)
+		if r != nil && r.dirty {
+			open = append(open, [2]any{stream, r.open})
 		}
 	}
 	for tid, r := range t.td {
-		if !r.touched {
-			continue
+		if r.touched {
+			updated = append(updated, [2]any{tid, r.at})
 		}
-		if _, err := t.ExecContext(ctx, `UPDATE td_tables SET updated_at = ? WHERE table_id = ?`, r.at, tid); err != nil {
-			return fmt.Errorf("table updated: %w", err)
+		if r.recount {
+			recount = append(recount, [2]any{tid, 0})
 		}
 	}
+	if err := t.execPairs(ctx, `UPDATE hh_tables SET open_hand = json_extract(v.value, '$[1]')
+		FROM json_each(?) AS v WHERE hh_tables.stream = json_extract(v.value, '$[0]')`, open); err != nil {
+		return fmt.Errorf("open hands: %w", err)
+	}
+	if err := t.execPairs(ctx, `UPDATE td_tables SET updated_at = json_extract(v.value, '$[1]')
+		FROM json_each(?) AS v WHERE td_tables.table_id = json_extract(v.value, '$[0]')`, updated); err != nil {
+		return fmt.Errorf("tables updated: %w", err)
+	}
+	// A table's seated count and, unless it is closed, its status from its
+	// seats, once a batch for the tables whose seats it changed.
+	if err := t.execPairs(ctx, `UPDATE td_tables SET
+		seated = (SELECT count(*) FROM td_seats s WHERE s.table_id = td_tables.table_id),
+		status = CASE
+			WHEN status = 'closed' THEN 'closed'
+			WHEN (SELECT count(*) FROM td_seats s WHERE s.table_id = td_tables.table_id) >= seats THEN 'running'
+			ELSE 'open' END
+		FROM json_each(?) AS v WHERE td_tables.table_id = json_extract(v.value, '$[0]')`, recount); err != nil {
+		return fmt.Errorf("seats: %w", err)
+	}
 	return nil
+}
+
+// execPairs runs query with pairs as its one argument, a JSON array, if
+// there are any.
+func (t *wtx) execPairs(ctx context.Context, query string, pairs [][2]any) error {
+	if len(pairs) == 0 {
+		return nil
+	}
+	js, err := json.Marshal(pairs)
+	if err != nil {
+		return err
+	}
+	_, err = t.ExecContext(ctx, query, string(js))
+	return err
 }
 
 // maxRowsInsert is the most rows one INSERT of insertRows holds.

@@ -181,6 +181,9 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("projection %s: checkpoint: %w", name, err)
 	}
+	if err := tx.prefetch(ctx, name, events, cp); err != nil {
+		return 0, fmt.Errorf("projection %s: %w", name, err)
+	}
 	var gap error
 	start := cp
 	var hash string

@@ -72,19 +72,20 @@ func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 			tid, p.Seat, p.PlayerID, p.Name, p.Bot); err != nil {
 			return err
 		}
-		return recount(ctx, tx, tid)
+		t.recount = true // at the batch's end (flush)
+		return nil
 	case "PlayerLeft":
 		p, err := decode[table.PlayerLeft](ev)
 		if err != nil {
 			return err
 		}
-		return emptySeat(ctx, tx, tid, p.Seat)
+		return emptySeat(ctx, tx, t, tid, p.Seat)
 	case "PlayerEscaped":
 		p, err := decode[table.PlayerEscaped](ev)
 		if err != nil {
 			return err
 		}
-		return emptySeat(ctx, tx, tid, p.Seat)
+		return emptySeat(ctx, tx, t, tid, p.Seat)
 	case "HandSettled":
 		_, err := tx.ExecContext(ctx, `UPDATE td_tables SET hands = hands + 1 WHERE table_id = ?`, tid)
 		return err
@@ -95,24 +96,12 @@ func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	return nil
 }
 
-func emptySeat(ctx context.Context, tx *wtx, tid string, seat int) error {
+func emptySeat(ctx context.Context, tx *wtx, t *tdTable, tid string, seat int) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM td_seats WHERE table_id = ? AND seat = ?`, tid, seat); err != nil {
 		return err
 	}
-	return recount(ctx, tx, tid)
-}
-
-// recount sets a table's seated count and, unless it is closed, its
-// status from its seats.
-func recount(ctx context.Context, tx *wtx, tid string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE td_tables SET
-		seated = (SELECT count(*) FROM td_seats WHERE table_id = ?1),
-		status = CASE
-			WHEN status = 'closed' THEN 'closed'
-			WHEN (SELECT count(*) FROM td_seats WHERE table_id = ?1) >= seats THEN 'running'
-			ELSE 'open' END
-		WHERE table_id = ?1`, tid)
-	return err
+	t.recount = true // at the batch's end (flush)
+	return nil
 }
 
 // compactJSON is raw without insignificant space, "{}" when absent: the
