@@ -1,0 +1,151 @@
+package doudizhu
+
+import (
+	"math/bits"
+
+	"paiju/domain/cards"
+	"paiju/domain/climb"
+	"paiju/domain/table"
+)
+
+var _ table.SummaryDecider[*State] = (*Rules)(nil)
+
+// LegalSummary summarizes, during the play, the plays of LegalSeqHolding(s,
+// seat, sel) that contain sel from the rank patterns alone
+// (table.SummaryDecider): how many plays of a pattern hold sel is a product
+// over its ranks of the choices of suits that hold sel's cards of the rank,
+// and only the plays that are sel exactly are given their suits. Other
+// phases (bidding, grabbing, another seat's turn) list a few actions: ok is
+// false there.
+func (r *Rules) LegalSummary(s *State, seat int, sel cards.Multiset) (table.HoldingSummary, bool) {
+	if s.phase == phaseWaiting || seat != s.turn || s.phase == phaseBidding || s.phase == phaseGrabbing {
+		return table.HoldingSummary{}, false
+	}
+	var lead *Reading
+	if s.last != nil {
+		lead = &s.last.reading
+	}
+	hand := &s.hands[seat]
+	var sum table.HoldingSummary
+	var need climb.Counts
+	inHand := true
+	for i, k := range sel {
+		need[climb.RankOfIndex(i)] += k
+		if k > hand[i] {
+			inHand = false
+		}
+	}
+	if inHand {
+		var pl plan
+		pl.make(hand, lead, r.v.cardTypes())
+		pl.summarize(hand, &sel, &need, &sum)
+	}
+	if s.mayOpen(seat) {
+		sum.Short = append(sum.Short, table.Action{Type: ActionOpen})
+	}
+	if lead != nil {
+		sum.Short = append(sum.Short, table.Action{Type: ActionPass})
+	}
+	return sum, true
+}
+
+// summarize adds to sum the plays of the plan that contain sel (whose rank
+// counts are need; hand holds sel): their number, the cards that
+// extend sel, and the plays that are sel exactly, in each's order.
+func (pl *plan) summarize(hand, sel *cards.Multiset, need *climb.Counts, sum *table.HoldingSummary) {
+	h := &pl.h
+	// holds[r][k]: the choices of k cards of rank r that hold sel's cards
+	// of the rank, made once a rank that needs them.
+	var holds [climb.NumRanks][2*4 + 1]int
+	var counted uint32 // bit r: holds[r] made
+	var extend uint32  // bit r: some play holding sel has more of rank r
+	for _, k := range pl.keep {
+		if !covers(&k.p, need) {
+			continue
+		}
+		plays := 1
+		for rank, n := range k.p {
+			if n == 0 {
+				continue
+			}
+			if counted&(1<<rank) == 0 {
+				h.holdingChoices(rank, sel, &holds[rank])
+				counted |= 1 << rank
+			}
+			plays *= holds[rank][n]
+		}
+		if plays == 0 {
+			continue
+		}
+		nt := bits.OnesCount32(k.types)
+		sum.Matching += plays * nt
+		for rank, n := range k.p {
+			if n > need[rank] {
+				extend |= 1 << rank
+			}
+		}
+		if k.p == *need {
+			pl.exact(&k, sel, sum)
+		}
+	}
+	for i, k := range sel {
+		if extend&(1<<climb.RankOfIndex(i)) != 0 && hand[i] > k {
+			sum.Extend[i] = 1
+		}
+	}
+}
+
+// holdingChoices sets out[k] to the number of distinct choices of k of the
+// hand's cards of rank r (distinct multisets, as expand lists them) that
+// hold sel's cards of that rank: the coefficients of the product, over the
+// rank's distinct cards c held m times, of x^sel[c] + … + x^m.
+func (h *holding) holdingChoices(r int, sel *cards.Multiset, out *[2*4 + 1]int) {
+	*out = [2*4 + 1]int{1}
+	of := h.of(r)
+	for j := 0; j < len(of); {
+		c := of[j]
+		m := 1
+		for j+m < len(of) && of[j+m] == c {
+			m++ // the copies of a card are next to each other (fill)
+		}
+		j += m
+		var next [2*4 + 1]int
+		for d, n := range out {
+			if n == 0 {
+				continue
+			}
+			for e := int(sel[c.Index()]); e <= m && d+e < len(next); e++ {
+				next[d+e] += n
+			}
+		}
+		*out = next
+	}
+}
+
+// exact appends to sum.Short the plays of pattern k whose cards are sel,
+// once per playable type, as LegalSeq yields them.
+func (pl *plan) exact(k *kept, sel *cards.Multiset, sum *table.HoldingSummary) {
+	h := &pl.h
+	var o odometer
+	o.start(&k.p)
+	for {
+		cs := o.append(h, nil)
+		if cards.Of(cs) == *sel {
+			a := table.Action{Type: ActionPlay, Cards: cs}
+			if bits.OnesCount32(k.types) == 1 {
+				sum.Short = append(sum.Short, a)
+			} else {
+				for t := Single; t <= Rocket; t++ {
+					if k.types&(1<<t) != 0 {
+						a.As = t.String()
+						sum.Short = append(sum.Short, a)
+					}
+				}
+			}
+			return // the choices are distinct multisets: one is sel
+		}
+		if !o.next(h) {
+			return
+		}
+	}
+}
