@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"paiju/domain/table"
 	"paiju/eventstore"
@@ -218,12 +220,18 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lb_seats (stream, seat, player_id) VALUES (?, ?, ?)`, ev.Stream, p.Seat, p.PlayerID); err != nil {
 			return err
 		}
+		if seats := tx.lbSeats[ev.Stream]; seats != nil {
+			seats[p.Seat] = p.PlayerID
+		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO lb_names (player_id, name) VALUES (?, ?) ON CONFLICT (player_id) DO UPDATE SET name = excluded.name`, p.PlayerID, p.Name)
 		return err
 	case "PlayerLeft":
 		p, err := decode[table.PlayerLeft](ev)
 		if err != nil {
 			return err
+		}
+		if seats := tx.lbSeats[ev.Stream]; seats != nil {
+			delete(seats, p.Seat)
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
 		return err
@@ -234,9 +242,15 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		}
 		// The escaper still answers for the hand they left: keep them in
 		// the hand's seats, then empty the seat.
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_hand_seats (stream, hand, seat, player_id) VALUES (?, ?, ?, ?)`,
-			ev.Stream, p.Hand, p.Seat, p.PlayerID); err != nil {
+		hs, err := tx.lbHandSeatsOf(ctx, ev.Stream, p.Hand)
+		if err != nil {
 			return err
+		}
+		if _, ok := hs[p.Seat]; !ok {
+			hs[p.Seat] = p.PlayerID
+		}
+		if seats := tx.lbSeats[ev.Stream]; seats != nil {
+			delete(seats, p.Seat)
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
 		return err
@@ -245,9 +259,20 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_hand_seats (stream, hand, seat, player_id)
-			SELECT stream, ?, seat, player_id FROM lb_seats WHERE stream = ?`, d.Hand, ev.Stream)
-		return err
+		hs, err := tx.lbHandSeatsOf(ctx, ev.Stream, d.Hand)
+		if err != nil {
+			return err
+		}
+		seats, err := tx.lbSeatsOf(ctx, ev.Stream)
+		if err != nil {
+			return err
+		}
+		for seat, pid := range seats {
+			if _, ok := hs[seat]; !ok {
+				hs[seat] = pid
+			}
+		}
+		return nil
 	case "HandSettled":
 		s, err := decode[table.HandSettled](ev)
 		if err != nil {
@@ -260,38 +285,32 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		if kind == nil {
 			return nil
 		}
-		game, variant := kind.game, kind.variant
 		// Who held each seat at the deal; a settlement without a deal (none
 		// of the games does this) falls back on the seats as they are, seat
 		// by seat.
-		hid := projections.HandID(tid, s.Hand)
-		rows, err := tx.QueryContext(ctx, `SELECT seat, player_id FROM lb_hand_seats WHERE stream = ?1 AND hand = ?2
-			UNION ALL SELECT seat, player_id FROM lb_seats WHERE stream = ?1
-				AND seat NOT IN (SELECT seat FROM lb_hand_seats WHERE stream = ?1 AND hand = ?2)
-			ORDER BY seat`, ev.Stream, s.Hand)
+		hs, err := tx.lbHandSeatsOf(ctx, ev.Stream, s.Hand)
 		if err != nil {
 			return err
 		}
-		results := tx.lbResults[len(tx.lbResults):]
-		at := ev.RecordedAt.UTC().UnixNano()
-		for rows.Next() {
-			var seat int
-			var pid string
-			if err := rows.Scan(&seat, &pid); err != nil {
-				rows.Close()
-				return err
-			}
-			if seat >= 0 && seat < len(s.Deltas) {
-				results = append(results, hid, seat, pid, game, variant, s.Deltas[seat], at)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		seats, err := tx.lbSeatsOf(ctx, ev.Stream)
+		if err != nil {
 			return err
 		}
-		tx.lbResults = append(tx.lbResults, results...)
-		_, err = tx.ExecContext(ctx, `DELETE FROM lb_hand_seats WHERE stream = ? AND hand = ?`, ev.Stream, s.Hand)
-		return err
+		held := maps.Clone(hs)
+		for seat, pid := range seats {
+			if _, ok := held[seat]; !ok {
+				held[seat] = pid
+			}
+		}
+		hid := projections.HandID(tid, s.Hand)
+		at := ev.RecordedAt.UTC().UnixNano()
+		for _, seat := range slices.Sorted(maps.Keys(held)) {
+			if seat >= 0 && seat < len(s.Deltas) {
+				tx.lbResults = append(tx.lbResults, hid, seat, held[seat], kind.game, kind.variant, s.Deltas[seat], at)
+			}
+		}
+		clear(hs) // the hand's seats are deleted (flush)
+		return nil
 	}
 	return nil
 }

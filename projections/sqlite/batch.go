@@ -39,6 +39,14 @@ type batch struct {
 	// lb is the leaderboards' lb_tables row of each stream the batch
 	// settled a hand of, nil for none.
 	lb map[string]*lbTable
+	// lbSeats are the lb_seats rows (seat to player) of each stream the
+	// batch read them for, and lbHand the lb_hand_seats rows of each hand,
+	// both kept as the batch changes them; lbHandRead are the hands that
+	// had rows when the batch began. flush writes lbHand back.
+	lbSeats    map[string]map[int]string
+	lbHand     map[lbHandKey]map[int]string
+	lbHandRead map[string]bool // streams whose lb_hand_seats rows were read
+	lbHandHad  []lbHandKey
 	// td is the directory's knowledge of each table the batch met.
 	td map[string]*tdTable
 }
@@ -67,6 +75,113 @@ func (t *wtx) seatTaken(stream string, r seatRecord, left bool) {
 		seats = slices.Insert(seats, i, r)
 	}
 	t.hhSeats[stream] = seats
+}
+
+type lbHandKey struct {
+	stream string
+	hand   int
+}
+
+// lbSeatsOf returns stream's lb_seats rows, read once a batch.
+func (t *wtx) lbSeatsOf(ctx context.Context, stream string) (map[int]string, error) {
+	if seats, ok := t.lbSeats[stream]; ok {
+		return seats, nil
+	}
+	if err := t.readLeaderboardSeats(ctx, []string{stream}); err != nil {
+		return nil, err
+	}
+	return t.lbSeats[stream], nil
+}
+
+// lbHandSeatsOf returns the lb_hand_seats rows of a hand, read once a batch:
+// the map the batch changes.
+func (t *wtx) lbHandSeatsOf(ctx context.Context, stream string, hand int) (map[int]string, error) {
+	if !t.lbHandRead[stream] {
+		if err := t.readLeaderboardSeats(ctx, []string{stream}); err != nil {
+			return nil, err
+		}
+	}
+	k := lbHandKey{stream, hand}
+	hs, ok := t.lbHand[k]
+	if !ok {
+		hs = map[int]string{}
+		t.lbHand[k] = hs
+	}
+	return hs, nil
+}
+
+// readLeaderboardSeats reads the lb_seats and lb_hand_seats rows of
+// streams, in two queries.
+func (t *wtx) readLeaderboardSeats(ctx context.Context, streams []string) error {
+	list, err := json.Marshal(streams)
+	if err != nil {
+		return err
+	}
+	if t.lbSeats == nil {
+		t.lbSeats, t.lbHand, t.lbHandRead = map[string]map[int]string{}, map[lbHandKey]map[int]string{}, map[string]bool{}
+	}
+	for _, s := range streams {
+		t.lbSeats[s] = map[int]string{}
+		t.lbHandRead[s] = true
+	}
+	rows, err := t.QueryContext(ctx, `SELECT stream, seat, player_id FROM lb_seats WHERE stream IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return fmt.Errorf("seats: %w", err)
+	}
+	for rows.Next() {
+		var s, pid string
+		var seat int
+		if err := rows.Scan(&s, &seat, &pid); err != nil {
+			rows.Close()
+			return fmt.Errorf("seats: %w", err)
+		}
+		t.lbSeats[s][seat] = pid
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("seats: %w", err)
+	}
+	rows, err = t.QueryContext(ctx, `SELECT stream, hand, seat, player_id FROM lb_hand_seats WHERE stream IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return fmt.Errorf("hand seats: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k lbHandKey
+		var seat int
+		var pid string
+		if err := rows.Scan(&k.stream, &k.hand, &seat, &pid); err != nil {
+			return fmt.Errorf("hand seats: %w", err)
+		}
+		hs, ok := t.lbHand[k]
+		if !ok {
+			hs = map[int]string{}
+			t.lbHand[k] = hs
+			t.lbHandHad = append(t.lbHandHad, k)
+		}
+		hs[seat] = pid
+	}
+	return rows.Err()
+}
+
+// flushHandSeats writes lbHand back: the rows of the hands that had some
+// are deleted, and every hand's rows now are inserted.
+func (t *wtx) flushHandSeats(ctx context.Context) error {
+	var had [][2]any
+	for _, k := range t.lbHandHad {
+		had = append(had, [2]any{k.stream, k.hand})
+	}
+	if err := t.execPairs(ctx, `DELETE FROM lb_hand_seats WHERE (stream, hand) IN
+		(SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))`, had); err != nil {
+		return err
+	}
+	var rows []any
+	for k, hs := range t.lbHand {
+		for seat, pid := range hs {
+			rows = append(rows, k.stream, k.hand, seat, pid)
+		}
+	}
+	return t.insertRows(ctx, `INSERT INTO lb_hand_seats (stream, hand, seat, player_id) VALUES `, 4, rows)
 }
 
 // lbTable is a row of lb_tables.
@@ -143,7 +258,7 @@ func (t *wtx) tdTableOf(ctx context.Context, tid string) (*tdTable, error) {
 // every table the events after position cp name (hh_tables, td_tables):
 // one query a table a batch was most of the statements left.
 func (t *wtx) prefetch(ctx context.Context, name string, events []eventstore.Event, cp int64) error {
-	if name != projections.Hands && name != projections.Directory {
+	if name != projections.Hands && name != projections.Directory && name != projections.Leaderboards {
 		return nil
 	}
 	seen := map[string]bool{}
@@ -168,6 +283,9 @@ func (t *wtx) prefetch(ctx context.Context, name string, events []eventstore.Eve
 	list, err := json.Marshal(keys)
 	if err != nil {
 		return err
+	}
+	if name == projections.Leaderboards {
+		return t.readLeaderboardSeats(ctx, keys)
 	}
 	if name == projections.Hands {
 		t.hh = make(map[string]*hhTable, len(keys))
@@ -236,6 +354,9 @@ func (t *wtx) flush(ctx context.Context) error {
 	}
 	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta) VALUES `, 5, t.playerHands); err != nil {
 		return fmt.Errorf("player hands: %w", err)
+	}
+	if err := t.flushHandSeats(ctx); err != nil {
+		return fmt.Errorf("hand seats: %w", err)
 	}
 	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO lb_results (hand_id, seat, player_id, game, variant, delta, settled_at) VALUES `, 7, t.lbResults); err != nil {
 		return fmt.Errorf("results: %w", err)
