@@ -36,9 +36,7 @@ func (r *Rules) LegalSummary(s *State, seat int, sel cards.Multiset) (table.Hold
 		}
 	}
 	if inHand {
-		var pl plan
-		pl.make(hand, lead, r.v.cardTypes())
-		pl.summarize(hand, &sel, &need, &sum)
+		summarize(hand, lead, r.v.cardTypes(), &sel, &need, &sum)
 	}
 	if s.mayOpen(seat) {
 		sum.Short = append(sum.Short, table.Action{Type: ActionOpen})
@@ -49,44 +47,57 @@ func (r *Rules) LegalSummary(s *State, seat int, sel cards.Multiset) (table.Hold
 	return sum, true
 }
 
-// summarize adds to sum the plays of the plan that contain sel (whose rank
-// counts are need; hand holds sel): their number, the cards that
-// extend sel, and the plays that are sel exactly, in each's order.
-func (pl *plan) summarize(hand, sel *cards.Multiset, need *climb.Counts, sum *table.HoldingSummary) {
-	h := &pl.h
+// summarize adds to sum the plays of hand on lead that contain sel (whose
+// rank counts are need; hand holds sel): their number, the cards that
+// extend sel, and the plays that are sel exactly, in LegalSeq's order. It
+// walks the rank patterns as plan.make does, without counting every
+// pattern's choices of suits as a plan does.
+func summarize(hand *cards.Multiset, lead *Reading, ct cardTypes, sel *cards.Multiset, need *climb.Counts, sum *table.HoldingSummary) {
+	var h holding
+	h.types = ct
+	h.fill(hand)
+	var buf [64]uint64
+	g := patternGen{h: h.c.Key(), t: ct, lead: lead, gens: gensOn(lead), out: buf[:0]}
+	var ends [Rocket + 1]int
+	g.all(&ends)
 	// holds[r][k]: the choices of k cards of rank r that hold sel's cards
 	// of the rank, made once a rank that needs them.
 	var holds [climb.NumRanks][2*4 + 1]int
 	var counted uint32 // bit r: holds[r] made
 	var extend uint32  // bit r: some play holding sel has more of rank r
-	for _, k := range pl.keep {
-		if !covers(&k.p, need) {
-			continue
-		}
-		plays := 1
-		for rank, n := range k.p {
-			if n == 0 {
+	start := 0
+	for ty := Single; ty <= Rocket; ty++ {
+		for _, key := range g.out[start:ends[ty]] {
+			p := patternCounts(key)
+			if !covers(&p, need) {
 				continue
 			}
-			if counted&(1<<rank) == 0 {
-				h.holdingChoices(rank, sel, &holds[rank])
-				counted |= 1 << rank
+			plays := 1
+			for rank, n := range p {
+				if n == 0 {
+					continue
+				}
+				if counted&(1<<rank) == 0 {
+					h.holdingChoices(rank, sel, &holds[rank])
+					counted |= 1 << rank
+				}
+				plays *= holds[rank][n]
 			}
-			plays *= holds[rank][n]
-		}
-		if plays == 0 {
-			continue
-		}
-		nt := bits.OnesCount32(k.types)
-		sum.Matching += plays * nt
-		for rank, n := range k.p {
-			if n > need[rank] {
-				extend |= 1 << rank
+			if plays == 0 {
+				continue
+			}
+			types := patternTypes(key, &p, ty, lead)
+			sum.Matching += plays * bits.OnesCount32(types)
+			for rank, n := range p {
+				if n > need[rank] {
+					extend |= 1 << rank
+				}
+			}
+			if p == *need {
+				h.exact(&p, types, sel, sum)
 			}
 		}
-		if k.p == *need {
-			pl.exact(&k, sel, sum)
-		}
+		start = ends[ty]
 	}
 	for i, k := range sel {
 		if extend&(1<<climb.RankOfIndex(i)) != 0 && hand[i] > k {
@@ -122,21 +133,20 @@ func (h *holding) holdingChoices(r int, sel *cards.Multiset, out *[2*4 + 1]int) 
 	}
 }
 
-// exact appends to sum.Short the plays of pattern k whose cards are sel,
-// once per playable type, as LegalSeq yields them.
-func (pl *plan) exact(k *kept, sel *cards.Multiset, sum *table.HoldingSummary) {
-	h := &pl.h
+// exact appends to sum.Short the play of pattern p whose cards are sel,
+// once per playable type (types), as LegalSeq yields it.
+func (h *holding) exact(p *climb.Counts, types uint32, sel *cards.Multiset, sum *table.HoldingSummary) {
 	var o odometer
-	o.start(&k.p)
+	o.start(p)
 	for {
 		cs := o.append(h, nil)
 		if cards.Of(cs) == *sel {
 			a := table.Action{Type: ActionPlay, Cards: cs}
-			if bits.OnesCount32(k.types) == 1 {
+			if bits.OnesCount32(types) == 1 {
 				sum.Short = append(sum.Short, a)
 			} else {
 				for t := Single; t <= Rocket; t++ {
-					if k.types&(1<<t) != 0 {
+					if types&(1<<t) != 0 {
 						a.As = t.String()
 						sum.Short = append(sum.Short, a)
 					}
