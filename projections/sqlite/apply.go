@@ -27,6 +27,13 @@ type handNumber struct {
 	Hand int `json:"hand"`
 }
 
+// settlement is the part of HandSettled the projections read: decoding the
+// whole event copied its result and seed.
+type settlement struct {
+	Hand   int   `json:"hand"`
+	Deltas []int `json:"deltas"`
+}
+
 // seatRecord is who held a seat when a hand was dealt.
 type seatRecord struct {
 	Seat     int    `json:"seat"`
@@ -108,7 +115,7 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	if ev.Type != "HandSettled" {
 		return nil
 	}
-	s, err := decode[table.HandSettled](ev)
+	s, err := decode[settlement](ev)
 	if err != nil {
 		return err
 	}
@@ -274,7 +281,7 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		}
 		return nil
 	case "HandSettled":
-		s, err := decode[table.HandSettled](ev)
+		s, err := decode[settlement](ev)
 		if err != nil {
 			return err
 		}
