@@ -192,7 +192,7 @@ func (pl *plan) makeGens(hand *cards.Multiset, lead *Reading, ct cardTypes, gens
 	for ty := Single; ty <= Rocket; ty++ {
 		for _, key := range pl.pats[start:ends[ty]] {
 			p := patternCounts(key)
-			types := patternTypes(key, &p, ty, lead)
+			types := patternTypes(key, ty, lead)
 			c := h.choices(&p)
 			n := p.Total()
 			pl.keep = append(pl.keep, kept{p, n, c, types})
@@ -203,13 +203,15 @@ func (pl *plan) makeGens(hand *cards.Multiset, lead *Reading, ct cardTypes, gens
 	}
 }
 
-// patternTypes is the playable types of pattern key (counts p), which
-// patternGen gave as type ty.
-func patternTypes(key uint64, p *climb.Counts, ty Type, lead *Reading) uint32 {
+// patternTypes is the playable types of pattern key, which patternGen gave
+// as type ty.
+func patternTypes(key uint64, ty Type, lead *Reading) uint32 {
 	// The one pattern of two types: a run of 4 or 8 trios on a lead is an
 	// airplane and an airplane with single kickers.
-	if lead == nil && (ty == Airplane || ty == AirplaneSingles) && trioRun(key) && (p.Total()/3)%4 == 0 {
-		return 1<<Airplane | 1<<AirplaneSingles
+	if lead == nil && (ty == Airplane || ty == AirplaneSingles) && trioRun(key) {
+		if p := patternCounts(key); (p.Total()/3)%4 == 0 {
+			return 1<<Airplane | 1<<AirplaneSingles
+		}
 	}
 	return uint32(1) << ty
 }

@@ -133,12 +133,13 @@ func BenchmarkSummarySet(b *testing.B) {
 			var sel cards.Multiset
 			var need climb.Counts
 			var sum table.HoldingSummary
+			var pats []uint64
 			i, plays := 0, 0
 			b.ReportAllocs()
 			cpu := gametest.CPUTime()
 			for b.Loop() {
 				sum = table.HoldingSummary{Short: sum.Short[:0]}
-				summarize(&ps[i].hand, ps[i].lead, ct, &sel, &need, &sum)
+				summarize(&ps[i].hand, ps[i].lead, ct, &sel, &need, &sum, &pats)
 				plays += sum.Matching
 				if i++; i == len(ps) {
 					i = 0

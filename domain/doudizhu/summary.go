@@ -36,7 +36,8 @@ func (r *Rules) LegalSummary(s *State, seat int, sel cards.Multiset) (table.Hold
 		}
 	}
 	if inHand {
-		summarize(hand, lead, r.v.cardTypes(), &sel, &need, &sum)
+		var pats []uint64
+		summarize(hand, lead, r.v.cardTypes(), &sel, &need, &sum, &pats)
 	}
 	if s.mayOpen(seat) {
 		sum.Short = append(sum.Short, table.Action{Type: ActionOpen})
@@ -52,14 +53,25 @@ func (r *Rules) LegalSummary(s *State, seat int, sel cards.Multiset) (table.Hold
 // extend sel, and the plays that are sel exactly, in LegalSeq's order. It
 // walks the rank patterns as plan.make does, without counting every
 // pattern's choices of suits as a plan does.
-func summarize(hand *cards.Multiset, lead *Reading, ct cardTypes, sel *cards.Multiset, need *climb.Counts, sum *table.HoldingSummary) {
+// pats is a buffer for the patterns, which a caller may reuse.
+func summarize(hand *cards.Multiset, lead *Reading, ct cardTypes, sel *cards.Multiset, need *climb.Counts, sum *table.HoldingSummary, pats *[]uint64) {
 	var h holding
 	h.types = ct
 	h.fill(hand)
-	var buf [64]uint64
-	g := patternGen{h: h.c.Key(), t: ct, lead: lead, gens: gensOn(lead), out: buf[:0]}
+	g := patternGen{h: h.c.Key(), t: ct, lead: lead, gens: gensOn(lead), out: (*pats)[:0]}
 	var ends [Rocket + 1]int
 	g.all(&ends)
+	*pats = g.out
+	// The patterns are packed counts, four bits a rank (climb.Counts.Key):
+	// they are read without unpacking them.
+	needKey := need.Key()
+	var needAt [climb.NumRanks]int
+	needRanks := needAt[:0]
+	for r, n := range need {
+		if n > 0 {
+			needRanks = append(needRanks, r)
+		}
+	}
 	// holds[r][k]: the choices of k cards of rank r that hold sel's cards
 	// of the rank, made once a rank that needs them.
 	var holds [climb.NumRanks][2*4 + 1]int
@@ -67,33 +79,36 @@ func summarize(hand *cards.Multiset, lead *Reading, ct cardTypes, sel *cards.Mul
 	var extend uint32  // bit r: some play holding sel has more of rank r
 	start := 0
 	for ty := Single; ty <= Rocket; ty++ {
+	patterns:
 		for _, key := range g.out[start:ends[ty]] {
-			p := patternCounts(key)
-			if !covers(&p, need) {
-				continue
+			for _, r := range needRanks {
+				if uint8(key>>(4*r)&0xF) < need[r] {
+					continue patterns
+				}
 			}
 			plays := 1
-			for rank, n := range p {
-				if n == 0 {
-					continue
+			var more uint32
+			for k := key; k != 0; {
+				r := bits.TrailingZeros64(k) / 4
+				n := int(k >> (4 * r) & 0xF)
+				k &^= 0xF << (4 * r)
+				if counted&(1<<r) == 0 {
+					h.holdingChoices(r, sel, &holds[r])
+					counted |= 1 << r
 				}
-				if counted&(1<<rank) == 0 {
-					h.holdingChoices(rank, sel, &holds[rank])
-					counted |= 1 << rank
+				plays *= holds[r][n]
+				if uint8(n) > need[r] {
+					more |= 1 << r
 				}
-				plays *= holds[rank][n]
 			}
 			if plays == 0 {
 				continue
 			}
-			types := patternTypes(key, &p, ty, lead)
+			types := patternTypes(key, ty, lead)
 			sum.Matching += plays * bits.OnesCount32(types)
-			for rank, n := range p {
-				if n > need[rank] {
-					extend |= 1 << rank
-				}
-			}
-			if p == *need {
+			extend |= more
+			if key == needKey {
+				p := patternCounts(key)
 				h.exact(&p, types, sel, sum)
 			}
 		}
