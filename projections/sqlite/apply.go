@@ -69,21 +69,23 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO hh_seats (stream, seat, player_id, name) VALUES (?, ?, ?, ?)`,
-			ev.Stream, p.Seat, p.PlayerID, p.Name)
-		if err != nil {
-			return err
+		if !tx.seatTaken(ev.Stream, seatRecord{Seat: p.Seat, PlayerID: p.PlayerID, Name: p.Name}, false) {
+			_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO hh_seats (stream, seat, player_id, name) VALUES (?, ?, ?, ?)`,
+				ev.Stream, p.Seat, p.PlayerID, p.Name)
+			if err != nil {
+				return err
+			}
 		}
-		tx.seatTaken(ev.Stream, seatRecord{Seat: p.Seat, PlayerID: p.PlayerID, Name: p.Name}, false)
 	case "PlayerLeft":
 		p, err := decode[table.PlayerLeft](ev)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM hh_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat); err != nil {
-			return err
+		if !tx.seatTaken(ev.Stream, seatRecord{Seat: p.Seat}, true) {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM hh_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat); err != nil {
+				return err
+			}
 		}
-		tx.seatTaken(ev.Stream, seatRecord{Seat: p.Seat}, true)
 	}
 
 	t, err := tx.hhTableOf(ctx, ev.Stream)
@@ -224,14 +226,14 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lb_seats (stream, seat, player_id) VALUES (?, ?, ?)`, ev.Stream, p.Seat, p.PlayerID); err != nil {
-			return err
-		}
 		if seats := tx.lbSeats[ev.Stream]; seats != nil {
 			seats[p.Seat] = p.PlayerID
+			tx.lbSeatsDirty[ev.Stream] = true
+		} else if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lb_seats (stream, seat, player_id) VALUES (?, ?, ?)`, ev.Stream, p.Seat, p.PlayerID); err != nil {
+			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO lb_names (player_id, name) VALUES (?, ?) ON CONFLICT (player_id) DO UPDATE SET name = excluded.name`, p.PlayerID, p.Name)
-		return err
+		tx.nameSeen(p.PlayerID, p.Name)
+		return nil
 	case "PlayerLeft":
 		p, err := decode[table.PlayerLeft](ev)
 		if err != nil {
@@ -239,6 +241,8 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		}
 		if seats := tx.lbSeats[ev.Stream]; seats != nil {
 			delete(seats, p.Seat)
+			tx.lbSeatsDirty[ev.Stream] = true
+			return nil
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
 		return err
@@ -258,6 +262,8 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		}
 		if seats := tx.lbSeats[ev.Stream]; seats != nil {
 			delete(seats, p.Seat)
+			tx.lbSeatsDirty[ev.Stream] = true
+			return nil
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
 		return err

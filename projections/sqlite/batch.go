@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 	"strings"
@@ -47,6 +48,12 @@ type batch struct {
 	lbHand     map[lbHandKey]map[int]string
 	lbHandRead map[string]bool // streams whose lb_hand_seats rows were read
 	lbHandHad  []lbHandKey
+	// lbSeatsDirty and hhSeatsDirty are the streams whose seats the batch
+	// changed in lbSeats, hhSeats; lbNames the players' names it met, the
+	// last of each (lbNameOrder: in the order first met).
+	lbSeatsDirty, hhSeatsDirty map[string]bool
+	lbNames                    map[string]string
+	lbNameOrder                []string
 	// td is the directory's knowledge of each table the batch met.
 	td map[string]*tdTable
 }
@@ -59,12 +66,18 @@ type hhTable struct {
 }
 
 // seatTaken records in hhSeats, if the batch read them, that r holds its
-// seat (INSERT OR REPLACE), or that the seat is empty when left.
-func (t *wtx) seatTaken(stream string, r seatRecord, left bool) {
+// seat (INSERT OR REPLACE), or that the seat is empty when left; flush
+// writes them. false when the batch did not read them: the caller writes
+// the change.
+func (t *wtx) seatTaken(stream string, r seatRecord, left bool) bool {
 	seats, ok := t.hhSeats[stream]
 	if !ok {
-		return
+		return false
 	}
+	if t.hhSeatsDirty == nil {
+		t.hhSeatsDirty = map[string]bool{}
+	}
+	t.hhSeatsDirty[stream] = true
 	i, found := slices.BinarySearchFunc(seats, r.Seat, func(s seatRecord, seat int) int { return cmp.Compare(s.Seat, seat) })
 	switch {
 	case left && found:
@@ -75,6 +88,67 @@ func (t *wtx) seatTaken(stream string, r seatRecord, left bool) {
 		seats = slices.Insert(seats, i, r)
 	}
 	t.hhSeats[stream] = seats
+	return true
+}
+
+// nameSeen records a player's name, which flush writes to lb_names.
+func (t *wtx) nameSeen(pid, name string) {
+	if t.lbNames == nil {
+		t.lbNames = map[string]string{}
+	}
+	if _, ok := t.lbNames[pid]; !ok {
+		t.lbNameOrder = append(t.lbNameOrder, pid)
+	}
+	t.lbNames[pid] = name
+}
+
+// flushSeats writes the seats the batch changed in memory (hh_seats,
+// lb_seats: each changed stream's rows deleted and inserted again) and
+// the names it met.
+func (t *wtx) flushSeats(ctx context.Context) error {
+	var rows []any
+	for _, stream := range slices.Sorted(maps.Keys(t.hhSeatsDirty)) {
+		for _, r := range t.hhSeats[stream] {
+			rows = append(rows, stream, r.Seat, r.PlayerID, r.Name)
+		}
+	}
+	if err := t.execList(ctx, `DELETE FROM hh_seats WHERE stream IN (SELECT value FROM json_each(?))`, slices.Sorted(maps.Keys(t.hhSeatsDirty))); err != nil {
+		return err
+	}
+	if err := t.insertRows(ctx, `INSERT INTO hh_seats (stream, seat, player_id, name) VALUES `, 4, rows); err != nil {
+		return err
+	}
+	rows = rows[:0]
+	for _, stream := range slices.Sorted(maps.Keys(t.lbSeatsDirty)) {
+		for seat, pid := range t.lbSeats[stream] {
+			rows = append(rows, stream, seat, pid)
+		}
+	}
+	if err := t.execList(ctx, `DELETE FROM lb_seats WHERE stream IN (SELECT value FROM json_each(?))`, slices.Sorted(maps.Keys(t.lbSeatsDirty))); err != nil {
+		return err
+	}
+	if err := t.insertRows(ctx, `INSERT INTO lb_seats (stream, seat, player_id) VALUES `, 3, rows); err != nil {
+		return err
+	}
+	rows = rows[:0]
+	for _, pid := range t.lbNameOrder {
+		rows = append(rows, pid, t.lbNames[pid])
+	}
+	return t.insertRows(ctx, `INSERT INTO lb_names (player_id, name) VALUES `, 2, rows, `ON CONFLICT (player_id) DO UPDATE SET name = excluded.name`)
+}
+
+// execList runs query with list as its one argument, a JSON array, if it
+// is not empty.
+func (t *wtx) execList(ctx context.Context, query string, list []string) error {
+	if len(list) == 0 {
+		return nil
+	}
+	js, err := json.Marshal(list)
+	if err != nil {
+		return err
+	}
+	_, err = t.ExecContext(ctx, query, string(js))
+	return err
 }
 
 type lbHandKey struct {
@@ -119,6 +193,7 @@ func (t *wtx) readLeaderboardSeats(ctx context.Context, streams []string) error 
 	}
 	if t.lbSeats == nil {
 		t.lbSeats, t.lbHand, t.lbHandRead = map[string]map[int]string{}, map[lbHandKey]map[int]string{}, map[string]bool{}
+		t.lbSeatsDirty = map[string]bool{}
 	}
 	for _, s := range streams {
 		t.lbSeats[s] = map[int]string{}
@@ -214,6 +289,8 @@ type tdTable struct {
 	at      int64
 	// recount: the batch changed the table's seats.
 	recount bool
+	// hands is the number of hands the batch settled.
+	hands int
 }
 
 // hhTableOf returns stream's hh_tables row, read once a batch.
@@ -355,6 +432,9 @@ func (t *wtx) flush(ctx context.Context) error {
 	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta) VALUES `, 5, t.playerHands); err != nil {
 		return fmt.Errorf("player hands: %w", err)
 	}
+	if err := t.flushSeats(ctx); err != nil {
+		return fmt.Errorf("seats: %w", err)
+	}
 	if err := t.flushHandSeats(ctx); err != nil {
 		return fmt.Errorf("hand seats: %w", err)
 	}
@@ -362,7 +442,7 @@ func (t *wtx) flush(ctx context.Context) error {
 		return fmt.Errorf("results: %w", err)
 	}
 	// One statement a kind of change, its rows as a JSON array of pairs.
-	var open, updated, recount [][2]any
+	var open, updated, recount, hands [][2]any
 	for stream, r := range t.hh {
 		if r != nil && r.dirty {
 			open = append(open, [2]any{stream, r.open})
@@ -375,6 +455,9 @@ func (t *wtx) flush(ctx context.Context) error {
 		if r.recount {
 			recount = append(recount, [2]any{tid, 0})
 		}
+		if r.hands > 0 {
+			hands = append(hands, [2]any{tid, r.hands})
+		}
 	}
 	if err := t.execPairs(ctx, `UPDATE hh_tables SET open_hand = json_extract(v.value, '$[1]')
 		FROM json_each(?) AS v WHERE hh_tables.stream = json_extract(v.value, '$[0]')`, open); err != nil {
@@ -383,6 +466,10 @@ func (t *wtx) flush(ctx context.Context) error {
 	if err := t.execPairs(ctx, `UPDATE td_tables SET updated_at = json_extract(v.value, '$[1]')
 		FROM json_each(?) AS v WHERE td_tables.table_id = json_extract(v.value, '$[0]')`, updated); err != nil {
 		return fmt.Errorf("tables updated: %w", err)
+	}
+	if err := t.execPairs(ctx, `UPDATE td_tables SET hands = hands + json_extract(v.value, '$[1]')
+		FROM json_each(?) AS v WHERE td_tables.table_id = json_extract(v.value, '$[0]')`, hands); err != nil {
+		return fmt.Errorf("hands played: %w", err)
 	}
 	// A table's seated count and, unless it is closed, its status from its
 	// seats, once a batch for the tables whose seats it changed.
@@ -418,11 +505,15 @@ const maxRowsInsert = 64
 // insertRows inserts rows (cols values each, in order) with head, an
 // "INSERT … VALUES " clause: up to maxRowsInsert rows a statement, and only
 // power-of-two counts of rows, so that few statements are ever prepared.
-func (t *wtx) insertRows(ctx context.Context, head string, cols int, args []any) error {
+func (t *wtx) insertRows(ctx context.Context, head string, cols int, args []any, tail ...string) error {
 	for len(args) > 0 {
 		n := min(len(args)/cols, maxRowsInsert)
 		n = 1 << (bits.Len(uint(n)) - 1)
-		if _, err := t.ExecContext(ctx, t.valuesQuery(head, cols, n), args[:n*cols]...); err != nil {
+		q := t.valuesQuery(head, cols, n)
+		if len(tail) > 0 {
+			q += " " + tail[0]
+		}
+		if _, err := t.ExecContext(ctx, q, args[:n*cols]...); err != nil {
 			return err
 		}
 		args = args[n*cols:]

@@ -87,8 +87,8 @@ func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		}
 		return emptySeat(ctx, tx, t, tid, p.Seat)
 	case "HandSettled":
-		_, err := tx.ExecContext(ctx, `UPDATE td_tables SET hands = hands + 1 WHERE table_id = ?`, tid)
-		return err
+		t.hands++ // at the batch's end (flush)
+		return nil
 	case "TableClosed":
 		_, err := tx.ExecContext(ctx, `UPDATE td_tables SET status = ? WHERE table_id = ?`, projections.StatusClosed, tid)
 		return err
