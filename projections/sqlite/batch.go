@@ -41,12 +41,13 @@ type batch struct {
 	// settled a hand of, nil for none.
 	lb map[string]*lbTable
 	// lbSeats are the lb_seats rows (seat to player) of each stream the
-	// batch read them for, and lbHand the lb_hand_seats rows of each hand,
-	// both kept as the batch changes them; lbHandRead are the hands that
-	// had rows when the batch began. flush writes lbHand back.
+	// batch read them for, and lbHand the lb_hand_seats rows of each hand
+	// of those streams, both kept as the batch changes them; lbHandRead are
+	// the streams read, lbHandHad the hands that had rows when they were.
+	// flush writes lbHand back.
 	lbSeats    map[string]map[int]string
 	lbHand     map[lbHandKey]map[int]string
-	lbHandRead map[string]bool // streams whose lb_hand_seats rows were read
+	lbHandRead map[string]bool
 	lbHandHad  []lbHandKey
 	// lbSeatsDirty and hhSeatsDirty are the streams whose seats the batch
 	// changed in lbSeats, hhSeats; lbNames the players' names it met, the
