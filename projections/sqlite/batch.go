@@ -57,6 +57,36 @@ type batch struct {
 	lbNameOrder                []string
 	// td is the directory's knowledge of each table the batch met.
 	td map[string]*tdTable
+	// tdSeats are the td_seats rows the batch changed, by table and seat:
+	// the row as the batch leaves it, nil for an empty seat (tdSeatOrder:
+	// the keys in the order first changed). Nothing reads td_seats before
+	// flush writes them.
+	tdSeats     map[tdSeatKey]*tdSeat
+	tdSeatOrder []tdSeatKey
+}
+
+type tdSeatKey struct {
+	table string
+	seat  int
+}
+
+// tdSeat is a row of td_seats.
+type tdSeat struct {
+	player, name string
+	bot          bool
+}
+
+// tdSeat records that a seat of table tid is r (INSERT OR REPLACE), or
+// empty for nil (DELETE), which flush writes.
+func (t *wtx) tdSeat(tid string, seat int, r *tdSeat) {
+	if t.tdSeats == nil {
+		t.tdSeats = map[tdSeatKey]*tdSeat{}
+	}
+	k := tdSeatKey{tid, seat}
+	if _, ok := t.tdSeats[k]; !ok {
+		t.tdSeatOrder = append(t.tdSeatOrder, k)
+	}
+	t.tdSeats[k] = r
 }
 
 // hhTable is a row of hh_tables; dirty when open differs from the row's.
@@ -129,6 +159,21 @@ func (t *wtx) flushSeats(ctx context.Context) error {
 		return err
 	}
 	if err := t.insertRows(ctx, `INSERT INTO lb_seats (stream, seat, player_id) VALUES `, 3, rows); err != nil {
+		return err
+	}
+	var keys [][2]any
+	rows = rows[:0]
+	for _, k := range t.tdSeatOrder {
+		keys = append(keys, [2]any{k.table, k.seat})
+		if r := t.tdSeats[k]; r != nil {
+			rows = append(rows, k.table, k.seat, r.player, r.name, r.bot)
+		}
+	}
+	if err := t.execPairs(ctx, `DELETE FROM td_seats WHERE (table_id, seat) IN
+		(SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))`, keys); err != nil {
+		return err
+	}
+	if err := t.insertRows(ctx, `INSERT INTO td_seats (table_id, seat, player_id, name, bot) VALUES `, 5, rows); err != nil {
 		return err
 	}
 	rows = rows[:0]

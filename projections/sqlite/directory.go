@@ -68,10 +68,7 @@ func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO td_seats (table_id, seat, player_id, name, bot) VALUES (?, ?, ?, ?, ?)`,
-			tid, p.Seat, p.PlayerID, p.Name, p.Bot); err != nil {
-			return err
-		}
+		tx.tdSeat(tid, p.Seat, &tdSeat{p.PlayerID, p.Name, p.Bot})
 		t.recount = true // at the batch's end (flush)
 		return nil
 	case "PlayerLeft":
@@ -79,13 +76,17 @@ func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		if err != nil {
 			return err
 		}
-		return emptySeat(ctx, tx, t, tid, p.Seat)
+		tx.tdSeat(tid, p.Seat, nil)
+		t.recount = true
+		return nil
 	case "PlayerEscaped":
 		p, err := decode[table.PlayerEscaped](ev)
 		if err != nil {
 			return err
 		}
-		return emptySeat(ctx, tx, t, tid, p.Seat)
+		tx.tdSeat(tid, p.Seat, nil)
+		t.recount = true
+		return nil
 	case "HandSettled":
 		t.hands++ // at the batch's end (flush)
 		return nil
@@ -93,14 +94,6 @@ func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		_, err := tx.ExecContext(ctx, `UPDATE td_tables SET status = ? WHERE table_id = ?`, projections.StatusClosed, tid)
 		return err
 	}
-	return nil
-}
-
-func emptySeat(ctx context.Context, tx *wtx, t *tdTable, tid string, seat int) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM td_seats WHERE table_id = ? AND seat = ?`, tid, seat); err != nil {
-		return err
-	}
-	t.recount = true // at the batch's end (flush)
 	return nil
 }
 
