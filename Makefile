@@ -63,6 +63,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./domain/cards/
 	$(GO) test -run '^$$' -fuzz '^FuzzUnmarshalText$$' -fuzztime $(FUZZTIME) ./domain/cards/
 	$(GO) test -run '^$$' -fuzz '^FuzzPatterns$$' -fuzztime $(FUZZTIME) ./domain/doudizhu/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCanonical$$' -fuzztime $(FUZZTIME) ./domain/doudizhu/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCanonical$$' -fuzztime $(FUZZTIME) ./domain/table/
 	$(GO) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(FUZZTIME) ./domain/doudizhu/
 	$(GO) test -run '^$$' -fuzz '^FuzzClassifyTwoDecks$$' -fuzztime $(FUZZTIME) ./domain/doudizhu/
 	$(GO) test -run '^$$' -fuzz '^FuzzFollow$$' -fuzztime $(FUZZTIME) ./domain/shengji/
@@ -125,11 +127,13 @@ web-test:
 # bench runs the benchmarks of the committed position sets and the cold
 # replay (docs/PERF.md), a few runs each; compare two outputs with
 # $(BIN)/benchstat (make benchstat). bench-all runs every benchmark once.
-BENCH_SET := '^(BenchmarkPatterns|BenchmarkCheckPlay|BenchmarkLegalSet|BenchmarkColdReplay)$$'
+BENCH_SET := '^(BenchmarkPatterns|BenchmarkCheckPlay|BenchmarkLegalSet|BenchmarkSummarySet|BenchmarkColdReplay)$$'
 BENCH_COUNT ?= 3
 
 bench:
 	$(GO) test -run '^$$' -bench $(BENCH_SET) -benchmem -count $(BENCH_COUNT) ./domain/doudizhu/ ./domain/dadun/ ./domain/shuangkou/
+	$(GO) test -run '^$$' -bench '^BenchmarkLegalPage$$/state/' -benchmem -count $(BENCH_COUNT) ./service/
+	$(GO) test -run '^$$' -bench '^(BenchmarkSuiteApplyBatch|BenchmarkSuiteApplyBatchLongHands)$$' -benchtime 50000x -benchmem -count $(BENCH_COUNT) ./projections/sqlite/
 
 bench-all:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"time"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -212,15 +213,56 @@ func sortByHand(cs []cards.Card, order []cards.Card) {
 }
 
 // LegalPage is seat's legal actions now (Legal) narrowed to selected within
-// b, ordered by the seat's hand as the game shows it. The actions are
+// b, ordered by the seat's hand as the game shows it: BoundLegalState at the
+// service's clock.
+func (s *Service) LegalPage(st *table.State, seat int, selected []cards.Card, b Bounds) (LegalPage, error) {
+	return BoundLegalState(st, seat, s.cfg.Clock.Now(), selected, b)
+}
+
+// BoundLegalState is BoundLegalSeq over seat's legal actions at now,
+// ordered by the seat's hand as the game shows it. The actions are
 // generated as BoundLegalSeq consumes them (table.PlayerLegalHolding), so
 // the memory of one answer is bounded however many actions the position
 // allows, and a game may skip the plays that cannot hold the selection:
 // BoundLegalSeq leaves those out anyway.
-func (s *Service) LegalPage(st *table.State, seat int, selected []cards.Card, b Bounds) (LegalPage, error) {
+//
+// A game that summarizes its actions (table.SummaryDecider: 斗地主 from its
+// rank patterns) is asked first: when more actions hold the selection than
+// the page may list, the answer is made from the summary, and no action is
+// generated but those it lists. It is the same answer.
+func BoundLegalState(st *table.State, seat int, now time.Time, selected []cards.Card, b Bounds) (LegalPage, error) {
 	var order []cards.Card
 	if seat >= 0 && st.G != nil && st.InDeal {
 		order = st.Rules.View(st.G, seat).Hand
 	}
-	return BoundLegalSeq(table.PlayerLegalHolding(st, seat, s.cfg.Clock.Now(), cards.Of(selected)), selected, order, b)
+	sel := cards.Of(selected)
+	if sum, ok := table.PlayerLegalSummary(st, seat, now, sel); ok {
+		if page, ok := summaryPage(sum, selected, order, b); ok {
+			return page, nil
+		}
+		if len(selected) > 0 && sum.Matching == 0 {
+			return LegalPage{}, ErrSelectionNotLegal
+		}
+	}
+	return BoundLegalSeq(table.PlayerLegalHolding(st, seat, now, sel), selected, order, b)
+}
+
+// summaryPage is BoundLegalSeq's answer from a summary of the same actions
+// when the page cannot be complete: more actions hold the selection, with
+// the card-less ones, than b.MaxActions, so that BoundLegalSeq would list
+// only the short list. false otherwise (the actions must then be walked).
+func summaryPage(sum table.HoldingSummary, selected []cards.Card, order []cards.Card, b Bounds) (LegalPage, bool) {
+	matching := sum.Matching
+	for _, a := range sum.Short {
+		if len(a.Cards) == 0 {
+			matching++
+		}
+	}
+	if matching <= b.MaxActions || len(selected) > 0 && sum.Matching == 0 {
+		return LegalPage{}, false
+	}
+	page := LegalPage{Selected: append([]cards.Card{}, selected...), Extend: sum.Extend.Cards(), Actions: nonNil(sum.Short)}
+	sortByHand(page.Selected, order)
+	sortByHand(page.Extend, order)
+	return page, true
 }

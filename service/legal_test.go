@@ -291,8 +291,10 @@ func checkPage(t *testing.T, p position, order []cards.Card) {
 // first 20 random 斗地主 fourplayer hands (169,315 actions): the rules' full
 // list (Legal), narrowing it to the empty selection and to one card
 // (BoundLegal), and the whole answer both ways: narrowing the built list
-// (list/…, what LegalPage did before it streamed) and narrowing the stream
-// pruned by the selection (stream/…, what LegalPage does).
+// (list/…, what LegalPage did before it streamed), narrowing the stream
+// pruned by the selection (stream/…, what it did next) and the answer as
+// LegalPage makes it now (state/…: from the rank patterns' summary when the
+// page cannot list every action).
 func BenchmarkLegalPage(b *testing.B) {
 	gv := variantCase{"doudizhu", "fourplayer", 4}
 	var (
@@ -363,6 +365,13 @@ func benchLegalPage(b *testing.B, st *table.State, seat int) {
 		b.Run("stream/"+sel.name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := service.BoundLegalSeq(table.PlayerLegalHolding(st, seat, time.Time{}, cards.Of(sel.sel)), sel.sel, order, service.DefaultBounds); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("state/"+sel.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := service.BoundLegalState(st, seat, time.Time{}, sel.sel, service.DefaultBounds); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -118,3 +118,51 @@ func TestFindHugeLead(t *testing.T) {
 	}
 	t.Fatal("no position of over a million legal actions in 1,000 tables")
 }
+
+// TestBoundLegalStateEqualsList: the answer LegalPage gives
+// (BoundLegalState, from a game's summary where it has one) is exactly
+// what narrowing the list of the seat's actions answers, at every position
+// of a random hand of every variant, for the empty selection, cards of the
+// hand, a legal action's cards and part of them, and cards no action holds,
+// at bounds from tiny to large.
+func TestBoundLegalStateEqualsList(t *testing.T) {
+	bounds := []service.Bounds{service.DefaultBounds, {MaxActions: 6, MaxBytes: 600}, {MaxActions: 1, MaxBytes: 1 << 20}, {MaxActions: 60, MaxBytes: 1 << 20}}
+	for _, gv := range allVariants() {
+		t.Run(gv.game+"/"+gv.variant, func(t *testing.T) {
+			t.Parallel()
+			rt := newRandomTable(t, gv, 5)
+			for rt.hands < 1 {
+				rt.step(func(p position) {
+					list := table.PlayerLegal(p.st, p.seat, time.Time{})
+					order := p.st.Rules.View(p.st.G, p.seat).Hand
+					sels := [][]cards.Card{nil, cards.MustParse("RJ RJ RJ")}
+					if len(order) > 0 {
+						sels = append(sels, order[:1], order[len(order)-1:], order[:min(2, len(order))])
+					}
+					var withCards []table.Action
+					for _, a := range list {
+						if len(a.Cards) > 0 {
+							withCards = append(withCards, a)
+						}
+					}
+					for range 2 {
+						if len(withCards) > 0 {
+							a := withCards[rt.rng.IntN(len(withCards))]
+							sels = append(sels, a.Cards, a.Cards[:1+rt.rng.IntN(len(a.Cards))])
+						}
+					}
+					for _, sel := range sels {
+						for _, b := range bounds {
+							want, wantErr := service.BoundLegal(list, sel, order, b)
+							got, err := service.BoundLegalState(p.st, p.seat, time.Time{}, sel, b)
+							if !errors.Is(err, wantErr) || !reflect.DeepEqual(got, want) {
+								t.Fatalf("seat %d at version %d, selection %s, %+v: BoundLegalState answers %+v %v, the list %+v %v",
+									p.seat, p.st.Version, cards.Format(sel), b, got, err, want, wantErr)
+							}
+						}
+					}
+				})
+			}
+		})
+	}
+}

@@ -205,6 +205,9 @@ func (r *Rules) NewState() *State { return newState(r.v) }
 
 // Decode decodes the game's own events.
 func (r *Rules) Decode(typ string, data []byte) (table.Payload, error) {
+	if p, ok := decodeCanonical(typ, data); ok {
+		return p, nil
+	}
 	return events.Decode(typ, data)
 }
 

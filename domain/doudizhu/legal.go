@@ -192,12 +192,7 @@ func (pl *plan) makeGens(hand *cards.Multiset, lead *Reading, ct cardTypes, gens
 	for ty := Single; ty <= Rocket; ty++ {
 		for _, key := range pl.pats[start:ends[ty]] {
 			p := patternCounts(key)
-			types := uint32(1) << ty
-			// The one pattern of two types: a run of 4 or 8 trios on a
-			// lead is an airplane and an airplane with single kickers.
-			if lead == nil && (ty == Airplane || ty == AirplaneSingles) && trioRun(key) && (p.Total()/3)%4 == 0 {
-				types = 1<<Airplane | 1<<AirplaneSingles
-			}
+			types := patternTypes(key, ty, lead)
 			c := h.choices(&p)
 			n := p.Total()
 			pl.keep = append(pl.keep, kept{p, n, c, types})
@@ -206,6 +201,19 @@ func (pl *plan) makeGens(hand *cards.Multiset, lead *Reading, ct cardTypes, gens
 		}
 		start = ends[ty]
 	}
+}
+
+// patternTypes is the playable types of pattern key, which patternGen gave
+// as type ty.
+func patternTypes(key uint64, ty Type, lead *Reading) uint32 {
+	// The one pattern of two types: a run of 4 or 8 trios on a lead is an
+	// airplane and an airplane with single kickers.
+	if lead == nil && (ty == Airplane || ty == AirplaneSingles) && trioRun(key) {
+		if p := patternCounts(key); (p.Total()/3)%4 == 0 {
+			return 1<<Airplane | 1<<AirplaneSingles
+		}
+	}
+	return uint32(1) << ty
 }
 
 // all expands the plan into every play: the patterns in order, each pattern's

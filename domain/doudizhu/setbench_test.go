@@ -3,6 +3,7 @@ package doudizhu
 import (
 	"testing"
 
+	"paiju/domain/cards"
 	"paiju/domain/climb"
 	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
@@ -118,4 +119,34 @@ func BenchmarkLegalSeqSet(b *testing.B) {
 	gametest.ReportCPU(b, cpu)
 	b.ReportMetric(float64(plays), "plays/op")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ps)), "ns/position")
+}
+
+// BenchmarkSummarySet summarizes the plays at each position for the empty
+// selection (summarize, what /legal answers from when a position has more
+// plays than a page lists): their number and the cards that extend the
+// selection, from the rank patterns, without giving any play its suits.
+func BenchmarkSummarySet(b *testing.B) {
+	for _, set := range positionSets {
+		b.Run(set.variant, func(b *testing.B) {
+			ps := loadPositions(b, set.variant)
+			ct := setVariant(b, set.variant).cardTypes()
+			var sel cards.Multiset
+			var need climb.Counts
+			var sum table.HoldingSummary
+			var pats []uint64
+			i, plays := 0, 0
+			b.ReportAllocs()
+			cpu := gametest.CPUTime()
+			for b.Loop() {
+				sum = table.HoldingSummary{Short: sum.Short[:0]}
+				summarize(&ps[i].hand, ps[i].lead, ct, &sel, &need, &sum, &pats)
+				plays += sum.Matching
+				if i++; i == len(ps) {
+					i = 0
+				}
+			}
+			gametest.ReportCPU(b, cpu)
+			b.ReportMetric(float64(plays)/float64(b.N), "plays/op")
+		})
+	}
 }

@@ -63,6 +63,7 @@ func Adapt[S interface {
 	a.p, auto = d.(AutoplayDecider[S])
 	a.q, _ = d.(StreamDecider[S])
 	a.h, _ = d.(HoldingDecider[S])
+	a.m, _ = d.(SummaryDecider[S])
 	switch {
 	case timed && auto:
 		return timedAutoplayAdapter[S]{a}
@@ -93,6 +94,7 @@ type adapter[S interface {
 	p AutoplayDecider[S] // nil unless d is one
 	q StreamDecider[S]   // nil unless d is one
 	h HoldingDecider[S]  // nil unless d is one
+	m SummaryDecider[S]  // nil unless d is one
 }
 
 // state is the one checked conversion from GameState to the game's type.

@@ -112,3 +112,69 @@ func PlayerLegalHolding(s *State, seat int, now time.Time, sel cards.Multiset) i
 		yield(last)
 	}
 }
+
+// HoldingSummary is what a bounded answer of the legal actions needs of the
+// actions whose cards contain a selection sel, when they are too many to
+// list: how many there are, which cards extend the selection, and the few
+// actions it lists anyway.
+type HoldingSummary struct {
+	// Matching counts the actions with cards that contain sel (as a
+	// multiset), each reading ("as") apart, as LegalSeq yields them.
+	Matching int
+	// Extend has 1 at every card c such that sel plus c is contained in
+	// the cards of some action.
+	Extend cards.Multiset
+	// Short are, in LegalSeq's order, the actions whose cards are sel
+	// exactly and the actions that carry no cards. Their Cards are the
+	// summary's own.
+	Short []Action
+}
+
+// SummaryDecider is a game that can summarize its legal actions holding a
+// selection (HoldingSummary) without generating them all, as a 斗地主 lead
+// of a million plays can from its rank patterns. ok is false where it does
+// not (another phase of the game): the caller then walks LegalSeqHolding.
+type SummaryDecider[S GameState] interface {
+	LegalSummary(s S, seat int, sel cards.Multiset) (sum HoldingSummary, ok bool)
+}
+
+// legalSummary is the game's SummaryDecider when it has one.
+func (a adapter[S]) legalSummary(gs GameState, seat int, sel cards.Multiset) (HoldingSummary, bool) {
+	if a.m == nil {
+		return HoldingSummary{}, false
+	}
+	return a.m.LegalSummary(a.mustState(gs), seat, sel)
+}
+
+// PlayerLegalSummary is the HoldingSummary of PlayerLegalHolding(s, seat,
+// now, sel): the game's, with the table's own card-less actions after it in
+// PlayerLegalHolding's order. ok is false when the game gives none; the
+// caller then walks PlayerLegalHolding.
+func PlayerLegalSummary(s *State, seat int, now time.Time, sel cards.Multiset) (HoldingSummary, bool) {
+	if s.Closed || seat < 0 || seat >= len(s.Players) || s.Players[seat] == "" || !s.InDeal {
+		return HoldingSummary{}, false
+	}
+	if _, timed := s.Rules.(Timed); timed && !now.IsZero() {
+		return HoldingSummary{}, false
+	}
+	g, ok := s.Rules.(interface {
+		legalSummary(GameState, int, cards.Multiset) (HoldingSummary, bool)
+	})
+	if !ok {
+		return HoldingSummary{}, false
+	}
+	_, auto := s.Rules.(Autoplay)
+	live := auto && !s.Bots[seat]
+	if live && s.Delegated[seat] {
+		return HoldingSummary{}, false // resume and escape only: a short list
+	}
+	sum, ok := g.legalSummary(s.G, seat, sel)
+	if !ok {
+		return HoldingSummary{}, false
+	}
+	if live {
+		sum.Short = append(sum.Short, Action{Type: ActionDelegate})
+	}
+	sum.Short = append(sum.Short, Action{Type: ActionEscape})
+	return sum, true
+}

@@ -418,6 +418,9 @@ func ApplyAt(s *State, p Payload, at time.Time) {
 // Decode decodes a stored event of a table played under r.
 func Decode(r Rules, typ string, data []byte) (Payload, error) {
 	if commonEvents.Has(typ) {
+		if p, ok := decodeCanonical(typ, data); ok {
+			return p, nil
+		}
 		return commonEvents.Decode(typ, data)
 	}
 	return r.Decode(typ, data)

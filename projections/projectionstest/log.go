@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"paiju/domain/table"
@@ -121,14 +122,12 @@ func randomLog(seed uint64, tables, events, choices int) *Log {
 	// About five weeks in all.
 	avg := max(35*24*60/events, 1)
 	step := func() time.Duration { return time.Duration(1+r.IntN(2*avg)) * time.Minute }
-	var ts []*randomTable
+	var ts, live []*randomTable
 	for len(l.Events) < events {
-		var live []*randomTable
-		for _, t := range ts {
-			if !t.closed {
-				live = append(live, t)
-			}
-		}
+		// The tables not closed, in the order they opened; kept from one
+		// step to the next, since scanning every table ever opened made a
+		// long log's making quadratic.
+		live = slices.DeleteFunc(live, func(t *randomTable) bool { return t.closed })
 		// Past the number of tables asked for only when all are closed.
 		if len(live) == 0 || len(ts) < tables && r.IntN(6) == 0 {
 			k := randomKinds[r.IntN(len(randomKinds))]
@@ -146,6 +145,7 @@ func randomLog(seed uint64, tables, events, choices int) *Log {
 			}
 			l.Add(t.stream, step(), o)
 			ts = append(ts, t)
+			live = append(live, t)
 			continue
 		}
 		if r.IntN(15) == 0 {

@@ -4,10 +4,10 @@ import (
 	"paiju/projections"
 
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"paiju/domain/table"
 	"paiju/eventstore"
@@ -19,6 +19,19 @@ func decode[T any](ev eventstore.Event) (T, error) {
 		return v, fmt.Errorf("decode %s: %w", ev.Type, err)
 	}
 	return v, nil
+}
+
+// handNumber is the part of HandDealt the projections read: decoding the
+// whole event made the hands' cards.
+type handNumber struct {
+	Hand int `json:"hand"`
+}
+
+// settlement is the part of HandSettled the projections read: decoding the
+// whole event copied its result and seed.
+type settlement struct {
+	Hand   int   `json:"hand"`
+	Deltas []int `json:"deltas"`
 }
 
 // seatRecord is who held a seat when a hand was dealt.
@@ -42,62 +55,69 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO hh_tables (stream, table_id, game, variant, open_hand) VALUES (?, ?, ?, ?, 0)`,
-			ev.Stream, tid, o.Game, o.Variant)
-		return err
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO hh_tables (stream, table_id, game, variant, open_hand) VALUES (?, ?, ?, ?, 0)`,
+			ev.Stream, tid, o.Game, o.Variant); err != nil {
+			return err
+		}
+		if tx.hh == nil {
+			tx.hh = map[string]*hhTable{}
+		}
+		tx.hh[ev.Stream] = &hhTable{game: o.Game, variant: o.Variant}
+		return nil
 	case "PlayerSeated":
 		p, err := decode[table.PlayerSeated](ev)
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO hh_seats (stream, seat, player_id, name) VALUES (?, ?, ?, ?)`,
-			ev.Stream, p.Seat, p.PlayerID, p.Name)
-		if err != nil {
-			return err
+		if !tx.seatTaken(ev.Stream, seatRecord{Seat: p.Seat, PlayerID: p.PlayerID, Name: p.Name}, false) {
+			_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO hh_seats (stream, seat, player_id, name) VALUES (?, ?, ?, ?)`,
+				ev.Stream, p.Seat, p.PlayerID, p.Name)
+			if err != nil {
+				return err
+			}
 		}
 	case "PlayerLeft":
 		p, err := decode[table.PlayerLeft](ev)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM hh_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat); err != nil {
-			return err
+		if !tx.seatTaken(ev.Stream, seatRecord{Seat: p.Seat}, true) {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM hh_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat); err != nil {
+				return err
+			}
 		}
 	}
 
-	var game, variant string
-	var open int
-	err := tx.QueryRowContext(ctx, `SELECT game, variant, open_hand FROM hh_tables WHERE stream = ?`, ev.Stream).Scan(&game, &variant, &open)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil // not a table this projection knows: nothing to record
-	}
+	t, err := tx.hhTableOf(ctx, ev.Stream)
 	if err != nil {
 		return err
 	}
+	if t == nil {
+		return nil // not a table this projection knows: nothing to record
+	}
 	if ev.Type == "HandDealt" {
-		d, err := decode[table.HandDealt](ev)
+		d, err := decode[handNumber](ev)
 		if err != nil {
 			return err
 		}
-		if open != d.Hand {
-			if err := startHand(ctx, tx, ev, tid, game, variant, d.Hand); err != nil {
+		if t.open != d.Hand {
+			if err := startHand(ctx, tx, ev, tid, t.game, t.variant, d.Hand); err != nil {
 				return err
 			}
-			open = d.Hand
+			t.open, t.dirty = d.Hand, true
 		}
 	}
-	if open == 0 {
+	if t.open == 0 {
 		return nil
 	}
-	hid := projections.HandID(tid, open)
-	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hand_events (hand_id, position, version, type, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		hid, ev.Position, ev.Version, ev.Type, string(ev.Data), ev.RecordedAt.UTC().UnixNano()); err != nil {
-		return err
-	}
+	hid := projections.HandID(tid, t.open)
+	// Inserted with the batch's others at its end: nothing reads them
+	// before.
+	tx.handEvents = append(tx.handEvents, hid, ev.Position, ev.Version, ev.Type, string(ev.Data), ev.RecordedAt.UTC().UnixNano())
 	if ev.Type != "HandSettled" {
 		return nil
 	}
-	s, err := decode[table.HandSettled](ev)
+	s, err := decode[settlement](ev)
 	if err != nil {
 		return err
 	}
@@ -109,56 +129,75 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		ev.RecordedAt.UTC().UnixNano(), ev.Position, string(deltas), hid); err != nil {
 		return err
 	}
-	var seatsJSON string
-	if err := tx.QueryRowContext(ctx, `SELECT seats FROM hh_hands WHERE hand_id = ?`, hid).Scan(&seatsJSON); err != nil {
-		return err
-	}
-	var seats []seatRecord
-	if err := json.Unmarshal([]byte(seatsJSON), &seats); err != nil {
-		return err
+	seats, ok := tx.handSeats[hid]
+	if !ok {
+		var seatsJSON string
+		if err := tx.QueryRowContext(ctx, `SELECT seats FROM hh_hands WHERE hand_id = ?`, hid).Scan(&seatsJSON); err != nil {
+			return err
+		}
+		if err := json.Unmarshal([]byte(seatsJSON), &seats); err != nil {
+			return err
+		}
 	}
 	for _, st := range seats {
 		if st.Seat < 0 || st.Seat >= len(s.Deltas) {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta) VALUES (?, ?, ?, ?, ?)`,
-			st.PlayerID, ev.Position, hid, st.Seat, s.Deltas[st.Seat]); err != nil {
-			return err
-		}
+		tx.playerHands = append(tx.playerHands, st.PlayerID, ev.Position, hid, st.Seat, s.Deltas[st.Seat])
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE hh_tables SET open_hand = 0 WHERE stream = ?`, ev.Stream)
-	return err
+	t.open, t.dirty = 0, true
+	return nil
 }
 
 // startHand records a new hand with the seats as they are at its first deal.
 func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, variant string, hand int) error {
-	rows, err := tx.QueryContext(ctx, `SELECT seat, player_id, name FROM hh_seats WHERE stream = ? ORDER BY seat`, ev.Stream)
-	if err != nil {
-		return err
-	}
-	seats := []seatRecord{}
-	for rows.Next() {
-		var s seatRecord
-		if err := rows.Scan(&s.Seat, &s.PlayerID, &s.Name); err != nil {
-			rows.Close()
+	seats, ok := tx.hhSeats[ev.Stream]
+	// Not nil: no seats is an empty list, not null.
+	seats = append([]seatRecord{}, seats...)
+	if !ok {
+		var err error
+		if seats, err = readSeats(ctx, tx, ev.Stream); err != nil {
 			return err
 		}
-		seats = append(seats, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	js, err := json.Marshal(seats)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hands (hand_id, table_id, hand, game, variant, seats, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		projections.HandID(tid, hand), tid, hand, game, variant, string(js), ev.RecordedAt.UTC().UnixNano()); err != nil {
+	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hands (hand_id, table_id, hand, game, variant, seats, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		projections.HandID(tid, hand), tid, hand, game, variant, string(js), ev.RecordedAt.UTC().UnixNano())
+	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE hh_tables SET open_hand = ? WHERE stream = ?`, hand, ev.Stream)
-	return err
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 1 {
+		// The row holds these seats: its settlement, if in this batch,
+		// need not read them back.
+		if tx.handSeats == nil {
+			tx.handSeats = map[string][]seatRecord{}
+		}
+		tx.handSeats[projections.HandID(tid, hand)] = seats
+	}
+	return nil // the caller records the open hand, which flush writes
+}
+
+// readSeats reads stream's hh_seats rows, by seat.
+func readSeats(ctx context.Context, tx *wtx, stream string) ([]seatRecord, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT seat, player_id, name FROM hh_seats WHERE stream = ? ORDER BY seat`, stream)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	seats := []seatRecord{}
+	for rows.Next() {
+		var s seatRecord
+		if err := rows.Scan(&s.Seat, &s.PlayerID, &s.Name); err != nil {
+			return nil, err
+		}
+		seats = append(seats, s)
+	}
+	return seats, rows.Err()
 }
 
 // applyLeaderboards credits each seat's settlement delta to the player who
@@ -174,22 +213,36 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO lb_tables (stream, game, variant) VALUES (?, ?, ?)`, ev.Stream, o.Game, o.Variant)
-		return err
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lb_tables (stream, game, variant) VALUES (?, ?, ?)`, ev.Stream, o.Game, o.Variant); err != nil {
+			return err
+		}
+		if tx.lb == nil {
+			tx.lb = map[string]*lbTable{}
+		}
+		tx.lb[ev.Stream] = &lbTable{game: o.Game, variant: o.Variant}
+		return nil
 	case "PlayerSeated":
 		p, err := decode[table.PlayerSeated](ev)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lb_seats (stream, seat, player_id) VALUES (?, ?, ?)`, ev.Stream, p.Seat, p.PlayerID); err != nil {
+		if seats := tx.lbSeats[ev.Stream]; seats != nil {
+			seats[p.Seat] = p.PlayerID
+			tx.lbSeatsDirty[ev.Stream] = true
+		} else if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lb_seats (stream, seat, player_id) VALUES (?, ?, ?)`, ev.Stream, p.Seat, p.PlayerID); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO lb_names (player_id, name) VALUES (?, ?) ON CONFLICT (player_id) DO UPDATE SET name = excluded.name`, p.PlayerID, p.Name)
-		return err
+		tx.nameSeen(p.PlayerID, p.Name)
+		return nil
 	case "PlayerLeft":
 		p, err := decode[table.PlayerLeft](ev)
 		if err != nil {
 			return err
+		}
+		if seats := tx.lbSeats[ev.Stream]; seats != nil {
+			delete(seats, p.Seat)
+			tx.lbSeatsDirty[ev.Stream] = true
+			return nil
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
 		return err
@@ -200,56 +253,77 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		}
 		// The escaper still answers for the hand they left: keep them in
 		// the hand's seats, then empty the seat.
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_hand_seats (stream, hand, seat, player_id) VALUES (?, ?, ?, ?)`,
-			ev.Stream, p.Hand, p.Seat, p.PlayerID); err != nil {
+		hs, err := tx.lbHandSeatsOf(ctx, ev.Stream, p.Hand)
+		if err != nil {
 			return err
+		}
+		if _, ok := hs[p.Seat]; !ok {
+			hs[p.Seat] = p.PlayerID
+		}
+		if seats := tx.lbSeats[ev.Stream]; seats != nil {
+			delete(seats, p.Seat)
+			tx.lbSeatsDirty[ev.Stream] = true
+			return nil
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
 		return err
 	case "HandDealt":
-		d, err := decode[table.HandDealt](ev)
+		d, err := decode[handNumber](ev)
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_hand_seats (stream, hand, seat, player_id)
-			SELECT stream, ?, seat, player_id FROM lb_seats WHERE stream = ?`, d.Hand, ev.Stream)
-		return err
+		hs, err := tx.lbHandSeatsOf(ctx, ev.Stream, d.Hand)
+		if err != nil {
+			return err
+		}
+		seats, err := tx.lbSeatsOf(ctx, ev.Stream)
+		if err != nil {
+			return err
+		}
+		for seat, pid := range seats {
+			if _, ok := hs[seat]; !ok {
+				hs[seat] = pid
+			}
+		}
+		return nil
 	case "HandSettled":
-		s, err := decode[table.HandSettled](ev)
+		s, err := decode[settlement](ev)
 		if err != nil {
 			return err
 		}
-		var game, variant string
-		err = tx.QueryRowContext(ctx, `SELECT game, variant FROM lb_tables WHERE stream = ?`, ev.Stream).Scan(&game, &variant)
-		if errors.Is(err, sql.ErrNoRows) {
+		kind, err := tx.lbTableOf(ctx, ev.Stream)
+		if err != nil {
+			return err
+		}
+		if kind == nil {
 			return nil
 		}
+		// Who held each seat at the deal; a settlement without a deal (none
+		// of the games does this) falls back on the seats as they are, seat
+		// by seat.
+		hs, err := tx.lbHandSeatsOf(ctx, ev.Stream, s.Hand)
 		if err != nil {
 			return err
 		}
-		// A settlement without a deal (none of the games does this) falls
-		// back on the seats as they are.
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_hand_seats (stream, hand, seat, player_id)
-			SELECT stream, ?, seat, player_id FROM lb_seats WHERE stream = ?`, s.Hand, ev.Stream); err != nil {
+		seats, err := tx.lbSeatsOf(ctx, ev.Stream)
+		if err != nil {
 			return err
 		}
-		hid := projections.HandID(tid, s.Hand)
-		for seat, delta := range s.Deltas {
-			var pid string
-			err := tx.QueryRowContext(ctx, `SELECT player_id FROM lb_hand_seats WHERE stream = ? AND hand = ? AND seat = ?`, ev.Stream, s.Hand, seat).Scan(&pid)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lb_results (hand_id, seat, player_id, game, variant, delta, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				hid, seat, pid, game, variant, delta, ev.RecordedAt.UTC().UnixNano()); err != nil {
-				return err
+		held := maps.Clone(hs)
+		for seat, pid := range seats {
+			if _, ok := held[seat]; !ok {
+				held[seat] = pid
 			}
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM lb_hand_seats WHERE stream = ? AND hand = ?`, ev.Stream, s.Hand)
-		return err
+		hid := projections.HandID(tid, s.Hand)
+		at := ev.RecordedAt.UTC().UnixNano()
+		for _, seat := range slices.Sorted(maps.Keys(held)) {
+			if seat >= 0 && seat < len(s.Deltas) {
+				tx.lbResults = append(tx.lbResults, hid, seat, held[seat], kind.game, kind.variant, s.Deltas[seat], at)
+			}
+		}
+		clear(hs) // the hand's seats are deleted (flush)
+		return nil
 	}
 	return nil
 }

@@ -181,6 +181,9 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("projection %s: checkpoint: %w", name, err)
 	}
+	if err := tx.prefetch(ctx, name, events, cp); err != nil {
+		return 0, fmt.Errorf("projection %s: %w", name, err)
+	}
 	var gap error
 	start := cp
 	var hash string
@@ -200,6 +203,9 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 	}
 	if cp == start {
 		return 0, gap
+	}
+	if err := tx.flush(ctx); err != nil {
+		return 0, fmt.Errorf("projection %s: %w", name, err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO projection_checkpoints (name, position, hash) VALUES (?, ?, ?)
 		ON CONFLICT (name) DO UPDATE SET position = excluded.position, hash = excluded.hash`, name, cp, hash); err != nil {
@@ -308,6 +314,7 @@ type stmtCache struct {
 	mu      sync.Mutex
 	m       map[string]*sql.Stmt
 	pending map[string]bool
+	texts   map[valuesKey]string // insertRows' statements
 }
 
 // stmt returns query as a statement of tx.
@@ -365,14 +372,34 @@ func (c *stmtCache) close() {
 }
 
 // wtx is a write transaction running cached statements; its methods are
-// those of *sql.Tx that the projections use.
+// those of *sql.Tx that the projections use. It also holds what a batch
+// keeps in memory until its end (batch), which flush writes.
 type wtx struct {
 	tx *sql.Tx
 	c  *stmtCache
+	// stmts are the transaction's own statements: tx.StmtContext makes a
+	// new one at each call, which cost as much as some of the queries.
+	stmts map[string]*sql.Stmt
+	batch
+}
+
+func (t *wtx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := t.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := t.c.stmt(ctx, t.tx, query)
+	if err != nil {
+		return nil, err
+	}
+	if t.stmts == nil {
+		t.stmts = map[string]*sql.Stmt{}
+	}
+	t.stmts[query] = st
+	return st, nil
 }
 
 func (t *wtx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	st, err := t.c.stmt(ctx, t.tx, query)
+	st, err := t.stmt(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -380,7 +407,7 @@ func (t *wtx) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 }
 
 func (t *wtx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	st, err := t.c.stmt(ctx, t.tx, query)
+	st, err := t.stmt(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +416,7 @@ func (t *wtx) QueryContext(ctx context.Context, query string, args ...any) (*sql
 
 // QueryRowContext is *sql.Tx's; a failed prepare surfaces from Scan.
 func (t *wtx) QueryRowContext(ctx context.Context, query string, args ...any) rowScanner {
-	st, err := t.c.stmt(ctx, t.tx, query)
+	st, err := t.stmt(ctx, query)
 	if err != nil {
 		return errRow{err}
 	}

@@ -44,66 +44,57 @@ func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 			(table_id, game, variant, stake, seats, options, clock, max_hands, rules_version, seated, hands, status, opened_position, created_at, updated_at, private)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?)`,
 			tid, o.Game, o.Variant, o.Stake, o.Seats, opts, clock, o.MaxHands, o.RulesVersion, projections.StatusOpen, ev.Position, at, at, o.Private)
-		return err
+		if err != nil {
+			return err
+		}
+		if tx.td == nil {
+			tx.td = map[string]*tdTable{}
+		}
+		tx.td[tid] = &tdTable{known: true}
+		return nil
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE td_tables SET updated_at = ? WHERE table_id = ?`, at, tid)
+	t, err := tx.tdTableOf(ctx, tid)
 	if err != nil {
 		return err
 	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return err // a stream without TableOpened: not a table this directory knows
+	if !t.known {
+		return nil // a stream without TableOpened: not a table this directory knows
 	}
+	// updated_at is written once a batch, at its end (flush).
+	t.touched, t.at = true, at
 	switch ev.Type {
 	case "PlayerSeated":
 		p, err := decode[table.PlayerSeated](ev)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO td_seats (table_id, seat, player_id, name, bot) VALUES (?, ?, ?, ?, ?)`,
-			tid, p.Seat, p.PlayerID, p.Name, p.Bot); err != nil {
-			return err
-		}
-		return recount(ctx, tx, tid)
+		tx.tdSeat(tid, p.Seat, &tdSeat{p.PlayerID, p.Name, p.Bot})
+		t.recount = true // at the batch's end (flush)
+		return nil
 	case "PlayerLeft":
 		p, err := decode[table.PlayerLeft](ev)
 		if err != nil {
 			return err
 		}
-		return emptySeat(ctx, tx, tid, p.Seat)
+		tx.tdSeat(tid, p.Seat, nil)
+		t.recount = true
+		return nil
 	case "PlayerEscaped":
 		p, err := decode[table.PlayerEscaped](ev)
 		if err != nil {
 			return err
 		}
-		return emptySeat(ctx, tx, tid, p.Seat)
+		tx.tdSeat(tid, p.Seat, nil)
+		t.recount = true
+		return nil
 	case "HandSettled":
-		_, err := tx.ExecContext(ctx, `UPDATE td_tables SET hands = hands + 1 WHERE table_id = ?`, tid)
-		return err
+		t.hands++ // at the batch's end (flush)
+		return nil
 	case "TableClosed":
 		_, err := tx.ExecContext(ctx, `UPDATE td_tables SET status = ? WHERE table_id = ?`, projections.StatusClosed, tid)
 		return err
 	}
 	return nil
-}
-
-func emptySeat(ctx context.Context, tx *wtx, tid string, seat int) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM td_seats WHERE table_id = ? AND seat = ?`, tid, seat); err != nil {
-		return err
-	}
-	return recount(ctx, tx, tid)
-}
-
-// recount sets a table's seated count and, unless it is closed, its
-// status from its seats.
-func recount(ctx context.Context, tx *wtx, tid string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE td_tables SET
-		seated = (SELECT count(*) FROM td_seats WHERE table_id = ?1),
-		status = CASE
-			WHEN status = 'closed' THEN 'closed'
-			WHEN (SELECT count(*) FROM td_seats WHERE table_id = ?1) >= seats THEN 'running'
-			ELSE 'open' END
-		WHERE table_id = ?1`, tid)
-	return err
 }
 
 // compactJSON is raw without insignificant space, "{}" when absent: the
