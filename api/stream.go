@@ -48,6 +48,10 @@ const defaultHeartbeat = 15 * time.Second
 // stream ends up showing what /events shows, and Last-Event-ID stays the
 // highest version sent. A resumed stream does the same for the deals that
 // ended after its Last-Event-ID.
+//
+// After the events of each new version, and once when it opens, the stream
+// sends a turn message (appendTurn) naming the seats the game awaits: a
+// client holding one seat learns there that it must act.
 func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	after, ok := s.resumeAfter(w, r)
 	if !ok {
