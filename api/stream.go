@@ -127,7 +127,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 				return err
 			}
 		}
-		if readsEndedDeals(l, c) {
+		if readsEndedDeals(l, c) && dealEndedSince(l, sent) {
 			seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
 			for _, ev := range eventsOut(service.Revealed(l, seat, sent)) {
 				data, err := json.Marshal(ev)
@@ -185,6 +185,19 @@ func (s *server) endStream(ctx context.Context, r *http.Request, err error) {
 	}
 	s.log.WarnContext(r.Context(), "event stream ended", slog.String("request_id", middleware.GetReqID(r.Context())),
 		slog.String("route", routeOf(r)), slog.Any("err", err))
+}
+
+// dealEndedSince reports whether an event of l past version after ends a
+// deal or deals a new one. Only then can service.Revealed find an event to
+// send again (an event is shown differently once its deal has ended), so a
+// stream skips its scan of the whole table at every other move.
+func dealEndedSince(l *service.Loaded, after int) bool {
+	for _, r := range l.Events[min(max(after, 0), len(l.Events)):] {
+		if _, dealt := r.Payload.(table.HandDealt); dealt || table.DealEnded(r.Payload) {
+			return true
+		}
+	}
+	return false
 }
 
 // appendTurn appends the stream's turn message for st to b: the seats the
