@@ -82,14 +82,19 @@ func (c *loadClient) playSeat(ctx context.Context, streams *http.Client, t *load
 	var o seatOutcome
 	node := t.node + seat
 	known, lastID := 0, 0 // the highest version the client has acted on or been answered, the last event id
-	act := func(version int) {
+	// act moves at version at, and again while the answer names the seat.
+	// After a failed move it forgets that version and asks for the stream
+	// again, which opens with the turn as it stands: the table may be
+	// waiting for this seat, and no new version would come to say so.
+	act := func(at int) (reopen bool) {
 		for ctx.Err() == nil {
 			ack, awaited, err := c.seatMove(ctx, node, t, seat, rng)
 			if err != nil {
 				if ctx.Err() == nil {
 					o.fail(err)
 				}
-				return // the stream's next turn message says what to do
+				known = at - 1
+				return true
 			}
 			known = max(known, ack.Version)
 			o.lat = append(o.lat, ack.Took)
@@ -97,16 +102,19 @@ func (c *loadClient) playSeat(ctx context.Context, streams *http.Client, t *load
 				record(ack)
 			}
 			if !slices.Contains(awaited, seat) {
-				return
+				return false
 			}
+			at = ack.Version
 		}
+		return false
 	}
 	for ctx.Err() == nil {
-		err := c.readStream(ctx, streams, node, t, seat, lastID, func(id int) { lastID = id }, func(turn seatTurn) {
+		err := c.readStream(ctx, streams, node, t, seat, lastID, func(id int) { lastID = id }, func(turn seatTurn) bool {
 			if turn.Version > known && slices.Contains(turn.Awaited, seat) {
 				known = turn.Version
-				act(turn.Version)
+				return act(turn.Version)
 			}
+			return false
 		})
 		o.streams++
 		if ctx.Err() != nil {
@@ -125,8 +133,9 @@ func (c *loadClient) playSeat(ctx context.Context, streams *http.Client, t *load
 
 // readStream opens seat's stream of t on node after version after, with
 // the seat's bearer token, and calls onID with each event's id and onTurn
-// with each turn message until the stream or ctx ends.
-func (c *loadClient) readStream(ctx context.Context, streams *http.Client, node int, t *loadTable, seat, after int, onID func(int), onTurn func(seatTurn)) error {
+// with each turn message until the stream or ctx ends, or onTurn returns
+// true.
+func (c *loadClient) readStream(ctx context.Context, streams *http.Client, node int, t *loadTable, seat, after int, onID func(int), onTurn func(seatTurn) bool) error {
 	url := fmt.Sprintf("%s/v1/tables/%s/stream?after=%d", c.server(node), t.id, after)
 	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
@@ -154,7 +163,9 @@ func (c *loadClient) readStream(ctx context.Context, streams *http.Client, node 
 				if err := json.Unmarshal([]byte(data), &turn); err != nil {
 					return fmt.Errorf("turn message %q: %w", data, err)
 				}
-				onTurn(turn)
+				if onTurn(turn) {
+					return nil
+				}
 			}
 			event, data = "", ""
 		case strings.HasPrefix(line, "id: "):
