@@ -45,6 +45,9 @@ type loadConfig struct {
 	// MetricsURL is where the server's process CPU is read before and
 	// after the run; "" reads addr/metrics of each server, "-" reads none.
 	MetricsURL string
+	// PerSeat plays every seat as a client of its own, as a phone holding
+	// one seat would (loadtest_seat.go): Clients is then unused.
+	PerSeat bool
 }
 
 func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) (loadConfig, error) {
@@ -60,6 +63,7 @@ func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) 
 	fs.StringVar(&c.Variant, "variant", "classic", "variant of the tables")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the clients' random choices")
 	fs.BoolVar(&c.Full, "full", false, "ask for the whole table view in every move's answer (the tool's first behaviour) instead of Prefer: return=minimal")
+	fs.BoolVar(&c.PerSeat, "per-seat", false, "play every seat as a client of its own: it follows its table's live stream, and on a turn message naming its seat asks /legal and posts (--clients is unused)")
 	str(fs, getenv, &c.MetricsURL, "metrics", "", "URL of the server's /metrics, read before and after for its CPU per move (default: /metrics of each --addr; - reads none)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -69,6 +73,8 @@ func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) 
 		return c, fmt.Errorf("loadtest: unexpected arguments %q", fs.Args())
 	case c.Tables < 1 || c.Clients < 1 || c.Duration <= 0:
 		return c, errors.New("loadtest: --tables, --clients and --duration must be positive")
+	case c.PerSeat && c.Full:
+		return c, errors.New("loadtest: --per-seat learns the turn from the stream; it cannot take --full")
 	}
 	for _, a := range strings.Split(addrs, ",") {
 		if a = strings.TrimSpace(a); a == "" {
@@ -100,6 +106,8 @@ type loadResult struct {
 	// CPU is the servers' process CPU over the run, read from /metrics
 	// (process_cpu_seconds_total); 0 when it could not be read.
 	CPU time.Duration
+	// Streams is the live streams the seats of --per-seat opened.
+	Streams int
 }
 
 func (r loadResult) quantile(q float64) time.Duration {
@@ -118,6 +126,9 @@ func (r loadResult) String() string {
 	}
 	if r.CPU > 0 && r.Moves > 0 {
 		s += fmt.Sprintf(", server CPU %s = %.0f µs per move", r.CPU.Round(10*time.Millisecond), float64(r.CPU.Microseconds())/float64(r.Moves))
+	}
+	if r.Streams > 0 {
+		s += fmt.Sprintf(", %d streams opened", r.Streams)
 	}
 	if r.Retries > 0 {
 		s += fmt.Sprintf(", %d requests retried", r.Retries)
@@ -208,7 +219,7 @@ func (c *loadClient) doWith(ctx context.Context, node int, method, path, token, 
 			if err != nil {
 				return reply{node: base}, status, err
 			}
-			r := reply{node: base, replayed: resp.Header.Get("Idempotent-Replayed") == "true", awaited: resp.Header.Values("Awaited-Seats")}
+			r := reply{node: base, replayed: resp.Header.Get("Idempotent-Replayed") == "true", awaited: resp.Header.Values("Awaited-Seats"), etag: resp.Header.Get("ETag")}
 			if status >= 300 {
 				return r, status, fmt.Errorf("%s %s%s: %d %s", method, base, path, status, bytes.TrimSpace(data))
 			}
@@ -232,6 +243,8 @@ type reply struct {
 	replayed bool
 	// awaited is the answer's Awaited-Seats (nil when absent).
 	awaited []string
+	// etag is the answer's ETag.
+	etag string
 }
 
 // retryable says whether another node may well answer where this one did
@@ -319,6 +332,8 @@ type loadLegal struct {
 	Actions  []map[string]any `json:"actions"`
 	Complete bool             `json:"complete"`
 	Extend   []string         `json:"extend"`
+	// ETag is the answer's, sent back as If-None-Match.
+	ETag string `json:"-"`
 }
 
 type loadView struct {
@@ -495,11 +510,11 @@ func (c *loadClient) legal(ctx context.Context, node int, t *loadTable, seat int
 		// its turn) the server answers 304 and the client reuses it.
 		cached := &t.legal[seat]
 		var hdr http.Header
-		if sel == nil && cached.Version >= 0 {
-			hdr = http.Header{"If-None-Match": {fmt.Sprintf(`"%d"`, cached.Version)}}
+		if sel == nil && cached.ETag != "" {
+			hdr = http.Header{"If-None-Match": {cached.ETag}}
 		}
 		c.requests.Add(1)
-		_, status, err := c.doWith(ctx, node, "GET", path, t.tokens[seat], "", hdr, nil, &l)
+		rep, status, err := c.doWith(ctx, node, "GET", path, t.tokens[seat], "", hdr, nil, &l)
 		if err != nil {
 			return nil, err
 		}
@@ -508,6 +523,7 @@ func (c *loadClient) legal(ctx context.Context, node int, t *loadTable, seat int
 			c.notModified.Add(1)
 			l = *cached
 		case sel == nil:
+			l.ETag = rep.etag
 			*cached = l
 		}
 		if l.Complete || len(l.Extend) == 0 {
@@ -524,6 +540,9 @@ func (c *loadClient) legal(ctx context.Context, node int, t *loadTable, seat int
 // until the duration is over, and prints what it measured.
 func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult, error) {
 	conns := cfg.Clients * 2
+	if cfg.PerSeat {
+		conns = cfg.Tables * 4 // about a request connection for each seat
+	}
 	c := &loadClient{base: cfg.Addrs[0], http: &http.Client{
 		Timeout:   30 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns},
@@ -579,7 +598,15 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 		}
 		tables[i] = t
 	}
-	fmt.Fprintf(stdout, "opened %d %s/%s tables on %d servers; playing with %d clients for %s\n", cfg.Tables, cfg.Game, cfg.Variant, len(cfg.Addrs), cfg.Clients, cfg.Duration)
+	if cfg.PerSeat {
+		seats := 0
+		for _, t := range tables {
+			seats += len(t.tokens)
+		}
+		fmt.Fprintf(stdout, "opened %d %s/%s tables on %d servers; playing with a client per seat (%d, each following its stream) for %s\n", cfg.Tables, cfg.Game, cfg.Variant, len(cfg.Addrs), seats, cfg.Duration)
+	} else {
+		fmt.Fprintf(stdout, "opened %d %s/%s tables on %d servers; playing with %d clients for %s\n", cfg.Tables, cfg.Game, cfg.Variant, len(cfg.Addrs), cfg.Clients, cfg.Duration)
+	}
 	if cfg.OnPlaying != nil {
 		cfg.OnPlaying()
 	}
@@ -592,7 +619,13 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 		wg sync.WaitGroup
 	)
 	start := time.Now()
-	for i := range cfg.Clients {
+	clients := cfg.Clients
+	if cfg.PerSeat {
+		o := c.playSeats(runCtx, cfg, tables, record)
+		res.Latencies, res.Errors, res.FirstErr, res.Streams = o.lat, o.errs, o.firstErr, o.streams
+		clients = 0
+	}
+	for i := range clients {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
 			var mine []*loadTable

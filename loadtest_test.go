@@ -48,7 +48,8 @@ func TestParseProcessCPU(t *testing.T) {
 }
 
 // TestLoadtestAgainstServer runs the load tool against a real server in
-// both ways of playing: every acknowledged move has its events, none fails,
+// its three ways of playing (minimal answers, full views, a client per
+// seat following its stream): every acknowledged move has its events, none fails,
 // the default way prefers the minimal answer (no view to learn the turn
 // from, so some /legal go to a seat not to act) and reads the server's CPU
 // from /metrics.
@@ -59,10 +60,11 @@ func TestLoadtestAgainstServer(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	for _, full := range []bool{false, true} {
+	for _, mode := range []string{"minimal", "full", "per-seat"} {
+		full := mode == "full"
 		var acks atomic.Int64
 		var out strings.Builder
-		cfg := loadConfig{Addrs: []string{base}, Duration: 2 * time.Second, Tables: 4, Clients: 2, Game: "doudizhu", Variant: "classic", Seed: 3, Full: full,
+		cfg := loadConfig{Addrs: []string{base}, Duration: 2 * time.Second, Tables: 4, Clients: 2, Game: "doudizhu", Variant: "classic", Seed: 3, Full: full, PerSeat: mode == "per-seat",
 			OnAck: func(a loadAck) {
 				if len(a.Versions) == 0 || a.Versions[len(a.Versions)-1] > a.Version {
 					t.Errorf("move %s acknowledged version %d with events %v", a.Key, a.Version, a.Versions)
@@ -71,9 +73,9 @@ func TestLoadtestAgainstServer(t *testing.T) {
 			}}
 		res, err := loadtest(t.Context(), cfg, &out)
 		if err != nil {
-			t.Fatalf("full %v: %v\n%s", full, err, out.String())
+			t.Fatalf("%s: %v\n%s", mode, err, out.String())
 		}
-		t.Logf("full %v: %s", full, res)
+		t.Logf("%s: %s", mode, res)
 		if res.Moves == 0 || int64(res.Moves) != acks.Load() || res.Errors != 0 {
 			t.Fatalf("full %v: %d moves, %d acknowledged, %d errors (%s)", full, res.Moves, acks.Load(), res.Errors, res.FirstErr)
 		}
@@ -87,6 +89,11 @@ func TestLoadtestAgainstServer(t *testing.T) {
 		// ones name the turn: /legal is never asked of a seat not to act.
 		if res.Misses != 0 {
 			t.Fatalf("full %v: %d /legal asked of a seat not to act", full, res.Misses)
+		}
+		// Each seat follows its own stream, and acts only when a turn
+		// message (or its own answer) names it.
+		if mode == "per-seat" && res.Streams < 4*3 {
+			t.Fatalf("per seat: %d streams opened for 12 seats", res.Streams)
 		}
 	}
 }

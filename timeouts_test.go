@@ -89,7 +89,8 @@ func TestStreamOutlivesReadTimeout(t *testing.T) {
 		defer close(events)
 		sc := bufio.NewScanner(resp.Body)
 		for sc.Scan() {
-			if ev, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+			// Turn messages (event: turn) follow the events; only events count here.
+			if ev, ok := strings.CutPrefix(sc.Text(), "event: "); ok && ev != "turn" {
 				events <- ev
 			}
 		}

@@ -245,8 +245,13 @@ func TestConditionalGet(t *testing.T) {
 	e := newEnv(t, 6)
 	id, ps := e.openFull()
 	v := e.view(id, ps[0].Token)
-	etag := fmt.Sprintf(`"%d"`, v.Version)
 	for _, path := range []string{"/v1/tables/" + id, "/v1/tables/" + id + "/legal"} {
+		// The view's ETag is the version; /legal's also names the seat
+		// and the selection (TestLegalConditional).
+		etag := e.c.Do(apitest.Request{Method: "GET", Path: path, Token: ps[0].Token}).Header.Get("ETag")
+		if !strings.HasPrefix(etag, fmt.Sprintf(`"%d`, v.Version)) {
+			t.Fatalf("GET %s: ETag %s at version %d", path, etag, v.Version)
+		}
 		for _, inm := range []string{etag, `"1", ` + etag, "W/" + etag, "*"} {
 			r := e.c.Do(apitest.Request{Method: "GET", Path: path, Token: ps[0].Token, Header: map[string]string{"If-None-Match": inm}})
 			if r.Status != http.StatusNotModified || len(r.Body) != 0 || r.Header.Get("ETag") != etag {
@@ -258,6 +263,7 @@ func TestConditionalGet(t *testing.T) {
 			t.Fatalf("GET %s with an old version: %d, want 200", path, r.Status)
 		}
 	}
+	etag := fmt.Sprintf(`"%d"`, v.Version)
 	actor := ps[*v.Turn]
 	if r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: actor.Token, Body: map[string]any{"type": "pass"}}); r.Status != http.StatusOK {
 		t.Fatalf("pass: %d %s", r.Status, r.Body)

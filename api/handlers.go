@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"net/http"
 	"strconv"
 	"strings"
@@ -399,9 +400,11 @@ func selection(r *http.Request) ([]cards.Card, error) {
 }
 
 // legalActions answers the caller's legal actions narrowed to the selected
-// cards. Its ETag is the table's version alone, like every table resource's:
-// the body at one URL is a function of the version (the URL carries the
-// selection), and caches key on the URL.
+// cards. The body is a function of the table's version, the caller's seat
+// (a watcher's is the seat it watches) and the selection, and so is its
+// ETag (legalETag): a client that sends it back in If-None-Match gets a 304
+// before any legal action is listed, and a tag kept by one seat, or for one
+// selection, never matches another's answer, whatever key a cache uses.
 func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 	selected, err := selection(r)
 	if err != nil {
@@ -413,19 +416,20 @@ func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	// What a Timed game allows changes with the clock, not only with the
-	// version, so its legal actions are always computed afresh.
-	if _, timed := l.State.Rules.(table.Timed); !timed && notModified(w, r, l.State.Version) {
-		return
-	}
 	c := callerOf(r.Context())
 	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
+	etag := legalETag(l.State.Version, seat, selected)
+	// What a Timed game allows changes with the clock, not only with the
+	// version, so its legal actions are always computed afresh.
+	if _, timed := l.State.Rules.(table.Timed); !timed && notModifiedTag(w, r, etag) {
+		return
+	}
 	page, err := s.Tables.LegalPage(l.State, seat, selected, legalBounds)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	setETag(w, l.State.Version)
+	w.Header().Set("ETag", etag)
 	writeJSON(w, http.StatusOK, legalResponse{Version: l.State.Version, LegalPage: page, Deadline: deadlineOf(l.State, seat)})
 }
 
@@ -581,20 +585,48 @@ func versionTag(tag string) (int, bool) {
 // table it has already seen at that version gets no body, and the server
 // builds no view and lists no legal actions for it.
 func notModified(w http.ResponseWriter, r *http.Request, version int) bool {
+	if r.Header.Get("If-None-Match") == "" {
+		return false
+	}
+	return notModifiedTag(w, r, strconv.Quote(strconv.Itoa(version)))
+}
+
+// notModifiedTag is notModified for a resource whose ETag is current.
+func notModifiedTag(w http.ResponseWriter, r *http.Request, current string) bool {
 	inm := r.Header.Get("If-None-Match")
 	if inm == "" {
 		return false
 	}
-	current := strconv.Quote(strconv.Itoa(version))
 	for tag := range strings.SplitSeq(inm, ",") {
 		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
 		if tag == current || tag == "*" {
-			setETag(w, version)
+			w.Header().Set("ETag", current)
 			w.WriteHeader(http.StatusNotModified)
 			return true
 		}
 	}
 	return false
+}
+
+// legalETag is the ETag of a /legal answer: "<version>.<seat>" and, for a
+// selection, ".<FNV-1a of the selected cards in the order given>" in base
+// 36. A spectator's seat is negative.
+func legalETag(version, seat int, selected []cards.Card) string {
+	b := make([]byte, 0, 40)
+	b = append(b, '"')
+	b = strconv.AppendInt(b, int64(version), 10)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, int64(seat), 10)
+	if len(selected) > 0 {
+		h := fnv.New64a()
+		for _, c := range selected {
+			_, _ = h.Write([]byte(c.String()))
+			_, _ = h.Write([]byte{','})
+		}
+		b = append(b, '.')
+		b = strconv.AppendUint(b, h.Sum64(), 36)
+	}
+	return string(append(b, '"'))
 }
 
 func setETag(w http.ResponseWriter, version int) {

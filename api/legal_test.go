@@ -216,9 +216,10 @@ func TestLegalSelectionRefused(t *testing.T) {
 	if e.head() != head || e.view(id, ps[0].Token).Version != version {
 		t.Fatal("a refused selection changed the store")
 	}
-	// The ETag is the version; a client revalidates the URL it fetched.
+	// The ETag names the version, the seat and the selection; a client
+	// revalidates the URL it fetched.
 	l, r := e.getLegal(id, ps[seat].Token, cards.MustParse(own[0]))
-	if r.Header.Get("ETag") != fmt.Sprintf(`"%d"`, version) || l.Version != version {
+	if !strings.HasPrefix(r.Header.Get("ETag"), fmt.Sprintf(`"%d.%d.`, version, seat)) || l.Version != version {
 		t.Fatalf("ETag %s for version %d", r.Header.Get("ETag"), version)
 	}
 	r = e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/legal?selected=" + own[0], Token: ps[seat].Token,

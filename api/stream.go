@@ -14,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"paiju/domain/table"
 	"paiju/service"
 )
 
@@ -47,6 +48,10 @@ const defaultHeartbeat = 15 * time.Second
 // stream ends up showing what /events shows, and Last-Event-ID stays the
 // highest version sent. A resumed stream does the same for the deals that
 // ended after its Last-Event-ID.
+//
+// After the events of each new version, and once when it opens, the stream
+// sends a turn message (appendTurn) naming the seats the game awaits: a
+// client holding one seat learns there that it must act.
 func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	after, ok := s.resumeAfter(w, r)
 	if !ok {
@@ -107,7 +112,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	s.Observer.StreamOpened()
 	defer s.Observer.StreamClosed()
 
-	sent := after
+	sent, turnSent := after, -1
 	send := func() error {
 		l, err := s.Tables.LoadAtLeast(ctx, id, int(notified.Load()))
 		if err != nil {
@@ -122,7 +127,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 				return err
 			}
 		}
-		if readsEndedDeals(l, c) {
+		if readsEndedDeals(l, c) && dealEndedSince(l, sent) {
 			seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
 			for _, ev := range eventsOut(service.Revealed(l, seat, sent)) {
 				data, err := json.Marshal(ev)
@@ -135,6 +140,12 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		sent = max(sent, shownUpTo(l, c))
+		if l.State.Version > turnSent && l.State.Waiting != nil {
+			if _, err := w.Write(appendTurn(nil, l.State)); err != nil {
+				return err
+			}
+			turnSent = l.State.Version
+		}
 		return rc.Flush()
 	}
 	if _, err := fmt.Fprint(w, ": paiju table stream\n\n"); err != nil {
@@ -174,6 +185,61 @@ func (s *server) endStream(ctx context.Context, r *http.Request, err error) {
 	}
 	s.log.WarnContext(r.Context(), "event stream ended", slog.String("request_id", middleware.GetReqID(r.Context())),
 		slog.String("route", routeOf(r)), slog.Any("err", err))
+}
+
+// dealEndedSince reports whether an event of l past version after ends a
+// deal or deals a new one. Only then can service.Revealed find an event to
+// send again (an event is shown differently once its deal has ended), so a
+// stream skips its scan of the whole table at every other move.
+func dealEndedSince(l *service.Loaded, after int) bool {
+	for _, r := range l.Events[min(max(after, 0), len(l.Events)):] {
+		if _, dealt := r.Payload.(table.HandDealt); dealt || table.DealEnded(r.Payload) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendTurn appends the stream's turn message for st to b: the seats the
+// game awaits at st's version and each one's deadline (null without a
+// clock), as in the Awaited-Seats header of a command's answer. It has no
+// SSE id, so Last-Event-ID stays the version of the last event sent. Every
+// caller gets the same message: it repeats what every view shows (the turn,
+// each seat's deadline; setAwaited says why), and it is built from the
+// state the stream has just loaded to send the events, so it costs no read.
+func appendTurn(b []byte, st *table.State) []byte {
+	b = append(b, "event: turn\ndata: {\"version\":"...)
+	b = strconv.AppendInt(b, int64(st.Version), 10)
+	b = append(b, `,"awaited_seats":[`...)
+	n := 0
+	for seat, awaited := range st.Waiting {
+		if awaited {
+			if n > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(seat), 10)
+			n++
+		}
+	}
+	b = append(b, `],"deadlines":[`...)
+	n = 0
+	for seat, awaited := range st.Waiting {
+		if !awaited {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		if dl := deadlineOf(st, seat); dl != nil {
+			b = append(b, '"')
+			b = dl.AppendFormat(b, time.RFC3339Nano)
+			b = append(b, '"')
+		} else {
+			b = append(b, "null"...)
+		}
+	}
+	return append(b, "]}\n\n"...)
 }
 
 // stopSignal closes when the server shuts down, ending every stream.

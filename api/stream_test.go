@@ -109,7 +109,9 @@ type sseClient struct {
 	events []sseEvent
 	// revealed are the events sent again without an id once their deal
 	// ended (api/stream.go).
-	revealed  []sseEvent
+	revealed []sseEvent
+	// turns are the turn messages (api/stream.go), sent without an id.
+	turns     []sseEvent
 	comments  []string
 	malformed string
 	// api validates each event's data against the Event schema of
@@ -159,6 +161,8 @@ func (c *sseClient) read(resp *http.Response) {
 			case cur.typ == "" && cur.data == "":
 			case hasID:
 				c.events = append(c.events, cur)
+			case cur.typ == "turn":
+				c.turns = append(c.turns, cur)
 			default:
 				c.revealed = append(c.revealed, cur)
 			}
