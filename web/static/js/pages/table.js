@@ -13,6 +13,8 @@
 import { ApiError } from "../api.js";
 import { renderBacks, renderCard, renderHand, renderNiuniu, trumpSet } from "../cards.js";
 import { kindName } from "../games.js";
+import { gameFacts } from "./gamefacts.js";
+import { t as tr } from "../i18n.js";
 
 /** @typedef {import("../app.js").AppContext} AppContext */
 /** @typedef {import("../types.js").Table} Table */
@@ -43,6 +45,25 @@ const CARD_TYPES = new Set(["play", "declare", "bury", "arrange", "call", "reinf
 
 /** Actions that the 托管 toggle and the leave/escape row post, not the action bar. */
 const TABLE_TYPES = new Set(["delegate", "resume", "escape", "leave"]);
+
+/** The kind of card action a phase asks for, to name the button before the selection makes one. */
+/** @type {Record<string, string>} */
+const PHASE_KIND = { burying: "bury", arranging: "arrange", exchanging: "exchange" };
+
+/**
+ * A play's `as` reading in words: "straight:9" reads "straight 9".
+ * @param {string} as
+ */
+function readingLabel(as) {
+  return as
+    .split(":")
+    .map((p, i) => {
+      if (i > 0) return p;
+      const k = "combo." + p;
+      return tr(k) === k ? p : tr(k);
+    })
+    .join(" ");
+}
 
 /**
  * @param {Action} a
@@ -380,11 +401,13 @@ export function render(root, params, ctx) {
         publicEl.append(ul);
       }
     }
+    publicEl.append(...gameFacts(v, name));
     if (plays.length === 0 && v.game !== "niuniu") publicEl.append(el("p", "muted", t("table.noPlays")));
     const trumps = v.game === "shengji" ? trumpSet(v.game_state.trump_order) : new Set();
     for (const p of plays) {
       const row = el("div", "play");
       row.dataset.seat = String(p.seat);
+      if (v.game === "shengji" && v.game_state.trick_winner === p.seat) row.classList.add("winning");
       row.append(el("span", "who", name(p.seat)), renderHand(p.cards, { trumps, label: t("table.playOf", { name: name(p.seat) }) }).el);
       publicEl.append(row);
     }
@@ -478,7 +501,7 @@ export function render(root, params, ctx) {
       case "bid":
         return t("action.bid", { n: a.bid });
       case "play":
-        return a.as ? `${t("action.play")} (${a.as})` : t("action.play");
+        return a.as ? t("action.playAs", { r: readingLabel(a.as) }) : t("action.play");
       default:
         return t("action." + a.type);
     }
@@ -512,7 +535,7 @@ export function render(root, params, ctx) {
     const withCards = l.actions.filter((a) => CARD_TYPES.has(a.type));
     /** @type {Set<string>} */
     const kinds = new Set(withCards.map((a) => a.type));
-    if (kinds.size === 0 && (l.extend.length > 0 || selection.length > 0)) kinds.add("play");
+    if (kinds.size === 0 && (l.extend.length > 0 || selection.length > 0)) kinds.add(PHASE_KIND[v.phase] ?? "play");
     for (const kind of kinds) {
       const exact = withCards.filter((a) => a.type === kind && sameCards(cardsOf(a) ?? [], selection));
       if (exact.length === 0) {
