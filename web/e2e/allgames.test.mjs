@@ -29,18 +29,23 @@ after(async () => {
   await server?.stop();
 });
 
-/** Every variant; `phone` marks the one per game whose table is also shot at phone size. */
+/**
+ * Every variant; `phone` marks the one per game whose table is also shot
+ * at phone size; `mid` what the public area shows mid-hand; `avoid` the
+ * card-less actions the player takes last (打盾: not going alone, so that
+ * the friend is played for).
+ */
 const variants = [
-  { game: "doudizhu", variant: "classic", seats: 3, phone: false },
-  { game: "doudizhu", variant: "hubei", seats: 3, phone: true },
-  { game: "doudizhu", variant: "fourplayer", seats: 4, phone: false },
-  { game: "shengji", variant: "ningyang", seats: 4, phone: true },
-  { game: "shengji", variant: "guafeng", seats: 4, phone: false },
-  { game: "shengji", variant: "qiangbao", seats: 4, phone: false },
-  { game: "niuniu", variant: "classic", seats: 4, phone: true },
-  { game: "dadun", variant: "lean", seats: 4, phone: true },
-  { game: "shuangkou", variant: "classic", seats: 4, phone: false },
-  { game: "shuangkou", variant: "baibian", seats: 4, phone: true },
+  { game: "doudizhu", variant: "classic", seats: 3, phone: false , mid: ".public .facts", avoid: [] },
+  { game: "doudizhu", variant: "hubei", seats: 3, phone: true , mid: ".public .facts", avoid: [] },
+  { game: "doudizhu", variant: "fourplayer", seats: 4, phone: false , mid: ".public .facts", avoid: [] },
+  { game: "shengji", variant: "ningyang", seats: 4, phone: true , mid: ".public .sides li", avoid: [] },
+  { game: "shengji", variant: "guafeng", seats: 4, phone: false , mid: ".public .sides li", avoid: [] },
+  { game: "shengji", variant: "qiangbao", seats: 4, phone: false , mid: ".public .sides li", avoid: [] },
+  { game: "niuniu", variant: "classic", seats: 4, phone: true , mid: "", avoid: [] },
+  { game: "dadun", variant: "lean", seats: 4, phone: true , mid: ".public .dadun-facts li", avoid: ["alone"] },
+  { game: "shuangkou", variant: "classic", seats: 4, phone: false , mid: ".public .shuangkou-facts li", avoid: [] },
+  { game: "shuangkou", variant: "baibian", seats: 4, phone: true , mid: ".public .shuangkou-facts li", avoid: [] },
 ];
 
 const ROOT = "section.table-page";
@@ -81,11 +86,13 @@ async function moved(page, v) {
 
 /**
  * Takes one step a person would: returns what it did, or "" when the page
- * offers the caller nothing now.
+ * offers the caller nothing now. A card-less action named in avoid is
+ * taken only when nothing else is offered.
  * @param {Page} page
+ * @param {string[]} avoid
  * @returns {Promise<string>}
  */
-async function step(page) {
+async function step(page, avoid) {
   // A button for exactly the selection: post it.
   const exact = page.locator(".actions button.primary:not([disabled])");
   if (await exact.count()) {
@@ -105,7 +112,9 @@ async function step(page) {
     return "pick";
   }
   // A card-less action: the first offered.
-  const plain = page.locator(".actions button:not(.primary):not(.secondary):not([disabled])");
+  const plainSel = ".actions button:not(.primary):not(.secondary):not(.auto):not([disabled])";
+  const preferred = page.locator(plainSel + avoid.map((a) => `:not([data-action="${a}"])`).join(""));
+  const plain = (await preferred.count()) ? preferred : page.locator(plainSel);
   if (await plain.count()) {
     const what = (await plain.first().getAttribute("data-action")) ?? "";
     await plain.first().click();
@@ -135,7 +144,7 @@ for (const g of variants.filter((x) => !only || `${x.game}-${x.variant}` === onl
     let shot = false;
     for (let i = 0; i < 3000 && !(await settled(page)); i++) {
       const v = await version(page);
-      const what = await step(page);
+      const what = await step(page, g.avoid);
       if (process.env.ALLGAMES_TRACE) console.error(g.game, g.variant, i, v, what);
       if (what) {
         did[what] = (did[what] ?? 0) + 1;
@@ -147,6 +156,7 @@ for (const g of variants.filter((x) => !only || `${x.game}-${x.variant}` === onl
       // Mid-hand: some cards played on the table.
       if (!shot && (did.play ?? 0) >= 2 && (await page.locator(".public .play").count())) {
         shot = true;
+        if (g.mid) assert.ok((await page.locator(g.mid).count()) > 0, `${g.mid} shown mid-hand`);
         await screenshot(page, `allgames-${g.game}-${g.variant}-desktop`);
         if (g.phone) {
           await page.setViewportSize(PHONE);
@@ -165,6 +175,10 @@ for (const g of variants.filter((x) => !only || `${x.game}-${x.variant}` === onl
         await screenshot(page, `allgames-${g.game}-${g.variant}-phone`);
       }
     }
+    // How the hand ended, in words, beyond the deltas.
+    if (g.game !== "doudizhu") assert.ok((await page.locator(".settlement .result li").count()) > 0, "the result in words");
+    if (g.game === "shengji") assert.ok((await page.locator(".settlement .kitty .card").count()) > 0, "the kitty shown at the end");
+    if (g.game === "dadun") assert.match((await page.locator(".settlement .result").textContent()) ?? "", /朋友|打独|friend|alone/);
     t.diagnostic(`${g.game} ${g.variant}: ${JSON.stringify(did)}`);
     assert.deepEqual(problems(), []);
     await context.close();

@@ -205,3 +205,77 @@ function niuniu(v, name) {
   const arranged = gs.arranged;
   return [list("arranged", v.seats.map((s) => `${name(s.seat)}: ${t(arranged[s.seat] ? "niuniu.hasArranged" : "niuniu.notArranged")}`))];
 }
+
+/**
+ * @param {Record<string, unknown>} r
+ * @param {string} k
+ * @returns {number[] | null}
+ */
+function seatsIn(r, k) {
+  const x = r[k];
+  return Array.isArray(x) && x.every((n) => typeof n === "number") ? /** @type {number[]} */ (x) : null;
+}
+
+/**
+ * @param {Record<string, unknown>} r
+ * @param {string} k
+ * @returns {string[] | null}
+ */
+function cardsIn(r, k) {
+  const x = r[k];
+  return Array.isArray(x) && x.every((c) => typeof c === "string") ? /** @type {string[]} */ (x) : null;
+}
+
+/**
+ * How the last hand ended, for the games other than 斗地主 (the table
+ * page words that one itself): who won and why, and what the rules reveal
+ * at the end (升级's kitty, 打盾's friend).
+ * @param {Table} v
+ * @param {(seat: number) => string} name
+ * @returns {HTMLElement[]}
+ */
+export function settlementFacts(v, name) {
+  const s = v.last_settlement;
+  if (!s || v.game === "doudizhu") return [];
+  const r = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (s.result));
+  /** @type {string[]} */
+  const lines = [];
+  /** @type {HTMLElement[]} */
+  const extra = [];
+  if (r.end === "escape") lines.push(t("table.escaped"));
+  const winners = seatsIn(r, "winners");
+  if (winners && winners.length > 0) lines.push(t("table.winners", { names: winners.map(name).join(", ") }));
+  const finish = seatsIn(r, "finish");
+  if (finish && finish.length > 0) lines.push(t("table.finish", { names: finish.map(name).join(" → ") }));
+  if (typeof r.outcome === "string") lines.push(t(`outcome.${v.game}.${r.outcome}`));
+  switch (v.game) {
+    case "shengji": {
+      if (typeof r.winner === "string") lines.push(t("shengji.role." + (r.winner === "dealer" ? "dealer" : "defenders")) + " " + t("table.won"));
+      if (typeof r.defender_points === "number") lines.push(t("shengji.points", { n: r.defender_points }));
+      if (typeof r.kitty_points === "number") lines.push(t("shengji.kittyPoints", { n: r.kitty_points, m: typeof r.kitty_multiplier === "number" ? r.kitty_multiplier : 1 }));
+      if (typeof r.level_steps === "number") lines.push(t("shengji.levelSteps", { n: r.level_steps }));
+      const kitty = cardsIn(r, "kitty");
+      if (kitty && kitty.length > 0) extra.push(cardRow("kitty", t("table.kitty"), kitty));
+      break;
+    }
+    case "dadun": {
+      if (typeof r.friend_card === "string") lines.push(t("dadun.friendCard", { c: cardName(r.friend_card) }));
+      if (typeof r.friend === "number") lines.push(t("dadun.friend", { name: name(r.friend) }));
+      if (typeof r.soloist === "number") lines.push(t("dadun.soloist", { name: name(r.soloist) }));
+      const pts = seatsIn(r, "points");
+      if (pts) lines.push(t("dadun.points", { list: pts.join(" : ") }));
+      break;
+    }
+    case "niuniu": {
+      const bouts = r.bouts;
+      if (Array.isArray(bouts)) {
+        for (const b of bouts) {
+          if (b && typeof b === "object" && typeof b.seat === "number") lines.push(t("niuniu.bout", { name: name(b.seat), w: t(b.winner === "banker" ? "niuniu.bankerWins" : "niuniu.playerWins") }));
+        }
+      }
+      break;
+    }
+  }
+  if (typeof r.multiplier === "number") lines.push(t("doudizhu.multiplier", { n: r.multiplier }));
+  return lines.length > 0 ? [list("result", lines), ...extra] : extra;
+}

@@ -13,7 +13,7 @@
 import { ApiError } from "../api.js";
 import { renderBacks, renderCard, renderHand, renderNiuniu, trumpSet } from "../cards.js";
 import { kindName } from "../games.js";
-import { gameFacts } from "./gamefacts.js";
+import { gameFacts, settlementFacts } from "./gamefacts.js";
 import { t as tr } from "../i18n.js";
 
 /** @typedef {import("../app.js").AppContext} AppContext */
@@ -552,6 +552,15 @@ export function render(root, params, ctx) {
         }
       }
     }
+    // 牛牛: every bull of a hand leaves the same two cards' points, so the
+    // first the server lists is as good as any: one click arranges it.
+    const firstBull = v.game === "niuniu" && selection.length === 0 ? l.actions.find((a) => a.type === "arrange") : undefined;
+    if (firstBull) {
+      const b = actionButton(firstBull, t("niuniu.auto"));
+      b.classList.add("auto");
+      b.dataset.action = "arrange-auto";
+      actionsEl.append(b);
+    }
     if (selection.length > 0) {
       const c = el("button", "secondary", t("table.clear"));
       c.type = "button";
@@ -663,6 +672,7 @@ export function render(root, params, ctx) {
       if (res.anti_spring) bits.push(t("doudizhu.antiSpring"));
       settleEl.append(el("p", "result", bits.join(" · ")));
     }
+    settleEl.append(...settlementFacts(v, (seat) => v.seats[seat]?.name ?? t("table.seatN", { n: seat + 1 })));
     const tbl = el("table", "deltas");
     const head = el("tr");
     head.append(el("th", undefined, t("table.player")), el("th", undefined, t("table.delta")));
