@@ -11,7 +11,7 @@
 // data-ready is true once the view and /legal of data-version are shown.
 
 import { ApiError } from "../api.js";
-import { renderBacks, renderCard, renderHand, renderNiuniu, trumpSet } from "../cards.js";
+import { cardName, renderBacks, renderCard, renderHand, renderNiuniu, trumpSet } from "../cards.js";
 import { kindName } from "../games.js";
 import { gameFacts, settlementFacts } from "./gamefacts.js";
 import { t as tr } from "../i18n.js";
@@ -500,6 +500,12 @@ export function render(root, params, ctx) {
     switch (a.type) {
       case "bid":
         return t("action.bid", { n: a.bid });
+      case "pass": {
+        // What passing gives up: a bid, a grab, a declaration, going alone, the kitty swap, a play.
+        if (legal?.actions.some((x) => x.type === "alone")) return t("action.passAlone");
+        const k = view ? `action.pass.${view.game}.${view.phase}` : "";
+        return k && t(k) !== k ? t(k) : t("action.pass");
+      }
       case "play":
         return a.as ? t("action.playAs", { r: readingLabel(a.as) }) : t("action.play");
       default:
@@ -532,7 +538,25 @@ export function render(root, params, ctx) {
     }
     // Actions with cards: one button per kind the game allows now, enabled
     // when the selection is exactly one of them.
-    const withCards = l.actions.filter((a) => CARD_TYPES.has(a.type));
+    // An action with cards the hand does not hold (升级 guafeng's kitty
+    // swap names a kitty card) cannot be picked from the hand: it gets a
+    // button of its own, its cards written out.
+    const inHand = (/** @type {Action} */ a) => {
+      const left = [...v.hand];
+      return (cardsOf(a) ?? []).every((c) => {
+        const i = left.indexOf(c);
+        if (i < 0) return false;
+        left.splice(i, 1);
+        return true;
+      });
+    };
+    for (const a of l.actions) {
+      if (!CARD_TYPES.has(a.type) || inHand(a)) continue;
+      const b = actionButton(a, `${t("action." + a.type)}: ${(cardsOf(a) ?? []).map(cardName).join(" → ")}`);
+      b.classList.add("direct");
+      actionsEl.append(b);
+    }
+    const withCards = l.actions.filter((a) => CARD_TYPES.has(a.type) && inHand(a));
     /** @type {Set<string>} */
     const kinds = new Set(withCards.map((a) => a.type));
     if (kinds.size === 0 && (l.extend.length > 0 || selection.length > 0)) kinds.add(PHASE_KIND[v.phase] ?? "play");
