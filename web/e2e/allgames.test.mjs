@@ -55,6 +55,16 @@ async function ready(page) {
   await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("data-ready") === "true", ROOT, { timeout: 30_000 });
 }
 
+/**
+ * A label key shown as itself means the language lacks it.
+ * @param {Page} page
+ */
+async function assertLabelled(page) {
+  const text = (await page.locator(ROOT).innerText()) ?? "";
+  const missing = text.match(/\b(?:table|action|shengji|dadun|shuangkou|niuniu|doudizhu|combo|outcome|suit)\.[A-Za-z_.]+/g);
+  assert.equal(missing, null, `labels missing: ${missing}`);
+}
+
 /** @param {Page} page */
 async function version(page) {
   return Number(await page.locator(ROOT).getAttribute("data-version"));
@@ -156,6 +166,7 @@ for (const g of variants.filter((x) => !only || `${x.game}-${x.variant}` === onl
       // Mid-hand: some cards played on the table.
       if (!shot && (did.play ?? 0) >= 2 && (await page.locator(".public .play").count())) {
         shot = true;
+        await assertLabelled(page);
         if (g.mid) assert.ok((await page.locator(g.mid).count()) > 0, `${g.mid} shown mid-hand`);
         await screenshot(page, `allgames-${g.game}-${g.variant}-desktop`);
         if (g.phone) {
@@ -175,6 +186,7 @@ for (const g of variants.filter((x) => !only || `${x.game}-${x.variant}` === onl
         await screenshot(page, `allgames-${g.game}-${g.variant}-phone`);
       }
     }
+    await assertLabelled(page);
     // How the hand ended, in words, beyond the deltas.
     if (g.game !== "doudizhu") assert.ok((await page.locator(".settlement .result li").count()) > 0, "the result in words");
     if (g.game === "shengji") assert.ok((await page.locator(".settlement .kitty .card").count()) > 0, "the kitty shown at the end");

@@ -203,7 +203,10 @@ function niuniu(v, name) {
   const gs = v.game_state;
   if (!gs.arranged || v.phase !== "arranging") return [];
   const arranged = gs.arranged;
-  return [list("arranged", v.seats.map((s) => `${name(s.seat)}: ${t(arranged[s.seat] ? "niuniu.hasArranged" : "niuniu.notArranged")}`))];
+  const lines = v.seats.map((s) => `${name(s.seat)}: ${t(arranged[s.seat] ? "niuniu.hasArranged" : "niuniu.notArranged")}`);
+  // From the deadline on any seat may call the reveal (摊牌).
+  if (gs.deadline) lines.push(t("niuniu.deadline", { at: new Date(gs.deadline).toLocaleTimeString() }));
+  return [list("arranged", lines)];
 }
 
 /**

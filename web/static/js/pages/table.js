@@ -86,6 +86,27 @@ function sameCards(a, b) {
 }
 
 /**
+ * Whether sel may still be part of a legal action, as far as the answer
+ * for the empty selection tells: contained in a listed action's cards when
+ * the list is complete, else each of its cards offered.
+ * @param {LegalActions} l
+ * @param {readonly string[]} sel
+ */
+function stillLegal(l, sel) {
+  if (!sel.every((c) => l.extend.includes(c))) return false;
+  if (!l.complete) return true;
+  return l.actions.some((a) => {
+    const left = [...(cardsOf(a) ?? [])];
+    return sel.every((c) => {
+      const i = left.indexOf(c);
+      if (i < 0) return false;
+      left.splice(i, 1);
+      return true;
+    });
+  });
+}
+
+/**
  * @template {keyof HTMLElementTagNameMap} K
  * @param {K} tag
  * @param {string} [className]
@@ -225,11 +246,20 @@ export function render(root, params, ctx) {
       legal = l;
       if (handChanged) selection = [];
       else if (selection.length > 0 && v.seat !== null && !v.closed) {
-        // The same hand: keep the selection if it is still part of a legal action.
-        try {
-          legal = await legalFor(selection);
-        } catch {
+        // The same hand: keep the selection if it is still part of a legal
+        // action. What the empty selection's answer already tells is checked
+        // here, so that a selection the table moved past is dropped without
+        // a request the server must refuse.
+        if (!l || !stillLegal(l, selection)) {
           selection = [];
+          hand?.clear();
+        } else {
+          try {
+            legal = await legalFor(selection);
+          } catch {
+            selection = [];
+            hand?.clear();
+          }
         }
         if (seq !== loadSeq || closed) return;
       }
