@@ -156,6 +156,10 @@ for (const g of variants.filter((x) => !only || `${x.game}-${x.variant}` === onl
       const v = await version(page);
       const what = await step(page, g.avoid);
       if (process.env.ALLGAMES_TRACE) console.error(g.game, g.variant, i, v, what);
+      if (what === "bury" || (what === "pick" && (await page.locator(ROOT).getAttribute("data-phase")) === "burying")) {
+        // The kitty is shown to the one who buries it.
+        assert.ok((await page.locator(".public .kitty .card").count()) > 0, "the kitty shown to its burier");
+      }
       if (what) {
         did[what] = (did[what] ?? 0) + 1;
         const err = (await page.locator(".status.error").count()) ? await page.locator(".status.error").textContent() : "";

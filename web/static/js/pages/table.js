@@ -498,6 +498,13 @@ export function render(root, params, ctx) {
    */
   async function select(sel) {
     selection = sel;
+    if (view && lastVersion > view.version) {
+      // The stream has told of moves the page has not drawn yet: the
+      // selection is checked against the table as it is now.
+      page.dataset.ready = "false";
+      await load();
+      return;
+    }
     page.dataset.ready = "false";
     const seq = ++loadSeq;
     try {
