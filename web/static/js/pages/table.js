@@ -43,6 +43,9 @@ const EVENT_TYPES = [
 /** Actions that carry cards: posted from the selection. */
 const CARD_TYPES = new Set(["play", "declare", "bury", "arrange", "call", "reinforce", "stick", "exchange", "swap"]);
 
+/** Actions whose cards may lie outside the hand (guafeng's swap names a kitty card). */
+const OFF_HAND_TYPES = new Set(["swap"]);
+
 /** Actions that the 托管 toggle and the leave/escape row post, not the action bar. */
 const TABLE_TYPES = new Set(["delegate", "resume", "escape", "leave"]);
 
@@ -498,13 +501,6 @@ export function render(root, params, ctx) {
    */
   async function select(sel) {
     selection = sel;
-    if (view && lastVersion > view.version) {
-      // The stream has told of moves the page has not drawn yet: the
-      // selection is checked against the table as it is now.
-      page.dataset.ready = "false";
-      await load();
-      return;
-    }
     page.dataset.ready = "false";
     const seq = ++loadSeq;
     try {
@@ -588,12 +584,12 @@ export function render(root, params, ctx) {
       });
     };
     for (const a of l.actions) {
-      if (!CARD_TYPES.has(a.type) || inHand(a)) continue;
+      if (!OFF_HAND_TYPES.has(a.type) || inHand(a)) continue;
       const b = actionButton(a, `${t("action." + a.type)}: ${(cardsOf(a) ?? []).map(cardName).join(" → ")}`);
       b.classList.add("direct");
       actionsEl.append(b);
     }
-    const withCards = l.actions.filter((a) => CARD_TYPES.has(a.type) && inHand(a));
+    const withCards = l.actions.filter((a) => CARD_TYPES.has(a.type) && (!OFF_HAND_TYPES.has(a.type) || inHand(a)));
     /** @type {Set<string>} */
     const kinds = new Set(withCards.map((a) => a.type));
     if (kinds.size === 0 && (l.extend.length > 0 || selection.length > 0)) kinds.add(PHASE_KIND[v.phase] ?? "play");
