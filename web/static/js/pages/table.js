@@ -11,8 +11,10 @@
 // data-ready is true once the view and /legal of data-version are shown.
 
 import { ApiError } from "../api.js";
-import { renderBacks, renderCard, renderHand, renderNiuniu, trumpSet } from "../cards.js";
+import { cardName, renderBacks, renderCard, renderHand, renderNiuniu, trumpSet } from "../cards.js";
 import { kindName } from "../games.js";
+import { gameFacts, settlementFacts } from "./gamefacts.js";
+import { t as tr } from "../i18n.js";
 
 /** @typedef {import("../app.js").AppContext} AppContext */
 /** @typedef {import("../types.js").Table} Table */
@@ -41,8 +43,30 @@ const EVENT_TYPES = [
 /** Actions that carry cards: posted from the selection. */
 const CARD_TYPES = new Set(["play", "declare", "bury", "arrange", "call", "reinforce", "stick", "exchange", "swap"]);
 
+/** Actions whose cards may lie outside the hand (guafeng's swap names a kitty card). */
+const OFF_HAND_TYPES = new Set(["swap"]);
+
 /** Actions that the 托管 toggle and the leave/escape row post, not the action bar. */
 const TABLE_TYPES = new Set(["delegate", "resume", "escape", "leave"]);
+
+/** The kind of card action a phase asks for, to name the button before the selection makes one. */
+/** @type {Record<string, string>} */
+const PHASE_KIND = { burying: "bury", arranging: "arrange", exchanging: "exchange" };
+
+/**
+ * A play's `as` reading in words: "straight:9" reads "straight 9".
+ * @param {string} as
+ */
+function readingLabel(as) {
+  return as
+    .split(":")
+    .map((p, i) => {
+      if (i > 0) return p;
+      const k = "combo." + p;
+      return tr(k) === k ? p : tr(k);
+    })
+    .join(" ");
+}
 
 /**
  * @param {Action} a
@@ -62,6 +86,27 @@ function sameCards(a, b) {
   const x = [...a].sort();
   const y = [...b].sort();
   return x.every((c, i) => c === y[i]);
+}
+
+/**
+ * Whether sel may still be part of a legal action, as far as the answer
+ * for the empty selection tells: contained in a listed action's cards when
+ * the list is complete, else each of its cards offered.
+ * @param {LegalActions} l
+ * @param {readonly string[]} sel
+ */
+function stillLegal(l, sel) {
+  if (!sel.every((c) => l.extend.includes(c))) return false;
+  if (!l.complete) return true;
+  return l.actions.some((a) => {
+    const left = [...(cardsOf(a) ?? [])];
+    return sel.every((c) => {
+      const i = left.indexOf(c);
+      if (i < 0) return false;
+      left.splice(i, 1);
+      return true;
+    });
+  });
 }
 
 /**
@@ -204,11 +249,20 @@ export function render(root, params, ctx) {
       legal = l;
       if (handChanged) selection = [];
       else if (selection.length > 0 && v.seat !== null && !v.closed) {
-        // The same hand: keep the selection if it is still part of a legal action.
-        try {
-          legal = await legalFor(selection);
-        } catch {
+        // The same hand: keep the selection if it is still part of a legal
+        // action. What the empty selection's answer already tells is checked
+        // here, so that a selection the table moved past is dropped without
+        // a request the server must refuse.
+        if (!l || !stillLegal(l, selection)) {
           selection = [];
+          hand?.clear();
+        } else {
+          try {
+            legal = await legalFor(selection);
+          } catch {
+            selection = [];
+            hand?.clear();
+          }
         }
         if (seq !== loadSeq || closed) return;
       }
@@ -380,11 +434,13 @@ export function render(root, params, ctx) {
         publicEl.append(ul);
       }
     }
+    publicEl.append(...gameFacts(v, name));
     if (plays.length === 0 && v.game !== "niuniu") publicEl.append(el("p", "muted", t("table.noPlays")));
     const trumps = v.game === "shengji" ? trumpSet(v.game_state.trump_order) : new Set();
     for (const p of plays) {
       const row = el("div", "play");
       row.dataset.seat = String(p.seat);
+      if (v.game === "shengji" && v.game_state.trick_winner === p.seat) row.classList.add("winning");
       row.append(el("span", "who", name(p.seat)), renderHand(p.cards, { trumps, label: t("table.playOf", { name: name(p.seat) }) }).el);
       publicEl.append(row);
     }
@@ -477,8 +533,14 @@ export function render(root, params, ctx) {
     switch (a.type) {
       case "bid":
         return t("action.bid", { n: a.bid });
+      case "pass": {
+        // What passing gives up: a bid, a grab, a declaration, going alone, the kitty swap, a play.
+        if (legal?.actions.some((x) => x.type === "alone")) return t("action.passAlone");
+        const k = view ? `action.pass.${view.game}.${view.phase}` : "";
+        return k && t(k) !== k ? t(k) : t("action.pass");
+      }
       case "play":
-        return a.as ? `${t("action.play")} (${a.as})` : t("action.play");
+        return a.as ? t("action.playAs", { r: readingLabel(a.as) }) : t("action.play");
       default:
         return t("action." + a.type);
     }
@@ -509,10 +571,28 @@ export function render(root, params, ctx) {
     }
     // Actions with cards: one button per kind the game allows now, enabled
     // when the selection is exactly one of them.
-    const withCards = l.actions.filter((a) => CARD_TYPES.has(a.type));
+    // An action with cards the hand does not hold (升级 guafeng's kitty
+    // swap names a kitty card) cannot be picked from the hand: it gets a
+    // button of its own, its cards written out.
+    const inHand = (/** @type {Action} */ a) => {
+      const left = [...v.hand];
+      return (cardsOf(a) ?? []).every((c) => {
+        const i = left.indexOf(c);
+        if (i < 0) return false;
+        left.splice(i, 1);
+        return true;
+      });
+    };
+    for (const a of l.actions) {
+      if (!OFF_HAND_TYPES.has(a.type) || inHand(a)) continue;
+      const b = actionButton(a, `${t("action." + a.type)}: ${(cardsOf(a) ?? []).map(cardName).join(" → ")}`);
+      b.classList.add("direct");
+      actionsEl.append(b);
+    }
+    const withCards = l.actions.filter((a) => CARD_TYPES.has(a.type) && (!OFF_HAND_TYPES.has(a.type) || inHand(a)));
     /** @type {Set<string>} */
     const kinds = new Set(withCards.map((a) => a.type));
-    if (kinds.size === 0 && (l.extend.length > 0 || selection.length > 0)) kinds.add("play");
+    if (kinds.size === 0 && (l.extend.length > 0 || selection.length > 0)) kinds.add(PHASE_KIND[v.phase] ?? "play");
     for (const kind of kinds) {
       const exact = withCards.filter((a) => a.type === kind && sameCards(cardsOf(a) ?? [], selection));
       if (exact.length === 0) {
@@ -528,6 +608,15 @@ export function render(root, params, ctx) {
           actionsEl.append(b);
         }
       }
+    }
+    // 牛牛: every bull of a hand leaves the same two cards' points, so the
+    // first the server lists is as good as any: one click arranges it.
+    const firstBull = v.game === "niuniu" && selection.length === 0 ? l.actions.find((a) => a.type === "arrange") : undefined;
+    if (firstBull) {
+      const b = actionButton(firstBull, t("niuniu.auto"));
+      b.classList.add("auto");
+      b.dataset.action = "arrange-auto";
+      actionsEl.append(b);
     }
     if (selection.length > 0) {
       const c = el("button", "secondary", t("table.clear"));
@@ -640,6 +729,7 @@ export function render(root, params, ctx) {
       if (res.anti_spring) bits.push(t("doudizhu.antiSpring"));
       settleEl.append(el("p", "result", bits.join(" · ")));
     }
+    settleEl.append(...settlementFacts(v, (seat) => v.seats[seat]?.name ?? t("table.seatN", { n: seat + 1 })));
     const tbl = el("table", "deltas");
     const head = el("tr");
     head.append(el("th", undefined, t("table.player")), el("th", undefined, t("table.delta")));
