@@ -191,9 +191,14 @@ export class Api {
     return res.text();
   }
 
-  /** @param {string} handID "<tableID>-<n>" @returns {Promise<HandRecord>} */
-  hand(handID) {
-    return this.json("GET", `/v1/hands/${encodeURIComponent(handID)}`);
+  /**
+   * @param {string} handID "<tableID>-<n>"
+   * @param {number} [minPosition] wait until the hand history has applied this global position
+   * @returns {Promise<HandRecord>}
+   */
+  hand(handID, minPosition) {
+    const q = minPosition && minPosition > 0 ? `?min_position=${minPosition}` : "";
+    return this.json("GET", `/v1/hands/${encodeURIComponent(handID)}${q}`);
   }
 
   /** @param {string} id @returns {Promise<HandPage>} */

@@ -286,7 +286,10 @@ export function render(root, params, ctx) {
     /** @type {HandRecord} */
     let rec;
     try {
-      rec = await ctx.api.hand(handID);
+      // A link from a table page names the position it had seen, so that a
+      // hand settled a moment ago is not refused as still in progress.
+      const min = Number(new URLSearchParams(location.search).get("min_position") ?? "");
+      rec = await ctx.api.hand(handID, Number.isSafeInteger(min) && min > 0 ? min : undefined);
     } catch (err) {
       status.textContent = ctx.describe(err);
       status.className = "error";

@@ -206,6 +206,8 @@ export function render(root, params, ctx) {
   /** @type {EventSource | null} */
   let source = null;
   let lastVersion = 0;
+  /** The highest global position of an event the stream has brought. */
+  let lastPosition = 0;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let retry;
   let loadSeq = 0;
@@ -752,11 +754,29 @@ export function render(root, params, ctx) {
       settleEl.append(seed);
     }
     const a = el("a", "replay-link", t("table.replay"));
-    a.href = `/hands/${encodeURIComponent(v.id)}-${s.hand}`;
+    // The hand history may trail the stream by a moment: the link asks the
+    // replay page to wait until it has applied what this page has seen.
+    a.href = `/hands/${encodeURIComponent(v.id)}-${s.hand}` + (lastPosition > 0 ? `?min_position=${lastPosition}` : "");
     settleEl.append(a);
   }
 
   /** Opens the live stream; on an error (a ticket is single use) opens it again with a new ticket. */
+  /**
+   * The global position of a stream message's event, or 0.
+   * @param {unknown} data
+   */
+  function eventPosition(data) {
+    if (typeof data !== "string") return 0;
+    try {
+      /** @type {unknown} */
+      const ev = JSON.parse(data);
+      if (ev && typeof ev === "object" && "position" in ev && typeof ev.position === "number") return ev.position;
+    } catch {
+      // not an event's JSON: nothing to learn
+    }
+    return 0;
+  }
+
   async function listen() {
     if (closed) return;
     try {
@@ -771,6 +791,8 @@ export function render(root, params, ctx) {
       const onEvent = (e) => {
         const v = Number(e.lastEventId);
         if (Number.isFinite(v) && v > lastVersion) lastVersion = v;
+        const pos = eventPosition(e.data);
+        if (pos > lastPosition) lastPosition = pos;
         // Events come in bursts (a play, then the next deal): load once per burst.
         clearTimeout(pending);
         pending = setTimeout(() => void load(), 50);
