@@ -5,25 +5,12 @@
 // every control in order and the focused one shows an outline.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { DESKTOP, PHONE, launch, openPage, startServer } from "./helpers.mjs";
+import { test } from "node:test";
+import { DESKTOP, PHONE, openPage, serverAndBrowser } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
-/** @type {import("./helpers.mjs").Server} */
-let server;
-/** @type {import("playwright-core").Browser | null} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /**
  * The texts on the page whose contrast falls short (WCAG 2.2, 1.4.3).
@@ -75,9 +62,10 @@ function lowContrast(page) {
 }
 
 test("text contrast on every page at both sizes", { timeout: 180_000 }, async (t) => {
+  const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   for (const viewport of [DESKTOP, PHONE]) {
-    const { page, context, problems } = await openPage(browser, server.url, viewport, { locale: "zh-CN" });
+    const { page, context, problems } = await openPage(browser, env.server.url, viewport, { locale: "zh-CN" });
     await page.locator("ul.listings[data-loaded]").waitFor();
     assert.deepEqual(await lowContrast(page), [], "lobby");
     // A table with bots, so that seats, plays and the hand all show.
@@ -90,7 +78,7 @@ test("text contrast on every page at both sizes", { timeout: 180_000 }, async (t
     await page.locator(".my-hand .card").first().waitFor();
     await page.waitForFunction(() => document.querySelector("section.table-page")?.getAttribute("data-ready") === "true");
     assert.deepEqual(await lowContrast(page), [], "table");
-    await page.goto(`${server.url}/leaderboards/doudizhu`);
+    await page.goto(`${env.server.url}/leaderboards/doudizhu`);
     await page.locator(".leaderboards[data-loaded]").waitFor();
     assert.deepEqual(await lowContrast(page), [], "leaderboards");
     assert.deepEqual(problems(), []);
@@ -99,8 +87,9 @@ test("text contrast on every page at both sizes", { timeout: 180_000 }, async (t
 });
 
 test("the keyboard reaches the lobby's controls, with a visible focus", async (t) => {
+  const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
-  const { page, context, problems } = await openPage(browser, server.url, DESKTOP, { locale: "en-US" });
+  const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US" });
   await page.locator("ul.listings[data-loaded]").waitFor();
   /** @type {string[]} */
   const reached = [];
@@ -125,8 +114,9 @@ test("the keyboard reaches the lobby's controls, with a visible focus", async (t
 });
 
 test("a card is picked and played with the keyboard alone", { timeout: 180_000 }, async (t) => {
+  const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
-  const { page, context, problems } = await openPage(browser, server.url, PHONE, { locale: "en-US" });
+  const { page, context, problems } = await openPage(browser, env.server.url, PHONE, { locale: "en-US" });
   await page.selectOption("#create-game", "doudizhu");
   await page.selectOption("#create-variant", "classic");
   await page.selectOption("form.create select[name=turn_seconds]", "0");

@@ -9,25 +9,12 @@
 // when the hand's settlement shows.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { DESKTOP, PHONE, launch, openPage, screenshot, startServer } from "./helpers.mjs";
+import { test } from "node:test";
+import { DESKTOP, PHONE, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
-/** @type {import("./helpers.mjs").Server} */
-let server;
-/** @type {import("playwright-core").Browser | null} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /**
  * Every variant; `phone` marks the one per game whose table is also shot
@@ -137,8 +124,9 @@ async function step(page, avoid) {
 const only = process.env.ALLGAMES_ONLY;
 for (const g of variants.filter((x) => !only || `${x.game}-${x.variant}` === only)) {
   test(`${g.game} ${g.variant}: a whole hand played by clicking`, { timeout: 150_000 }, async (t) => {
+    const browser = env.browser;
     if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
-    const { page, context, problems } = await openPage(browser, server.url, DESKTOP, { locale: g.phone ? "zh-CN" : "en-US" });
+    const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: g.phone ? "zh-CN" : "en-US" });
     await page.selectOption("#create-game", g.game);
     await page.selectOption("#create-variant", g.variant);
     await page.selectOption("form.create select[name=turn_seconds]", "0");

@@ -3,27 +3,15 @@
 // between pages without reloading, and makes no request off its origin.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { DESKTOP, launch, openPage, startServer } from "./helpers.mjs";
+import { test } from "node:test";
+import { DESKTOP, openPage, serverAndBrowser } from "./helpers.mjs";
 
-/** @type {import("./helpers.mjs").Server} */
-let server;
-/** @type {import("playwright-core").Browser | null} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test("the app starts, registers once and routes", async (t) => {
+  const browser = env.browser;
   if (!browser) return t.skip("no chromium");
-  const { page, context, problems } = await openPage(browser, server.url, DESKTOP, { locale: "en-US" });
+  const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US" });
   assert.equal(await page.getAttribute("html", "lang"), "en");
   const id = await page.getAttribute("#player", "data-player-id");
   assert.ok(id, "a player id");
@@ -35,8 +23,8 @@ test("the app starts, registers once and routes", async (t) => {
   assert.equal(await page.evaluate(() => "sameDocument" in window), true, "the link was followed without a reload");
   await page.goBack();
   await page.locator("ul.listings[data-loaded]").waitFor();
-  assert.equal((await page.request.get(server.url + "/no/such/page")).status(), 404);
-  await page.goto(server.url + "/verify");
+  assert.equal((await page.request.get(env.server.url + "/no/such/page")).status(), 404);
+  await page.goto(env.server.url + "/verify");
   await page.locator("#player[data-player-id]").waitFor();
   assert.equal(await page.getAttribute("#player", "data-player-id"), id, "the stored player is kept across reloads");
   assert.deepEqual(problems(), []);
@@ -44,8 +32,9 @@ test("the app starts, registers once and routes", async (t) => {
 });
 
 test("Chinese labels when the browser prefers Chinese", async (t) => {
+  const browser = env.browser;
   if (!browser) return t.skip("no chromium");
-  const { page, context, problems } = await openPage(browser, server.url, DESKTOP, { locale: "zh-CN" });
+  const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "zh-CN" });
   assert.equal(await page.getAttribute("html", "lang"), "zh-CN");
   await page.getByRole("navigation").getByRole("link", { name: "排行榜" }).waitFor();
   await page.locator("ul.listings[data-loaded]").waitFor();
@@ -55,9 +44,10 @@ test("Chinese labels when the browser prefers Chinese", async (t) => {
 });
 
 test("quick play seats two browsers at one table", async (t) => {
+  const browser = env.browser;
   if (!browser) return t.skip("no chromium");
-  const one = await openPage(browser, server.url, DESKTOP, { locale: "en-US" });
-  const two = await openPage(browser, server.url, DESKTOP, { locale: "zh-CN" });
+  const one = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US" });
+  const two = await openPage(browser, env.server.url, DESKTOP, { locale: "zh-CN" });
   /** @type {string[]} */
   const tables = [];
   for (const p of [one, two]) {

@@ -5,27 +5,15 @@
 // face-down cards; and selection by click, Space and Enter.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { DESKTOP, launch, openPage, startServer } from "./helpers.mjs";
+import { test } from "node:test";
+import { DESKTOP, openPage, serverAndBrowser } from "./helpers.mjs";
 
-/** @type {import("./helpers.mjs").Server} */
-let server;
-/** @type {import("playwright-core").Browser | null} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test("every kind of card renders as an accessible element", async (t) => {
+  const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
-  const { page, context, problems } = await openPage(browser, server.url, DESKTOP, { locale: "zh-CN" });
+  const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "zh-CN" });
   const got = await page.evaluate(async () => {
     const url = "/static/js/cards.js"; // the browser's module, as the app loads it
     const cards = /** @type {typeof import("../static/js/cards.js")} */ (await import(url));

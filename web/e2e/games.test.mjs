@@ -4,23 +4,10 @@
 // and the legal actions show, at phone and desktop sizes.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { DESKTOP, PHONE, launch, openPage, screenshot, startServer } from "./helpers.mjs";
+import { test } from "node:test";
+import { DESKTOP, PHONE, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
 
-/** @type {import("./helpers.mjs").Server} */
-let server;
-/** @type {import("playwright-core").Browser | null} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 const games = [
   { game: "doudizhu", variant: "hubei", seats: 3 },
@@ -32,9 +19,10 @@ const games = [
 
 for (const g of games) {
   test(`a ${g.game} ${g.variant} table renders the caller's cards`, { timeout: 120_000 }, async (t) => {
+    const browser = env.browser;
     if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
     const phone = g.game === "shengji" || g.game === "niuniu";
-    const { page, context, problems } = await openPage(browser, server.url, phone ? PHONE : DESKTOP, { locale: "zh-CN" });
+    const { page, context, problems } = await openPage(browser, env.server.url, phone ? PHONE : DESKTOP, { locale: "zh-CN" });
     await page.selectOption("#create-game", g.game);
     await page.selectOption("#create-variant", g.variant);
     // One table runs a turn clock, to see it count down; the others have none.

@@ -22,6 +22,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 /** @typedef {import("playwright-core").Browser} Browser */
@@ -264,4 +265,32 @@ export async function playHand(base) {
     await callAPI(base, "POST", `/v1/tables/${id}/actions`, p.token, action);
   }
   throw new Error(`hand 1 of ${id} did not end in 300 actions`);
+}
+
+/**
+ * Starts a server and the browser before a test file's tests and stops both
+ * after them. The browser is null where there is none to drive (launch).
+ */
+export function serverAndBrowser() {
+  /** @type {Server | undefined} */
+  let server;
+  /** @type {import("playwright-core").Browser | null} */
+  let browser = null;
+  before(async () => {
+    server = await startServer();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error("the server has not started: use it inside a test");
+      return server;
+    },
+    get browser() {
+      return browser;
+    },
+  };
 }

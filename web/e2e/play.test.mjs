@@ -7,25 +7,12 @@
 // request anything off its origin or log a console error.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { DESKTOP, PHONE, launch, openPage, screenshot, startServer } from "./helpers.mjs";
+import { test } from "node:test";
+import { DESKTOP, PHONE, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
-/** @type {import("./helpers.mjs").Server} */
-let server;
-/** @type {import("playwright-core").Browser | null} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /**
  * The table page's state as its root element tells it.
@@ -83,10 +70,11 @@ async function onTurn(pages, watch) {
 }
 
 test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_000 }, async (t) => {
+  const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
-  const a = await openPage(browser, server.url, DESKTOP, { locale: "zh-CN" });
-  const b = await openPage(browser, server.url, PHONE, { locale: "en-US" });
-  const c = await openPage(browser, server.url, DESKTOP, { locale: "en-GB" });
+  const a = await openPage(browser, env.server.url, DESKTOP, { locale: "zh-CN" });
+  const b = await openPage(browser, env.server.url, PHONE, { locale: "en-US" });
+  const c = await openPage(browser, env.server.url, DESKTOP, { locale: "en-GB" });
   const players = [a, b, c];
 
   // A opens a table without a turn clock, so that a slow machine never times a seat out.
@@ -112,7 +100,7 @@ test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_
   }
 
   // A fourth browser watches: it sees the seats and the plays, no cards of anyone.
-  const watcher = await openPage(browser, server.url, PHONE, { locale: "zh-CN", path: `/tables/${tableID}` });
+  const watcher = await openPage(browser, env.server.url, PHONE, { locale: "zh-CN", path: `/tables/${tableID}` });
   await waitReady(watcher.page);
 
   // The hand is dealt once the third seat fills: every page shows 17 cards.
@@ -203,7 +191,7 @@ test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_
 
   // The leaderboards, at both sizes.
   for (const [p, name] of /** @type {const} */ ([[c, "leaderboards-desktop"], [b, "leaderboards-phone"]])) {
-    await p.page.goto(`${server.url}/leaderboards/doudizhu`);
+    await p.page.goto(`${env.server.url}/leaderboards/doudizhu`);
     await p.page.locator(".leaderboards[data-loaded]").waitFor();
     await screenshot(p.page, name);
   }

@@ -8,24 +8,11 @@
 // it) and one with a changed hash. Screenshots at phone and desktop size.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { DESKTOP, PHONE, launch, openPage, screenshot, startServer } from "./helpers.mjs";
+import { test } from "node:test";
+import { DESKTOP, PHONE, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
 import { eventHash } from "../static/js/verify/chain.js";
 
-/** @type {import("./helpers.mjs").Server} */
-let server;
-/** @type {import("playwright-core").Browser | null} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /**
  * One API call with the player's token; the decoded JSON (or text).
@@ -35,7 +22,7 @@ after(async () => {
  * @param {unknown} [body]
  */
 async function api(token, method, path, body) {
-  const res = await fetch(server.url + path, {
+  const res = await fetch(env.server.url + path, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -140,8 +127,9 @@ async function verdict(page, sel) {
 }
 
 test("a finished hand's replay and export verify; tampered exports do not, at the right event", async (t) => {
+  const browser = env.browser;
   if (!browser) return t.skip("no chromium");
-  const { page, context, problems } = await openPage(browser, server.url, DESKTOP, { locale: "en-US" });
+  const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US" });
   const token = await page.evaluate(() => {
     const raw = localStorage.getItem("paiju.player");
     return raw ? String(JSON.parse(raw).token) : "";
@@ -150,7 +138,7 @@ test("a finished hand's replay and export verify; tampered exports do not, at th
   const { id, handID } = await playHand(token);
 
   // The replay: verified, stepped by keys and buttons.
-  await page.goto(`${server.url}/hands/${handID}`);
+  await page.goto(`${env.server.url}/hands/${handID}`);
   const replay = await verdict(page, "#replay-verdict");
   assert.equal(replay.verified, "true", replay.text);
   assert.match(replay.text, /the table's export verifies/i, "the replay ties the hand to the table's hash-chained log");
@@ -184,7 +172,7 @@ test("a finished hand's replay and export verify; tampered exports do not, at th
   const exported = await api(token, "GET", `/v1/tables/${id}/export`);
   assert.equal(exported.status, 200, exported.text);
   const text = exported.text;
-  await page.goto(`${server.url}/verify`);
+  await page.goto(`${env.server.url}/verify`);
   /** @type {string[]} */
   const calls = [];
   page.on("request", (r) => {
@@ -219,12 +207,12 @@ test("a finished hand's replay and export verify; tampered exports do not, at th
   assert.deepEqual(calls, [], "the verify page called the server");
 
   // Phone size: the same pages.
-  const phone = await openPage(browser, server.url, PHONE, { locale: "zh-CN" });
+  const phone = await openPage(browser, env.server.url, PHONE, { locale: "zh-CN" });
   await phone.page.evaluate((p) => localStorage.setItem("paiju.player", p), await page.evaluate(() => localStorage.getItem("paiju.player") ?? ""));
-  await phone.page.goto(`${server.url}/hands/${handID}`);
+  await phone.page.goto(`${env.server.url}/hands/${handID}`);
   assert.equal((await verdict(phone.page, "#replay-verdict")).verified, "true");
   await screenshot(phone.page, "replay-phone");
-  await phone.page.goto(`${server.url}/verify`);
+  await phone.page.goto(`${env.server.url}/verify`);
   await phone.page.setInputFiles("#verify-file", { name: "forged.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(forged) });
   assert.equal((await verdict(phone.page, "#verify-result")).verified, "false");
   await screenshot(phone.page, "verify-tampered-phone");
