@@ -77,7 +77,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 			Cluster: "prod",
 			NS:      prod,
 		},
-		AuditorToken: "tok", RateLimit: 7, BotDelay: 50 * time.Millisecond, AnchorEvery: 5 * time.Second, LeaseTTL: 10 * time.Second, Quotas: api.DefaultQuotas,
+		AuditorToken: "tok", RateLimit: 7, BotDelay: 50 * time.Millisecond, AnchorEvery: 5 * time.Second, LeaseTTL: 10 * time.Second, Quotas: api.DefaultQuotas, Web: true,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32")},
 		observeConfig:  observeConfig{MetricsAddr: "127.0.0.1:9090", OTLPEndpoint: "http://127.0.0.1:4318", ReadyMaxLag: 50, ReadyLagGrace: 10 * time.Second, Drain: 2 * time.Second},
 		httpTimeouts:   httpTimeouts{ReadHeader: 5 * time.Second, Read: 20 * time.Second}}
