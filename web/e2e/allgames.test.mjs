@@ -82,6 +82,26 @@ async function moved(page, v) {
 }
 
 /**
+ * Clicks what the page offered a moment ago and answers its data-action
+ * ("" for a card), or null when the offer is gone. The page re-renders
+ * whenever the table moves (the bots play over the stream), so the button
+ * may be replaced by the time the click lands; a person then looks again,
+ * and so does the caller.
+ * @param {import("playwright-core").Locator} target
+ * @returns {Promise<string | null>}
+ */
+async function take(target) {
+  try {
+    const what = (await target.getAttribute("data-action", { timeout: 3_000 })) ?? "";
+    await target.click({ timeout: 3_000 });
+    return what;
+  } catch (e) {
+    if (e instanceof Error && e.name === "TimeoutError") return null;
+    throw e;
+  }
+}
+
+/**
  * Takes one step a person would: returns what it did, or "" when the page
  * offers the caller nothing now. A card-less action named in avoid is
  * taken only when nothing else is offered.
@@ -93,8 +113,8 @@ async function step(page, avoid) {
   // A button for exactly the selection: post it.
   const exact = page.locator(".actions button.primary:not([disabled])");
   if (await exact.count()) {
-    const what = (await exact.first().getAttribute("data-action")) ?? "";
-    await exact.first().click();
+    const what = await take(exact.first());
+    if (what === null) return "";
     await ready(page);
     return what;
   }
@@ -104,7 +124,7 @@ async function step(page, avoid) {
   const cardKinds = await page.locator(".actions button.primary").count();
   const card = page.locator(".my-hand button.card:not([disabled]):not([aria-pressed=true])");
   if (cardKinds > 0 && !arranged && (await card.count())) {
-    await card.first().click();
+    if ((await take(card.first())) === null) return "";
     await ready(page);
     return "pick";
   }
@@ -113,8 +133,8 @@ async function step(page, avoid) {
   const preferred = page.locator(plainSel + avoid.map((a) => `:not([data-action="${a}"])`).join(""));
   const plain = (await preferred.count()) ? preferred : page.locator(plainSel);
   if (await plain.count()) {
-    const what = (await plain.first().getAttribute("data-action")) ?? "";
-    await plain.first().click();
+    const what = await take(plain.first());
+    if (what === null) return "";
     await ready(page);
     return what;
   }

@@ -210,6 +210,8 @@ export function render(root, params, ctx) {
   let lastPosition = 0;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let retry;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let reload;
   let loadSeq = 0;
 
   // /legal is a costly read the server lets a caller run only a few of at
@@ -272,8 +274,27 @@ export function render(root, params, ctx) {
       draw(handChanged);
       page.dataset.ready = "true";
     } catch (err) {
-      if (seq === loadSeq) showError(err);
+      if (seq !== loadSeq) return;
+      showError(err);
+      // The stream brings nothing more while the table waits on this seat,
+      // so a load lost to a passing fault (the network, a busy server) is
+      // tried again rather than leaving the page on a turn it has not shown.
+      if (transient(err)) {
+        clearTimeout(reload);
+        reload = setTimeout(() => {
+          if (!closed && seq === loadSeq) void load();
+        }, 2000);
+      }
     }
+  }
+
+  /**
+   * @param {unknown} err
+   * @returns {boolean}
+   */
+  function transient(err) {
+    if (!(err instanceof ApiError)) return true;
+    return err.status === 429 || err.status >= 500;
   }
 
   /** @param {boolean} redrawHand */
@@ -820,6 +841,7 @@ export function render(root, params, ctx) {
     closed = true;
     clearInterval(ticker);
     clearTimeout(retry);
+    clearTimeout(reload);
     source?.close();
   };
 }
