@@ -94,6 +94,7 @@ func TestDoudizhuVariantsPlayToEnd(t *testing.T) {
 // TestDoudizhuMatchOfFiveHands plays a match of 5 hands (002's tournament)
 // over REST until the table closes with the standings.
 func TestDoudizhuMatchOfFiveHands(t *testing.T) {
+	t.Parallel() // one of the package's longest tests: they run side by side
 	for _, tc := range []struct {
 		variant string
 		seats   int

@@ -136,6 +136,7 @@ func checkNoLeak(t *testing.T, who, what string, body []byte, secret map[string]
 // cards, the unrevealed kitty, or the seed of the running deal: the table,
 // /legal, /events, /state?at=N for every N of the running deal, and /export.
 func TestHiddenInformation(t *testing.T) {
+	t.Parallel() // one of the package's longest tests: they run side by side
 	e := newEnv(t, 5)
 	id, ps := e.openFull()
 	spectator := e.newPlayer("sam")

@@ -144,6 +144,7 @@ func skSameCards(a, b []string) bool {
 // Result) and the totals, and proves the stored stream with the audit
 // re-execution.
 func TestShuangkouOverREST(t *testing.T) {
+	t.Parallel() // one of the package's longest tests: they run side by side
 	for i, variant := range []string{"baibian", "classic"} {
 		t.Run(variant, func(t *testing.T) {
 			e := newEnv(t, uint64(41+i))

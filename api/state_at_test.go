@@ -58,6 +58,7 @@ func (e *env) playWholeHand(id string, ps []player) int {
 // sees a table). The hand is played at table.MaxStake, so its settlement is
 // also the largest stake's (rules/README.md, Stakes and settlement).
 func TestStateAtEveryVersion(t *testing.T) {
+	t.Parallel() // one of the package's longest tests: they run side by side
 	reg := games.All()
 	var names []string
 	for name := range reg {

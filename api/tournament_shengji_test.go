@@ -27,6 +27,7 @@ import (
 // 0/2, 1/3) against the same side of the other table, both partners
 // getting the side's.
 func TestTournamentShengjiDuplicateOverREST(t *testing.T) {
+	t.Parallel() // one of the package's longest tests: they run side by side
 	for i, c := range []struct{ variant, level string }{{"ningyang", "A"}, {"guafeng", "A"}, {"qiangbao", "3"}} {
 		t.Run(c.variant, func(t *testing.T) { shengjiDuplicate(t, uint64(808+i), c.variant, c.level) })
 	}

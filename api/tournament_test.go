@@ -246,6 +246,7 @@ func redraw(seed []byte, r int, field []string) []string {
 }
 
 func TestTournamentNinePlayersOverREST(t *testing.T) {
+	t.Parallel() // one of the package's longest tests: they run side by side
 	e := newEnv(t, 901)
 	tv, _ := playTournament(t, e, 9, 5)
 	if len(tv.Rounds) != 2 || len(tv.Rounds[0].Tables) != 3 || len(tv.Rounds[0].Advanced.BroughtBack) != 0 {
@@ -255,6 +256,7 @@ func TestTournamentNinePlayersOverREST(t *testing.T) {
 }
 
 func TestTournamentTwelvePlayersOverREST(t *testing.T) {
+	t.Parallel() // one of the package's longest tests: they run side by side
 	e := newEnv(t, 1201)
 	tv, _ := playTournament(t, e, 12, 2)
 	shape := []int{}
