@@ -125,32 +125,20 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE hh_hands SET settled_at = ?, settled_position = ?, deltas = ? WHERE hand_id = ?`,
-		ev.RecordedAt.UTC().UnixNano(), ev.Position, string(deltas), hid); err != nil {
-		return err
-	}
-	seats, ok := tx.handSeats[hid]
-	if !ok {
-		var seatsJSON string
-		if err := tx.QueryRowContext(ctx, `SELECT seats FROM hh_hands WHERE hand_id = ?`, hid).Scan(&seatsJSON); err != nil {
-			return err
-		}
-		if err := json.Unmarshal([]byte(seatsJSON), &seats); err != nil {
-			return err
-		}
-	}
-	for _, st := range seats {
-		if st.Seat < 0 || st.Seat >= len(s.Deltas) {
-			continue
-		}
-		tx.playerHands = append(tx.playerHands, st.PlayerID, ev.Position, hid, st.Seat, s.Deltas[st.Seat])
-	}
+	// Written at the batch's end (flushHands), with the rows of the hands
+	// it started.
+	tx.settled = append(tx.settled, handSettlement{hand: hid, at: ev.RecordedAt.UTC().UnixNano(), position: ev.Position, deltas: s.Deltas, deltasJSON: string(deltas)})
 	t.open, t.dirty = 0, true
 	return nil
 }
 
-// startHand records a new hand with the seats as they are at its first deal.
+// startHand records a new hand with the seats as they are at its first
+// deal; flushHands writes it.
 func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, variant string, hand int) error {
+	hid := projections.HandID(tid, hand)
+	if _, ok := tx.started[hid]; ok {
+		return nil // as INSERT OR IGNORE: the first record of a hand stays
+	}
 	seats, ok := tx.hhSeats[ev.Stream]
 	// Not nil: no seats is an empty list, not null.
 	seats = append([]seatRecord{}, seats...)
@@ -164,21 +152,11 @@ func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, var
 	if err != nil {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hands (hand_id, table_id, hand, game, variant, seats, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		projections.HandID(tid, hand), tid, hand, game, variant, string(js), ev.RecordedAt.UTC().UnixNano())
-	if err != nil {
-		return err
+	if tx.started == nil {
+		tx.started = map[string]*startedHand{}
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return err
-	} else if n == 1 {
-		// The row holds these seats: its settlement, if in this batch,
-		// need not read them back.
-		if tx.handSeats == nil {
-			tx.handSeats = map[string][]seatRecord{}
-		}
-		tx.handSeats[projections.HandID(tid, hand)] = seats
-	}
+	tx.started[hid] = &startedHand{table: tid, hand: hand, game: game, variant: variant, seats: seats, seatsJSON: string(js), at: ev.RecordedAt.UTC().UnixNano()}
+	tx.startOrder = append(tx.startOrder, hid)
 	return nil // the caller records the open hand, which flush writes
 }
 
