@@ -459,6 +459,30 @@ func (t *wtx) lbTableOf(ctx context.Context, stream string) (*lbTable, error) {
 	return r, nil
 }
 
+// readLeaderboardTables reads the lb_tables rows of streams (list, as a
+// JSON array) in one query: a query a stream settling a hand was a tenth
+// of the leaderboards' statements.
+func (t *wtx) readLeaderboardTables(ctx context.Context, streams []string, list string) error {
+	t.lb = make(map[string]*lbTable, len(streams))
+	for _, s := range streams {
+		t.lb[s] = nil
+	}
+	rows, err := t.QueryContext(ctx, `SELECT stream, game, variant FROM lb_tables WHERE stream IN (SELECT value FROM json_each(?))`, list)
+	if err != nil {
+		return fmt.Errorf("tables: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s string
+		r := &lbTable{}
+		if err := rows.Scan(&s, &r.game, &r.variant); err != nil {
+			return fmt.Errorf("tables: %w", err)
+		}
+		t.lb[s] = r
+	}
+	return rows.Err()
+}
+
 // tdTable is whether td_tables has a table, and the recording time of its
 // last event of the batch (its updated_at) when the batch changed it.
 type tdTable struct {
@@ -510,7 +534,8 @@ func (t *wtx) tdTableOf(ctx context.Context, tid string) (*tdTable, error) {
 }
 
 // prefetch reads, in one query, the rows the projection name reads for
-// every table the events after position cp name (hh_tables, td_tables):
+// every table the events after position cp name (hh_tables, td_tables,
+// lb_tables and the seats):
 // one query a table a batch was most of the statements left.
 func (t *wtx) prefetch(ctx context.Context, name string, events []eventstore.Event, cp int64) error {
 	if name != projections.Hands && name != projections.Directory && name != projections.Leaderboards {
@@ -540,7 +565,10 @@ func (t *wtx) prefetch(ctx context.Context, name string, events []eventstore.Eve
 		return err
 	}
 	if name == projections.Leaderboards {
-		return t.readLeaderboardSeats(ctx, keys)
+		if err := t.readLeaderboardSeats(ctx, keys); err != nil {
+			return err
+		}
+		return t.readLeaderboardTables(ctx, keys, string(list))
 	}
 	if name == projections.Hands {
 		t.hh = make(map[string]*hhTable, len(keys))
