@@ -23,15 +23,26 @@ func decode[T any](ev eventstore.Event) (T, error) {
 
 // handNumber is the part of HandDealt the projections read: decoding the
 // whole event made the hands' cards.
-type handNumber struct {
-	Hand int `json:"hand"`
-}
+type handNumber struct{ Hand int }
 
 // settlement is the part of HandSettled the projections read: decoding the
 // whole event copied its result and seed.
 type settlement struct {
-	Hand   int   `json:"hand"`
-	Deltas []int `json:"deltas"`
+	Hand   int
+	Deltas []int
+}
+
+// decodeHandNumber reads a HandDealt's number (projections.HandNumber).
+func decodeHandNumber(ev eventstore.Event) (handNumber, error) {
+	h, err := projections.HandNumber(ev.Data)
+	return handNumber{h}, err
+}
+
+// decodeSettlement reads a HandSettled's hand and deltas
+// (projections.Settlement).
+func decodeSettlement(ev eventstore.Event) (settlement, error) {
+	h, d, err := projections.Settlement(ev.Data)
+	return settlement{h, d}, err
 }
 
 // seatRecord is who held a seat when a hand was dealt.
@@ -96,7 +107,7 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		return nil // not a table this projection knows: nothing to record
 	}
 	if ev.Type == "HandDealt" {
-		d, err := decode[handNumber](ev)
+		d, err := decodeHandNumber(ev)
 		if err != nil {
 			return err
 		}
@@ -117,7 +128,7 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	if ev.Type != "HandSettled" {
 		return nil
 	}
-	s, err := decode[settlement](ev)
+	s, err := decodeSettlement(ev)
 	if err != nil {
 		return err
 	}
@@ -246,7 +257,7 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
 		return err
 	case "HandDealt":
-		d, err := decode[handNumber](ev)
+		d, err := decodeHandNumber(ev)
 		if err != nil {
 			return err
 		}
@@ -265,7 +276,7 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		}
 		return nil
 	case "HandSettled":
-		s, err := decode[settlement](ev)
+		s, err := decodeSettlement(ev)
 		if err != nil {
 			return err
 		}
