@@ -7,11 +7,12 @@ import (
 
 // The projections read two fields of the table events they see most:
 // HandDealt's hand number and HandSettled's hand and deltas. encoding/json's
-// reflection was most of what decoding them cost. Both events are stored as
-// json.Marshal writes their structs, with those fields first: the readers
-// below take them from that prefix when the text is valid JSON whose other
-// top-level keys cannot be those fields, and otherwise decode with
-// encoding/json, so that what is accepted, and every error, stays its own.
+// reflection was most of what decoding them cost. The readers below take
+// the fields from the object's top-level members when the text is valid
+// JSON, holds each field once as json.Marshal writes it (an integer, a
+// list of integers without space) and no other key that could match them;
+// otherwise they decode with encoding/json, so that what is accepted, and
+// every error, stays its own.
 
 type handNumber struct {
 	Hand int `json:"hand"`
@@ -47,17 +48,27 @@ func Settlement(data []byte) (hand int, deltas []int, err error) {
 }
 
 func handNumberFast(data []byte) (int, bool) {
-	r := prefix{b: data}
-	r.lit(`{"hand":`)
+	var spans [1][]byte
+	if !members(data, []string{"hand"}, spans[:]) {
+		return 0, false
+	}
+	r := prefix{b: spans[0]}
 	hand := r.int()
-	return hand, r.rest(data, "hand")
+	return hand, r.end()
 }
 
 func settlementFast(data []byte) (int, []int, bool) {
-	r := prefix{b: data}
-	r.lit(`{"hand":`)
+	var spans [2][]byte
+	if !members(data, []string{"hand", "deltas"}, spans[:]) {
+		return 0, nil, false
+	}
+	r := prefix{b: spans[0]}
 	hand := r.int()
-	r.lit(`,"deltas":[`)
+	if !r.end() {
+		return 0, nil, false
+	}
+	r = prefix{b: spans[1]}
+	r.lit("[")
 	deltas := []int{}
 	if !r.next(']') {
 		for !r.failed {
@@ -68,15 +79,17 @@ func settlementFast(data []byte) (int, []int, bool) {
 			r.lit(",")
 		}
 	}
-	return hand, deltas, r.rest(data, "hand", "deltas")
+	return hand, deltas, r.end()
 }
 
-// prefix reads the canonical start of a JSON object.
+// prefix reads an integer or a list of them as Marshal writes them.
 type prefix struct {
 	b      []byte
 	i      int
 	failed bool
 }
+
+func (r *prefix) end() bool { return !r.failed && r.i == len(r.b) }
 
 func (r *prefix) lit(s string) {
 	if r.failed || len(r.b)-r.i < len(s) || string(r.b[r.i:r.i+len(s)]) != s {
@@ -116,21 +129,23 @@ func (r *prefix) int() int {
 	return n
 }
 
-// rest reports whether the prefix was read, data is valid JSON, and none of
-// the object's other top-level keys is one encoding/json would match to
-// fields (it matches keys without regard to case). A key with an escape
-// or a byte outside ASCII fails: its folding is left to encoding/json.
-func (r *prefix) rest(data []byte, fields ...string) bool {
-	if r.failed || !json.Valid(data) {
+// members sets spans[i] to the value of the top-level key fields[i] of
+// data, and reports whether data is valid JSON, an object holding each of
+// fields once, spelled as given, and no other key encoding/json would
+// match to one of them (it matches keys without regard to case). A key
+// with an escape or a byte outside ASCII fails: its folding is left to
+// encoding/json.
+func members(data []byte, fields []string, spans [][]byte) bool {
+	if !json.Valid(data) {
 		return false
 	}
-	b, i := r.b, r.i
-	// Valid JSON: the prefix ends the object or a member is next.
-	for i < len(b) && b[i] == ',' {
-		i = skipSpace(b, i+1)
-		if i >= len(b) || b[i] != '"' {
-			return false
-		}
+	b := data
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	for i < len(b) && b[i] == '"' {
 		start := i + 1
 		i = start
 		for i < len(b) && b[i] != '"' {
@@ -140,19 +155,31 @@ func (r *prefix) rest(data []byte, fields ...string) bool {
 			i++
 		}
 		key := string(b[start:i])
-		for _, f := range fields {
-			if equalFoldASCII(key, f) {
-				return false
+		field := -1
+		for f, name := range fields {
+			if equalFoldASCII(key, name) {
+				if key != name || spans[f] != nil {
+					return false
+				}
+				field = f
 			}
 		}
-		i = skipSpace(b, i+1)
-		if i >= len(b) || b[i] != ':' {
+		i = skipSpace(b, skipSpace(b, i+1)+1) // the colon, then the value
+		end := skipValue(b, i)
+		if field >= 0 {
+			spans[field] = b[i:end]
+		}
+		i = skipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	for _, s := range spans {
+		if s == nil {
 			return false
 		}
-		i = skipValue(b, skipSpace(b, i+1))
-		i = skipSpace(b, i)
 	}
-	return i < len(b) && b[i] == '}'
+	return true
 }
 
 func skipSpace(b []byte, i int) int {
