@@ -34,6 +34,30 @@ func decode[T any](ev eventstore.Event) (T, error) {
 	return v, nil
 }
 
+// handNumber is the part of HandDealt the projections read: decoding the
+// whole event made the hands' cards.
+type handNumber struct{ Hand int }
+
+// settlement is the part of HandSettled the projections read: decoding the
+// whole event copied its result and seed.
+type settlement struct {
+	Hand   int
+	Deltas []int
+}
+
+// decodeHandNumber reads a HandDealt's number (projections.HandNumber).
+func decodeHandNumber(ev eventstore.Event) (handNumber, error) {
+	h, err := projections.HandNumber(ev.Data)
+	return handNumber{h}, err
+}
+
+// decodeSettlement reads a HandSettled's hand and deltas
+// (projections.Settlement).
+func decodeSettlement(ev eventstore.Event) (settlement, error) {
+	h, d, err := projections.Settlement(ev.Data)
+	return settlement{h, d}, err
+}
+
 // tableStreams lists the table streams of events.
 func tableStreams(events []eventstore.Event) []string {
 	var out []string
@@ -212,7 +236,7 @@ func applyHands(_ context.Context, tx *wtx, ev eventstore.Event) error {
 		return nil // not a table this projection knows: nothing to record
 	}
 	if ev.Type == "HandDealt" {
-		d, err := decode[table.HandDealt](ev)
+		d, err := decodeHandNumber(ev)
 		if err != nil {
 			return err
 		}
@@ -230,18 +254,13 @@ func applyHands(_ context.Context, tx *wtx, ev eventstore.Event) error {
 	if ev.Type != "HandSettled" {
 		return nil
 	}
-	s, err := decode[table.HandSettled](ev)
+	s, err := decodeSettlement(ev)
 	if err != nil {
 		return err
 	}
 	deltas, err := json.Marshal(s.Deltas)
 	if err != nil {
 		return err
-	}
-	if slices.Contains(h.settled.hands, hid) {
-		// Settled twice in one batch (a hand number dealt again): the
-		// first settlement is written before the second.
-		writeHands(tx)
 	}
 	h.settled.add(hid, ev, string(deltas))
 	h.opened.set(ev.Stream, 0)
@@ -260,7 +279,11 @@ func (h *handsState) startHand(ev eventstore.Event, tid string, t *hhTable, hand
 	if err != nil {
 		return err
 	}
-	h.started.add(projections.HandID(tid, hand), tid, hand, t.game, t.variant, string(js), ev.RecordedAt.UTC().UnixNano())
+	if hid := projections.HandID(tid, hand); !slices.Contains(h.started.hands, hid) {
+		// The first record of a hand dealt again in the batch stays, as
+		// ON CONFLICT DO NOTHING keeps a record already there.
+		h.started.add(hid, tid, hand, t.game, t.variant, string(js), ev.RecordedAt.UTC().UnixNano())
+	}
 	h.opened.set(ev.Stream, hand)
 	t.open = hand
 	return nil
@@ -306,29 +329,57 @@ type settlements struct {
 }
 
 func (s *settlements) add(hid string, ev eventstore.Event, deltas string) {
+	s.add1(hid, ev.Position, ev.RecordedAt.UTC().UnixNano(), deltas)
+}
+
+func (s *settlements) add1(hid string, pos, at int64, deltas string) {
 	s.hands = append(s.hands, hid)
-	s.positions = append(s.positions, ev.Position)
-	s.at = append(s.at, ev.RecordedAt.UTC().UnixNano())
+	s.positions = append(s.positions, pos)
+	s.at = append(s.at, at)
 	s.deltas = append(s.deltas, deltas)
 }
 
-// writeHands queues the hands started and settled so far: the new hands
-// (the first record of a hand is kept, as SQLite's INSERT OR IGNORE keeps
-// it), each settlement, and a row for each seat a settled hand was dealt
-// to, with its delta (the seats are read from the hand's record, as they
-// were when it was dealt).
+// writeHands queues the hands started and settled in the batch: the new
+// records (the first record of a hand is kept, as SQLite's INSERT OR
+// IGNORE keeps it), each written with its last settlement when the batch
+// settled it; the last settlement of each hand whose record differs (a
+// record from an earlier batch, or one kept on a conflict), and a row for
+// each seat a settled hand was dealt to, with its delta (the seats are read
+// from the hand's record, as they were when it was dealt).
 func writeHands(tx *wtx) {
 	h := tx.h
-	if s := h.started; len(s.hands) > 0 {
-		tx.exec(`INSERT INTO hh_hands (hand_id, table_id, hand, game, variant, seats, started_at)
-			SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::bigint[])
-			ON CONFLICT DO NOTHING`, s.hands, s.tables, s.numbers, s.games, s.variants, s.seats, s.at)
+	s := h.settled
+	last := make(map[string]int, len(s.hands))
+	for i, hid := range s.hands {
+		last[hid] = i
+	}
+	if st := h.started; len(st.hands) > 0 {
+		n := len(st.hands)
+		at, pos := make([]*int64, n), make([]*int64, n)
+		deltas := make([]*string, n)
+		for i, hid := range st.hands {
+			if j, ok := last[hid]; ok {
+				at[i], pos[i], deltas[i] = &s.at[j], &s.positions[j], &s.deltas[j]
+			}
+		}
+		tx.exec(`INSERT INTO hh_hands (hand_id, table_id, hand, game, variant, seats, started_at, settled_at, settled_position, deltas)
+			SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[], $10::text[])
+			ON CONFLICT DO NOTHING`, st.hands, st.tables, st.numbers, st.games, st.variants, st.seats, st.at, at, pos, deltas)
 		h.started = startedHands{}
 	}
-	if s := h.settled; len(s.hands) > 0 {
+	if len(s.hands) > 0 {
+		var u settlements
+		for i, hid := range s.hands {
+			if last[hid] == i {
+				u.add1(hid, s.positions[i], s.at[i], s.deltas[i])
+			}
+		}
+		// A record the INSERT above wrote holds its settlement already:
+		// only the others change.
 		tx.exec(`UPDATE hh_hands h SET settled_at = u.at, settled_position = u.pos, deltas = u.deltas
 			FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS u(hid, pos, at, deltas)
-			WHERE h.hand_id = u.hid`, s.hands, s.positions, s.at, s.deltas)
+			WHERE h.hand_id = u.hid AND (h.settled_position IS DISTINCT FROM u.pos OR h.settled_at IS DISTINCT FROM u.at OR h.deltas IS DISTINCT FROM u.deltas)`,
+			u.hands, u.positions, u.at, u.deltas)
 		tx.exec(`INSERT INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta)
 			SELECT p.player_id, u.pos, u.hid, p.seat, (u.deltas::json->>p.seat)::bigint
 			FROM unnest($1::text[], $2::bigint[], $3::text[]) AS u(hid, pos, deltas)
@@ -519,13 +570,13 @@ func applyLeaderboards(_ context.Context, tx *wtx, ev eventstore.Event) error {
 		delete(b.seatsOf(ev.Stream), p.Seat)
 		b.seatsChanged.set(ev.Stream, true)
 	case "HandDealt":
-		d, err := decode[table.HandDealt](ev)
+		d, err := decodeHandNumber(ev)
 		if err != nil {
 			return err
 		}
 		b.keepHandSeats(ev.Stream, d.Hand)
 	case "HandSettled":
-		s, err := decode[table.HandSettled](ev)
+		s, err := decodeSettlement(ev)
 		if err != nil {
 			return err
 		}

@@ -280,3 +280,39 @@ func TestServerRefusedWrite(t *testing.T) {
 func BenchmarkSuiteApplyBatchConcurrent(b *testing.B) {
 	projectionstest.BenchApplyBatchConcurrent(b, openSuite)
 }
+
+// TestHandDealtAgainAsSQLite: a hand number dealt again after its
+// settlement gives the same answers in both stores, whatever the batches.
+func TestHandDealtAgainAsSQLite(t *testing.T) {
+	ctx := context.Background()
+	l := projectionstest.RedealtLog()
+	lite, err := psqlite.Open(ctx, filepath.Join(t.TempDir(), "projections.db"), psqlite.Options{Location: shanghai(t), Now: l.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lite.Close() })
+	for _, ev := range l.Events {
+		for _, n := range projections.Names {
+			if _, err := lite.ApplyBatch(ctx, n, []eventstore.Event{ev}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := projectionstest.Snapshot(t, lite, l)
+	for _, split := range []int{0, 5, 7, 9, len(l.Events)} {
+		pg, _ := openSuite(t, l.Now)
+		for _, n := range projections.Names {
+			for _, b := range [][]eventstore.Event{l.Events[:split], l.Events[split:]} {
+				if len(b) == 0 {
+					continue
+				}
+				if _, err := pg.ApplyBatch(ctx, n, b); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if got := projectionstest.Snapshot(t, pg, l); got != want {
+			t.Fatalf("split at %d: PostgreSQL answers otherwise than SQLite:\n%s", split, projectionstest.Diff(got, want))
+		}
+	}
+}

@@ -249,3 +249,25 @@ func settle(r *rand.Rand, l *Log, t *randomTable, step func() time.Duration, esc
 		t.closed = true
 	}
 }
+
+// RedealtLog: hand 1 of T1 is dealt and settled, C's seat changes hands,
+// and hand 1 is dealt and settled again. The hand's record keeps the
+// seats of its first deal (as INSERT OR IGNORE kept them) and takes the
+// last settlement; each settlement credits the seats of the record.
+func RedealtLog() *Log {
+	l := NewLog(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
+	const s = "table-T1"
+	l.Add(s, time.Second, table.TableOpened{TableID: "T1", Game: "g", Variant: "v", Seats: 3, Stake: 1})
+	for seat, id := range []string{"A", "B", "C"} {
+		l.Add(s, time.Second, table.PlayerSeated{Seat: seat, PlayerID: id, Name: "name" + id})
+	}
+	l.Add(s, time.Second, table.HandDealt{Hand: 1, Deal: 1, Commitment: "c"})
+	l.Add(s, time.Second, table.HandSettled{Hand: 1, Deltas: []int{1, -1, 0}, Seed: "s"})
+	l.Add(s, time.Second, table.PlayerLeft{Seat: 2, PlayerID: "C"})
+	l.Add(s, time.Second, table.PlayerSeated{Seat: 2, PlayerID: "D", Name: "nameD"})
+	l.Add(s, time.Second, table.HandDealt{Hand: 1, Deal: 1, Commitment: "c2"})
+	l.Add(s, time.Second, table.HandSettled{Hand: 1, Deltas: []int{2, 0, -2}, Seed: "s2"})
+	l.Add(s, time.Second, table.HandDealt{Hand: 2, Deal: 1, Commitment: "c3"})
+	l.Add(s, time.Second, table.HandSettled{Hand: 2, Deltas: []int{3, -3, 0}, Seed: "s3"})
+	return l
+}

@@ -23,15 +23,26 @@ func decode[T any](ev eventstore.Event) (T, error) {
 
 // handNumber is the part of HandDealt the projections read: decoding the
 // whole event made the hands' cards.
-type handNumber struct {
-	Hand int `json:"hand"`
-}
+type handNumber struct{ Hand int }
 
 // settlement is the part of HandSettled the projections read: decoding the
 // whole event copied its result and seed.
 type settlement struct {
-	Hand   int   `json:"hand"`
-	Deltas []int `json:"deltas"`
+	Hand   int
+	Deltas []int
+}
+
+// decodeHandNumber reads a HandDealt's number (projections.HandNumber).
+func decodeHandNumber(ev eventstore.Event) (handNumber, error) {
+	h, err := projections.HandNumber(ev.Data)
+	return handNumber{h}, err
+}
+
+// decodeSettlement reads a HandSettled's hand and deltas
+// (projections.Settlement).
+func decodeSettlement(ev eventstore.Event) (settlement, error) {
+	h, d, err := projections.Settlement(ev.Data)
+	return settlement{h, d}, err
 }
 
 // seatRecord is who held a seat when a hand was dealt.
@@ -96,7 +107,7 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		return nil // not a table this projection knows: nothing to record
 	}
 	if ev.Type == "HandDealt" {
-		d, err := decode[handNumber](ev)
+		d, err := decodeHandNumber(ev)
 		if err != nil {
 			return err
 		}
@@ -117,7 +128,7 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	if ev.Type != "HandSettled" {
 		return nil
 	}
-	s, err := decode[settlement](ev)
+	s, err := decodeSettlement(ev)
 	if err != nil {
 		return err
 	}
@@ -125,32 +136,20 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE hh_hands SET settled_at = ?, settled_position = ?, deltas = ? WHERE hand_id = ?`,
-		ev.RecordedAt.UTC().UnixNano(), ev.Position, string(deltas), hid); err != nil {
-		return err
-	}
-	seats, ok := tx.handSeats[hid]
-	if !ok {
-		var seatsJSON string
-		if err := tx.QueryRowContext(ctx, `SELECT seats FROM hh_hands WHERE hand_id = ?`, hid).Scan(&seatsJSON); err != nil {
-			return err
-		}
-		if err := json.Unmarshal([]byte(seatsJSON), &seats); err != nil {
-			return err
-		}
-	}
-	for _, st := range seats {
-		if st.Seat < 0 || st.Seat >= len(s.Deltas) {
-			continue
-		}
-		tx.playerHands = append(tx.playerHands, st.PlayerID, ev.Position, hid, st.Seat, s.Deltas[st.Seat])
-	}
+	// Written at the batch's end (flushHands), with the rows of the hands
+	// it started.
+	tx.settled = append(tx.settled, handSettlement{hand: hid, at: ev.RecordedAt.UTC().UnixNano(), position: ev.Position, deltas: s.Deltas, deltasJSON: string(deltas)})
 	t.open, t.dirty = 0, true
 	return nil
 }
 
-// startHand records a new hand with the seats as they are at its first deal.
+// startHand records a new hand with the seats as they are at its first
+// deal; flushHands writes it.
 func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, variant string, hand int) error {
+	hid := projections.HandID(tid, hand)
+	if _, ok := tx.started[hid]; ok {
+		return nil // as INSERT OR IGNORE: the first record of a hand stays
+	}
 	seats, ok := tx.hhSeats[ev.Stream]
 	// Not nil: no seats is an empty list, not null.
 	seats = append([]seatRecord{}, seats...)
@@ -164,21 +163,11 @@ func startHand(ctx context.Context, tx *wtx, ev eventstore.Event, tid, game, var
 	if err != nil {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hh_hands (hand_id, table_id, hand, game, variant, seats, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		projections.HandID(tid, hand), tid, hand, game, variant, string(js), ev.RecordedAt.UTC().UnixNano())
-	if err != nil {
-		return err
+	if tx.started == nil {
+		tx.started = map[string]*startedHand{}
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return err
-	} else if n == 1 {
-		// The row holds these seats: its settlement, if in this batch,
-		// need not read them back.
-		if tx.handSeats == nil {
-			tx.handSeats = map[string][]seatRecord{}
-		}
-		tx.handSeats[projections.HandID(tid, hand)] = seats
-	}
+	tx.started[hid] = &startedHand{table: tid, hand: hand, game: game, variant: variant, seats: seats, seatsJSON: string(js), at: ev.RecordedAt.UTC().UnixNano()}
+	tx.startOrder = append(tx.startOrder, hid)
 	return nil // the caller records the open hand, which flush writes
 }
 
@@ -268,7 +257,7 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
 		return err
 	case "HandDealt":
-		d, err := decode[handNumber](ev)
+		d, err := decodeHandNumber(ev)
 		if err != nil {
 			return err
 		}
@@ -287,7 +276,7 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		}
 		return nil
 	case "HandSettled":
-		s, err := decode[settlement](ev)
+		s, err := decodeSettlement(ev)
 		if err != nil {
 			return err
 		}

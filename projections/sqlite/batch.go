@@ -28,15 +28,18 @@ type batch struct {
 	hh map[string]*hhTable
 	// handEvents are the hh_hand_events rows to insert, six values a row.
 	handEvents []any
-	// playerHands are the hh_player_hands rows to insert, five values a
-	// row, and lbResults the lb_results rows, seven.
-	playerHands, lbResults []any
+	// lbResults are the lb_results rows to insert, seven values a row.
+	lbResults []any
 	// hhSeats are the hh_seats rows of each stream the batch read them
 	// for, by seat, kept as the batch changes them.
 	hhSeats map[string][]seatRecord
-	// handSeats are the seats of the hands the batch started (hh_hands'
-	// seats).
-	handSeats map[string][]seatRecord
+	// started are the hh_hands rows of the hands the batch started, by
+	// hand ID (startOrder: in the order started), and settled the
+	// settlements it applied, in order: flushHands writes both, a hand
+	// started and settled in the batch as one row.
+	started    map[string]*startedHand
+	startOrder []string
+	settled    []handSettlement
 	// lb is the leaderboards' lb_tables row of each stream the batch
 	// settled a hand of, nil for none.
 	lb map[string]*lbTable
@@ -87,6 +90,135 @@ func (t *wtx) tdSeat(tid string, seat int, r *tdSeat) {
 		t.tdSeatOrder = append(t.tdSeatOrder, k)
 	}
 	t.tdSeats[k] = r
+}
+
+// startedHand is a new row of hh_hands.
+type startedHand struct {
+	table, game, variant string
+	hand                 int
+	seats                []seatRecord
+	seatsJSON            string
+	at                   int64
+}
+
+// handSettlement is a HandSettled the hands projection applied.
+type handSettlement struct {
+	hand         string
+	at, position int64
+	deltas       []int
+	deltasJSON   string
+}
+
+// flushHands writes the hands the batch started and settled: one query
+// for the rows hh_hands already has among them (a hand number dealt
+// again keeps its first record, as INSERT OR IGNORE kept it), one INSERT
+// for the others, each with its last settlement if the batch settled it,
+// one UPDATE for the settlements of the rows already there, and a row of
+// hh_player_hands for each seat a settled hand was dealt to, with the
+// seats of the hand's record.
+func (t *wtx) flushHands(ctx context.Context) error {
+	if len(t.startOrder) == 0 && len(t.settled) == 0 {
+		return nil
+	}
+	var ids []string
+	seen := make(map[string]bool, len(t.startOrder)+len(t.settled))
+	for _, hid := range t.startOrder {
+		seen[hid] = true
+		ids = append(ids, hid)
+	}
+	for _, s := range t.settled {
+		if !seen[s.hand] {
+			seen[s.hand] = true
+			ids = append(ids, s.hand)
+		}
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	// The seats of the rows there are, decoded when a settlement needs them.
+	had := map[string]string{}
+	rows, err := t.QueryContext(ctx, `SELECT hand_id, seats FROM hh_hands WHERE hand_id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return fmt.Errorf("hands: %w", err)
+	}
+	for rows.Next() {
+		var hid, seats string
+		if err := rows.Scan(&hid, &seats); err != nil {
+			rows.Close()
+			return fmt.Errorf("hands: %w", err)
+		}
+		had[hid] = seats
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("hands: %w", err)
+	}
+	last := make(map[string]*handSettlement, len(t.settled))
+	for i := range t.settled {
+		last[t.settled[i].hand] = &t.settled[i]
+	}
+	var ins []any
+	for _, hid := range t.startOrder {
+		if _, ok := had[hid]; ok {
+			continue
+		}
+		h := t.started[hid]
+		var at, pos, deltas any // NULL while in progress
+		if s := last[hid]; s != nil {
+			at, pos, deltas = s.at, s.position, s.deltasJSON
+			delete(last, hid)
+		}
+		ins = append(ins, hid, h.table, h.hand, h.game, h.variant, h.seatsJSON, h.at, at, pos, deltas)
+	}
+	if err := t.insertRows(ctx, `INSERT INTO hh_hands (hand_id, table_id, hand, game, variant, seats, started_at, settled_at, settled_position, deltas) VALUES `, 10, ins); err != nil {
+		return fmt.Errorf("hands: %w", err)
+	}
+	// What is left in last are the settlements of rows hh_hands had.
+	var upd []any
+	for i := range t.settled {
+		if s := &t.settled[i]; last[s.hand] == s {
+			upd = append(upd, []any{s.hand, s.at, s.position, s.deltasJSON})
+		}
+	}
+	if len(upd) > 0 {
+		js, err := json.Marshal(upd)
+		if err != nil {
+			return err
+		}
+		if _, err := t.ExecContext(ctx, `UPDATE hh_hands SET settled_at = json_extract(v.value, '$[1]'),
+			settled_position = json_extract(v.value, '$[2]'), deltas = json_extract(v.value, '$[3]')
+			FROM json_each(?) AS v WHERE hh_hands.hand_id = json_extract(v.value, '$[0]')`, string(js)); err != nil {
+			return fmt.Errorf("settlements: %w", err)
+		}
+	}
+	var players []any
+	decoded := map[string][]seatRecord{}
+	for _, s := range t.settled {
+		var seats []seatRecord
+		if js, ok := had[s.hand]; ok {
+			if seats, ok = decoded[s.hand]; !ok {
+				if err := json.Unmarshal([]byte(js), &seats); err != nil {
+					return fmt.Errorf("hand %s: seats: %w", s.hand, err)
+				}
+				decoded[s.hand] = seats
+			}
+		} else if h := t.started[s.hand]; h != nil {
+			seats = h.seats
+		} else {
+			return fmt.Errorf("hand %s: settled, never dealt", s.hand)
+		}
+		for _, st := range seats {
+			if st.Seat < 0 || st.Seat >= len(s.deltas) {
+				continue
+			}
+			players = append(players, st.PlayerID, s.position, s.hand, st.Seat, s.deltas[st.Seat])
+		}
+	}
+	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta) VALUES `, 5, players); err != nil {
+		return fmt.Errorf("player hands: %w", err)
+	}
+	return nil
 }
 
 // hhTable is a row of hh_tables; dirty when open differs from the row's.
@@ -327,6 +459,30 @@ func (t *wtx) lbTableOf(ctx context.Context, stream string) (*lbTable, error) {
 	return r, nil
 }
 
+// readLeaderboardTables reads the lb_tables rows of streams (list, as a
+// JSON array) in one query: a query a stream settling a hand was a tenth
+// of the leaderboards' statements.
+func (t *wtx) readLeaderboardTables(ctx context.Context, streams []string, list string) error {
+	t.lb = make(map[string]*lbTable, len(streams))
+	for _, s := range streams {
+		t.lb[s] = nil
+	}
+	rows, err := t.QueryContext(ctx, `SELECT stream, game, variant FROM lb_tables WHERE stream IN (SELECT value FROM json_each(?))`, list)
+	if err != nil {
+		return fmt.Errorf("tables: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s string
+		r := &lbTable{}
+		if err := rows.Scan(&s, &r.game, &r.variant); err != nil {
+			return fmt.Errorf("tables: %w", err)
+		}
+		t.lb[s] = r
+	}
+	return rows.Err()
+}
+
 // tdTable is whether td_tables has a table, and the recording time of its
 // last event of the batch (its updated_at) when the batch changed it.
 type tdTable struct {
@@ -378,7 +534,8 @@ func (t *wtx) tdTableOf(ctx context.Context, tid string) (*tdTable, error) {
 }
 
 // prefetch reads, in one query, the rows the projection name reads for
-// every table the events after position cp name (hh_tables, td_tables):
+// every table the events after position cp name (hh_tables, td_tables,
+// lb_tables and the seats):
 // one query a table a batch was most of the statements left.
 func (t *wtx) prefetch(ctx context.Context, name string, events []eventstore.Event, cp int64) error {
 	if name != projections.Hands && name != projections.Directory && name != projections.Leaderboards {
@@ -408,7 +565,10 @@ func (t *wtx) prefetch(ctx context.Context, name string, events []eventstore.Eve
 		return err
 	}
 	if name == projections.Leaderboards {
-		return t.readLeaderboardSeats(ctx, keys)
+		if err := t.readLeaderboardSeats(ctx, keys); err != nil {
+			return err
+		}
+		return t.readLeaderboardTables(ctx, keys, string(list))
 	}
 	if name == projections.Hands {
 		t.hh = make(map[string]*hhTable, len(keys))
@@ -475,8 +635,8 @@ func (t *wtx) flush(ctx context.Context) error {
 	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO hh_hand_events (hand_id, position, version, type, data, recorded_at) VALUES `, 6, t.handEvents); err != nil {
 		return fmt.Errorf("hand events: %w", err)
 	}
-	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO hh_player_hands (player_id, settled_position, hand_id, seat, delta) VALUES `, 5, t.playerHands); err != nil {
-		return fmt.Errorf("player hands: %w", err)
+	if err := t.flushHands(ctx); err != nil {
+		return err
 	}
 	if err := t.flushSeats(ctx); err != nil {
 		return fmt.Errorf("seats: %w", err)
