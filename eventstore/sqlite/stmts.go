@@ -24,10 +24,13 @@ const (
 // each, far below SQLite's limit on variables).
 const maxInsertRows = 64
 
-// sqlInsertRows is the INSERT of n events.
+// sqlInsertRows is the INSERT of n events. OR FAIL: a row refused leaves
+// the rows before it in place instead of undoing them, which spares SQLite
+// a statement journal for every multi-row insert; the writer undoes a failed
+// append itself (the transaction or the append's savepoint).
 func sqlInsertRows(n int) string {
 	var b strings.Builder
-	b.WriteString(`INSERT INTO events (stream, version, type, data, recorded_at, prev_hash, hash) VALUES `)
+	b.WriteString(`INSERT OR FAIL INTO events (stream, version, type, data, recorded_at, prev_hash, hash) VALUES `)
 	for i := range n {
 		if i > 0 {
 			b.WriteString(", ")
