@@ -301,7 +301,10 @@ func (s *Store) runTx(batch []*appendRequest, grouped bool) (resps []appendRespo
 		return resps, b.head, 0, nil
 	}
 	if err := st.flush(ctx, b); err != nil {
-		return resps, head, 0, errUngroup
+		if grouped {
+			return resps, head, 0, errUngroup
+		}
+		return resps, head, 0, fmt.Errorf("insert events: %w", err) // not reached: each append flushed its own
 	}
 	if err := tx.Commit(); err != nil {
 		return resps, head, 0, fmt.Errorf("commit: %w", err)
