@@ -17,7 +17,9 @@
 // its fsync, each with its own expected-version check and its own result, so
 // commands on different tables do not queue behind each other's fsyncs.
 // Reads use a separate pool of read-only connections and see every append
-// that has returned.
+// that has returned. The writer also keeps the events it committed last in
+// memory (Options.RecentEvents) for ReadCommitted, which the NATS relay
+// reads instead of reading back what was just written.
 //
 // The store assumes it is the only writer of the database file while open.
 //
