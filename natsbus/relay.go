@@ -447,8 +447,8 @@ func (r *Relay) publish(ctx context.Context, from int64, c chain, page []eventst
 	flights := make([]flight, 0, len(page))
 	resolved := 0 // flights[:resolved] are done
 	var failed error
-	// One timer for the page, reset at each wait: a timer per event was a
-	// visible part of the relay's cost.
+	// One timer for the page, reset at each wait, rather than one made and
+	// stopped for every event.
 	t := time.NewTimer(r.opts.AckTimeout)
 	defer t.Stop()
 	// resolveNext waits for the oldest pending ack. Acks come back in
