@@ -30,3 +30,30 @@ func Hash(prevHash, stream string, version int, typ string, data []byte) string 
 	field(data)
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// Hasher computes Hash, reusing its buffer from one event to the next: the
+// writer of a store hashes every event it appends. The zero value is ready;
+// a Hasher is not safe for concurrent use.
+type Hasher struct {
+	buf []byte
+}
+
+// Sum is Hash(prevHash, stream, version, typ, data).
+func (h *Hasher) Sum(prevHash, stream string, version int, typ string, data []byte) string {
+	b := h.buf[:0]
+	b = appendField(b, prevHash)
+	b = appendField(b, stream)
+	var num [20]byte
+	b = appendField(b, string(strconv.AppendInt(num[:0], int64(version), 10)))
+	b = appendField(b, typ)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(data)))
+	b = append(b, data...)
+	h.buf = b
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func appendField(b []byte, s string) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}

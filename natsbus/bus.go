@@ -181,19 +181,37 @@ func MsgID(stream string, version int) string {
 
 // NewMsg builds the message the relay publishes for e on subject.
 func NewMsg(subject string, e eventstore.Event) *nats.Msg {
-	m := nats.NewMsg(subject)
-	m.Data = e.Data
-	m.Header.Set(jetstream.MsgIDHeader, MsgID(e.Stream, e.Version))
-	m.Header.Set(HeaderPosition, strconv.FormatInt(e.Position, 10))
-	m.Header.Set(HeaderStream, e.Stream)
-	m.Header.Set(HeaderVersion, strconv.Itoa(e.Version))
-	m.Header.Set(HeaderType, e.Type)
-	m.Header.Set(HeaderRecordedAt, e.RecordedAt.UTC().Format(time.RFC3339Nano))
-	m.Header.Set(HeaderHash, e.Hash)
-	if e.PrevHash != "" {
-		m.Header.Set(HeaderPrevHash, e.PrevHash)
+	return newMsg(subject, &e, "")
+}
+
+// msgHeaders is how many headers newMsg may set.
+const msgHeaders = 9
+
+// newMsg is NewMsg with a Nats-Expected-Last-Sequence of expectLastSeq
+// (none when ""). The values share one backing array, each capped at its
+// own length so that an Add cannot write into the next, and the header map
+// is sized once: the relay builds a message for every event.
+func newMsg(subject string, e *eventstore.Event, expectLastSeq string) *nats.Msg {
+	h := make(nats.Header, msgHeaders)
+	vals := make([]string, 0, msgHeaders)
+	set := func(k, v string) {
+		vals = append(vals, v)
+		h[k] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
-	return m
+	set(jetstream.MsgIDHeader, MsgID(e.Stream, e.Version))
+	set(HeaderPosition, strconv.FormatInt(e.Position, 10))
+	set(HeaderStream, e.Stream)
+	set(HeaderVersion, strconv.Itoa(e.Version))
+	set(HeaderType, e.Type)
+	set(HeaderRecordedAt, e.RecordedAt.UTC().Format(time.RFC3339Nano))
+	set(HeaderHash, e.Hash)
+	if e.PrevHash != "" {
+		set(HeaderPrevHash, e.PrevHash)
+	}
+	if expectLastSeq != "" {
+		set(jetstream.ExpectedLastSeqHeader, expectLastSeq)
+	}
+	return &nats.Msg{Subject: subject, Header: h, Data: e.Data}
 }
 
 // DecodeEvent rebuilds the stored event from a relayed message's headers

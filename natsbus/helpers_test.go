@@ -76,6 +76,7 @@ type env struct {
 	ctx     context.Context
 	logs    *logs
 	st      *sqlite.Store
+	stPath  string // the store's file, for reopenStore
 	natsDir string
 	srv     *natsbus.Embedded
 	nc      *nats.Conn
@@ -87,17 +88,31 @@ type env struct {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{t: t, ctx: t.Context(), logs: newLogs(t), natsDir: filepath.Join(t.TempDir(), "nats"), games: map[string]string{}}
-	st, err := sqlite.Open(e.ctx, filepath.Join(t.TempDir(), "events.db"), sqlite.Options{Synchronous: "NORMAL", Logger: e.logs.logger()})
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { st.Close() })
-	e.st = st
+	e.stPath = filepath.Join(t.TempDir(), "events.db")
+	e.reopenStore(sqlite.Options{})
 	e.startServer()
 	if _, err := natsbus.EnsureStream(e.ctx, e.js, natsbus.StreamLimits{}); err != nil {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// reopenStore closes the store, if open, and opens it again with opts
+// (synchronous NORMAL and the test's logger added).
+func (e *env) reopenStore(opts sqlite.Options) {
+	e.t.Helper()
+	if e.st != nil {
+		if err := e.st.Close(); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	opts.Synchronous, opts.Logger = "NORMAL", e.logs.logger()
+	st, err := sqlite.Open(e.ctx, e.stPath, opts)
+	if err != nil {
+		e.t.Fatalf("open store: %v", err)
+	}
+	e.t.Cleanup(func() { st.Close() })
+	e.st = st
 }
 
 // startServer starts the embedded server on e.natsDir and connects to it.
@@ -305,6 +320,21 @@ func (s *stopAfterPages) ReadAll(ctx context.Context, from int64, limit int) ([]
 	}
 	s.n--
 	return s.Store.ReadAll(ctx, from, limit)
+}
+
+// ReadCommitted counts a page the store's memory answers as ReadAll counts
+// one it reads.
+func (s *stopAfterPages) ReadCommitted(from int64, limit int) ([]eventstore.Event, bool) {
+	page, ok := s.Store.ReadCommitted(from, limit)
+	if !ok {
+		return nil, false // the relay asks ReadAll, which counts it
+	}
+	if s.n == 0 {
+		s.cancel()
+		return nil, true
+	}
+	s.n--
+	return page, true
 }
 
 // relayPages runs a fresh relay for the given number of pages and returns

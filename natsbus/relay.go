@@ -41,6 +41,12 @@ type JetStream interface {
 	Stream(ctx context.Context, name string) (jetstream.Stream, error)
 }
 
+// committedReader is a Source that keeps the events it committed last in
+// memory (sqlite.Store.ReadCommitted): ok false sends the relay to ReadAll.
+type committedReader interface {
+	ReadCommitted(fromPosition int64, limit int) (events []eventstore.Event, ok bool)
+}
+
 var (
 	_ Source    = eventstore.Store(nil)
 	_ JetStream = jetstream.JetStream(nil)
@@ -212,12 +218,13 @@ type chain struct {
 	known   bool   // false: the last message is not the relay's, expect nothing
 }
 
-// expect adds the expectation header for c to m; an unknown chain expects
-// nothing.
-func (c chain) expect(m *nats.Msg) {
-	if c.known {
-		m.Header.Set(jetstream.ExpectedLastSeqHeader, strconv.FormatUint(c.lastSeq, 10))
+// expectation is the Nats-Expected-Last-Sequence value for c, "" (no
+// header) for an unknown chain.
+func (c chain) expectation() string {
+	if !c.known {
+		return ""
 	}
+	return strconv.FormatUint(c.lastSeq, 10)
 }
 
 // Run relays until ctx is done, then writes the checkpoint one last time and
@@ -308,7 +315,7 @@ func (r *Relay) Run(ctx context.Context) error {
 			}
 			saved = pos
 		}
-		page, err := r.src.ReadAll(ctx, pos, r.opts.PageSize)
+		page, err := r.read(ctx, pos)
 		if err != nil {
 			if !fail("read events", err) {
 				break
@@ -337,6 +344,18 @@ func (r *Relay) Run(ctx context.Context) error {
 		failures = 0
 	}
 	return nil
+}
+
+// read returns the events after pos: from the store's memory of its last
+// commits when it has one that reaches back to pos (the relay follows the
+// log's end, so it nearly always does), from ReadAll otherwise.
+func (r *Relay) read(ctx context.Context, pos int64) ([]eventstore.Event, error) {
+	if cr, ok := r.src.(committedReader); ok {
+		if page, ok := cr.ReadCommitted(pos, r.opts.PageSize); ok {
+			return page, nil
+		}
+	}
+	return r.src.ReadAll(ctx, pos, r.opts.PageSize)
 }
 
 // anchor finds where JetStream's copy ends: the position to resume after
@@ -428,13 +447,16 @@ func (r *Relay) publish(ctx context.Context, from int64, c chain, page []eventst
 	flights := make([]flight, 0, len(page))
 	resolved := 0 // flights[:resolved] are done
 	var failed error
+	// One timer for the page, reset at each wait, rather than one made and
+	// stopped for every event.
+	t := time.NewTimer(r.opts.AckTimeout)
+	defer t.Stop()
 	// resolveNext waits for the oldest pending ack. Acks come back in
 	// publish order, so waiting in order costs nothing.
 	resolveNext := func(deadline time.Time) {
 		f := &flights[resolved]
 		resolved++
-		t := time.NewTimer(time.Until(deadline))
-		defer t.Stop()
+		t.Reset(time.Until(deadline))
 		select {
 		case ack := <-f.fut.Ok():
 			f.seq = ack.Sequence
@@ -471,8 +493,7 @@ func (r *Relay) publish(ctx context.Context, from int64, c chain, page []eventst
 			failed = err
 			break
 		}
-		m := NewMsg(subject, *ev)
-		c.expect(m)
+		m := newMsg(subject, ev, c.expectation())
 		fut, err := r.js.PublishMsgAsync(m)
 		if err != nil {
 			failed = fmt.Errorf("publish %s: %w", MsgID(ev.Stream, ev.Version), err)

@@ -3,9 +3,12 @@ package natsbus_test
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"paiju/eventstore"
+	"paiju/eventstore/sqlite"
 	"paiju/natsbus"
 )
 
@@ -256,5 +259,135 @@ func TestRelayRunsOnce(t *testing.T) {
 	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// countReads is the store as a relay's Source, counting the pages it reads
+// from the database; with memory false it hides ReadCommitted, as a store
+// without one (PostgreSQL) does.
+type countReads struct {
+	st       *sqlite.Store
+	memory   bool
+	readAlls atomic.Int64
+	kept     atomic.Int64
+}
+
+func (c *countReads) ReadAll(ctx context.Context, from int64, limit int) ([]eventstore.Event, error) {
+	c.readAlls.Add(1)
+	return c.st.ReadAll(ctx, from, limit)
+}
+
+func (c *countReads) Load(ctx context.Context, stream string, from int) ([]eventstore.Event, error) {
+	return c.st.Load(ctx, stream, from)
+}
+
+type countReadsKept struct{ *countReads }
+
+func (c countReadsKept) ReadCommitted(from int64, limit int) ([]eventstore.Event, bool) {
+	page, ok := c.st.ReadCommitted(from, limit)
+	if ok {
+		c.kept.Add(1)
+	}
+	return page, ok
+}
+
+// TestRelayReadsCommittedEvents: the relay takes the events the store keeps
+// from its last commits instead of reading them back, reads the database
+// for what is older (a store reopened, a ring too small), and relays the
+// same stream either way; a Source without that memory is read as before.
+func TestRelayReadsCommittedEvents(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		memory       bool
+		reopen       bool // reopen the store before the run, with a ring of 5
+		wantReadAlls bool
+	}{
+		{name: "kept", memory: true},
+		{name: "reopened, small ring", memory: true, reopen: true, wantReadAlls: true},
+		{name: "no memory", memory: false, wantReadAlls: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			if tc.reopen {
+				e.seed()
+				e.reopenStore(sqlite.Options{RecentEvents: 5})
+			}
+			cr := &countReads{st: e.st, memory: tc.memory}
+			var src natsbus.Source = cr
+			if tc.memory {
+				src = countReadsKept{cr}
+			}
+			r := natsbus.NewRelay(src, e.js, e.st, e.logs.logger(), smallOpts)
+			stop := runRelay(e.ctx, r)
+			defer stop()
+			if !tc.reopen {
+				e.seed()
+			}
+			// Appends while it runs, two tables at a time so that pages mix
+			// them, more than the small ring holds between two reads.
+			e.play("table-01A", 13, 20)
+			e.play("table-01B", 13, 3)
+			r.Notify()
+			waitPosition(t, r, e.head())
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+			e.checkJetStream()
+			if got := cr.readAlls.Load(); (got > 0) != tc.wantReadAlls {
+				t.Errorf("the relay read %d pages from the database; want some: %v", got, tc.wantReadAlls)
+			}
+			if got := cr.kept.Load(); (got > 0) != tc.memory {
+				t.Errorf("the relay took %d pages from the store's memory; want some: %v", got, tc.memory)
+			}
+		})
+	}
+}
+
+// TestNewMsgHeaders: the relay's messages carry the headers DecodeEvent
+// reads, and the expectation of the stream's last sequence only when the
+// chain is known.
+func TestNewMsgHeaders(t *testing.T) {
+	ev := eventstore.Event{Position: 12, Stream: "table-01A", Version: 3, Type: "CardsPlayed", Data: []byte(`{"seat":1}`),
+		RecordedAt: time.Date(2026, 12, 1, 10, 0, 0, 5, time.UTC), PrevHash: "ab", Hash: "cd"}
+	first := ev
+	first.PrevHash = ""
+	for _, tc := range []struct {
+		ev     eventstore.Event
+		expect string
+		want   map[string]string
+	}{
+		{ev, "41", map[string]string{"Nats-Msg-Id": "table-01A:3", "Paiju-Position": "12", "Paiju-Stream": "table-01A", "Paiju-Version": "3",
+			"Paiju-Type": "CardsPlayed", "Paiju-Recorded-At": "2026-12-01T10:00:00.000000005Z", "Paiju-Hash": "cd", "Paiju-Prev-Hash": "ab",
+			"Nats-Expected-Last-Sequence": "41"}},
+		{first, "", map[string]string{"Nats-Msg-Id": "table-01A:3", "Paiju-Position": "12", "Paiju-Stream": "table-01A", "Paiju-Version": "3",
+			"Paiju-Type": "CardsPlayed", "Paiju-Recorded-At": "2026-12-01T10:00:00.000000005Z", "Paiju-Hash": "cd"}},
+	} {
+		m := natsbus.NewMsgExpecting("paiju.events.doudizhu.01A", tc.ev, tc.expect)
+		if len(m.Header) != len(tc.want) {
+			t.Errorf("headers %v, want %v", m.Header, tc.want)
+		}
+		for k, v := range tc.want {
+			if got := m.Header.Values(k); len(got) != 1 || got[0] != v {
+				t.Errorf("header %s = %q, want [%q]", k, got, v)
+			}
+		}
+		if m.Subject != "paiju.events.doudizhu.01A" || string(m.Data) != `{"seat":1}` {
+			t.Errorf("message on %s with %s", m.Subject, m.Data)
+		}
+		got, err := natsbus.DecodeEvent(m.Header, m.Data)
+		if err != nil || got.Position != tc.ev.Position || got.Stream != tc.ev.Stream || got.Version != tc.ev.Version ||
+			got.Type != tc.ev.Type || !got.RecordedAt.Equal(tc.ev.RecordedAt) || got.Hash != tc.ev.Hash || got.PrevHash != tc.ev.PrevHash {
+			t.Errorf("DecodeEvent = %+v %v, want %+v", got, err, tc.ev)
+		}
+		// A header added later must not write into another's value.
+		for k := range tc.want {
+			m.Header.Add(k, "x")
+			for k2, v := range tc.want {
+				if k2 != k && m.Header.Get(k2) != v {
+					t.Errorf("adding a value to %s changed %s: %v", k, k2, m.Header)
+				}
+			}
+			m.Header.Set(k, tc.want[k])
+		}
 	}
 }

@@ -193,7 +193,44 @@ func eventsIn(batch []*appendRequest, resps []appendResponse) int {
 // request's own outcome, the chain head after the commit, how many requests
 // stored events, and an error if the transaction as a whole failed (then
 // nothing was stored).
+//
+// A batch of several requests is first run grouped: every check of every
+// request, then all their events in a few multi-row inserts, with no
+// savepoints, since the failures a request expects (a conflict, a known key)
+// are found before it writes anything. Anything else that fails a request
+// (an insert, a position the log skipped) rolls the grouped attempt back
+// and the batch is run again one request at a time, each in a savepoint,
+// so that the failure stays that request's alone.
 func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, head chainHead, stored int, err error) {
+	if len(batch) > 1 {
+		resps, head, stored, err = s.runTx(batch, true)
+		if !errors.Is(err, errUngroup) {
+			return resps, head, stored, err
+		}
+	}
+	return s.runTx(batch, false)
+}
+
+// errUngroup asks runBatch to run a batch again one request at a time.
+var errUngroup = errors.New("a request of the grouped batch failed unexpectedly")
+
+// batchState is what a transaction has appended so far.
+type batchState struct {
+	head     chainHead
+	versions map[string]int // the streams this transaction appended to, and their version now
+	rows     []eventRow     // events checked and hashed, not yet inserted
+	inserted int64          // the position of the last event inserted
+	recent   []eventstore.Event
+	now      int64 // the events' recorded_at
+}
+
+// eventRow is an event's row in the events table.
+type eventRow struct {
+	stream, typ, data, prevHash, hash string
+	version                           int
+}
+
+func (s *Store) runTx(batch []*appendRequest, grouped bool) (resps []appendResponse, head chainHead, stored int, err error) {
 	// Not a request's context: the transaction is shared, and one caller
 	// giving up must not roll back the others. busy_timeout bounds the wait.
 	ctx := context.Background()
@@ -208,32 +245,45 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, head c
 		}
 	}()
 	st := s.stmts.in(ctx, tx)
-	head, err = readHead(st.head.QueryRowContext(ctx))
+	b := &batchState{versions: make(map[string]int, len(batch))}
+	b.head, err = readHead(st.bind(st.w.head).QueryRowContext(ctx))
 	if err != nil {
 		return resps, head, 0, err
 	}
+	b.inserted = b.head.pos
 	now := s.opts.Now().UTC().UnixNano()
+	b.now = now
 	// Savepoints let one request's unexpected failure be undone without the
 	// others'. A batch of one needs none: its failure fails the transaction.
-	useSavepoints := len(batch) > 1
+	useSavepoints := !grouped && len(batch) > 1
 	for i, r := range batch {
 		if useSavepoints {
-			if _, err := st.savepoint.ExecContext(ctx); err != nil {
+			if _, err := st.bind(st.w.savepoint).ExecContext(ctx); err != nil {
 				return resps, head, 0, fmt.Errorf("savepoint: %w", err)
 			}
 		}
-		res, next, aerr := st.appendOne(ctx, r, head, now)
+		undo := b.mark(r.stream)
+		res, aerr := st.appendOne(ctx, r, b, now)
+		if aerr == nil && !grouped {
+			aerr = st.flush(ctx, b)
+		}
 		if aerr != nil {
+			if grouped && !expectedFailure(aerr) {
+				return resps, head, 0, errUngroup
+			}
 			resps[i].err = fmt.Errorf("append to %s: %w", r.stream, aerr)
-			if !useSavepoints {
+			undo()
+			if !useSavepoints && !grouped {
 				break
 			}
-			if _, err := st.rollbackTo.ExecContext(ctx); err != nil {
-				return resps, head, 0, fmt.Errorf("roll back to savepoint: %w", err)
+			if useSavepoints {
+				if _, err := st.bind(st.w.rollbackTo).ExecContext(ctx); err != nil {
+					return resps, head, 0, fmt.Errorf("roll back to savepoint: %w", err)
+				}
 			}
 		}
 		if useSavepoints {
-			if _, err := st.release.ExecContext(ctx); err != nil {
+			if _, err := st.bind(st.w.release).ExecContext(ctx); err != nil {
 				return resps, head, 0, fmt.Errorf("release savepoint: %w", err)
 			}
 		}
@@ -241,7 +291,6 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, head c
 			continue
 		}
 		resps[i].res = res
-		head = next
 		stored++
 	}
 	if stored == 0 {
@@ -249,12 +298,42 @@ func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, head c
 		if err := tx.Rollback(); err != nil {
 			return resps, head, 0, fmt.Errorf("roll back: %w", err)
 		}
-		return resps, head, 0, nil
+		return resps, b.head, 0, nil
+	}
+	if err := st.flush(ctx, b); err != nil {
+		if grouped {
+			return resps, head, 0, errUngroup
+		}
+		return resps, head, 0, fmt.Errorf("insert events: %w", err) // not reached: each append flushed its own
 	}
 	if err := tx.Commit(); err != nil {
 		return resps, head, 0, fmt.Errorf("commit: %w", err)
 	}
-	return resps, head, stored, nil
+	s.recent.add(b.recent)
+	return resps, b.head, stored, nil
+}
+
+// mark returns what undoes the state of b changed by a request on stream
+// that then failed.
+func (b *batchState) mark(stream string) func() {
+	head, inserted, rows, recent := b.head, b.inserted, len(b.rows), len(b.recent)
+	version, had := b.versions[stream]
+	return func() {
+		b.head, b.inserted, b.rows, b.recent = head, inserted, b.rows[:rows], b.recent[:recent]
+		if had {
+			b.versions[stream] = version
+		} else {
+			delete(b.versions, stream)
+		}
+	}
+}
+
+// expectedFailure tells the failures an append reports before it writes
+// anything.
+func expectedFailure(err error) bool {
+	var conflict *eventstore.ConflictError
+	var dup *eventstore.DuplicateKeyError
+	return errors.As(err, &conflict) || errors.As(err, &dup)
 }
 
 func readHead(row *sql.Row) (chainHead, error) {
@@ -269,54 +348,110 @@ func readHead(row *sql.Row) (chainHead, error) {
 	return h, nil
 }
 
-// appendOne stores one request's events after head and returns the result
-// and the new head. Expected failures (a duplicate key, a version conflict)
-// are found before anything is written.
-func (st txStmts) appendOne(ctx context.Context, r *appendRequest, head chainHead, now int64) (eventstore.AppendResult, chainHead, error) {
-	if r.key != nil {
-		rec, found, err := scanIdempotency(st.lookupKey.QueryRowContext(ctx, r.key.Scope, r.key.Key), r.key.Scope, r.key.Key)
-		if err != nil {
-			return eventstore.AppendResult{}, head, err
+// appendOne checks one request, records its idempotency key, and queues
+// its events, hashed and placed after b's head, for flush to insert; it
+// returns the request's result. Expected failures (a duplicate key, a
+// version conflict) are found before anything is written.
+func (st *txStmts) appendOne(ctx context.Context, r *appendRequest, b *batchState, now int64) (eventstore.AppendResult, error) {
+	current, ok := b.versions[r.stream]
+	if !ok {
+		if err := st.bind(st.w.version).QueryRowContext(ctx, r.stream).Scan(&current); err != nil {
+			return eventstore.AppendResult{}, fmt.Errorf("read stream version: %w", err)
 		}
-		if found {
-			return eventstore.AppendResult{}, head, &eventstore.DuplicateKeyError{Record: rec}
-		}
-	}
-	var current int
-	if err := st.version.QueryRowContext(ctx, r.stream).Scan(&current); err != nil {
-		return eventstore.AppendResult{}, head, fmt.Errorf("read stream version: %w", err)
 	}
 	if current != r.expected {
-		return eventstore.AppendResult{}, head, &eventstore.ConflictError{Stream: r.stream, Expected: r.expected, Actual: current}
+		// A known key comes first: a retry of an append that landed is
+		// told so even though its stream has moved on.
+		if r.key != nil {
+			if err := st.duplicate(ctx, r.key); err != nil {
+				return eventstore.AppendResult{}, err
+			}
+		}
+		return eventstore.AppendResult{}, &eventstore.ConflictError{Stream: r.stream, Expected: r.expected, Actual: current}
 	}
-	res := eventstore.AppendResult{Positions: make([]int64, len(r.events))}
+	last := current + len(r.events)
+	if r.key != nil {
+		// Recording the key first finds a known one in the same
+		// statement; the transaction or the savepoint undoes the row if
+		// the events then fail.
+		out, err := st.bind(st.w.insertKey).ExecContext(ctx, r.key.Scope, r.key.Key, r.key.RequestHash, r.stream, current+1, last, now)
+		if err != nil {
+			return eventstore.AppendResult{}, fmt.Errorf("record idempotency key: %w", err)
+		}
+		n, err := out.RowsAffected()
+		if err != nil {
+			return eventstore.AppendResult{}, fmt.Errorf("record idempotency key: %w", err)
+		}
+		if n == 0 {
+			if err := st.duplicate(ctx, r.key); err != nil {
+				return eventstore.AppendResult{}, err
+			}
+			return eventstore.AppendResult{}, fmt.Errorf("record idempotency key %q of %s: neither stored nor found", r.key.Key, r.key.Scope)
+		}
+	}
+	res := eventstore.AppendResult{Positions: make([]int64, len(r.events)), Version: last, RecordedAt: time.Unix(0, now).UTC()}
 	for i, e := range r.events {
 		version := current + i + 1
-		hash := eventstore.Hash(head.hash, r.stream, version, e.Type, e.Data)
-		out, err := st.insert.ExecContext(ctx, r.stream, version, e.Type, string(e.Data), now, head.hash, hash)
-		if err != nil {
-			return eventstore.AppendResult{}, head, fmt.Errorf("insert version %d: %w", version, err)
-		}
-		pos, err := out.LastInsertId()
-		if err != nil {
-			return eventstore.AppendResult{}, head, fmt.Errorf("insert version %d: %w", version, err)
-		}
-		if pos != head.pos+1 {
-			// AUTOINCREMENT skipped a position, so events were removed from
-			// the tail: refuse to build on a log that lost its end.
-			return eventstore.AppendResult{}, head, &eventstore.ChainError{Position: head.pos + 1,
-				Reason: fmt.Sprintf("the log ends at %d but positions up to %d were used", head.pos, pos-1)}
-		}
+		hash := st.w.hasher.Sum(b.head.hash, r.stream, version, e.Type, e.Data)
+		data := string(e.Data)
+		b.rows = append(b.rows, eventRow{stream: r.stream, version: version, typ: e.Type, data: data, prevHash: b.head.hash, hash: hash})
+		pos := b.head.pos + 1
+		b.recent = append(b.recent, eventstore.Event{Position: pos, Stream: r.stream, Version: version, Type: e.Type,
+			Data: []byte(data), RecordedAt: res.RecordedAt, PrevHash: b.head.hash, Hash: hash})
 		res.Positions[i] = pos
-		head = chainHead{pos: pos, hash: hash}
+		b.head = chainHead{pos: pos, hash: hash}
 	}
-	res.Version = current + len(r.events)
-	res.RecordedAt = time.Unix(0, now).UTC()
-	if r.key != nil {
-		_, err := st.insertKey.ExecContext(ctx, r.key.Scope, r.key.Key, r.key.RequestHash, r.stream, current+1, res.Version, now)
+	b.versions[r.stream] = last
+	return res, nil
+}
+
+// duplicate returns the *eventstore.DuplicateKeyError of key if it is
+// recorded, nil if not.
+func (st *txStmts) duplicate(ctx context.Context, key *eventstore.IdempotencyKey) error {
+	rec, found, err := scanIdempotency(st.bind(st.w.lookupKey).QueryRowContext(ctx, key.Scope, key.Key), key.Scope, key.Key)
+	if err != nil {
+		return err
+	}
+	if found {
+		return &eventstore.DuplicateKeyError{Record: rec}
+	}
+	return nil
+}
+
+// flush inserts the events b holds, in as few statements as the prepared
+// multi-row inserts allow, and checks that they took the positions they
+// were hashed for.
+func (st *txStmts) flush(ctx context.Context, b *batchState) error {
+	rows := b.rows
+	for len(rows) > 0 {
+		n := insertRows(len(rows))
+		stmt, err := st.insertN(n)
 		if err != nil {
-			return eventstore.AppendResult{}, head, fmt.Errorf("record idempotency key: %w", err)
+			return err
 		}
+		args := st.w.args[:0]
+		for _, r := range rows[:n] {
+			args = append(args, r.stream, r.version, r.typ, r.data, b.now, r.prevHash, r.hash)
+		}
+		st.w.args = args
+		out, err := stmt.ExecContext(ctx, args...)
+		clear(args)
+		if err != nil {
+			return fmt.Errorf("insert version %d of %s: %w", rows[0].version, rows[0].stream, err)
+		}
+		last, err := out.LastInsertId()
+		if err != nil {
+			return fmt.Errorf("insert version %d of %s: %w", rows[0].version, rows[0].stream, err)
+		}
+		if want := b.inserted + int64(n); last != want {
+			// AUTOINCREMENT skipped positions, so events were removed
+			// from the tail: refuse to build on a log that lost its end.
+			return &eventstore.ChainError{Position: b.inserted + 1,
+				Reason: fmt.Sprintf("the log ends at %d but positions up to %d were used", b.inserted, last-int64(n))}
+		}
+		b.inserted = last
+		rows = rows[n:]
 	}
-	return res, head, nil
+	b.rows = b.rows[:0]
+	return nil
 }

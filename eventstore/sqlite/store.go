@@ -17,7 +17,9 @@
 // its fsync, each with its own expected-version check and its own result, so
 // commands on different tables do not queue behind each other's fsyncs.
 // Reads use a separate pool of read-only connections and see every append
-// that has returned.
+// that has returned. The writer also keeps the events it committed last in
+// memory (Options.RecentEvents) for ReadCommitted, which the NATS relay
+// reads instead of reading back what was just written.
 //
 // The store assumes it is the only writer of the database file while open.
 //
@@ -86,6 +88,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock for recorded_at and created_at. Default time.Now.
 	Now func() time.Time
+	// RecentEvents is how many of the last committed events are kept in
+	// memory for ReadCommitted (DefaultRecentEvents); negative keeps none.
+	RecentEvents int
 	// OnCommit, if set, is called by the writer after every group commit
 	// that stored events: how many events and appends the transaction held
 	// and how long it took from BEGIN to COMMIT. It runs on the writer
@@ -123,6 +128,9 @@ func (o *Options) setDefaults() error {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.RecentEvents == 0 {
+		o.RecentEvents = DefaultRecentEvents
+	}
 	return nil
 }
 
@@ -136,6 +144,8 @@ type Store struct {
 	reads readStmts
 
 	stmts writeStmts // prepared on wdb
+	// recent holds the last events the writer committed (ReadCommitted).
+	recent *recentLog
 
 	reqs       chan *appendRequest
 	closing    chan struct{}
@@ -225,6 +235,14 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		rdb.Close()
 		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
+	head, _, err := s.Head(ctx)
+	if err != nil {
+		s.reads.close()
+		wdb.Close()
+		rdb.Close()
+		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
+	}
+	s.recent = newRecentLog(opts.RecentEvents, head)
 	go s.writer()
 	go s.headWriter()
 	return s, nil
