@@ -230,8 +230,8 @@ type framesKey struct {
 type turnKey struct{}
 
 // streamFrames returns v's frames of l past after. The streams of a table
-// on this node that see it alike (a seat, its watchers, the spectators)
-// and have sent the same versions share them through the snapshot, so that
+// on this node that see it alike (the streams of one seat, the watchers
+// of a seat, the spectators) and have sent the same versions share them through the snapshot, so that
 // the events are redacted and encoded once for all of them; the snapshot
 // drops them when the table moves on.
 func streamFrames(l *service.Loaded, v viewer, after int) *frames {
