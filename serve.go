@@ -153,7 +153,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		NewPlayerID:    func() string { return ulid.Make().String() },
 		Ready:          hl.checks,
 		Logger:         log,
-		Live:           natsbus.Live{Conn: nc, Namespace: cfg.NATS.NS},
+		Live:           natsbus.NewLive(nc, cfg.NATS.NS),
 		Revocations:    natsbus.Revocations{Conn: nc, Namespace: cfg.NATS.NS},
 		Tickets:        tickets,
 		Stop:           stopStreams,

@@ -37,10 +37,12 @@ const defaultHeartbeat = 15 * time.Second
 // version as the SSE id. It resumes after Last-Event-ID (or ?after=).
 //
 // It subscribes to the table's live notices first, then catches up from the
-// store; each notice (and each heartbeat, in case a notice was lost) loads
-// the table again and sends the events past the last one sent. Sending only
-// versions past the last keeps the stream free of gaps and duplicates
-// whatever order or number of notices arrives.
+// store; each notice of a version past the table it last sent (and each
+// heartbeat, in case a notice was lost) loads the table again and sends the
+// events past the last one sent. Sending only versions past the last keeps
+// the stream free of gaps and duplicates whatever order or number of
+// notices arrives. The frames sent for a version are made once for all the
+// streams of the table on this node that see it alike (streamFrames).
 //
 // When a deal ends, a caller who may read ended deals (visibility.go) is sent
 // again, without an SSE id, each earlier event of that deal that /events now
@@ -112,36 +114,32 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	s.Observer.StreamOpened()
 	defer s.Observer.StreamClosed()
 
+	// last is the table as the last send saw it: a notice of a version it
+	// already holds (each event of a move is a notice) needs no send.
+	var last *service.Loaded
 	sent, turnSent := after, -1
-	send := func() error {
-		l, err := s.Tables.LoadAtLeast(ctx, id, int(notified.Load()))
+	send := func(reload bool) error {
+		want := int(notified.Load())
+		if !reload && last != nil && last.State.Version >= want {
+			return nil
+		}
+		l, err := s.Tables.LoadAtLeast(ctx, id, want)
 		if err != nil {
 			return err
 		}
-		for _, ev := range eventsOut(visibleEvents(l, c, sent)) {
-			data, err := json.Marshal(ev)
-			if err != nil {
-				return err
-			}
-			if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.Version, ev.Type, data); err != nil {
+		last = l
+		f := streamFrames(l, viewerOf(l, c), sent)
+		if f.err != nil {
+			return f.err
+		}
+		if len(f.b) > 0 {
+			if _, err := w.Write(f.b); err != nil {
 				return err
 			}
 		}
-		if readsEndedDeals(l, c) && dealEndedSince(l, sent) {
-			seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
-			for _, ev := range eventsOut(service.Revealed(l, seat, sent)) {
-				data, err := json.Marshal(ev)
-				if err != nil {
-					return err
-				}
-				if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Type, data); err != nil {
-					return err
-				}
-			}
-		}
-		sent = max(sent, shownUpTo(l, c))
+		sent = max(sent, f.upTo)
 		if l.State.Version > turnSent && l.State.Waiting != nil {
-			if _, err := w.Write(appendTurn(nil, l.State)); err != nil {
+			if _, err := w.Write(turnFrame(l)); err != nil {
 				return err
 			}
 			turnSent = l.State.Version
@@ -151,13 +149,16 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	if _, err := fmt.Fprint(w, ": paiju table stream\n\n"); err != nil {
 		return
 	}
-	if err := send(); err != nil {
+	if err := send(true); err != nil {
 		s.endStream(ctx, r, err)
 		return
 	}
 	beat := time.NewTicker(s.heartbeat)
 	defer beat.Stop()
 	for {
+		// A heartbeat loads the table whatever the notices said, in case
+		// one was lost.
+		reload := false
 		select {
 		case <-ctx.Done():
 			return
@@ -171,8 +172,9 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 			if _, err := fmt.Fprint(w, ": heartbeat\n\n"); err != nil {
 				return
 			}
+			reload = true
 		}
-		if err := send(); err != nil {
+		if err := send(reload); err != nil {
 			s.endStream(ctx, r, err)
 			return
 		}
@@ -198,6 +200,94 @@ func dealEndedSince(l *service.Loaded, after int) bool {
 		}
 	}
 	return false
+}
+
+// shareBehind is how many versions behind the table a stream may be and
+// still share its frames with the table's other streams: a stream that
+// keeps up is one version behind (a few, when a move appends several
+// events); one resuming from further back builds its own.
+const shareBehind = 8
+
+// frames is what a stream sends for the events of a table at one version
+// past the version it has sent: each event as the viewer sees it, with its
+// SSE id, then the events of deals ended since that the viewer is now shown
+// differently, without one (service.Revealed).
+type frames struct {
+	b []byte
+	// upTo is the last version the events reach (the stream's new after).
+	upTo int
+	err  error
+}
+
+// framesKey names the frames of a snapshot: they depend on the snapshot,
+// the viewer and the version sent, and on nothing else of the caller.
+type framesKey struct {
+	v     viewer
+	after int
+}
+
+// turnKey names a snapshot's turn message, the same for every viewer.
+type turnKey struct{}
+
+// streamFrames returns v's frames of l past after. The streams of a table
+// on this node that see it alike (the streams of one seat, the watchers
+// of a seat, the spectators) and have sent the same versions share them through the snapshot, so that
+// the events are redacted and encoded once for all of them; the snapshot
+// drops them when the table moves on.
+func streamFrames(l *service.Loaded, v viewer, after int) *frames {
+	if behind := l.State.Version - after; behind < 0 || behind > shareBehind {
+		return buildFrames(l, v, after)
+	}
+	f, ok := l.Memo(framesKey{v: v, after: after}, func() any { return buildFrames(l, v, after) }).(*frames)
+	if !ok {
+		return buildFrames(l, v, after)
+	}
+	return f
+}
+
+// buildFrames is streamFrames without sharing.
+func buildFrames(l *service.Loaded, v viewer, after int) *frames {
+	f := &frames{upTo: v.shownUpTo(l)}
+	for _, r := range v.events(l, after) {
+		if f.b, f.err = appendFrame(f.b, r, true); f.err != nil {
+			return f
+		}
+	}
+	if v.reads && dealEndedSince(l, after) {
+		for _, r := range service.Revealed(l, v.seat, after) {
+			if f.b, f.err = appendFrame(f.b, r, false); f.err != nil {
+				return f
+			}
+		}
+	}
+	return f
+}
+
+// appendFrame appends r as an SSE message to b, with its version as the id
+// when withID.
+func appendFrame(b []byte, r service.Recorded, withID bool) ([]byte, error) {
+	data, err := json.Marshal(eventOut{Version: r.Version, Position: r.Position, Type: r.Type, RecordedAt: r.RecordedAt, Data: r.Payload})
+	if err != nil {
+		return b, fmt.Errorf("encode event %d: %w", r.Version, err)
+	}
+	if withID {
+		b = append(b, "id: "...)
+		b = strconv.AppendInt(b, int64(r.Version), 10)
+		b = append(b, '\n')
+	}
+	b = append(b, "event: "...)
+	b = append(b, r.Type...)
+	b = append(b, "\ndata: "...)
+	b = append(b, data...)
+	return append(b, "\n\n"...), nil
+}
+
+// turnFrame is the turn message of l (appendTurn), made once a snapshot.
+func turnFrame(l *service.Loaded) []byte {
+	if b, ok := l.Memo(turnKey{}, func() any { return appendTurn(nil, l.State) }).([]byte); ok {
+		return b
+	}
+	return appendTurn(nil, l.State)
 }
 
 // appendTurn appends the stream's turn message for st to b: the seats the

@@ -74,7 +74,7 @@ func newLiveEnvWith(t *testing.T, seed uint64, heartbeat time.Duration, opt func
 		Rooms:        rooms{store},
 		AuditorToken: auditorToken,
 		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
-		Live:         natsbus.Live{Conn: nc},
+		Live:         natsbus.NewLive(nc, natsbus.Namespace{}),
 		Heartbeat:    heartbeat,
 		Stop:         stopCh,
 	}

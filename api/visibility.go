@@ -18,21 +18,49 @@ func readsEndedDeals(l *service.Loaded, c caller) bool {
 	return c.auditor || l.EverSeated(c.playerID)
 }
 
+// viewer is what decides which events of a table a caller is shown, and
+// how: the seat whose view it gets (service.ViewerSeat) and whether it may
+// read ended deals. Two callers with the same viewer at the same version
+// are shown the same bytes, which is what lets the live streams of a table
+// share their frames (stream.go).
+type viewer struct {
+	seat  int
+	reads bool
+}
+
+// viewerOf is c's viewer of the table l as it stands.
+func viewerOf(l *service.Loaded, c caller) viewer {
+	return viewer{seat: service.ViewerSeat(l.State, c.playerID, c.auditor), reads: readsEndedDeals(l, c)}
+}
+
+// broadcast reports whether v sees l as a delayed broadcast.
+func (v viewer) broadcast(l *service.Loaded) bool {
+	return service.Broadcast(l, v.seat) && !v.reads
+}
+
 // visibleEvents is the events past after that c may see of l: a
 // spectator of a table with a broadcast delay sees them in full, late.
 func visibleEvents(l *service.Loaded, c caller, after int) []service.Recorded {
-	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
-	if service.Broadcast(l, seat) && !readsEndedDeals(l, c) {
+	return viewerOf(l, c).events(l, after)
+}
+
+// events is the events of l past after that v sees.
+func (v viewer) events(l *service.Loaded, after int) []service.Recorded {
+	if v.broadcast(l) {
 		return service.BroadcastEvents(l, after)
 	}
-	return service.VisibleEventsTo(l, seat, after, readsEndedDeals(l, c))
+	return service.VisibleEventsTo(l, v.seat, after, v.reads)
 }
 
 // shownUpTo is the last version of l that c's events reach now: the
 // table's, or for a broadcast spectator the delayed one.
 func shownUpTo(l *service.Loaded, c caller) int {
-	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
-	if service.Broadcast(l, seat) && !readsEndedDeals(l, c) {
+	return viewerOf(l, c).shownUpTo(l)
+}
+
+// shownUpTo is the last version of l that v's events reach now.
+func (v viewer) shownUpTo(l *service.Loaded) int {
+	if v.broadcast(l) {
 		return service.BroadcastUpTo(l)
 	}
 	return l.State.Version

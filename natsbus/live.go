@@ -3,6 +3,7 @@ package natsbus
 import (
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/nats-io/nats.go"
 )
@@ -14,21 +15,117 @@ import (
 // API node connected to the cluster serves any table. The notices come
 // from the messages the relay publishes, whichever node runs it: a node
 // that does not hold the relay's lease hears every event all the same.
+//
+// A Live made by NewLive keeps one subscription a table for all the
+// streams of the table on this node, and tells each of them: NATS would
+// otherwise deliver, and the client decode, every event once a stream.
+// A Live made as a literal subscribes once a stream.
 type Live struct {
 	Conn *nats.Conn
 	// Namespace names the deployment's subjects.
 	Namespace Namespace
+
+	tables *liveTables
+}
+
+// NewLive returns a Live that shares one subscription a table between the
+// streams of this node.
+func NewLive(conn *nats.Conn, ns Namespace) Live {
+	return Live{Conn: conn, Namespace: ns, tables: &liveTables{subs: make(map[string]*liveTable)}}
+}
+
+// liveTables are the tables this node's streams watch, each with its one
+// subscription.
+type liveTables struct {
+	mu   sync.Mutex
+	subs map[string]*liveTable
+}
+
+type liveTable struct {
+	sub *nats.Subscription
+	// watchers are the notify functions of the table's streams, by a key
+	// of their own; the subscription's handler reads them under mu's read
+	// side, so that a stream's stop never waits for more than one message's
+	// notices.
+	mu       sync.RWMutex
+	watchers map[int]func(version int)
+	next     int
 }
 
 // Watch calls notify with the version of each event of the table published
 // from now on (possibly more than once, possibly late) until stop is called.
 func (n Live) Watch(tableID string, notify func(version int)) (stop func(), err error) {
-	sub, err := n.Conn.Subscribe(n.Namespace.SubjectPrefix()+"*."+token(tableID), func(m *nats.Msg) {
-		v, err := strconv.Atoi(m.Header.Get(HeaderVersion))
+	if n.tables == nil {
+		return n.watchAlone(tableID, notify)
+	}
+	stop, err = n.tables.add(n, tableID, notify)
+	if err != nil {
+		return nil, err
+	}
+	// Flush makes the subscription known to the server before the caller
+	// catches up from the store, so no event falls between the two; a
+	// subscription made for an earlier stream is known once its own Flush,
+	// or this one, has returned.
+	if err := n.Conn.Flush(); err != nil {
+		stop()
+		return nil, fmt.Errorf("natsbus: watch table %s: %w", tableID, err)
+	}
+	return stop, nil
+}
+
+// add registers notify with the table's subscription, subscribing for the
+// table's first watcher.
+func (ts *liveTables) add(n Live, tableID string, notify func(version int)) (stop func(), err error) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	t := ts.subs[tableID]
+	if t == nil {
+		t = &liveTable{watchers: make(map[int]func(int))}
+		t.sub, err = n.Conn.Subscribe(n.subject(tableID), func(m *nats.Msg) {
+			v, ok := msgVersion(m)
+			if !ok {
+				return
+			}
+			t.mu.RLock()
+			defer t.mu.RUnlock()
+			for _, notify := range t.watchers {
+				notify(v)
+			}
+		})
 		if err != nil {
-			return
+			return nil, fmt.Errorf("natsbus: watch table %s: %w", tableID, err)
 		}
-		notify(v)
+		ts.subs[tableID] = t
+	}
+	key := t.next
+	t.next++
+	t.mu.Lock()
+	t.watchers[key] = notify
+	t.mu.Unlock()
+	var once sync.Once
+	return func() { once.Do(func() { ts.remove(tableID, t, key) }) }, nil
+}
+
+// remove ends a watch, and the table's subscription with its last one.
+func (ts *liveTables) remove(tableID string, t *liveTable, key int) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	t.mu.Lock()
+	delete(t.watchers, key)
+	last := len(t.watchers) == 0
+	t.mu.Unlock()
+	if last {
+		_ = t.sub.Unsubscribe()
+		delete(ts.subs, tableID)
+	}
+}
+
+// watchAlone is Watch with a subscription of the stream's own.
+func (n Live) watchAlone(tableID string, notify func(version int)) (stop func(), err error) {
+	sub, err := n.Conn.Subscribe(n.subject(tableID), func(m *nats.Msg) {
+		if v, ok := msgVersion(m); ok {
+			notify(v)
+		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("natsbus: watch table %s: %w", tableID, err)
@@ -40,4 +137,15 @@ func (n Live) Watch(tableID string, notify func(version int)) (stop func(), err 
 		return nil, fmt.Errorf("natsbus: watch table %s: %w", tableID, err)
 	}
 	return func() { _ = sub.Unsubscribe() }, nil
+}
+
+// subject is the subject of every event of the table, whatever its game.
+func (n Live) subject(tableID string) string {
+	return n.Namespace.SubjectPrefix() + "*." + token(tableID)
+}
+
+// msgVersion is the event version a relayed message carries.
+func msgVersion(m *nats.Msg) (int, bool) {
+	v, err := strconv.Atoi(m.Header.Get(HeaderVersion))
+	return v, err == nil
 }

@@ -37,6 +37,8 @@ type randomTable struct {
 	st    *table.State
 	// hands counts the hands settled so far, over every table opened.
 	hands int
+	// events are the events of the table open now, in order.
+	events []table.Payload
 }
 
 func newRandomTable(t testing.TB, gv variantCase, seed uint64) *randomTable {
@@ -57,6 +59,7 @@ func (rt *randomTable) open() {
 		rt.t.Fatal(err)
 	}
 	rt.st = table.New(r)
+	rt.events = nil
 	rt.apply(evs)
 	for seat := range rt.gv.seats {
 		evs, err := table.Join(rt.st, fmt.Sprintf("p%d", seat), "", seat, rt.seeds)
@@ -70,6 +73,7 @@ func (rt *randomTable) open() {
 func (rt *randomTable) apply(evs []table.Payload) {
 	for _, e := range evs {
 		table.Apply(rt.st, e)
+		rt.events = append(rt.events, e)
 		if _, ok := e.(table.HandSettled); ok {
 			rt.hands++
 		}

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -189,6 +190,8 @@ var (
 type Loaded struct {
 	State  *table.State
 	Events []Recorded
+	// memo keeps values derived from this snapshot (Memo).
+	memo atomic.Pointer[memo]
 }
 
 // Recorded is one decoded event of a table stream.

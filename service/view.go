@@ -3,6 +3,7 @@ package service
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 
 	"paiju/domain/table"
 )
@@ -34,15 +35,16 @@ func VisibleEvents(l *Loaded, seat int, after int) []Recorded {
 // (docs/AUDIT.md, Who may read what: a spectator who never sat at the table
 // sees public events only).
 func VisibleEventsTo(l *Loaded, seat int, after int, revealEnded bool) []Recorded {
-	ended := make([]bool, len(l.Events))
+	// Whether an event's deal has ended depends only on the events from it
+	// on (dealEnds), so a reader of the last few events (a live stream at
+	// each move) looks at those alone, however long the table.
+	evs := l.Events[eventsAfter(l.Events, after):]
+	ended := make([]bool, len(evs))
 	if revealEnded {
-		ended = dealEnds(l.Events)
+		ended = dealEnds(evs)
 	}
 	var out []Recorded
-	for i, r := range l.Events {
-		if r.Version <= after {
-			continue
-		}
+	for i, r := range evs {
 		p := table.Redact(l.State.Rules, r.Payload, seat, ended[i])
 		if p == nil {
 			continue
@@ -54,6 +56,12 @@ func VisibleEventsTo(l *Loaded, seat int, after int, revealEnded bool) []Recorde
 		out = append(out, r)
 	}
 	return out
+}
+
+// eventsAfter is the index of the first of evs (in version order) past
+// version after.
+func eventsAfter(evs []Recorded, after int) int {
+	return sort.Search(len(evs), func(i int) bool { return evs[i].Version > after })
 }
 
 // Broadcast reports whether seat sees the table l as a delayed broadcast:
@@ -76,8 +84,8 @@ func BroadcastUpTo(l *Loaded) int {
 func BroadcastEvents(l *Loaded, after int) []Recorded {
 	upTo := BroadcastUpTo(l)
 	var out []Recorded
-	for _, r := range l.Events {
-		if r.Version <= after || r.Version > upTo {
+	for _, r := range l.Events[eventsAfter(l.Events, after):] {
+		if r.Version > upTo {
 			continue
 		}
 		if _, secret := r.Payload.(table.DealSecret); secret {
