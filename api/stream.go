@@ -59,6 +59,10 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	pushLegal, ok := s.legalWanted(w, r)
+	if !ok {
+		return
+	}
 	if s.Live == nil {
 		s.writeError(w, r, problem(http.StatusServiceUnavailable, "live_unavailable", "this server has no live event feed"))
 		return
@@ -117,7 +121,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 	// last is the table as the last send saw it: a notice of a version it
 	// already holds (each event of a move is a notice) needs no send.
 	var last *service.Loaded
-	sent, turnSent := after, -1
+	sent, turnSent, legalSent := after, -1, -1
 	send := func(reload bool) error {
 		want := int(notified.Load())
 		if !reload && last != nil && last.State.Version >= want {
@@ -143,6 +147,18 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) {
 				return err
 			}
 			turnSent = l.State.Version
+		}
+		if pushLegal && l.State.Version > legalSent {
+			b, err := s.legalFrame(l, c)
+			if err != nil {
+				return err
+			}
+			if len(b) > 0 {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+			}
+			legalSent = l.State.Version
 		}
 		return rc.Flush()
 	}
@@ -357,6 +373,45 @@ func (s *server) resumeAfter(w http.ResponseWriter, r *http.Request) (int, bool)
 		return 0, false
 	}
 	return n, true
+}
+
+// legalWanted reads ?legal=: true asks the stream to follow each turn
+// message that names the caller's seat with the seat's legal actions. On a
+// bad value it answers 400 and returns false.
+func (s *server) legalWanted(w http.ResponseWriter, r *http.Request) (bool, bool) {
+	switch r.URL.Query().Get("legal") {
+	case "", "false":
+		return false, true
+	case "true":
+		return true, true
+	}
+	s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", "legal must be true or false"))
+	return false, false
+}
+
+// legalFrame is the stream's legal message for the caller at l: what GET
+// /legal answers the caller's seat for the empty selection, when the game
+// awaits that seat; nothing otherwise. It is the caller's own, computed for
+// its seat alone like /legal, so it is never shared between streams. A
+// seat that must act thus needs no request to learn what it may do: a move
+// costs the client one request instead of two.
+func (s *server) legalFrame(l *service.Loaded, c caller) ([]byte, error) {
+	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
+	if seat < 0 || seat >= len(l.State.Waiting) || !l.State.Waiting[seat] || l.State.Closed {
+		return nil, nil
+	}
+	page, err := s.Tables.LegalPage(l.State, seat, nil, legalBounds)
+	if err != nil {
+		return nil, fmt.Errorf("legal actions of seat %d at version %d: %w", seat, l.State.Version, err)
+	}
+	data, err := json.Marshal(legalResponse{Version: l.State.Version, LegalPage: page, Deadline: deadlineOf(l.State, seat)})
+	if err != nil {
+		return nil, fmt.Errorf("encode legal actions: %w", err)
+	}
+	b := make([]byte, 0, len(data)+len("event: legal\ndata: \n\n"))
+	b = append(b, "event: legal\ndata: "...)
+	b = append(b, data...)
+	return append(b, "\n\n"...), nil
 }
 
 // startEventStream answers 200 with the headers of an event stream that no

@@ -111,7 +111,9 @@ type sseClient struct {
 	// ended (api/stream.go).
 	revealed []sseEvent
 	// turns are the turn messages (api/stream.go), sent without an id.
-	turns     []sseEvent
+	turns []sseEvent
+	// legals are the legal messages of a stream opened with ?legal=true.
+	legals    []sseEvent
 	comments  []string
 	malformed string
 	// api validates each event's data against the Event schema of
@@ -163,6 +165,8 @@ func (c *sseClient) read(resp *http.Response) {
 				c.events = append(c.events, cur)
 			case cur.typ == "turn":
 				c.turns = append(c.turns, cur)
+			case cur.typ == "legal":
+				c.legals = append(c.legals, cur)
 			default:
 				c.revealed = append(c.revealed, cur)
 			}
