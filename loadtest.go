@@ -48,6 +48,9 @@ type loadConfig struct {
 	// PerSeat plays every seat as a client of its own, as a phone holding
 	// one seat would (loadtest_seat.go): Clients is then unused.
 	PerSeat bool
+	// AskLegal makes a PerSeat client ask /legal when its turn comes
+	// instead of taking the legal actions its stream pushes (?legal=true).
+	AskLegal bool
 }
 
 func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) (loadConfig, error) {
@@ -63,7 +66,8 @@ func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) 
 	fs.StringVar(&c.Variant, "variant", "classic", "variant of the tables")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the clients' random choices")
 	fs.BoolVar(&c.Full, "full", false, "ask for the whole table view in every move's answer (the tool's first behaviour) instead of Prefer: return=minimal")
-	fs.BoolVar(&c.PerSeat, "per-seat", false, "play every seat as a client of its own: it follows its table's live stream, and on a turn message naming its seat asks /legal and posts (--clients is unused)")
+	fs.BoolVar(&c.PerSeat, "per-seat", false, "play every seat as a client of its own: it follows its table's live stream (?legal=true), and on the legal actions the stream pushes to its seat posts a move (--clients is unused)")
+	fs.BoolVar(&c.AskLegal, "ask-legal", false, "with --per-seat: open the stream without ?legal=true and ask /legal on each turn message naming the seat")
 	str(fs, getenv, &c.MetricsURL, "metrics", "", "URL of the server's /metrics, read before and after for its CPU per move (default: /metrics of each --addr; - reads none)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -75,6 +79,8 @@ func parseLoadtest(args []string, getenv func(string) string, stderr io.Writer) 
 		return c, errors.New("loadtest: --tables, --clients and --duration must be positive")
 	case c.PerSeat && c.Full:
 		return c, errors.New("loadtest: --per-seat learns the turn from the stream; it cannot take --full")
+	case c.AskLegal && !c.PerSeat:
+		return c, errors.New("loadtest: --ask-legal is a --per-seat client's choice")
 	}
 	for _, a := range strings.Split(addrs, ",") {
 		if a = strings.TrimSpace(a); a == "" {
@@ -175,6 +181,9 @@ type loadClient struct {
 	retries  atomic.Int64
 	// full asks for the whole view in every move's answer.
 	full bool
+	// askLegal: a --per-seat client asks /legal rather than take its
+	// stream's legal messages.
+	askLegal bool
 	// requests, notModified and misses count the moves' requests (see
 	// loadResult).
 	requests, notModified, misses atomic.Int64
@@ -501,9 +510,26 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (lo
 // to the selection until the answer is complete or lists plays of the
 // selected cards (then it stops there or goes on, at random).
 func (c *loadClient) legal(ctx context.Context, node int, t *loadTable, seat int, rng *rand.Rand) ([]map[string]any, error) {
+	return c.legalFrom(ctx, node, t, seat, rng, nil)
+}
+
+// legalFrom is legal starting from first, the seat's unnarrowed answer
+// when the client has it already (a stream's legal message), else asking.
+func (c *loadClient) legalFrom(ctx context.Context, node int, t *loadTable, seat int, rng *rand.Rand, first *loadLegal) ([]map[string]any, error) {
 	var sel []string
 	for {
 		var l loadLegal
+		if first != nil {
+			l, first = *first, nil
+			if l.Complete || len(l.Extend) == 0 {
+				return l.Actions, nil
+			}
+			if slices.ContainsFunc(l.Actions, func(a map[string]any) bool { return a["cards"] != nil }) && rng.IntN(2) == 0 {
+				return l.Actions, nil
+			}
+			sel = append(sel, l.Extend[rng.IntN(len(l.Extend))])
+			continue
+		}
 		path := "/v1/tables/" + t.id + "/legal?selected=" + strings.Join(sel, ",")
 		// The unnarrowed answer is kept per seat: asked again at the
 		// same version (a move that failed, a seat asked before it was
@@ -551,6 +577,7 @@ func loadtest(ctx context.Context, cfg loadConfig, stdout io.Writer) (loadResult
 	// other nodes are tried meanwhile.
 	c.nodes, c.retryFor = cfg.Addrs, 30*time.Second
 	c.full = cfg.Full
+	c.askLegal = cfg.AskLegal
 	var res loadResult
 	for i, a := range cfg.Addrs {
 		if _, _, err := c.doOn(ctx, i, "GET", "/readyz", "", "", nil, nil); err != nil {

@@ -15,10 +15,13 @@ import (
 )
 
 // --per-seat: every seat of every table is a client of its own, as a phone
-// holding one seat would be. It follows its table's live stream and learns
-// from the stream's turn messages (event: turn) that its seat is awaited;
-// it then asks /legal (revalidating its last unnarrowed answer with its
-// ETag) and posts its move with Prefer: return=minimal. When the answer's
+// holding one seat would be. It follows its table's live stream with
+// ?legal=true, which pushes the seat its legal actions whenever the game
+// awaits it (event: legal), and posts its move with Prefer:
+// return=minimal: one request a move. With --ask-legal it opens the
+// stream without the parameter, learns from the turn messages (event:
+// turn) that its seat is awaited, then asks /legal (revalidating its last
+// unnarrowed answer with its ETag) and posts; when the answer's
 // Awaited-Seats names its seat again it acts at once, without waiting for
 // the stream to say so.
 
@@ -86,9 +89,9 @@ func (c *loadClient) playSeat(ctx context.Context, streams *http.Client, t *load
 	// After a failed move it forgets that version and asks for the stream
 	// again, which opens with the turn as it stands: the table may be
 	// waiting for this seat, and no new version would come to say so.
-	act := func(at int) (reopen bool) {
+	act := func(at int, pushed *loadLegal) (reopen bool) {
 		for ctx.Err() == nil {
-			ack, awaited, err := c.seatMove(ctx, node, t, seat, rng)
+			ack, awaited, err := c.seatMove(ctx, node, t, seat, rng, pushed)
 			if err != nil {
 				if ctx.Err() == nil {
 					o.fail(err)
@@ -96,11 +99,18 @@ func (c *loadClient) playSeat(ctx context.Context, streams *http.Client, t *load
 				known = at - 1
 				return true
 			}
-			known = max(known, ack.Version)
 			o.lat = append(o.lat, ack.Took)
 			if record != nil {
 				record(ack)
 			}
+			// A pushed client waits for the stream's legal message, which
+			// comes for the version its answer reached when the game
+			// awaits the seat again (斗地主's landlord after the last
+			// bid): that version must stay unknown.
+			if pushed != nil {
+				return false
+			}
+			known = max(known, ack.Version)
 			if !slices.Contains(awaited, seat) {
 				return false
 			}
@@ -108,14 +118,29 @@ func (c *loadClient) playSeat(ctx context.Context, streams *http.Client, t *load
 		}
 		return false
 	}
-	for ctx.Err() == nil {
-		err := c.readStream(ctx, streams, node, t, seat, lastID, func(id int) { lastID = id }, func(turn seatTurn) bool {
+	// The seat acts on its stream's legal message, or with --ask-legal on
+	// the turn message naming it.
+	var onTurn func(seatTurn) bool
+	var onLegal func(loadLegal) bool
+	if c.askLegal {
+		onTurn = func(turn seatTurn) bool {
 			if turn.Version > known && slices.Contains(turn.Awaited, seat) {
 				known = turn.Version
-				return act(turn.Version)
+				return act(turn.Version, nil)
 			}
 			return false
-		})
+		}
+	} else {
+		onLegal = func(l loadLegal) bool {
+			if l.Version > known {
+				known = l.Version
+				return act(l.Version, &l)
+			}
+			return false
+		}
+	}
+	for ctx.Err() == nil {
+		err := c.readStream(ctx, streams, node, t, seat, lastID, func(id int) { lastID = id }, onTurn, onLegal)
 		o.streams++
 		if ctx.Err() != nil {
 			break
@@ -132,11 +157,15 @@ func (c *loadClient) playSeat(ctx context.Context, streams *http.Client, t *load
 }
 
 // readStream opens seat's stream of t on node after version after, with
-// the seat's bearer token, and calls onID with each event's id and onTurn
-// with each turn message until the stream or ctx ends, or onTurn returns
-// true.
-func (c *loadClient) readStream(ctx context.Context, streams *http.Client, node int, t *loadTable, seat, after int, onID func(int), onTurn func(seatTurn) bool) error {
+// the seat's bearer token, and calls onID with each event's id, onTurn
+// with each turn message and onLegal with each legal message until the
+// stream or ctx ends, or onTurn or onLegal returns true. With onLegal the
+// stream is opened with ?legal=true.
+func (c *loadClient) readStream(ctx context.Context, streams *http.Client, node int, t *loadTable, seat, after int, onID func(int), onTurn func(seatTurn) bool, onLegal func(loadLegal) bool) error {
 	url := fmt.Sprintf("%s/v1/tables/%s/stream?after=%d", c.server(node), t.id, after)
+	if onLegal != nil {
+		url += "&legal=true"
+	}
 	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
 		return err
@@ -158,12 +187,21 @@ func (c *loadClient) readStream(ctx context.Context, streams *http.Client, node 
 		line := sc.Text()
 		switch {
 		case line == "":
-			if event == "turn" {
+			switch {
+			case event == "turn" && onTurn != nil:
 				var turn seatTurn
 				if err := json.Unmarshal([]byte(data), &turn); err != nil {
 					return fmt.Errorf("turn message %q: %w", data, err)
 				}
 				if onTurn(turn) {
+					return nil
+				}
+			case event == "legal" && onLegal != nil:
+				var l loadLegal
+				if err := json.Unmarshal([]byte(data), &l); err != nil {
+					return fmt.Errorf("legal message %q: %w", data, err)
+				}
+				if onLegal(l) {
 					return nil
 				}
 			}
@@ -187,8 +225,8 @@ func (c *loadClient) readStream(ctx context.Context, streams *http.Client, node 
 // seatMove makes one random legal move of seat at t, as move does for the
 // seat the client knows to be awaited, and returns the seats the answer
 // names as awaited next.
-func (c *loadClient) seatMove(ctx context.Context, node int, t *loadTable, seat int, rng *rand.Rand) (loadAck, []int, error) {
-	actions, err := c.legal(ctx, node, t, seat, rng)
+func (c *loadClient) seatMove(ctx context.Context, node int, t *loadTable, seat int, rng *rand.Rand, pushed *loadLegal) (loadAck, []int, error) {
+	actions, err := c.legalFrom(ctx, node, t, seat, rng, pushed)
 	if err != nil {
 		return loadAck{}, nil, err
 	}
