@@ -80,8 +80,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 		}
 		token = strings.TrimSpace(token)
 		if s.AuditorToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.AuditorToken)) == 1 {
-			infoOf(r.Context()).player = "auditor"
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, caller{auditor: true})))
+			next.ServeHTTP(w, withCaller(r, caller{auditor: true}))
 			return
 		}
 		hash := HashToken(token)
@@ -124,7 +123,6 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			}
 		}
 		c := caller{playerID: p.ID, name: p.Name, created: p.CreatedAt, tokenID: tok.ID}
-		infoOf(r.Context()).player = p.ID
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
+		next.ServeHTTP(w, withCaller(r, c))
 	})
 }

@@ -250,11 +250,9 @@ func NewServer(d Deps) http.Handler {
 	}
 
 	r := chi.NewRouter()
-	r.Use(requestID)
 	if d.Tracer != nil {
 		r.Use(s.traceRequests(d.Tracer))
 	}
-	r.Use(s.accessLog)
 	r.Use(middleware.Recoverer)
 	r.Use(corsPolicy(d.CORSOrigins))
 	gz, err := compress()
@@ -315,7 +313,7 @@ func NewServer(d Deps) http.Handler {
 			r.Get("/tables/{id}/stream", s.streamEvents)
 		})
 	})
-	return r
+	return s.front(r)
 }
 
 // allowedMethods lists the methods routes answers at r's path. chi knows
@@ -354,11 +352,21 @@ func (s *server) keyByClient(r *http.Request) (string, error) {
 // keyByCaller keys the rate limit by the authenticated player (or the
 // auditor), so that one token's burst does not slow the others.
 func keyByCaller(r *http.Request) (string, error) {
-	c := callerOf(r.Context())
-	if c.auditor {
-		return "auditor", nil
+	// The key is made once a request: the rate limit and the in-flight
+	// limits each ask for it.
+	st := stateOf(r.Context())
+	if st != nil && st.callerKey != "" {
+		return st.callerKey, nil
 	}
-	return "player:" + c.playerID, nil
+	c := callerOf(r.Context())
+	key := "auditor"
+	if !c.auditor {
+		key = "player:" + c.playerID
+	}
+	if st != nil {
+		st.callerKey = key
+	}
+	return key, nil
 }
 
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
