@@ -280,6 +280,9 @@ func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
 
 // dryRun reads the dry_run query parameter: true or false (absent: false).
 func dryRun(r *http.Request) (bool, error) {
+	if r.URL.RawQuery == "" {
+		return false, nil // the common case, without parsing a query into a map
+	}
 	vals, ok := r.URL.Query()["dry_run"]
 	if !ok {
 		return false, nil
@@ -389,6 +392,9 @@ var legalBounds = service.Bounds{MaxActions: service.DefaultBounds.MaxActions, M
 // selection reads the selected query parameter: the cards the caller has
 // picked so far, in card notation separated by commas.
 func selection(r *http.Request) ([]cards.Card, error) {
+	if r.URL.RawQuery == "" {
+		return nil, nil
+	}
 	vals, ok := r.URL.Query()["selected"]
 	if !ok {
 		return nil, nil
