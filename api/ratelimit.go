@@ -174,6 +174,12 @@ func (a *authFailures) limiter(addr string) *rate.Limiter {
 	return l
 }
 
+// any reports whether some address may be blocked: the budget is on and
+// an address has failed since the server started.
+func (a *authFailures) any() bool {
+	return a.per >= 0 && a.addrs.Len() > 0
+}
+
 // blocked says how long addr must wait before its next attempt, or 0 if it
 // may try now.
 func (a *authFailures) blocked(addr string, now time.Time) time.Duration {
