@@ -436,7 +436,7 @@ func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("ETag", etag)
-	writeJSON(w, http.StatusOK, legalResponse{Version: l.State.Version, LegalPage: page, Deadline: deadlineOf(l.State, seat)})
+	s.writeLegal(w, &legalResponse{Version: l.State.Version, LegalPage: page, Deadline: deadlineOf(l.State, seat)})
 }
 
 type eventsResponse struct {

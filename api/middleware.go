@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -105,10 +104,6 @@ func withCaller(r *http.Request, c caller) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
 }
 
-// routeContexts recycles chi's routing contexts, as chi's own Mux does
-// for the requests it starts.
-var routeContexts = sync.Pool{New: func() any { return chi.NewRouteContext() }}
-
 // front is the outside of the chain, around the router: it gives the
 // request its id (the caller's X-Request-Id when it is short and plain, or
 // a new ULID), in the context (where chi's middleware.GetReqID finds it)
@@ -121,7 +116,7 @@ func (s *server) front(mux *chi.Mux) http.Handler {
 			id = ulid.Make().String()
 		}
 		w.Header()[RequestIDHeader] = []string{id}
-		rc := routeContexts.Get().(*chi.Context)
+		rc := s.routeContexts.Get().(*chi.Context)
 		rc.Reset()
 		rc.Routes = mux
 		st := &requestState{Context: r.Context(), id: id, route: rc}
@@ -131,7 +126,7 @@ func (s *server) front(mux *chi.Mux) http.Handler {
 		mux.ServeHTTP(&st.w, r)
 		s.logRequest(r, st, time.Since(start))
 		st.route = nil
-		routeContexts.Put(rc)
+		s.routeContexts.Put(rc)
 	})
 }
 

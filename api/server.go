@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -208,6 +209,11 @@ type server struct {
 	costly    *inFlight
 	// tickets are the stream tickets issued and not yet redeemed (ticket.go).
 	tickets streamTickets
+	// routeContexts recycles chi's routing contexts, as chi's own Mux
+	// does for the requests it starts (middleware.go).
+	routeContexts sync.Pool
+	// buffers recycles the buffers answers are written from (*[]byte).
+	buffers sync.Pool
 }
 
 // NewServer returns the HTTP handler of API v1.
@@ -234,6 +240,8 @@ func NewServer(d Deps) http.Handler {
 	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute), roomFails: newAuthFailures(d.Quotas.RoomFailuresPerMinute),
 		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokenStreams: newTokenStreams(),
 		client: clientAddr{trusted: d.TrustedProxies}, tickets: streamTickets{store: d.Tickets}}
+	s.routeContexts.New = func() any { return chi.NewRouteContext() }
+	s.buffers.New = newBuffer
 	if s.heartbeat <= 0 {
 		s.heartbeat = defaultHeartbeat
 	}
