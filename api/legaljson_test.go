@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 
@@ -118,5 +119,16 @@ func TestLegalJSONMatchesEncoding(t *testing.T) {
 	}
 	if appended < 2000 {
 		t.Errorf("the appender wrote %d answers of 20000: too few to hold it to encoding/json", appended)
+	}
+}
+
+// TestSetETag holds setETag to the quoted version it always wrote.
+func TestSetETag(t *testing.T) {
+	for _, v := range []int{0, 1, 9, 10, 12, 999999999, -1, 1 << 62} {
+		w := httptest.NewRecorder()
+		setETag(w, v)
+		if got, want := w.Header().Get("ETag"), strconv.Quote(strconv.Itoa(v)); got != want {
+			t.Errorf("version %d: ETag %s, want %s", v, got, want)
+		}
 	}
 }
