@@ -43,6 +43,9 @@ type caller struct {
 type callerKey struct{}
 
 func callerOf(ctx context.Context) caller {
+	if st := stateOf(ctx); st != nil {
+		return st.who // without boxing the caller into an interface
+	}
 	c, _ := ctx.Value(callerKey{}).(caller)
 	return c
 }
@@ -66,32 +69,46 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// An address that keeps failing is refused before its token is
 		// looked at, so guessing costs the server nothing and tells nothing.
-		addr, _ := s.keyByClient(r)
-		if wait := s.authFails.blocked(addr, s.Now()); wait > 0 {
-			s.rateLimited(w, r, wait, fmt.Sprintf("more than %d failed authentications from this address in a minute; retry after the time in Retry-After", s.Quotas.AuthFailuresPerMinute))
-			return
+		// The address is worked out only when some address has failed,
+		// or this one does.
+		var addr string
+		addrOf := func() string {
+			if addr == "" {
+				addr, _ = s.keyByClient(r)
+			}
+			return addr
+		}
+		if s.authFails.any() {
+			if wait := s.authFails.blocked(addrOf(), s.Now()); wait > 0 {
+				s.rateLimited(w, r, wait, fmt.Sprintf("more than %d failed authentications from this address in a minute; retry after the time in Retry-After", s.Quotas.AuthFailuresPerMinute))
+				return
+			}
 		}
 		h := r.Header.Get("Authorization")
 		scheme, token, ok := strings.Cut(h, " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-			s.authFails.failed(addr, s.Now())
+			s.authFails.failed(addrOf(), s.Now())
 			s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", "send Authorization: Bearer <token> (POST /v1/players issues one)"))
 			return
 		}
 		token = strings.TrimSpace(token)
 		if s.AuditorToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.AuditorToken)) == 1 {
-			infoOf(r.Context()).player = "auditor"
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, caller{auditor: true})))
+			next.ServeHTTP(w, withCaller(r, caller{auditor: true}))
 			return
 		}
-		hash := HashToken(token)
+		// The hash is looked up in the cache from a buffer; its string is
+		// made only for a store read or a write.
+		var hexHash [2 * sha256.Size]byte
+		sum := sha256.Sum256([]byte(token))
+		hex.Encode(hexHash[:], sum[:])
 		now := s.Now()
-		p, tok, gen, cached := s.tokens.get(hash, now)
+		p, tok, gen, cached := s.tokens.get(hexHash[:], now)
 		if !cached {
+			hash := string(hexHash[:])
 			var err error
 			p, tok, err = s.Players.TokenByHash(r.Context(), hash)
 			if errors.Is(err, ErrNoPlayer) {
-				s.authFails.failed(addr, now)
+				s.authFails.failed(addrOf(), now)
 				s.writeError(w, r, problem(http.StatusUnauthorized, "unauthorized", "unknown token"))
 				return
 			}
@@ -106,7 +123,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 		if !tok.live(now) {
 			// Its holder knew the secret: saying why it stopped working
 			// tells them nothing they could use.
-			s.authFails.failed(addr, now)
+			s.authFails.failed(addrOf(), now)
 			why := "the token has expired"
 			if !tok.RevokedAt.IsZero() {
 				why = "the token was revoked"
@@ -120,11 +137,9 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			if err := s.Players.TouchToken(r.Context(), tok.ID, now); err != nil {
 				s.log.WarnContext(r.Context(), "record token use", slog.String("token_id", tok.ID), slog.Any("err", err))
 			} else {
-				s.tokens.touched(hash, now)
+				s.tokens.touched(string(hexHash[:]), now)
 			}
 		}
-		c := caller{playerID: p.ID, name: p.Name, created: p.CreatedAt, tokenID: tok.ID}
-		infoOf(r.Context()).player = p.ID
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
+		next.ServeHTTP(w, withCaller(r, caller{playerID: p.ID, name: p.Name, created: p.CreatedAt, tokenID: tok.ID}))
 	})
 }

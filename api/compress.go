@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/klauspost/compress/gzhttp"
 )
@@ -19,11 +20,23 @@ import (
 // flushed.
 func compress() (func(http.Handler) http.Handler, error) {
 	wrap, err := gzhttp.NewWrapper(gzhttp.ContentTypeFilter(func(ct string) bool {
-		mt, _, err := mime.ParseMediaType(ct)
-		return gzhttp.DefaultContentTypeFilter(ct) && (err != nil || mt != "text/event-stream")
+		return gzhttp.DefaultContentTypeFilter(ct) && !eventStream(ct)
 	}))
 	if err != nil {
 		return nil, fmt.Errorf("compression: %w", err)
 	}
 	return func(next http.Handler) http.Handler { return wrap(next) }, nil
+}
+
+// eventStream reports whether the media type ct names is
+// text/event-stream. mime.ParseMediaType makes a map of the parameters at
+// every call, and this is asked of every answer worth compressing; it is
+// called only when the type before any parameter reads as one.
+func eventStream(ct string) bool {
+	base, _, _ := strings.Cut(ct, ";")
+	if !strings.EqualFold(strings.TrimSpace(base), "text/event-stream") {
+		return false
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "text/event-stream"
 }

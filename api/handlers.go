@@ -280,6 +280,9 @@ func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
 
 // dryRun reads the dry_run query parameter: true or false (absent: false).
 func dryRun(r *http.Request) (bool, error) {
+	if r.URL.RawQuery == "" {
+		return false, nil // the common case, without parsing a query into a map
+	}
 	vals, ok := r.URL.Query()["dry_run"]
 	if !ok {
 		return false, nil
@@ -389,6 +392,9 @@ var legalBounds = service.Bounds{MaxActions: service.DefaultBounds.MaxActions, M
 // selection reads the selected query parameter: the cards the caller has
 // picked so far, in card notation separated by commas.
 func selection(r *http.Request) ([]cards.Card, error) {
+	if r.URL.RawQuery == "" {
+		return nil, nil
+	}
 	vals, ok := r.URL.Query()["selected"]
 	if !ok {
 		return nil, nil
@@ -430,7 +436,7 @@ func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("ETag", etag)
-	writeJSON(w, http.StatusOK, legalResponse{Version: l.State.Version, LegalPage: page, Deadline: deadlineOf(l.State, seat)})
+	s.writeLegal(w, &legalResponse{Version: l.State.Version, LegalPage: page, Deadline: deadlineOf(l.State, seat)})
 }
 
 type eventsResponse struct {
@@ -630,5 +636,8 @@ func legalETag(version, seat int, selected []cards.Card) string {
 }
 
 func setETag(w http.ResponseWriter, version int) {
-	w.Header().Set("ETag", strconv.Quote(strconv.Itoa(version)))
+	// strconv.Quote(strconv.Itoa(version)), in one string instead of two.
+	var b [24]byte
+	tag := append(strconv.AppendInt(append(b[:0], '"'), int64(version), 10), '"')
+	w.Header().Set("ETag", string(tag))
 }

@@ -1,8 +1,11 @@
 package api
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -40,18 +43,90 @@ const RequestIDHeader = "X-Request-Id"
 // replaced, so that nobody can write what they like into the logs.
 const maxRequestIDLen = 64
 
-// requestID takes the caller's X-Request-Id when it is short and plain, or
-// makes a ULID, and puts it in the context (where chi's middleware.GetReqID
-// finds it) and in the response.
-func requestID(next http.Handler) http.Handler {
+// requestState is the context of every request the server answers: what
+// the chain learns of the request as it goes (the request id, the caller
+// once authenticated, what the access log reports) and chi's routing
+// context, held in one value. Each context.WithValue would copy the
+// *http.Request once more (r.WithContext); the chain used to make four such
+// copies a request (chi's, the request id's, the access log's, the
+// caller's), and now makes one.
+type requestState struct {
+	context.Context
+	id    string
+	info  requestInfo
+	who   caller
+	route *chi.Context
+	// callerKey is keyByCaller's answer, made once the caller is known.
+	callerKey string
+	w         statusWriter
+}
+
+// Value answers the keys the chain used to set one by one, so that chi
+// (RouteContext, middleware.GetReqID) and the handlers read them as before.
+func (st *requestState) Value(key any) any {
+	switch key {
+	case chi.RouteCtxKey:
+		return st.route
+	case middleware.RequestIDKey:
+		return st.id
+	case requestInfoKey{}:
+		return &st.info
+	case callerKey{}:
+		return st.who
+	case requestStateKey{}:
+		return st
+	}
+	return st.Context.Value(key)
+}
+
+type requestStateKey struct{}
+
+// stateOf is the server's state of the request ctx belongs to; nil for a
+// handler called outside the server's chain.
+func stateOf(ctx context.Context) *requestState {
+	st, _ := ctx.Value(requestStateKey{}).(*requestState)
+	return st
+}
+
+// withCaller makes c the request's caller, for the handlers after the one
+// that authenticated it.
+func withCaller(r *http.Request, c caller) *http.Request {
+	if st := stateOf(r.Context()); st != nil {
+		st.who = c
+		st.callerKey = ""
+		if c.auditor {
+			st.info.player = "auditor"
+		} else {
+			st.info.player = c.playerID
+		}
+		return r
+	}
+	return r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
+}
+
+// front is the outside of the chain, around the router: it gives the
+// request its id (the caller's X-Request-Id when it is short and plain, or
+// a new ULID), in the context (where chi's middleware.GetReqID finds it)
+// and in the response, and writes the access log line once the router has
+// answered.
+func (s *server) front(mux *chi.Mux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(RequestIDHeader)
 		if !plainID(id) {
 			id = ulid.Make().String()
 		}
-		w.Header().Set(RequestIDHeader, id)
-		ctx := context.WithValue(r.Context(), middleware.RequestIDKey, id)
-		next.ServeHTTP(w, r.WithContext(ctx))
+		w.Header()[RequestIDHeader] = []string{id}
+		rc := s.routeContexts.Get().(*chi.Context)
+		rc.Reset()
+		rc.Routes = mux
+		st := &requestState{Context: r.Context(), id: id, route: rc}
+		st.w.ResponseWriter = w
+		r = r.WithContext(st)
+		start := time.Now()
+		mux.ServeHTTP(&st.w, r)
+		s.logRequest(r, st, time.Since(start))
+		st.route = nil
+		s.routeContexts.Put(rc)
 	})
 }
 
@@ -98,44 +173,94 @@ func routeOf(r *http.Request) string {
 	return "unmatched"
 }
 
-// accessLog writes one line per request at info and reports it to the
+// logRequest writes one line per request at info and reports it to the
 // Observer. It logs the route pattern, never the query string (stream
 // tickets travel there) nor any header (tokens do).
-func (s *server) accessLog(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		info := &requestInfo{}
-		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info))
-		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
-		start := time.Now()
-		next.ServeHTTP(ww, r)
-		took := time.Since(start)
-		status := ww.Status()
-		switch {
-		case info.canceled:
-			status = statusClientClosed
-		case status == 0:
-			status = http.StatusOK // nothing written: net/http answers 200
-		}
-		route := routeOf(r)
-		s.Observer.Request(r.Method, route, status, took)
-		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
-			return // --log-level warn: nothing to build
-		}
-		attrs := make([]slog.Attr, 0, 8)
-		attrs = append(attrs,
-			slog.String("request_id", middleware.GetReqID(r.Context())),
-			slog.String("method", r.Method),
-			slog.String("route", route),
-			slog.Int("status", status),
-			slog.Duration("duration", took),
-			slog.Int("bytes", ww.BytesWritten()),
-			slog.String("client", s.client.of(r)))
-		if info.player != "" {
-			attrs = append(attrs, slog.String("player", info.player))
-		}
-		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
-	})
+func (s *server) logRequest(r *http.Request, st *requestState, took time.Duration) {
+	status := st.w.status
+	switch {
+	case st.info.canceled:
+		status = statusClientClosed
+	case status == 0:
+		status = http.StatusOK // nothing written: net/http answers 200
+	}
+	route := routeOf(r)
+	s.Observer.Request(r.Method, route, status, took)
+	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+		return // --log-level warn: nothing to build
+	}
+	attrs := make([]slog.Attr, 0, 8)
+	attrs = append(attrs,
+		slog.String("request_id", st.id),
+		slog.String("method", r.Method),
+		slog.String("route", route),
+		slog.Int("status", status),
+		slog.Duration("duration", took),
+		slog.Int("bytes", st.w.bytes),
+		slog.String("client", s.client.of(r)))
+	if st.info.player != "" {
+		attrs = append(attrs, slog.String("player", st.info.player))
+	}
+	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 }
+
+// statusWriter records the status and the body's length of an answer for
+// the access log, as chi's middleware.WrapResponseWriter did, without an
+// allocation of its own (it lives in the requestState). Flush and Hijack
+// reach the connection's writer; http.ResponseController finds the rest
+// through Unwrap.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	// 1xx answers are interim (103 Early Hints): the final status follows.
+	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
+		w.ResponseWriter.WriteHeader(code)
+		return
+	}
+	if !w.wrote {
+		w.status, w.wrote = code, true
+		w.ResponseWriter.WriteHeader(code)
+	}
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+func (w *statusWriter) Flush() {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return http.NewResponseController(w.ResponseWriter).Hijack()
+}
+
+// ReadFrom keeps io.Copy's path to the connection's writer.
+func (w *statusWriter) ReadFrom(src io.Reader) (int64, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	n, err := io.Copy(w.ResponseWriter, src)
+	w.bytes += int(n)
+	return n, err
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // traceRequests starts a server span per request, continuing the caller's
 // W3C trace context; NewServer installs it only when there is a tracer.

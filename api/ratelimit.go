@@ -112,6 +112,11 @@ func (s *server) policy(name string, limit int, window time.Duration, key httpra
 		httprate.WithErrorHandler(func(w http.ResponseWriter, r *http.Request, err error) {
 			s.writeError(w, r, fmt.Errorf("rate limit %s: %w", name, err))
 		}))
+	// The policy's field is the same at every request, and the remaining
+	// count's field differs only in r.
+	policyField := fmt.Sprintf("%q;q=%d;w=%d", name, limit, secs)
+	remainingPrefix := strconv.Quote(name) + ";r="
+	windowSuffix := ";t=" + strconv.Itoa(secs)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			k, err := key(r)
@@ -130,8 +135,8 @@ func (s *server) policy(name string, limit int, window time.Duration, key httpra
 				remaining = 0
 			}
 			h := w.Header()
-			h.Add("RateLimit-Policy", fmt.Sprintf("%q;q=%d;w=%d", name, limit, secs))
-			h.Add("RateLimit", fmt.Sprintf("%q;r=%d;t=%d", name, remaining, secs))
+			h.Add("RateLimit-Policy", policyField)
+			h.Add("RateLimit", remainingPrefix+strconv.Itoa(remaining)+windowSuffix)
 			if over {
 				s.rateLimited(w, r, window, detail)
 				return
@@ -169,13 +174,24 @@ func (a *authFailures) limiter(addr string) *rate.Limiter {
 	return l
 }
 
+// any reports whether some address may be blocked: the budget is on and
+// an address has failed since the server started.
+func (a *authFailures) any() bool {
+	return a.per >= 0 && a.addrs.Len() > 0
+}
+
 // blocked says how long addr must wait before its next attempt, or 0 if it
 // may try now.
 func (a *authFailures) blocked(addr string, now time.Time) time.Duration {
 	if a.per < 0 {
 		return 0
 	}
-	l := a.limiter(addr)
+	// An address that never failed has its whole budget (at least 1):
+	// looking it up makes no limiter for it, as every request would.
+	l, ok := a.addrs.Get(addr)
+	if !ok {
+		return 0
+	}
 	tokens := l.TokensAt(now)
 	if tokens >= 1 {
 		return 0
@@ -203,39 +219,53 @@ func newInFlight(max int) *inFlight { return &inFlight{max: max, n: map[string]i
 // acquire takes one for key, or reports false if key holds the maximum;
 // release gives it back.
 func (f *inFlight) acquire(key string) (release func(), ok bool) {
+	if !f.take(key) {
+		return nil, false
+	}
+	var once sync.Once
+	return func() { once.Do(func() { f.give(key) }) }, true
+}
+
+// take takes one for key, or reports false if key holds the maximum; give
+// gives it back. A negative maximum is no limit.
+func (f *inFlight) take(key string) bool {
 	if f.max < 0 {
-		return func() {}, true
+		return true
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.n[key] >= f.max {
-		return nil, false
+		return false
 	}
 	f.n[key]++
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			if f.n[key]--; f.n[key] == 0 {
-				delete(f.n, key)
-			}
-		})
-	}, true
+	return true
+}
+
+func (f *inFlight) give(key string) {
+	if f.max < 0 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n[key]--; f.n[key] == 0 {
+		delete(f.n, key)
+	}
 }
 
 // limitInFlight lets each caller run at most f.max of the wrapped requests
 // at once; one more gets 429 with Retry-After.
 func (s *server) limitInFlight(f *inFlight, what string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
+		if f.max < 0 {
+			return next
+		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			key, _ := keyByCaller(r)
-			release, ok := f.acquire(key)
-			if !ok {
+			if !f.take(key) {
 				s.rateLimited(w, r, time.Second, fmt.Sprintf("at most %d %s at once per caller; retry after the time in Retry-After", f.max, what))
 				return
 			}
-			defer release()
+			defer f.give(key)
 			next.ServeHTTP(w, r)
 		})
 	}

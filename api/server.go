@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -208,6 +209,11 @@ type server struct {
 	costly    *inFlight
 	// tickets are the stream tickets issued and not yet redeemed (ticket.go).
 	tickets streamTickets
+	// routeContexts recycles chi's routing contexts, as chi's own Mux
+	// does for the requests it starts (middleware.go).
+	routeContexts sync.Pool
+	// buffers recycles the buffers answers are written from (*[]byte).
+	buffers sync.Pool
 }
 
 // NewServer returns the HTTP handler of API v1.
@@ -234,6 +240,8 @@ func NewServer(d Deps) http.Handler {
 	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute), roomFails: newAuthFailures(d.Quotas.RoomFailuresPerMinute),
 		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokenStreams: newTokenStreams(),
 		client: clientAddr{trusted: d.TrustedProxies}, tickets: streamTickets{store: d.Tickets}}
+	s.routeContexts.New = func() any { return chi.NewRouteContext() }
+	s.buffers.New = newBuffer
 	if s.heartbeat <= 0 {
 		s.heartbeat = defaultHeartbeat
 	}
@@ -250,11 +258,9 @@ func NewServer(d Deps) http.Handler {
 	}
 
 	r := chi.NewRouter()
-	r.Use(requestID)
 	if d.Tracer != nil {
 		r.Use(s.traceRequests(d.Tracer))
 	}
-	r.Use(s.accessLog)
 	r.Use(middleware.Recoverer)
 	r.Use(corsPolicy(d.CORSOrigins))
 	gz, err := compress()
@@ -315,7 +321,7 @@ func NewServer(d Deps) http.Handler {
 			r.Get("/tables/{id}/stream", s.streamEvents)
 		})
 	})
-	return r
+	return s.front(r)
 }
 
 // allowedMethods lists the methods routes answers at r's path. chi knows
@@ -354,11 +360,21 @@ func (s *server) keyByClient(r *http.Request) (string, error) {
 // keyByCaller keys the rate limit by the authenticated player (or the
 // auditor), so that one token's burst does not slow the others.
 func keyByCaller(r *http.Request) (string, error) {
-	c := callerOf(r.Context())
-	if c.auditor {
-		return "auditor", nil
+	// The key is made once a request: the rate limit and the in-flight
+	// limits each ask for it.
+	st := stateOf(r.Context())
+	if st != nil && st.callerKey != "" {
+		return st.callerKey, nil
 	}
-	return "player:" + c.playerID, nil
+	c := callerOf(r.Context())
+	key := "auditor"
+	if !c.auditor {
+		key = "player:" + c.playerID
+	}
+	if st != nil {
+		st.callerKey = key
+	}
+	return key, nil
 }
 
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) {

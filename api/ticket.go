@@ -211,11 +211,6 @@ func (s *server) authenticateStream(next http.Handler) http.Handler {
 				"the stream ticket is unknown, used, expired or for another table; get a new one with POST /v1/tables/{id}/stream-tickets"))
 			return
 		}
-		if c.auditor {
-			infoOf(r.Context()).player = "auditor"
-		} else {
-			infoOf(r.Context()).player = c.playerID
-		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
+		next.ServeHTTP(w, withCaller(r, c))
 	})
 }

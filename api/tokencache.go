@@ -48,12 +48,14 @@ func newTokenCache(ttl time.Duration) *tokenCache {
 	return &tokenCache{ttl: ttl, byHash: map[string]cachedToken{}, hashes: map[string]string{}, byPlayer: map[string][]string{}}
 }
 
-// get returns the token with hash if it was verified less than ttl before
-// now, and the generation to hand to put after a store read.
-func (c *tokenCache) get(hash string, now time.Time) (PlayerRecord, TokenRecord, uint64, bool) {
+// get returns the token whose hash's hex digits are hash if it was
+// verified less than ttl before now, and the generation to hand to put
+// after a store read. The digits come in a buffer, which a map lookup
+// reads without making a string of them.
+func (c *tokenCache) get(hash []byte, now time.Time) (PlayerRecord, TokenRecord, uint64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.byHash[hash]
+	e, ok := c.byHash[string(hash)]
 	if ok && now.Before(e.until) {
 		return e.player, e.token, c.gen, true
 	}

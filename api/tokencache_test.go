@@ -14,26 +14,26 @@ func TestTokenCacheRevocationDuringLookup(t *testing.T) {
 	p := PlayerRecord{ID: "P1", Name: "小王"}
 	tok := TokenRecord{ID: "tk-1", PlayerID: "P1", Hash: "h1"}
 
-	_, _, gen, ok := c.get(tok.Hash, now)
+	_, _, gen, ok := c.get([]byte(tok.Hash), now)
 	if ok {
 		t.Fatal("an empty cache answered")
 	}
 	c.evictToken(tok.ID) // the revocation lands while the store is read
 	c.put(gen, tok.Hash, p, tok, now)
-	if _, _, _, ok := c.get(tok.Hash, now); ok {
+	if _, _, _, ok := c.get([]byte(tok.Hash), now); ok {
 		t.Fatal("a verification read before a revocation was kept after it")
 	}
 
-	_, _, gen, _ = c.get(tok.Hash, now)
+	_, _, gen, _ = c.get([]byte(tok.Hash), now)
 	c.put(gen, tok.Hash, p, tok, now)
-	if _, got, _, ok := c.get(tok.Hash, now.Add(time.Second-time.Nanosecond)); !ok || got.ID != tok.ID {
+	if _, got, _, ok := c.get([]byte(tok.Hash), now.Add(time.Second-time.Nanosecond)); !ok || got.ID != tok.ID {
 		t.Fatalf("within the bound: %v %v, want the cached token", got, ok)
 	}
-	if _, _, _, ok := c.get(tok.Hash, now.Add(time.Second)); ok {
+	if _, _, _, ok := c.get([]byte(tok.Hash), now.Add(time.Second)); ok {
 		t.Fatal("the cache answered once its bound had passed")
 	}
 	c.evictPlayer(p.ID)
-	if _, _, _, ok := c.get(tok.Hash, now); ok {
+	if _, _, _, ok := c.get([]byte(tok.Hash), now); ok {
 		t.Fatal("the cache answered for a renamed player's token")
 	}
 	if len(c.byHash) != 0 || len(c.hashes) != 0 || len(c.byPlayer) != 0 {

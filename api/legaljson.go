@@ -1,0 +1,162 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	"paiju/domain/cards"
+	"paiju/domain/table"
+)
+
+// writeLegal writes a /legal answer as writeJSON would, byte for byte,
+// from a pooled buffer. encoding/json finds the answer's fields by
+// reflection and makes three strings a card (cards.Card's text); a /legal
+// answer is a list of actions of cards, asked before every move.
+func (s *server) writeLegal(w http.ResponseWriter, resp *legalResponse) {
+	bp := s.buffers.Get().(*[]byte)
+	defer s.buffers.Put(bp)
+	b, ok := appendLegal((*bp)[:0], resp)
+	if cap(b) <= maxPooledBuffer {
+		*bp = b[:0] // the larger array serves the next answer
+	}
+	if !ok {
+		// A value the appender does not write as encoding/json would (an
+		// invalid card, a string to escape): encoding/json writes it.
+		writeJSON(w, http.StatusOK, resp)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+}
+
+// maxPooledBuffer bounds the buffers kept for answers: a bounded /legal
+// answer is at most 64 KiB.
+const maxPooledBuffer = 64 << 10
+
+// newBuffer is the buffers pool's New.
+func newBuffer() any {
+	b := make([]byte, 0, 4<<10)
+	return &b
+}
+
+// appendLegal appends resp as json.Encoder encodes it (HTML escaping on, a
+// newline at the end), or reports false when it holds what it does not
+// write that way: an invalid card (encoding/json fails on it), a string
+// with a byte encoding/json escapes or a multi-byte character, a deadline
+// encoding/json refuses.
+func appendLegal(b []byte, resp *legalResponse) ([]byte, bool) {
+	b = append(b, `{"version":`...)
+	b = strconv.AppendInt(b, int64(resp.Version), 10)
+	b = append(b, `,"actions":`...)
+	if resp.Actions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range resp.Actions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendAction(b, &resp.Actions[i]); !ok {
+				return b, false
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"complete":`...)
+	b = strconv.AppendBool(b, resp.Complete)
+	var ok bool
+	b = append(b, `,"selected":`...)
+	if b, ok = appendCards(b, resp.Selected); !ok {
+		return b, false
+	}
+	b = append(b, `,"extend":`...)
+	if b, ok = appendCards(b, resp.Extend); !ok {
+		return b, false
+	}
+	if resp.Deadline != nil {
+		t, err := resp.Deadline.MarshalJSON()
+		if err != nil {
+			return b, false
+		}
+		b = append(b, `,"deadline":`...)
+		b = append(b, t...)
+	}
+	return append(b, "}\n"...), true
+}
+
+// appendAction appends a as encoding/json encodes table.Action: type, then
+// bid, cards and as when not empty.
+func appendAction(b []byte, a *table.Action) ([]byte, bool) {
+	var ok bool
+	b = append(b, `{"type":`...)
+	if b, ok = appendPlainString(b, a.Type); !ok {
+		return b, false
+	}
+	if a.Bid != nil {
+		b = append(b, `,"bid":`...)
+		b = strconv.AppendInt(b, int64(*a.Bid), 10)
+	}
+	if len(a.Cards) > 0 {
+		b = append(b, `,"cards":`...)
+		if b, ok = appendCards(b, a.Cards); !ok {
+			return b, false
+		}
+	}
+	if a.As != "" {
+		b = append(b, `,"as":`...)
+		if b, ok = appendPlainString(b, a.As); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
+}
+
+// appendCards appends cs as a JSON array of card notation, null when nil.
+func appendCards(b []byte, cs []cards.Card) ([]byte, bool) {
+	if cs == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	for i, c := range cs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if !c.Valid() {
+			return b, false
+		}
+		b = append(b, '"')
+		b = appendCardText(b, c)
+		b = append(b, '"')
+	}
+	return append(b, ']'), true
+}
+
+// appendCardText appends a valid card's canonical notation, c.String(),
+// without making it a string.
+func appendCardText(b []byte, c cards.Card) []byte {
+	if c.Suit == cards.Joker {
+		return append(b, c.Rank.String()...)
+	}
+	b = append(b, c.Suit.Letter()...)
+	if c.Rank <= 10 {
+		return strconv.AppendInt(b, int64(c.Rank), 10)
+	}
+	return append(b, c.Rank.String()...)
+}
+
+// appendPlainString appends s quoted if encoding/json writes it as it is:
+// printable ASCII other than the quote, the backslash and the three bytes
+// it escapes for HTML.
+func appendPlainString(b []byte, s string) ([]byte, bool) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20, c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return b, false
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"'), true
+}
