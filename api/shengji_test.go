@@ -170,7 +170,7 @@ func sjCheckEvents(t *testing.T, who string, seat int, body []byte) {
 // cards not yet drawn, the buried kitty, the hidden trump suit or the seed
 // before the rules reveal them.
 func TestShengjiHandOverREST(t *testing.T) {
-	t.Parallel() // one of the package's longest tests: they run side by side
+	t.Parallel()       // one of the package's longest tests: they run side by side
 	e := newEnv(t, 36) // a seed whose first hand has an override
 	id, ps := e.openTable(map[string]any{"game": "shengji", "variant": "ningyang", "stake": 2}, 4)
 	spectator := e.newPlayer("sam")
