@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"strconv"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -142,15 +141,6 @@ func turnVersion(line []byte) (int64, bool) {
 	}
 	v, err := strconv.ParseInt(string(rest[:end]), 10, 64)
 	return v, err == nil
-}
-
-// cpuTime is the process's CPU time so far, user and system.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 func (e benchEnv) view(id, token string) tableView {
