@@ -404,14 +404,17 @@ func (s *server) legalFrame(l *service.Loaded, c caller) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("legal actions of seat %d at version %d: %w", seat, l.State.Version, err)
 	}
-	data, err := json.Marshal(legalResponse{Version: l.State.Version, LegalPage: page, Deadline: deadlineOf(l.State, seat)})
-	if err != nil {
-		return nil, fmt.Errorf("encode legal actions: %w", err)
+	resp := &legalResponse{Version: l.State.Version, LegalPage: page, Deadline: deadlineOf(l.State, seat)}
+	// The answer's JSON as /legal writes it, which ends in a newline.
+	b, ok := appendLegal(append(make([]byte, 0, 1<<10), "event: legal\ndata: "...), resp)
+	if !ok {
+		data, err := json.Marshal(resp)
+		if err != nil {
+			return nil, fmt.Errorf("encode legal actions: %w", err)
+		}
+		b = append(append(append(b[:0], "event: legal\ndata: "...), data...), '\n')
 	}
-	b := make([]byte, 0, len(data)+len("event: legal\ndata: \n\n"))
-	b = append(b, "event: legal\ndata: "...)
-	b = append(b, data...)
-	return append(b, "\n\n"...), nil
+	return append(b, '\n'), nil
 }
 
 // startEventStream answers 200 with the headers of an event stream that no
