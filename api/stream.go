@@ -391,8 +391,9 @@ func (s *server) legalWanted(w http.ResponseWriter, r *http.Request) (bool, bool
 
 // legalFrame is the stream's legal message for the caller at l: what GET
 // /legal answers the caller's seat for the empty selection, when the game
-// awaits that seat; nothing otherwise. It is the caller's own, computed for
-// its seat alone like /legal, so it is never shared between streams. A
+// awaits that seat; nothing otherwise. Like /legal it is computed for the
+// seat the caller reads (its own, or the one it watches) and never shared
+// between streams. A
 // seat that must act thus needs no request to learn what it may do: a move
 // costs the client one request instead of two.
 func (s *server) legalFrame(l *service.Loaded, c caller) ([]byte, error) {

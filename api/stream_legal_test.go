@@ -44,8 +44,9 @@ func (c *sseClient) legalMessage(who string, v int) string {
 // ?legal=true: after each action the seat the game awaits is sent its
 // legal actions for the empty selection, the same as GET /legal answers
 // it at that version (so only its own cards), after the turn message that
-// names it and without an id; a seat not awaited, a spectator and a stream
-// opened without the parameter are sent none. A resumed stream sends the
+// names it and without an id; the watcher of that seat is sent the same,
+// as it reads the seat's /legal; a seat not awaited, a spectator and a
+// stream opened without the parameter are sent none. A resumed stream sends the
 // awaited seat's at once, and a bad value is a 400.
 func TestStreamLegal(t *testing.T) {
 	e, _ := newLiveEnv(t, 43, time.Hour)
@@ -55,6 +56,13 @@ func TestStreamLegal(t *testing.T) {
 		seats[i] = e.openStream(id, p.Token, "", "?legal=true")
 	}
 	spectator := e.openStream(id, e.newPlayer("sam").Token, "", "?legal=true")
+	// A watcher of seat 1 reads seat 1's /legal (docs/AUDIT.md), and so its
+	// legal messages, and nobody else's.
+	w := e.newPlayer("w")
+	if r := e.watch(ps[1], id, w.ID); r.Status != http.StatusOK {
+		t.Fatal(r.Status, string(r.Body))
+	}
+	watcher := e.openStream(id, w.Token, "", "?legal=true")
 	plain := e.openStream(id, ps[0].Token, "", "")
 
 	awaitedAt := map[int]int{} // version → the seat the view names on turn
@@ -81,6 +89,11 @@ func TestStreamLegal(t *testing.T) {
 		}
 		tr := e.auditorTruth(id)
 		checkNoLeak(t, who, "a legal message", []byte(got), tr.secrets(seat), tr.seed)
+		if seat == 1 {
+			if w := watcher.legalMessage("the watcher of seat 1", v.Version); w != got {
+				t.Fatalf("step %d: the watcher of seat 1 was sent %s, seat 1 %s", step, w, got)
+			}
+		}
 		// The turn message naming the seat came first.
 		turn, _ := seats[seat].lastTurn(who, v.Version)
 		if !slices.Contains(turn.Awaited, seat) {
@@ -101,8 +114,12 @@ func TestStreamLegal(t *testing.T) {
 		e.step(id, ps)
 		check(step)
 	}
-	// Every legal message went to a seat awaited at its version, once.
-	for i, c := range seats {
+	// Every legal message went to a seat awaited at its version (or its
+	// watcher), once.
+	for i, c := range append(slices.Clone(seats), watcher) {
+		if c == watcher {
+			i = 1
+		}
 		c.mu.Lock()
 		legals := slices.Clone(c.legals)
 		c.mu.Unlock()
