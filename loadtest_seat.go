@@ -79,8 +79,9 @@ func (c *loadClient) playSeats(ctx context.Context, cfg loadConfig, tables []*lo
 }
 
 // playSeat is one seat's client: it reads its stream, and acts on each
-// turn message past the last version it knows that names its seat. A
-// stream that ends is opened again after the last event it sent.
+// legal message past the last version it knows (with --ask-legal, on each
+// such turn message that names its seat). A stream that ends is opened
+// again after the last event it sent.
 func (c *loadClient) playSeat(ctx context.Context, streams *http.Client, t *loadTable, seat int, rng *rand.Rand, record func(loadAck)) seatOutcome {
 	var o seatOutcome
 	node := t.node + seat
