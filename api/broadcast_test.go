@@ -76,7 +76,7 @@ func TestBroadcastDelay(t *testing.T) {
 			if seat == 3 {
 				s = 0 // the watcher of seat 0
 			}
-			r := e.c.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/v1/tables/%s/events?after=%d", id, tr.dealAt-1), Token: who.Token})
+			r := e.eventsSince(id, who.Token, tr.dealAt-1)
 			checkNoLeak(t, fmt.Sprintf("%s (seat %d's view)", who.Name, s), "GET /events", r.Body, tr.secrets(s), tr.seed)
 			v := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: who.Token})
 			checkNoLeak(t, who.Name, "GET the table", v.Body, tr.secrets(s), tr.seed)

@@ -105,7 +105,7 @@ func (e *env) crawlDadun(id string, viewers []player, s dadunSetup, revealed boo
 		secret := tr.secrets(seat)
 		delete(secret, s.card) // the turned card is public (dadun.md, Deal)
 		for _, path := range []string{"", "/legal", fmt.Sprintf("/events?after=%d", tr.dealAt-1)} {
-			r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + path, Token: p.Token})
+			r := e.tableGet(id, path, p.Token)
 			if r.Status != 200 {
 				t.Fatalf("%s GET %s: %d %s", who, path, r.Status, r.Body)
 			}

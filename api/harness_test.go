@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -427,6 +428,42 @@ func (e *env) auditorEvents(id string) []auditedEvent {
 		out = append(out, ev)
 	}
 	return out
+}
+
+// eventsSince reads the page of table id's events after version after as
+// token, for the crawls that read a running deal's feed again at every
+// step. Each event is checked against openapi.yaml's Event schema the first
+// time its bytes are read, not at every read: checking the whole, ever
+// longer feed at every step made long hands quadratic in schema checks. An
+// event shown differently once its deal has ended is new bytes, checked
+// again. The page itself is the package's other reads' to check.
+func (e *env) eventsSince(id, token string, after int) *apitest.Response {
+	e.t.Helper()
+	r := e.c.Unchecked().Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/v1/tables/%s/events?after=%d", id, after), Token: token})
+	if r.Status != http.StatusOK {
+		e.t.Fatalf("events after %d: %d %s", after, r.Status, r.Body)
+	}
+	var page struct {
+		Events []json.RawMessage `json:"events"`
+	}
+	r.Decode(e.t, &page)
+	for _, ev := range page.Events {
+		e.c.CheckSchemaOnce("Event", ev)
+	}
+	return r
+}
+
+// tableGet is GET /v1/tables/{id}{path} as token, through eventsSince when
+// path reads the events after a version: the crawls read each viewer's
+// table, legal actions and the running deal's events at every step.
+func (e *env) tableGet(id, path, token string) *apitest.Response {
+	e.t.Helper()
+	if q, ok := strings.CutPrefix(path, "/events?after="); ok {
+		if after, err := strconv.Atoi(q); err == nil {
+			return e.eventsSince(id, token, after)
+		}
+	}
+	return e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + path, Token: token})
 }
 
 // allEvents reads every page of /events as token, following next while more

@@ -155,7 +155,7 @@ func TestHiddenInformation(t *testing.T) {
 			// deal's events are checked against its secrets.
 			paths := []string{"", "/legal", fmt.Sprintf("/events?after=%d", tr.dealAt-1)}
 			for _, path := range paths {
-				r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + path, Token: p.Token})
+				r := e.tableGet(id, path, p.Token)
 				if r.Status != 200 {
 					t.Fatalf("%s GET %s: %d %s", who, path, r.Status, r.Body)
 				}
@@ -168,7 +168,7 @@ func TestHiddenInformation(t *testing.T) {
 			// cards only leave hands).
 			for n := max(tr.dealAt, stateChecked+1, 1); n <= version; n++ {
 				path := fmt.Sprintf("/state?at=%d", n)
-				r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + path, Token: p.Token})
+				r := e.tableGet(id, path, p.Token)
 				if r.Status != 200 {
 					t.Fatalf("%s GET %s: %d %s", who, path, r.Status, r.Body)
 				}

@@ -69,7 +69,7 @@ func (e *env) crawlNiuniu(id string, viewers []player, last *apitest.Response, l
 			}
 		}
 		for _, path := range []string{"", "/legal", fmt.Sprintf("/events?after=%d", tr.dealAt-1)} {
-			r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + path, Token: p.Token})
+			r := e.tableGet(id, path, p.Token)
 			if r.Status != 200 {
 				t.Fatalf("%s GET %s: %d %s", who, path, r.Status, r.Body)
 			}
@@ -80,7 +80,7 @@ func (e *env) crawlNiuniu(id string, viewers []player, last *apitest.Response, l
 			checkNoLeak(t, who, "GET "+path, body, secret, tr.seed)
 		}
 		// Other seats' arrangements show only that they arranged.
-		r := e.c.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/v1/tables/%s/events?after=%d", id, tr.dealAt-1), Token: p.Token})
+		r := e.eventsSince(id, p.Token, tr.dealAt-1)
 		var feed struct {
 			Events []struct {
 				Type string         `json:"type"`

@@ -243,7 +243,7 @@ func TestShengjiHandOverREST(t *testing.T) {
 					t.Fatalf("%s is offered %v before the trump is public: sorted by the hidden suit (shengji.md: 暗亮)", who, a)
 				}
 			}
-			r = e.c.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/v1/tables/%s/events?after=%d", id, tr.dealAt-1), Token: p.Token})
+			r = e.eventsSince(id, p.Token, tr.dealAt-1)
 			if strings.Contains(string(r.Body), tr.seed) {
 				t.Fatalf("%s sees the running deal's seed in the events", who)
 			}

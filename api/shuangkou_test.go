@@ -100,13 +100,13 @@ func (e *env) crawlShuangkou(id string, viewers []player, last *apitest.Response
 		}
 		secret := tr.secrets(seat)
 		for _, path := range []string{"", "/legal", fmt.Sprintf("/events?after=%d", tr.dealAt-1)} {
-			r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + path, Token: p.Token})
+			r := e.tableGet(id, path, p.Token)
 			if r.Status != 200 {
 				t.Fatalf("%s GET %s: %d %s", who, path, r.Status, r.Body)
 			}
 			checkNoLeak(t, who, "GET "+path, r.Body, secret, tr.seed)
 		}
-		r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: p.Token})
+		r := e.eventsSince(id, p.Token, 0)
 		checkNoLeak(t, who, "GET /events", r.Body, nil, tr.seed)
 		var v struct {
 			Hand      []string `json:"hand"`

@@ -101,14 +101,14 @@ func TestHiddenInformationWatchers(t *testing.T) {
 		}{{"seat 1's watcher", w1, 1}, {fmt.Sprintf("w2 (watching seat %d)", w2seat), w2, w2seat}, {"a spectator", sam, -1}} {
 			secret := tr.secrets(w.seat)
 			for _, path := range []string{"", "/legal", fmt.Sprintf("/events?after=%d", tr.dealAt-1)} {
-				r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + path, Token: w.p.Token})
+				r := e.tableGet(id, path, w.p.Token)
 				if r.Status != http.StatusOK {
 					t.Fatalf("%s GET %s: %d %s", w.who, path, r.Status, r.Body)
 				}
 				checkNoLeak(t, w.who, "GET "+path, r.Body, secret, tr.seed)
 				if w.seat >= 0 && path != "/legal" {
 					// Exactly the seat's view of the running deal.
-					own := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + path, Token: ps[w.seat].Token})
+					own := e.tableGet(id, path, ps[w.seat].Token)
 					if string(own.Body) != string(r.Body) {
 						t.Fatalf("%s GET %s differs from seat %d's:\n%s\n%s", w.who, path, w.seat, r.Body, own.Body)
 					}

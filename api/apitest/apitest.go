@@ -6,14 +6,18 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -38,6 +42,16 @@ type Client struct {
 	http   *http.Client
 	raw    bool
 	bodies *bodies
+	// validRequests holds the requests (method, URL and headers) kin-openapi
+	// has passed: it compiles every parameter's schema again at each call,
+	// the largest part of a long test's checks, and its verdict depends on
+	// nothing else (bodies are checked apart, by bodies.check).
+	validRequests *sync.Map
+	// validResponses holds, likewise, the responses' status and declared
+	// headers kin-openapi has passed (bodies are checked apart).
+	validResponses *sync.Map
+	// validData holds the SHA-256 of each (schema, data) CheckSchemaOnce passed.
+	validData *sync.Map
 }
 
 // Base is the server's URL, for requests the client cannot make (one with
@@ -74,7 +88,7 @@ func New(t testing.TB, base string) *Client {
 	if err != nil {
 		t.Fatalf("openapi router: %v", err)
 	}
-	return &Client{t: t, base: base, router: router, http: &http.Client{}, bodies: b}
+	return &Client{t: t, base: base, router: router, http: &http.Client{}, bodies: b, validRequests: &sync.Map{}, validResponses: &sync.Map{}, validData: &sync.Map{}}
 }
 
 // CheckSchema validates JSON data against the component schema of the given
@@ -88,6 +102,26 @@ func (c *Client) CheckSchema(name string, data []byte) {
 	if err := c.bodies.Schema(name, data); err != nil {
 		c.t.Fatalf("%s does not match the schema %s of openapi.yaml: %v", data, name, err)
 	}
+}
+
+// CheckSchemaOnce is CheckSchema for data a test reads again and again (a
+// deal's events, read afresh at every step of a crawl): the same bytes
+// are checked against the same schema once.
+func (c *Client) CheckSchemaOnce(name string, data []byte) {
+	c.t.Helper()
+	if c.raw {
+		return
+	}
+	h := sha256.New()
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(data)
+	key := [sha256.Size]byte(h.Sum(nil))
+	if _, ok := c.validData.Load(key); ok {
+		return
+	}
+	c.CheckSchema(name, data)
+	c.validData.Store(key, struct{}{})
 }
 
 // Response is a validated response.
@@ -192,7 +226,7 @@ func (c *Client) do(r Request) (*Response, error) {
 	}
 	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
 	if !r.Raw {
-		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+		if err := c.validateRequest(in); err != nil {
 			return nil, fmt.Errorf("%s %s: request does not match openapi.yaml: %w", r.Method, r.Path, err)
 		}
 		if err := c.bodies.check(body, req.Header.Get("Content-Type"), "paths", route.Path, strings.ToLower(r.Method), "requestBody", "content"); err != nil {
@@ -226,7 +260,7 @@ func (c *Client) do(r Request) (*Response, error) {
 			Body:                   io.NopCloser(bytes.NewReader(respBody)),
 			Options:                opts,
 		}
-		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		if err := c.validateResponse(out); err != nil {
 			return nil, fmt.Errorf("%s %s: response %d does not match openapi.yaml: %w\nbody: %s", r.Method, r.Path, resp.StatusCode, err, respBody)
 		}
 		if err := c.bodies.check(respBody, resp.Header.Get("Content-Type"), "paths", route.Path, strings.ToLower(r.Method), "responses", strconv.Itoa(resp.StatusCode), "content"); err != nil {
@@ -234,6 +268,65 @@ func (c *Client) do(r Request) (*Response, error) {
 		}
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: respBody, WireBytes: len(wire)}, nil
+}
+
+// validateRequest checks in's method, path, query and headers (not its
+// body) against the document, once for each distinct request.
+func (c *Client) validateRequest(in *openapi3filter.RequestValidationInput) error {
+	req := in.Request
+	var key strings.Builder
+	key.WriteString(req.Method)
+	key.WriteByte(0)
+	key.WriteString(req.URL.String())
+	names := slices.Sorted(maps.Keys(req.Header))
+	for _, k := range names {
+		for _, v := range req.Header[k] {
+			key.WriteByte(0)
+			key.WriteString(k)
+			key.WriteByte(':')
+			key.WriteString(v)
+		}
+	}
+	if _, ok := c.validRequests.Load(key.String()); ok {
+		return nil
+	}
+	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+		return err
+	}
+	c.validRequests.Store(key.String(), struct{}{})
+	return nil
+}
+
+// validateResponse checks out's status and the headers its operation
+// declares for that status (not its body) against the document, once for
+// each distinct answer: kin-openapi's verdict depends on nothing else.
+func (c *Client) validateResponse(out *openapi3filter.ResponseValidationInput) error {
+	route := out.RequestValidationInput.Route
+	ref := route.Operation.Responses.Status(out.Status)
+	if ref == nil {
+		ref = route.Operation.Responses.Default()
+	}
+	if ref == nil || ref.Value == nil {
+		return openapi3filter.ValidateResponse(context.Background(), out)
+	}
+	var key strings.Builder
+	fmt.Fprintf(&key, "%s\x00%s\x00%d", route.Method, route.Path, out.Status)
+	for _, name := range slices.Sorted(maps.Keys(ref.Value.Headers)) {
+		for _, v := range out.Header.Values(name) {
+			key.WriteByte(0)
+			key.WriteString(name)
+			key.WriteByte(':')
+			key.WriteString(v)
+		}
+	}
+	if _, ok := c.validResponses.Load(key.String()); ok {
+		return nil
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		return err
+	}
+	c.validResponses.Store(key.String(), struct{}{})
+	return nil
 }
 
 // decodeBody undoes a gzip or zstd Content-Encoding.
