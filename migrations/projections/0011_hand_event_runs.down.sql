@@ -1,3 +1,6 @@
+DROP TRIGGER lb_results_stats;
+DROP TABLE lb_player_stats;
+CREATE INDEX lb_results_player ON lb_results (player_id);
 CREATE TABLE hh_hand_events (
     hand_id     TEXT    NOT NULL,
     position    INTEGER NOT NULL,

@@ -18,3 +18,24 @@ DROP TABLE hh_hand_events;
 -- UNIQUE (table_id, hand) serves the listing of a table's settled hands
 -- without a sort: this index only doubled its writes.
 DROP INDEX hh_hands_settled;
+-- A player's totals a game, which the player's page reads, kept by a
+-- trigger as lb_results takes rows (an INSERT OR IGNORE that ignores a
+-- row fires nothing): the index of lb_results by player it replaces was
+-- the leaderboards' largest page writer, a page a player a batch.
+CREATE TABLE lb_player_stats (
+    player_id TEXT    NOT NULL,
+    game      TEXT    NOT NULL,
+    score     INTEGER NOT NULL, -- SUM(delta)
+    hands     INTEGER NOT NULL, -- COUNT(*)
+    wins      INTEGER NOT NULL, -- SUM(delta > 0)
+    PRIMARY KEY (player_id, game)
+) WITHOUT ROWID;
+INSERT INTO lb_player_stats (player_id, game, score, hands, wins)
+    SELECT player_id, game, SUM(delta), COUNT(*), SUM(delta > 0) FROM lb_results GROUP BY player_id, game;
+CREATE TRIGGER lb_results_stats AFTER INSERT ON lb_results BEGIN
+    INSERT INTO lb_player_stats (player_id, game, score, hands, wins)
+        VALUES (NEW.player_id, NEW.game, NEW.delta, 1, NEW.delta > 0)
+        ON CONFLICT (player_id, game) DO UPDATE SET
+            score = score + excluded.score, hands = hands + 1, wins = wins + excluded.wins;
+END;
+DROP INDEX lb_results_player;

@@ -14,7 +14,8 @@ import (
 	"paiju/projections/projectionstest"
 )
 
-// TestHandEventRunsMigration: migration 0011's down writes every event of
+// TestHandEventRunsMigration: migration 0011's down (which also drops
+// lb_player_stats, and its up builds it again from lb_results) writes every event of
 // the runs back as a row of hh_hand_events, byte for byte, and its up
 // (with rows the old code wrote, odd bytes included) gives the hands the
 // same events again.
@@ -27,8 +28,10 @@ func TestHandEventRunsMigration(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < len(l.Events); i += 100 {
-		if _, err := d.ApplyBatch(ctx, projections.Hands, l.Events[i:min(i+100, len(l.Events))]); err != nil {
-			t.Fatal(err)
+		for _, n := range []string{projections.Hands, projections.Leaderboards} {
+			if _, err := d.ApplyBatch(ctx, n, l.Events[i:min(i+100, len(l.Events))]); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	hands := map[string]projections.Hand{}
@@ -41,6 +44,7 @@ func TestHandEventRunsMigration(t *testing.T) {
 	if len(ids) < 50 {
 		t.Fatalf("%d settled hands, want more", len(ids))
 	}
+	players := playerStats(t, d)
 	d.Close()
 
 	m, err := schema.Open(ctx, path, pmig.FS, 5*time.Second)
@@ -106,6 +110,9 @@ func TestHandEventRunsMigration(t *testing.T) {
 			t.Fatalf("hand %s after down and up:\n got %+v\nwant %+v", id, h, hands[id])
 		}
 	}
+	if got := playerStats(t, d); !reflect.DeepEqual(got, players) {
+		t.Fatalf("players after down and up:\n got %+v\nwant %+v", got, players)
+	}
 	got, err := d.handEvents(ctx, "odd-1")
 	if err != nil {
 		t.Fatal(err)
@@ -131,4 +138,63 @@ func settledHands(t *testing.T, db *sql.DB) []string {
 		ids = append(ids, id)
 	}
 	return ids
+}
+
+// playerStats is what Player answers for every player lb_results has, and
+// checks it against the totals of lb_results, which Player summed before
+// lb_player_stats.
+func playerStats(t *testing.T, d *DB) map[string]projections.PlayerStats {
+	t.Helper()
+	ctx := context.Background()
+	rows, err := d.db.Query(`SELECT player_id, game, SUM(delta), COUNT(*), SUM(delta > 0) FROM lb_results GROUP BY player_id, game ORDER BY player_id, game`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	want := map[string][]projections.GameStats{}
+	for rows.Next() {
+		var pid string
+		var g projections.GameStats
+		if err := rows.Scan(&pid, &g.Game, &g.Score, &g.Hands, &g.Wins); err != nil {
+			t.Fatal(err)
+		}
+		g.Title = projections.Title(g.Score)
+		want[pid] = append(want[pid], g)
+	}
+	if len(want) < 3 {
+		t.Fatalf("%d players in lb_results, want more", len(want))
+	}
+	got := map[string]projections.PlayerStats{}
+	for pid, games := range want {
+		p, err := d.Player(ctx, pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(p.Games, games) {
+			t.Fatalf("player %s: lb_player_stats\n%+v\nlb_results\n%+v", pid, p.Games, games)
+		}
+		got[pid] = p
+	}
+	return got
+}
+
+// TestPlayerStatsRedealt: a hand settled twice keeps its first results in
+// lb_results (INSERT OR IGNORE), and lb_player_stats counts them once, in
+// every split of projectionstest.RedealtLog into two batches.
+func TestPlayerStatsRedealt(t *testing.T) {
+	ctx := context.Background()
+	l := projectionstest.RedealtLog()
+	for split := 0; split <= len(l.Events); split++ {
+		dbi, _ := openSuite(t, l.Now)
+		d := dbi.(*DB)
+		for _, b := range [][2]int{{0, split}, {split, len(l.Events)}} {
+			if b[0] == b[1] {
+				continue
+			}
+			if _, err := d.ApplyBatch(ctx, projections.Leaderboards, l.Events[b[0]:b[1]]); err != nil {
+				t.Fatalf("split %d: %v", split, err)
+			}
+		}
+		playerStats(t, d)
+	}
 }
