@@ -124,7 +124,7 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	hid := projections.HandID(tid, t.open)
 	// Inserted with the batch's others at its end: nothing reads them
 	// before.
-	tx.handEvents = append(tx.handEvents, hid, ev.Position, ev.Version, ev.Type, string(ev.Data), ev.RecordedAt.UTC().UnixNano())
+	tx.handEvent(hid, ev)
 	if ev.Type != "HandSettled" {
 		return nil
 	}

@@ -26,8 +26,10 @@ type batch struct {
 	// hh is the hands projection's hh_tables row of each stream the batch
 	// met, nil for a stream it has none for.
 	hh map[string]*hhTable
-	// handEvents are the hh_hand_events rows to insert, six values a row.
-	handEvents []any
+	// runs are the hh_hand_event_runs rows to insert, one a hand the batch
+	// recorded events of (runOrder: in the order first met).
+	runs     map[string]*handRun
+	runOrder []string
 	// lbResults are the lb_results rows to insert, seven values a row.
 	lbResults []any
 	// hhSeats are the hh_seats rows of each stream the batch read them
@@ -632,7 +634,7 @@ func (t *wtx) prefetch(ctx context.Context, name string, events []eventstore.Eve
 
 // flush writes what the batch kept in memory.
 func (t *wtx) flush(ctx context.Context) error {
-	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO hh_hand_events (hand_id, position, version, type, data, recorded_at) VALUES `, 6, t.handEvents); err != nil {
+	if err := t.flushRuns(ctx); err != nil {
 		return fmt.Errorf("hand events: %w", err)
 	}
 	if err := t.flushHands(ctx); err != nil {

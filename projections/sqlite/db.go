@@ -221,8 +221,8 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 
 // tablesOf lists the tables each projection owns, for Reset.
 var tablesOf = map[string][]string{
-	projections.Hands:        {"hh_tables", "hh_seats", "hh_hands", "hh_hand_events", "hh_player_hands"},
-	projections.Leaderboards: {"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results"},
+	projections.Hands:        {"hh_tables", "hh_seats", "hh_hands", "hh_hand_event_runs", "hh_player_hands"},
+	projections.Leaderboards: {"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results", "lb_player_stats"},
 	projections.Directory:    {"td_seats", "td_tables"},
 	projections.Tournaments:  {"tn_players", "tn_tournaments"},
 }

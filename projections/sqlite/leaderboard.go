@@ -99,7 +99,7 @@ func (d *DB) Player(ctx context.Context, playerID string) (projections.PlayerSta
 	if err != nil {
 		return projections.PlayerStats{}, err
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT game, SUM(delta), COUNT(*), SUM(delta > 0) FROM lb_results WHERE player_id = ? GROUP BY game ORDER BY game`, playerID)
+	rows, err := d.db.QueryContext(ctx, `SELECT game, score, hands, wins FROM lb_player_stats WHERE player_id = ? ORDER BY game`, playerID)
 	if err != nil {
 		return projections.PlayerStats{}, err
 	}

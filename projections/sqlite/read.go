@@ -40,28 +40,16 @@ func (d *DB) Hand(ctx context.Context, handID string) (projections.Hand, error) 
 	if err := json.Unmarshal([]byte(deltas.String), &h.Deltas); err != nil {
 		return projections.Hand{}, err
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT position, version, type, data, recorded_at FROM hh_hand_events WHERE hand_id = ? ORDER BY position`, handID)
-	if err != nil {
+	if h.Events, err = d.handEvents(ctx, handID); err != nil {
 		return projections.Hand{}, err
 	}
-	defer rows.Close()
-	h.Events = []projections.HandEvent{}
 	h.Deals = []projections.Deal{}
-	for rows.Next() {
-		var e projections.HandEvent
-		var data string
-		var at int64
-		if err := rows.Scan(&e.Position, &e.Version, &e.Type, &data, &at); err != nil {
-			return projections.Hand{}, err
-		}
-		e.Data = json.RawMessage(data)
-		e.RecordedAt = time.Unix(0, at).UTC()
-		h.Events = append(h.Events, e)
+	for _, e := range h.Events {
 		if err := h.Note(e); err != nil {
 			return projections.Hand{}, err
 		}
 	}
-	return h, rows.Err()
+	return h, nil
 }
 
 // TableHands lists a table's finished hands in hand order.
