@@ -165,18 +165,22 @@ func fit(page LegalPage, actions []table.Action, b Bounds) (bool, error) {
 		return false, nil
 	}
 	page.Actions = []table.Action{}
-	base, err := json.Marshal(page)
-	if err != nil {
+	// Only the sizes are wanted: an encoder into a counter writes each
+	// action into its own reused buffer, where Marshal would allocate one
+	// an action. Encode writes what Marshal does and a newline.
+	var n byteCounter
+	enc := json.NewEncoder(&n)
+	if err := enc.Encode(&page); err != nil {
 		return false, fmt.Errorf("encode legal page: %w", err)
 	}
-	size := len(base)
-	for n, a := range actions {
-		enc, err := json.Marshal(a)
-		if err != nil {
-			return false, fmt.Errorf("encode legal action %s: %w", a.Type, err)
+	size := int(n) - 1
+	for i := range actions {
+		n = 0
+		if err := enc.Encode(&actions[i]); err != nil {
+			return false, fmt.Errorf("encode legal action %s: %w", actions[i].Type, err)
 		}
-		size += len(enc)
-		if n > 0 {
+		size += int(n) - 1
+		if i > 0 {
 			size++ // the comma
 		}
 		if size > b.MaxBytes {
@@ -184,6 +188,14 @@ func fit(page LegalPage, actions []table.Action, b Bounds) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// byteCounter is a writer that counts what is written to it.
+type byteCounter int
+
+func (c *byteCounter) Write(p []byte) (int, error) {
+	*c += byteCounter(len(p))
+	return len(p), nil
 }
 
 // nonNil returns as, or an empty list for nil: a nil list encodes as null.
