@@ -88,3 +88,33 @@ func TestFitMatchesMarshal(t *testing.T) {
 		}
 	}
 }
+
+// TestSortByHandMatchesMap: the array-indexed sort orders as the map-based
+// one, for orders with repeated, missing and invalid cards.
+func TestSortByHandMatchesMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	pick := func() cards.Card {
+		if rng.IntN(40) == 0 {
+			return cards.Card{Suit: cards.Suit(rng.IntN(6)), Rank: cards.Rank(rng.IntN(18))}
+		}
+		return cards.FromIndex(rng.IntN(cards.DeckSize))
+	}
+	for range 2000 {
+		order := make([]cards.Card, rng.IntN(40))
+		for i := range order {
+			order[i] = pick()
+		}
+		cs := make([]cards.Card, rng.IntN(12))
+		for i := range cs {
+			cs[i] = pick()
+		}
+		want := append([]cards.Card(nil), cs...)
+		sortByHandMap(want, order)
+		sortByHand(cs, order)
+		for i := range cs {
+			if cs[i] != want[i] {
+				t.Fatalf("order %v: sorted %v, the map's %v", order, cs, want)
+			}
+		}
+	}
+}

@@ -209,6 +209,32 @@ func nonNil(as []table.Action) []table.Action {
 // sortByHand sorts cs by the position of their first copy in order; cards
 // order does not name follow in canonical order.
 func sortByHand(cs []cards.Card, order []cards.Card) {
+	if len(cs) < 2 {
+		return
+	}
+	// The positions by card index, on the stack: a map made an allocation
+	// for every page. pos holds a position plus one, 0 for a card order
+	// does not name.
+	var pos [cards.DeckSize]int
+	for i, c := range order {
+		if k := c.Index(); k >= 0 && pos[k] == 0 {
+			pos[k] = i + 1
+		} else if k < 0 {
+			sortByHandMap(cs, order) // an invalid card: not in the array
+			return
+		}
+	}
+	rank := func(c cards.Card) int {
+		if k := c.Index(); k >= 0 && pos[k] > 0 {
+			return pos[k] - 1
+		}
+		return len(order) + c.Index()
+	}
+	slices.SortStableFunc(cs, func(a, b cards.Card) int { return rank(a) - rank(b) })
+}
+
+// sortByHandMap is sortByHand for an order holding an invalid card.
+func sortByHandMap(cs []cards.Card, order []cards.Card) {
 	pos := make(map[cards.Card]int, len(order))
 	for i, c := range order {
 		if _, ok := pos[c]; !ok {
