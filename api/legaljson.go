@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"time"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -76,12 +77,10 @@ func appendLegal(b []byte, resp *legalResponse) ([]byte, bool) {
 		return b, false
 	}
 	if resp.Deadline != nil {
-		t, err := resp.Deadline.MarshalJSON()
-		if err != nil {
+		b = append(b, `,"deadline":`...)
+		if b, ok = appendTime(b, *resp.Deadline); !ok {
 			return b, false
 		}
-		b = append(b, `,"deadline":`...)
-		b = append(b, t...)
 	}
 	return append(b, "}\n"...), true
 }
@@ -144,6 +143,19 @@ func appendCardText(b []byte, c cards.Card) []byte {
 		return strconv.AppendInt(b, int64(c.Rank), 10)
 	}
 	return append(b, c.Rank.String()...)
+}
+
+// appendTime appends t as its MarshalJSON does (RFC 3339 with the
+// nanoseconds' significant digits, quoted) without allocating, for a UTC
+// offset of 0 and a four-digit year; false for any other time, which the
+// caller encodes with encoding/json.
+func appendTime(b []byte, t time.Time) ([]byte, bool) {
+	if _, off := t.Zone(); off != 0 || t.Year() < 0 || t.Year() > 9999 {
+		return b, false
+	}
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"'), true
 }
 
 // appendPlainString appends s quoted if encoding/json writes it as it is:

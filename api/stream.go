@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -282,10 +283,7 @@ func buildFrames(l *service.Loaded, v viewer, after int) *frames {
 // appendFrame appends r as an SSE message to b, with its version as the id
 // when withID.
 func appendFrame(b []byte, r service.Recorded, withID bool) ([]byte, error) {
-	data, err := json.Marshal(eventOut{Version: r.Version, Position: r.Position, Type: r.Type, RecordedAt: r.RecordedAt, Data: r.Payload})
-	if err != nil {
-		return b, fmt.Errorf("encode event %d: %w", r.Version, err)
-	}
+	start := len(b)
 	if withID {
 		b = append(b, "id: "...)
 		b = strconv.AppendInt(b, int64(r.Version), 10)
@@ -294,8 +292,42 @@ func appendFrame(b []byte, r service.Recorded, withID bool) ([]byte, error) {
 	b = append(b, "event: "...)
 	b = append(b, r.Type...)
 	b = append(b, "\ndata: "...)
-	b = append(b, data...)
+	b, err := appendEvent(b, r)
+	if err != nil {
+		return b[:start], fmt.Errorf("encode event %d: %w", r.Version, err)
+	}
 	return append(b, "\n\n"...), nil
+}
+
+// appendEvent appends r as json.Marshal encodes its eventOut, byte for
+// byte. The envelope is written here and only the payload by reflection,
+// into b itself: Marshal made a copy of the whole event and a string of its
+// time, for every event of every stream's frames. A type or time that
+// encoding/json would write otherwise than plainly goes through Marshal.
+func appendEvent(b []byte, r service.Recorded) ([]byte, error) {
+	start := len(b)
+	b = append(b, `{"version":`...)
+	b = strconv.AppendInt(b, int64(r.Version), 10)
+	b = append(b, `,"position":`...)
+	b = strconv.AppendInt(b, r.Position, 10)
+	b = append(b, `,"type":`...)
+	b, ok := appendPlainString(b, r.Type)
+	if ok {
+		b = append(b, `,"recorded_at":`...)
+		b, ok = appendTime(b, r.RecordedAt)
+	}
+	if !ok {
+		data, err := json.Marshal(eventOut{Version: r.Version, Position: r.Position, Type: r.Type, RecordedAt: r.RecordedAt, Data: r.Payload})
+		return append(b[:start], data...), err
+	}
+	b = append(b, `,"data":`...)
+	buf := bytes.NewBuffer(b)
+	if err := json.NewEncoder(buf).Encode(r.Payload); err != nil {
+		return b[:start], err
+	}
+	b = buf.Bytes()
+	b[len(b)-1] = '}' // in place of the newline Encode ends with
+	return b, nil
 }
 
 // turnFrame is the turn message of l (appendTurn), made once a snapshot.

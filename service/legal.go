@@ -165,18 +165,22 @@ func fit(page LegalPage, actions []table.Action, b Bounds) (bool, error) {
 		return false, nil
 	}
 	page.Actions = []table.Action{}
-	base, err := json.Marshal(page)
-	if err != nil {
+	// Only the sizes are wanted: an encoder into a counter writes each
+	// action into its own reused buffer, where Marshal would allocate one
+	// an action. Encode writes what Marshal does and a newline.
+	var n byteCounter
+	enc := json.NewEncoder(&n)
+	if err := enc.Encode(&page); err != nil {
 		return false, fmt.Errorf("encode legal page: %w", err)
 	}
-	size := len(base)
-	for n, a := range actions {
-		enc, err := json.Marshal(a)
-		if err != nil {
-			return false, fmt.Errorf("encode legal action %s: %w", a.Type, err)
+	size := int(n) - 1
+	for i := range actions {
+		n = 0
+		if err := enc.Encode(&actions[i]); err != nil {
+			return false, fmt.Errorf("encode legal action %s: %w", actions[i].Type, err)
 		}
-		size += len(enc)
-		if n > 0 {
+		size += int(n) - 1
+		if i > 0 {
 			size++ // the comma
 		}
 		if size > b.MaxBytes {
@@ -184,6 +188,14 @@ func fit(page LegalPage, actions []table.Action, b Bounds) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// byteCounter is a writer that counts what is written to it.
+type byteCounter int
+
+func (c *byteCounter) Write(p []byte) (int, error) {
+	*c += byteCounter(len(p))
+	return len(p), nil
 }
 
 // nonNil returns as, or an empty list for nil: a nil list encodes as null.
@@ -197,6 +209,32 @@ func nonNil(as []table.Action) []table.Action {
 // sortByHand sorts cs by the position of their first copy in order; cards
 // order does not name follow in canonical order.
 func sortByHand(cs []cards.Card, order []cards.Card) {
+	if len(cs) < 2 {
+		return
+	}
+	// The positions by card index, on the stack: a map made an allocation
+	// for every page. pos holds a position plus one, 0 for a card order
+	// does not name.
+	var pos [cards.DeckSize]int
+	for i, c := range order {
+		if k := c.Index(); k >= 0 && pos[k] == 0 {
+			pos[k] = i + 1
+		} else if k < 0 {
+			sortByHandMap(cs, order) // an invalid card: not in the array
+			return
+		}
+	}
+	rank := func(c cards.Card) int {
+		if k := c.Index(); k >= 0 && pos[k] > 0 {
+			return pos[k] - 1
+		}
+		return len(order) + c.Index()
+	}
+	slices.SortStableFunc(cs, func(a, b cards.Card) int { return rank(a) - rank(b) })
+}
+
+// sortByHandMap is sortByHand for an order holding an invalid card.
+func sortByHandMap(cs []cards.Card, order []cards.Card) {
 	pos := make(map[cards.Card]int, len(order))
 	for i, c := range order {
 		if _, ok := pos[c]; !ok {

@@ -157,6 +157,11 @@ func Revealed(l *Loaded, seat int, before int) []Recorded {
 	now := dealEnds(l.Events)
 	then := dealEnds(l.Events[:before])
 	var out []Recorded
+	// The two encodings are compared in buffers reused from event to
+	// event: Marshal would make two copies an event of the ended deal, for
+	// every stream.
+	var a, b bytes.Buffer
+	encA, encB := json.NewEncoder(&a), json.NewEncoder(&b)
 	for i := range before {
 		if !now[i] || then[i] {
 			continue
@@ -168,9 +173,10 @@ func Revealed(l *Loaded, seat int, before int) []Recorded {
 		}
 		was := table.Redact(l.State.Rules, r.Payload, seat, false)
 		if was != nil {
-			a, errA := json.Marshal(shown)
-			b, errB := json.Marshal(was)
-			if errA == nil && errB == nil && bytes.Equal(a, b) {
+			a.Reset()
+			b.Reset()
+			errA, errB := encA.Encode(shown), encB.Encode(was)
+			if errA == nil && errB == nil && bytes.Equal(a.Bytes(), b.Bytes()) {
 				continue
 			}
 		}

@@ -50,23 +50,16 @@ const (
 	RedJoker   Rank = 16
 )
 
+// rankNames are the ranks' notations by rank, "" where a rank has none.
+// A table rather than a formatting call: every card of every event and
+// view is encoded through it.
+var rankNames = [...]string{2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
+	Jack: "J", Queen: "Q", King: "K", Ace: "A", BlackJoker: "BJ", RedJoker: "RJ"}
+
 // String is the rank's notation ("2".."10", "J", "Q", "K", "A", "BJ", "RJ").
 func (r Rank) String() string {
-	switch {
-	case r >= 2 && r <= 10:
-		return fmt.Sprint(int(r))
-	case r == Jack:
-		return "J"
-	case r == Queen:
-		return "Q"
-	case r == King:
-		return "K"
-	case r == Ace:
-		return "A"
-	case r == BlackJoker:
-		return "BJ"
-	case r == RedJoker:
-		return "RJ"
+	if int(r) < len(rankNames) && rankNames[r] != "" {
+		return rankNames[r]
 	}
 	return fmt.Sprintf("Rank(%d)", int(r))
 }
@@ -133,16 +126,36 @@ func (c Card) Points() int {
 	return 0
 }
 
-// String is the canonical notation: suit letter then rank ("S10", "HA"), or
-// "BJ"/"RJ".
-func (c Card) String() string {
+// cardNames are the valid cards' notations by Index, and cardJSON the
+// same as JSON strings: made once, so that encoding a card allocates
+// nothing (a move's events, views and legal lists encode hundreds).
+var cardNames, cardJSON = func() (names [DeckSize]string, quoted [DeckSize][]byte) {
+	for i := range DeckSize {
+		c := FromIndex(i)
+		names[i] = c.notation()
+		quoted[i] = []byte(`"` + names[i] + `"`)
+	}
+	return names, quoted
+}()
+
+// notation builds the canonical notation; String reads it from cardNames.
+func (c Card) notation() string {
 	if c.Suit == Joker {
 		return c.Rank.String()
 	}
-	if !c.Valid() {
-		return fmt.Sprintf("Card(%d,%d)", c.Suit, c.Rank)
-	}
 	return c.Suit.Letter() + c.Rank.String()
+}
+
+// String is the canonical notation: suit letter then rank ("S10", "HA"), or
+// "BJ"/"RJ".
+func (c Card) String() string {
+	if i := c.Index(); i >= 0 {
+		return cardNames[i]
+	}
+	if c.Suit == Joker {
+		return c.Rank.String()
+	}
+	return fmt.Sprintf("Card(%d,%d)", c.Suit, c.Rank)
 }
 
 // MarshalText encodes the card in canonical notation.
@@ -150,7 +163,18 @@ func (c Card) MarshalText() ([]byte, error) {
 	if !c.Valid() {
 		return nil, fmt.Errorf("cards: cannot encode invalid card %s", c)
 	}
-	return []byte(c.String()), nil
+	return []byte(cardNames[c.Index()]), nil
+}
+
+// MarshalJSON encodes the card as the JSON string of its canonical
+// notation, the bytes encoding/json writes from MarshalText, without an
+// allocation. The slice is shared: callers must not modify it
+// (encoding/json copies it).
+func (c Card) MarshalJSON() ([]byte, error) {
+	if !c.Valid() {
+		return nil, fmt.Errorf("cards: cannot encode invalid card %s", c)
+	}
+	return cardJSON[c.Index()], nil
 }
 
 // UnmarshalText accepts any notation ParseCard accepts.

@@ -80,6 +80,25 @@ func (r Rank) MarshalText() ([]byte, error) {
 	return []byte(rankNames[r]), nil
 }
 
+// rankJSON are the ranks' names as JSON strings, so that MarshalJSON
+// allocates nothing: a 斗地主 view or event names ranks in every pattern.
+var rankJSON = func() (q [NumRanks][]byte) {
+	for i, n := range rankNames {
+		q[i] = []byte(`"` + n + `"`)
+	}
+	return q
+}()
+
+// MarshalJSON writes the rank's name as a JSON string, the bytes
+// encoding/json writes from MarshalText. The slice is shared: callers must
+// not modify it (encoding/json copies it).
+func (r Rank) MarshalJSON() ([]byte, error) {
+	if int(r) >= NumRanks {
+		return nil, fmt.Errorf("climb: cannot encode rank %d", int(r))
+	}
+	return rankJSON[r], nil
+}
+
 // UnmarshalText reads a rank's name.
 func (r *Rank) UnmarshalText(b []byte) error {
 	v, ok := ParseRank(string(b))
