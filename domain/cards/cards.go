@@ -174,7 +174,8 @@ func (c Card) MarshalJSON() ([]byte, error) {
 	if !c.Valid() {
 		return nil, fmt.Errorf("cards: cannot encode invalid card %s", c)
 	}
-	return cardJSON[c.Index()], nil
+	b := cardJSON[c.Index()]
+	return b[:len(b):len(b)], nil // an append copies rather than writing into the table
 }
 
 // UnmarshalText accepts any notation ParseCard accepts.

@@ -96,7 +96,8 @@ func (r Rank) MarshalJSON() ([]byte, error) {
 	if int(r) >= NumRanks {
 		return nil, fmt.Errorf("climb: cannot encode rank %d", int(r))
 	}
-	return rankJSON[r], nil
+	b := rankJSON[r]
+	return b[:len(b):len(b)], nil // an append copies rather than writing into the table
 }
 
 // UnmarshalText reads a rank's name.
