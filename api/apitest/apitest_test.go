@@ -71,3 +71,43 @@ func TestValidatorEnforcesTheSpec(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictsKeptOnlyWhenPassed: the client skips kin-openapi's check of a
+// request or an answer it has passed before, never of one it refused, and
+// the schema check it keeps (CheckSchemaOnce) likewise.
+func TestVerdictsKeptOnlyWhenPassed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("ETag", `"5"`)
+		_, _ = w.Write([]byte(goodTable))
+	}))
+	defer srv.Close()
+	c := New(t, srv.URL)
+	for i := range 2 {
+		if _, err := c.do(Request{Method: "GET", Path: "/v1/tables/T1/events?after=x", Token: "x"}); err == nil {
+			t.Fatalf("read %d: a non-integer after accepted", i+1)
+		}
+		if _, err := c.do(Request{Method: "GET", Path: "/v1/tables/T1", Token: "x"}); err != nil {
+			t.Fatalf("read %d: a valid request and answer refused: %v", i+1, err)
+		}
+	}
+	bad := []byte(`{"version":5,"position":9,"type":"BidMaed","recorded_at":"2026-01-01T00:00:00Z","data":{"seat":0,"bid":2}}`)
+	good := []byte(`{"version":5,"position":9,"type":"BidMade","recorded_at":"2026-01-01T00:00:00Z","data":{"seat":0,"bid":2}}`)
+	calls := 0
+	check := func(data []byte) func() error {
+		return func() error { calls++; return c.bodies.Schema("Event", data) }
+	}
+	for i := range 2 {
+		if err := passOnce(c.validData, "bad", check(bad)); err == nil {
+			t.Fatalf("check %d: an event of no type passed", i+1)
+		}
+		if err := passOnce(c.validData, "good", check(good)); err != nil {
+			t.Fatalf("check %d: a valid event refused: %v", i+1, err)
+		}
+	}
+	if calls != 3 {
+		t.Fatalf("%d checks run, want 3: the refused event twice, the valid one once", calls)
+	}
+	c.CheckSchemaOnce("Event", good)
+	c.CheckSchemaOnce("Event", good)
+}
