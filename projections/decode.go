@@ -18,7 +18,9 @@ type handNumber struct {
 	Hand int `json:"hand"`
 }
 
-type settlement struct {
+// Settled is the part of a HandSettled the projections read: decoding the
+// whole event would copy its result and seed.
+type Settled struct {
 	Hand   int   `json:"hand"`
 	Deltas []int `json:"deltas"`
 }
@@ -36,15 +38,15 @@ func HandNumber(data []byte) (int, error) {
 }
 
 // Settlement returns the hand and the deltas of a HandSettled's data.
-func Settlement(data []byte) (hand int, deltas []int, err error) {
+func Settlement(data []byte) (Settled, error) {
 	if hand, deltas, ok := settlementFast(data); ok {
-		return hand, deltas, nil
+		return Settled{Hand: hand, Deltas: deltas}, nil
 	}
-	var s settlement
+	var s Settled
 	if err := json.Unmarshal(data, &s); err != nil {
-		return 0, nil, fmt.Errorf("decode HandSettled: %w", err)
+		return Settled{}, fmt.Errorf("decode HandSettled: %w", err)
 	}
-	return s.Hand, s.Deltas, nil
+	return s, nil
 }
 
 func handNumberFast(data []byte) (int, bool) {

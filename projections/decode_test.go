@@ -46,8 +46,9 @@ func FuzzHandNumber(f *testing.F) {
 func FuzzSettlement(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		hand, deltas, err := Settlement(data)
-		var want settlement
+		got, err := Settlement(data)
+		hand, deltas := got.Hand, got.Deltas
+		var want Settled
 		werr := json.Unmarshal(data, &want)
 		if (err != nil) != (werr != nil) {
 			t.Fatalf("%q: got error %v; encoding/json %v", data, err, werr)

@@ -34,30 +34,6 @@ func decode[T any](ev eventstore.Event) (T, error) {
 	return v, nil
 }
 
-// handNumber is the part of HandDealt the projections read: decoding the
-// whole event made the hands' cards.
-type handNumber struct{ Hand int }
-
-// settlement is the part of HandSettled the projections read: decoding the
-// whole event copied its result and seed.
-type settlement struct {
-	Hand   int
-	Deltas []int
-}
-
-// decodeHandNumber reads a HandDealt's number (projections.HandNumber).
-func decodeHandNumber(ev eventstore.Event) (handNumber, error) {
-	h, err := projections.HandNumber(ev.Data)
-	return handNumber{h}, err
-}
-
-// decodeSettlement reads a HandSettled's hand and deltas
-// (projections.Settlement).
-func decodeSettlement(ev eventstore.Event) (settlement, error) {
-	h, d, err := projections.Settlement(ev.Data)
-	return settlement{h, d}, err
-}
-
 // tableStreams lists the table streams of events.
 func tableStreams(events []eventstore.Event) []string {
 	var out []string
@@ -236,12 +212,12 @@ func applyHands(_ context.Context, tx *wtx, ev eventstore.Event) error {
 		return nil // not a table this projection knows: nothing to record
 	}
 	if ev.Type == "HandDealt" {
-		d, err := decodeHandNumber(ev)
+		dealt, err := projections.HandNumber(ev.Data)
 		if err != nil {
 			return err
 		}
-		if t.open != d.Hand {
-			if err := h.startHand(ev, tid, t, d.Hand); err != nil {
+		if t.open != dealt {
+			if err := h.startHand(ev, tid, t, dealt); err != nil {
 				return err
 			}
 		}
@@ -254,7 +230,7 @@ func applyHands(_ context.Context, tx *wtx, ev eventstore.Event) error {
 	if ev.Type != "HandSettled" {
 		return nil
 	}
-	s, err := decodeSettlement(ev)
+	s, err := projections.Settlement(ev.Data)
 	if err != nil {
 		return err
 	}
@@ -570,13 +546,13 @@ func applyLeaderboards(_ context.Context, tx *wtx, ev eventstore.Event) error {
 		delete(b.seatsOf(ev.Stream), p.Seat)
 		b.seatsChanged.set(ev.Stream, true)
 	case "HandDealt":
-		d, err := decodeHandNumber(ev)
+		dealt, err := projections.HandNumber(ev.Data)
 		if err != nil {
 			return err
 		}
-		b.keepHandSeats(ev.Stream, d.Hand)
+		b.keepHandSeats(ev.Stream, dealt)
 	case "HandSettled":
-		s, err := decodeSettlement(ev)
+		s, err := projections.Settlement(ev.Data)
 		if err != nil {
 			return err
 		}

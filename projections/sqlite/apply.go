@@ -21,30 +21,6 @@ func decode[T any](ev eventstore.Event) (T, error) {
 	return v, nil
 }
 
-// handNumber is the part of HandDealt the projections read: decoding the
-// whole event made the hands' cards.
-type handNumber struct{ Hand int }
-
-// settlement is the part of HandSettled the projections read: decoding the
-// whole event copied its result and seed.
-type settlement struct {
-	Hand   int
-	Deltas []int
-}
-
-// decodeHandNumber reads a HandDealt's number (projections.HandNumber).
-func decodeHandNumber(ev eventstore.Event) (handNumber, error) {
-	h, err := projections.HandNumber(ev.Data)
-	return handNumber{h}, err
-}
-
-// decodeSettlement reads a HandSettled's hand and deltas
-// (projections.Settlement).
-func decodeSettlement(ev eventstore.Event) (settlement, error) {
-	h, d, err := projections.Settlement(ev.Data)
-	return settlement{h, d}, err
-}
-
 // seatRecord is who held a seat when a hand was dealt.
 type seatRecord struct {
 	Seat     int    `json:"seat"`
@@ -107,15 +83,15 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		return nil // not a table this projection knows: nothing to record
 	}
 	if ev.Type == "HandDealt" {
-		d, err := decodeHandNumber(ev)
+		dealt, err := projections.HandNumber(ev.Data)
 		if err != nil {
 			return err
 		}
-		if t.open != d.Hand {
-			if err := startHand(ctx, tx, ev, tid, t.game, t.variant, d.Hand); err != nil {
+		if t.open != dealt {
+			if err := startHand(ctx, tx, ev, tid, t.game, t.variant, dealt); err != nil {
 				return err
 			}
-			t.open, t.dirty = d.Hand, true
+			t.open, t.dirty = dealt, true
 		}
 	}
 	if t.open == 0 {
@@ -128,7 +104,7 @@ func applyHands(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	if ev.Type != "HandSettled" {
 		return nil
 	}
-	s, err := decodeSettlement(ev)
+	s, err := projections.Settlement(ev.Data)
 	if err != nil {
 		return err
 	}
@@ -257,11 +233,11 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
 		return err
 	case "HandDealt":
-		d, err := decodeHandNumber(ev)
+		dealt, err := projections.HandNumber(ev.Data)
 		if err != nil {
 			return err
 		}
-		hs, err := tx.lbHandSeatsOf(ctx, ev.Stream, d.Hand)
+		hs, err := tx.lbHandSeatsOf(ctx, ev.Stream, dealt)
 		if err != nil {
 			return err
 		}
@@ -276,7 +252,7 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		}
 		return nil
 	case "HandSettled":
-		s, err := decodeSettlement(ev)
+		s, err := projections.Settlement(ev.Data)
 		if err != nil {
 			return err
 		}
