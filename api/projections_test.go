@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -11,6 +12,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,6 +22,7 @@ import (
 	"paiju/api"
 	"paiju/api/apitest"
 	"paiju/audit"
+	"paiju/eventstore"
 	"paiju/eventstore/sqlite"
 	"paiju/games"
 	"paiju/natsbus"
@@ -37,6 +40,8 @@ type projEnv struct {
 	ctx    context.Context
 	stopFn context.CancelFunc
 	done   chan struct{}
+	// consumers are the durable consumers the runner reads.
+	consumers []string
 }
 
 func newProjEnv(t *testing.T, seed uint64) *projEnv {
@@ -110,9 +115,16 @@ func (p *projEnv) start() { p.startWith(nil) }
 
 // startWith runs the runner with src to fill gaps from.
 func (p *projEnv) startWith(src projections.Source) {
+	p.startFeed(projections.Feed{Store: p.pdb, Log: src})
+}
+
+// startFeed runs the runner over pr, as paiju serve does with the
+// embedded NATS: no leases, so one consumer for every projection.
+func (p *projEnv) startFeed(pr natsbus.Projector) {
 	ctx, cancel := context.WithCancel(p.ctx)
 	p.stopFn, p.done = cancel, make(chan struct{})
-	r := &natsbus.ProjectionFeed{Projector: projections.Feed{Store: p.pdb, Log: src}, JS: p.js, Names: projections.Names, FetchWait: 50 * time.Millisecond}
+	r := &natsbus.ProjectionFeed{Projector: pr, JS: p.js, Names: projections.Names, FetchWait: 50 * time.Millisecond}
+	p.consumers = r.Consumers()
 	go func() { defer close(p.done); _ = r.Run(ctx) }()
 }
 
@@ -298,13 +310,13 @@ func TestProjectionsHandsAndLeaderboards(t *testing.T) {
 	}
 }
 
-// waitConsumed waits until every projection's consumer has nothing pending.
+// waitConsumed waits until the runner's consumers have nothing pending.
 func (p *projEnv) waitConsumed(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for _, n := range projections.Names {
+	for _, n := range p.consumers {
 		for {
-			c, err := p.js.Consumer(context.Background(), natsbus.StreamName, natsbus.ProjectionConsumer(n))
+			c, err := p.js.Consumer(context.Background(), natsbus.StreamName, n)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -468,5 +480,112 @@ func TestProjectionsAnswerAsSpecified(t *testing.T) {
 	}
 	if r := p.get("/v1/leaderboards/doudizhu", ps[0].Token); r.Status != http.StatusOK {
 		t.Fatalf("a known game with no hands settled: %d %s, want 200", r.Status, r.Body)
+	}
+}
+
+// countingStore counts the events each projection applies.
+type countingStore struct {
+	projections.Store
+	mu      sync.Mutex
+	applied map[string]int64
+}
+
+func (c *countingStore) ApplyBatch(ctx context.Context, name string, evs []eventstore.Event) (int, error) {
+	n, err := c.Store.ApplyBatch(ctx, name, evs)
+	c.mu.Lock()
+	c.applied[name] += int64(n)
+	c.mu.Unlock()
+	return n, err
+}
+
+// failFirst fails the first batch projection name is given, before
+// applying any of it.
+type failFirst struct {
+	projections.Feed
+	name   string
+	failed atomic.Bool
+}
+
+func (f *failFirst) Apply(ctx context.Context, name string, evs []eventstore.Event) error {
+	if name == f.name && len(evs) > 0 && f.failed.CompareAndSwap(false, true) {
+		return errors.New("the projection's database refused the batch")
+	}
+	return f.Feed.Apply(ctx, name, evs)
+}
+
+// One consumer feeds the four projections. A batch that one of them fails
+// is not acknowledged but delivered again, and every projection ends with
+// every event applied exactly once: the ones that applied it the first time
+// skip it. The runner reads no log here, so the failed projection can only
+// get its batch again from JetStream. The reads over HTTP show all four
+// current.
+func TestProjectionsFeedRedeliversFailedBatch(t *testing.T) {
+	p := newProjEnv(t, 78)
+	p.stop()
+	cs := &countingStore{Store: p.pdb, applied: map[string]int64{}}
+	fp := &failFirst{Feed: projections.Feed{Store: cs}, name: projections.Leaderboards}
+	p.startFeed(fp)
+
+	tid, ps := p.openFull()
+	var settled [][]int
+	for range 2 {
+		settled = append(settled, p.playHand(tid, ps).Deltas)
+	}
+	live := p.snapshot(tid, ps, 2)
+	if !fp.failed.Load() {
+		t.Fatal("no batch failed: the test tests nothing")
+	}
+
+	var lb projections.Leaderboard
+	if err := json.Unmarshal([]byte(live["/v1/leaderboards/doudizhu"]), &lb); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{}
+	for _, d := range settled {
+		for seat, v := range d {
+			want[ps[seat].ID] += v
+		}
+	}
+	if len(lb.Rows) != 3 {
+		t.Fatalf("leaderboard rows %d, want 3", len(lb.Rows))
+	}
+	for _, row := range lb.Rows {
+		if row.Score != want[row.PlayerID] || row.Hands != 2 {
+			t.Errorf("leaderboard row %+v, want score %d over 2 hands: the failed batch applied once", row, want[row.PlayerID])
+		}
+	}
+	if !strings.Contains(live["/v1/tables"], tid) {
+		t.Errorf("the directory does not list table %s: %s", tid, live["/v1/tables"])
+	}
+
+	var st projections.Status
+	p.get("/v1/projections", ps[0].Token).Decode(t, &st)
+	if len(st.Projections) != len(projections.Names) {
+		t.Fatalf("/v1/projections lists %d projections, want %d", len(st.Projections), len(projections.Names))
+	}
+	for _, s := range st.Projections {
+		if s.Lag != 0 || s.Position != st.Head {
+			t.Errorf("projection %s at %d, lag %d, head %d", s.Name, s.Position, s.Lag, st.Head)
+		}
+	}
+	p.waitConsumed(t)
+	cs.mu.Lock()
+	for _, n := range projections.Names {
+		if got := cs.applied[n]; got != st.Head {
+			t.Errorf("projection %s applied %d events, want each of the %d once", n, got, st.Head)
+		}
+	}
+	cs.mu.Unlock()
+
+	s, err := p.js.Stream(context.Background(), natsbus.StreamName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var consumers []string
+	for n := range s.ConsumerNames(context.Background()).Name() {
+		consumers = append(consumers, n)
+	}
+	if len(consumers) != 1 || consumers[0] != natsbus.ProjectionsConsumer() {
+		t.Errorf("consumers %v, want the one shared consumer %s", consumers, natsbus.ProjectionsConsumer())
 	}
 }

@@ -332,10 +332,12 @@ func TestNamespaceNames(t *testing.T) {
 		{zero.Stream(), "PAIJU_EVENTS"},
 		{zero.Subject("doudizhu", "01J"), "paiju.events.doudizhu.01J"},
 		{zero.ProjectionConsumer("stats"), "paiju-projection-stats"},
+		{zero.ProjectionsConsumer(), "paiju-projections"},
 		{zero.Bucket("leases"), "paiju-leases"},
 		{prod.Stream(), "PAIJU_EVENTS_prod"},
 		{prod.Subject("doudizhu", "01J"), "paiju.prod.events.doudizhu.01J"},
 		{prod.ProjectionConsumer("stats"), "paiju-prod-projection-stats"},
+		{prod.ProjectionsConsumer(), "paiju-prod-projections"},
 		{prod.Bucket("anchor"), "paiju-prod-anchor"},
 	}
 	for _, tc := range tests {

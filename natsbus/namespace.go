@@ -21,7 +21,8 @@ import (
 //	                     zero Namespace            cluster "prod"
 //	stream               PAIJU_EVENTS              PAIJU_EVENTS_prod
 //	event subjects       paiju.events.<g>.<t>      paiju.prod.events.<g>.<t>
-//	projection consumer  paiju-projection-<name>   paiju-prod-projection-<name>
+//	projection consumer  paiju-projections         paiju-prod-projections
+//	  one per projection paiju-projection-<name>   paiju-prod-projection-<name>
 //	key-value buckets    paiju-leases, …           paiju-prod-leases, …
 //
 // The cluster name sits in the second subject token, so a deployment's
@@ -85,10 +86,15 @@ func (n Namespace) otherSubject(stream string) string {
 	return n.SubjectPrefix() + "other." + token(stream)
 }
 
-// ProjectionConsumer is the durable consumer of projection name.
+// ProjectionConsumer is the durable consumer of projection name alone,
+// for a feed that runs one per projection (ProjectionFeed with Leases).
 func (n Namespace) ProjectionConsumer(name string) string {
 	return n.prefix() + "projection-" + name
 }
+
+// ProjectionsConsumer is the durable consumer that feeds every projection
+// at once (ProjectionFeed without Leases).
+func (n Namespace) ProjectionsConsumer() string { return n.prefix() + "projections" }
 
 // Bucket names the deployment's key-value bucket kind ("leases", "anchor",
 // "tickets").
