@@ -22,6 +22,7 @@
 /** @typedef {Schemas["Seat"]} Seat */
 /** @typedef {Schemas["Settlement"]} Settlement */
 /** @typedef {Schemas["StreamTicket"]} StreamTicket */
+/** @typedef {Schemas["StreamTurn"]} StreamTurn */
 /** @typedef {Schemas["HandRecord"]} HandRecord */
 /** @typedef {Schemas["HandPage"]} HandPage */
 /** @typedef {Schemas["Leaderboard"]} Leaderboard */

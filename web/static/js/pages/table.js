@@ -2,13 +2,19 @@
 // The table page: the caller's hand as cards, every seat (name, cards
 // left, who is on turn and the turn clock), the public plays, the legal
 // actions as buttons, card plays by selection, 托管, the last settlement
-// and its replay link. It follows the table live: each event on the
-// stream (/stream with a ticket) fetches the view and /legal again.
+// and its replay link. It follows the table live: each burst of events on
+// the stream (/stream?legal=true with a ticket) fetches the view again.
+// The legal actions for the empty selection come from the stream's legal
+// message of the view's version when it brought one (it does for a seat
+// the game awaits), else from /legal; a selection is always narrowed by
+// /legal. Legal actions of another version than the view's are never
+// shown.
 //
 // The root element carries what a test or an assistive tool reads:
 //   <section class="table-page" data-table-id data-seat data-turn
 //            data-phase data-version data-ready="true|false">
-// data-ready is true once the view and /legal of data-version are shown.
+// data-ready is true once the view and the legal actions of data-version
+// are shown.
 
 import { ApiError } from "../api.js";
 import { cardName, renderBacks, renderCard, renderHand, renderNiuniu, trumpSet } from "../cards.js";
@@ -21,6 +27,7 @@ import { t as tr } from "../i18n.js";
 /** @typedef {import("../types.js").LegalActions} LegalActions */
 /** @typedef {import("../types.js").Action} Action */
 /** @typedef {import("../types.js").Event} Event */
+/** @typedef {import("../types.js").StreamTurn} StreamTurn */
 /** @typedef {import("../cards.js").HandElement} HandElement */
 
 /**
@@ -39,6 +46,14 @@ const EVENT_TYPES = [
   "TableOpened", "TrickEnded", "TrickWon", "TrumpDeclared", "TrumpReinforced", "TrumpRevealed", "TurnTimedOut",
   "WatcherAdded", "WatcherRemoved",
 ];
+
+/**
+ * How long a load whose view is ahead of the stream waits for the stream to
+ * tell that version's legal actions before it asks /legal instead. The
+ * stream writes a version's events, turn and legal message together, so it
+ * is only a bound for a stream that stalled without closing.
+ */
+const STREAM_WAIT_MS = 2000;
 
 /** Actions that carry cards: posted from the selection. */
 const CARD_TYPES = new Set(["play", "declare", "bury", "arrange", "call", "reinforce", "stick", "exchange", "swap"]);
@@ -158,6 +173,47 @@ function cardsLeft(v) {
 }
 
 /**
+ * A stream message's JSON, or null when it is not JSON.
+ * @param {unknown} data
+ * @returns {unknown}
+ */
+function parseData(data) {
+  if (typeof data !== "string") return null;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The data of an `event: legal` message: what /legal answers for the
+ * empty selection at its version. Null for anything else.
+ * @param {unknown} data
+ * @returns {LegalActions | null}
+ */
+function legalMessage(data) {
+  const v = parseData(data);
+  if (!v || typeof v !== "object") return null;
+  if (!("version" in v) || typeof v.version !== "number") return null;
+  if (!("actions" in v) || !Array.isArray(v.actions) || !("extend" in v) || !Array.isArray(v.extend)) return null;
+  if (!("complete" in v) || typeof v.complete !== "boolean" || !("selected" in v) || !Array.isArray(v.selected)) return null;
+  return /** @type {LegalActions} */ (v);
+}
+
+/**
+ * The data of an `event: turn` message, or null.
+ * @param {unknown} data
+ * @returns {StreamTurn | null}
+ */
+function turnMessage(data) {
+  const v = parseData(data);
+  if (!v || typeof v !== "object") return null;
+  if (!("version" in v) || typeof v.version !== "number" || !("awaited_seats" in v) || !Array.isArray(v.awaited_seats)) return null;
+  return /** @type {StreamTurn} */ (v);
+}
+
+/**
  * @param {HTMLElement} root
  * @param {Record<string, string>} params
  * @param {AppContext} ctx
@@ -195,8 +251,12 @@ export function render(root, params, ctx) {
 
   /** @type {Table | null} */
   let view = null;
+  /** The legal actions shown: for the selection, at the view's version. */
   /** @type {LegalActions | null} */
   let legal = null;
+  /** The legal actions for the empty selection at the view's version. */
+  /** @type {LegalActions | null} */
+  let legalEmpty = null;
   /** @type {HandElement | null} */
   let hand = null;
   /** @type {string[]} */
@@ -213,6 +273,24 @@ export function render(root, params, ctx) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let reload;
   let loadSeq = 0;
+  /** The version of the view the current load fetched (0: none yet). */
+  let loadingVersion = 0;
+
+  // What the open stream has told: the highest version it reached (an
+  // event's id, a turn message's version), its last turn message, and
+  // whether it brings legal messages at all (a server that ignores
+  // ?legal=true sends none). `pushed` is the latest legal message, from
+  // whichever stream brought it: it is the answer for its version, and
+  // only for that version is it used.
+  let streamVersion = 0;
+  /** @type {StreamTurn | null} */
+  let streamTurn = null;
+  let streamLegal = false;
+  /** @type {LegalActions | null} */
+  let pushed = null;
+  /** Loads waiting for the stream to reach a version: resolved when it does, or stops. */
+  /** @type {{version: number, seat: number, done: () => void}[]} */
+  let waiters = [];
 
   // /legal is a costly read the server lets a caller run only a few of at
   // once (quota-costly-reads): the page asks one at a time.
@@ -239,42 +317,139 @@ export function render(root, params, ctx) {
     status.classList.remove("error");
   }
 
-  /** Loads the view and the legal actions for the empty selection, and draws them. */
+  /**
+   * Whether the stream has told all it will of version for seat: its legal
+   * message (or a later one), a turn message of that version without the
+   * seat, a later version; or it is no longer open.
+   * @param {number} version
+   * @param {number} seat
+   */
+  function streamTold(version, seat) {
+    if (!source || source.readyState !== EventSource.OPEN) return true;
+    if ((pushed !== null && pushed.version >= version) || streamVersion > version) return true;
+    return streamTurn !== null && streamTurn.version === version && !streamTurn.awaited_seats.includes(seat);
+  }
+
+  /** Resolves the loads waiting on what the stream has now told. */
+  function wakeWaiters() {
+    for (const w of [...waiters]) {
+      if (streamTold(w.version, w.seat)) w.done();
+    }
+  }
+
+  /**
+   * Waits until the stream has told all it will of version for seat
+   * (streamTold), for STREAM_WAIT_MS at most.
+   * @param {number} version
+   * @param {number} seat
+   * @returns {Promise<void>}
+   */
+  function untilStream(version, seat) {
+    return new Promise((resolve) => {
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let timer;
+      const done = () => {
+        clearTimeout(timer);
+        waiters = waiters.filter((w) => w.done !== done);
+        resolve();
+      };
+      timer = setTimeout(done, STREAM_WAIT_MS);
+      waiters.push({ version, seat, done });
+    });
+  }
+
+  /**
+   * The legal actions for the empty selection at view v's version: the
+   * stream's legal message of that version, waiting for it while the
+   * stream owes it, else /legal's answer (which may name a later version
+   * when the table moved meanwhile: the caller checks). Null when the
+   * stream has already gone past v (its events will bring a newer view,
+   * maybe with its legal message) and retry allows reading the view again.
+   * @param {Table} v
+   * @param {() => boolean} stale
+   * @param {boolean} retry
+   * @returns {Promise<LegalActions | null>}
+   */
+  async function emptyLegal(v, stale, retry) {
+    if (pushed?.version === v.version) return pushed;
+    if (v.seat !== null && streamLegal && source && source.readyState === EventSource.OPEN) {
+      // A stream that brings legal messages and has yet to tell this
+      // version is behind the view by a moment: it writes a version's
+      // events, turn and legal message together.
+      if (!streamTold(v.version, v.seat)) await untilStream(v.version, v.seat);
+      if (stale()) return null;
+      // Read again: the wait may have brought it.
+      const got = /** @type {LegalActions | null} */ (pushed);
+      if (got?.version === v.version) return got;
+      if (retry && streamVersion > v.version) return null;
+    }
+    return legalFor();
+  }
+
+  /**
+   * Loads the view and the legal actions for the empty selection (and for
+   * the selection, if it still holds), all of one version, and draws them.
+   */
   async function load() {
     const seq = ++loadSeq;
+    const stale = () => seq !== loadSeq || closed;
+    loadingVersion = 0;
     try {
-      const v = await api.table(id);
-      /** @type {LegalActions | null} */
-      let l = null;
-      if (v.seat !== null && !v.closed) l = await legalFor();
-      if (seq !== loadSeq || closed) return;
-      const handChanged = !view || view.hand_number !== v.hand_number || !sameCards(view.hand, v.hand);
-      view = v;
-      legal = l;
-      if (handChanged) selection = [];
-      else if (selection.length > 0 && v.seat !== null && !v.closed) {
-        // The same hand: keep the selection if it is still part of a legal
-        // action. What the empty selection's answer already tells is checked
-        // here, so that a selection the table moved past is dropped without
-        // a request the server must refuse.
-        if (!l || !stillLegal(l, selection)) {
-          selection = [];
-          hand?.clear();
-        } else {
-          try {
-            legal = await legalFor(selection);
-          } catch {
-            selection = [];
-            hand?.clear();
+      // The table may move between the reads; a few tries get one version
+      // of everything, and a table that keeps moving is loaded again soon.
+      for (let tries = 1; ; tries++) {
+        const v = await api.table(id);
+        if (stale()) return;
+        loadingVersion = v.version;
+        const seated = v.seat !== null && !v.closed;
+        /** @type {LegalActions | null} */
+        let empty = null;
+        if (seated) {
+          empty = await emptyLegal(v, stale, tries < 3);
+          if (stale()) return;
+          if (!empty) continue;
+        }
+        const handChanged = !view || view.hand_number !== v.hand_number || !sameCards(view.hand, v.hand);
+        let sel = handChanged ? [] : selection;
+        let l = empty;
+        if (seated && empty && sel.length > 0) {
+          // The same hand: keep the selection if it is still part of a legal
+          // action. What the empty selection's answer already tells is checked
+          // here, so that a selection the table moved past is dropped without
+          // a request the server must refuse.
+          if (!stillLegal(empty, sel)) sel = [];
+          else {
+            try {
+              l = await legalFor(sel);
+            } catch {
+              sel = [];
+            }
+            if (stale()) return;
           }
         }
-        if (seq !== loadSeq || closed) return;
+        if ((empty && empty.version !== v.version) || (l && l.version !== v.version)) {
+          if (tries < 3) continue;
+          loadingVersion = 0;
+          clearTimeout(reload);
+          reload = setTimeout(() => {
+            if (!closed && seq === loadSeq) void load();
+          }, 500);
+          return;
+        }
+        if (sel.length === 0 && selection.length > 0 && !handChanged) hand?.clear();
+        view = v;
+        legalEmpty = empty;
+        legal = sel.length > 0 ? l : empty;
+        selection = sel;
+        lastVersion = Math.max(lastVersion, v.version);
+        draw(handChanged);
+        page.dataset.ready = "true";
+        return;
       }
-      lastVersion = Math.max(lastVersion, v.version);
-      draw(handChanged);
-      page.dataset.ready = "true";
     } catch (err) {
       if (seq !== loadSeq) return;
+      // Nothing of this load is shown: the stream's next burst loads again.
+      loadingVersion = 0;
       showError(err);
       // The stream brings nothing more while the table waits on this seat,
       // so a load lost to a passing fault (the network, a busy server) is
@@ -519,16 +694,23 @@ export function render(root, params, ctx) {
   }
 
   /**
-   * The selection changed: ask /legal what it allows.
+   * The selection changed: ask /legal what it allows. The empty selection's
+   * answer of the shown version is at hand already.
    * @param {string[]} sel
    */
   async function select(sel) {
     selection = sel;
     page.dataset.ready = "false";
     const seq = ++loadSeq;
+    loadingVersion = 0;
     try {
-      const l = await legalFor(sel);
+      const l = sel.length === 0 && legalEmpty && legalEmpty.version === view?.version ? legalEmpty : await legalFor(sel);
       if (seq !== loadSeq || closed || !view) return;
+      if (l.version !== view.version) {
+        // The table moved on: show it, and the selection's actions at its new version.
+        await load();
+        return;
+      }
       legal = l;
       clearStatus();
       const v = view;
@@ -803,25 +985,53 @@ export function render(root, params, ctx) {
     try {
       const ticket = await api.streamTicket(id);
       if (closed) return;
-      const url = `/v1/tables/${encodeURIComponent(id)}/stream?ticket=${encodeURIComponent(ticket.ticket)}&after=${lastVersion}`;
+      const url = `/v1/tables/${encodeURIComponent(id)}/stream?ticket=${encodeURIComponent(ticket.ticket)}&after=${lastVersion}&legal=true`;
       const es = new EventSource(url);
       source = es;
+      streamVersion = 0;
+      streamTurn = null;
+      streamLegal = false;
       /** @type {ReturnType<typeof setTimeout> | undefined} */
       let pending;
       /** @param {MessageEvent} e */
       const onEvent = (e) => {
+        if (source !== es) return;
         const v = Number(e.lastEventId);
         if (Number.isFinite(v) && v > lastVersion) lastVersion = v;
+        if (Number.isFinite(v) && v > streamVersion) streamVersion = v;
         const pos = eventPosition(e.data);
         if (pos > lastPosition) lastPosition = pos;
-        // Events come in bursts (a play, then the next deal): load once per burst.
+        // Events come in bursts (a play, then the next deal): load once per
+        // burst, unless a seat's page already shows or loads a version the
+        // burst does not pass (its own move, loaded when its post was
+        // answered). A spectator's view may run ahead of its delayed events,
+        // so its page loads again at each burst.
         clearTimeout(pending);
-        pending = setTimeout(() => void load(), 50);
+        pending = setTimeout(() => {
+          const seen = Math.max(view?.version ?? 0, loadingVersion);
+          if (view && view.seat !== null && seen >= streamVersion) return;
+          void load();
+        }, 50);
       };
       for (const type of EVENT_TYPES) es.addEventListener(type, onEvent);
+      es.addEventListener("turn", (e) => {
+        const turn = turnMessage(e.data);
+        if (source !== es || !turn) return;
+        streamTurn = turn;
+        if (turn.version > streamVersion) streamVersion = turn.version;
+        wakeWaiters();
+      });
+      es.addEventListener("legal", (e) => {
+        const l = legalMessage(e.data);
+        if (source !== es || !l) return;
+        streamLegal = true;
+        if (!pushed || l.version >= pushed.version) pushed = l;
+        wakeWaiters();
+      });
       es.onerror = () => {
         es.close();
         if (source === es) source = null;
+        wakeWaiters();
         clearTimeout(retry);
         if (!closed) retry = setTimeout(() => void listen().then(load), 1000);
       };
