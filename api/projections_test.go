@@ -513,6 +513,18 @@ func (f *failFirst) Apply(ctx context.Context, name string, evs []eventstore.Eve
 	return f.Feed.Apply(ctx, name, evs)
 }
 
+// ApplyAll applies the projections one at a time through Apply, so that the
+// feed meets the failure (the embedded Feed's ApplyAll would not call it).
+func (f *failFirst) ApplyAll(ctx context.Context, names []string, evs []eventstore.Event) error {
+	var errs []error
+	for _, n := range names {
+		if err := f.Apply(ctx, n, evs); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // One consumer feeds the four projections. A batch that one of them fails
 // is not acknowledged but delivered again, and every projection ends with
 // every event applied exactly once: the ones that applied it the first time

@@ -27,6 +27,13 @@ type Projector interface {
 	Apply(ctx context.Context, name string, events []eventstore.Event) error
 }
 
+// batchProjector is a Projector that applies a batch to several
+// projections at once (projections.Feed is one: in one transaction when
+// its store can), with Apply's guarantees for each.
+type batchProjector interface {
+	ApplyAll(ctx context.Context, names []string, events []eventstore.Event) error
+}
+
 // ProjectionConsumer is the durable JetStream consumer of projection name
 // in the zero Namespace, when a feed with Leases runs one per projection.
 func ProjectionConsumer(name string) string { return Namespace{}.ProjectionConsumer(name) }
@@ -246,6 +253,21 @@ func (r *ProjectionFeed) consume(ctx context.Context, names []string, log *slog.
 	}
 }
 
+// apply applies evs to every projection of names, at once when the
+// projector can.
+func (r *ProjectionFeed) apply(ctx context.Context, names []string, evs []eventstore.Event) error {
+	if bp, ok := r.Projector.(batchProjector); ok && len(names) > 1 {
+		return bp.ApplyAll(ctx, names, evs)
+	}
+	var errs []error
+	for _, n := range names {
+		if err := r.Projector.Apply(ctx, n, evs); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // startWhereFormerStood makes a new shared consumer start after the
 // messages that every per-projection consumer of an earlier version had
 // acknowledged (so applied), rather than at the stream's first message: a
@@ -331,13 +353,7 @@ func (r *ProjectionFeed) handle(ctx context.Context, names []string, msgs []jets
 	slices.SortStableFunc(evs, func(a, b eventstore.Event) int { return cmp.Compare(a.Position, b.Position) })
 	// A projection that fails does not hold the others back from this
 	// batch; the batch is delivered again for it, and the others skip it.
-	var errs []error
-	for _, n := range names {
-		if err := r.Projector.Apply(ctx, n, evs); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
+	if err := r.apply(ctx, names, evs); err != nil {
 		return err
 	}
 	if ack != jetstream.AckAllPolicy {

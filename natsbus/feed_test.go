@@ -291,3 +291,59 @@ func TestProjectionFeedRedeliversFailedBatch(t *testing.T) {
 	}
 	p.checkOnce(t, names, 0, head)
 }
+
+// batches is a checkpoints projector that also applies a batch to several
+// projections at once, and counts the calls of each kind.
+type batches struct {
+	*checkpoints
+	mu          sync.Mutex
+	all, single int
+	names       []string
+}
+
+func (b *batches) Apply(ctx context.Context, name string, evs []eventstore.Event) error {
+	b.mu.Lock()
+	b.single++
+	b.mu.Unlock()
+	return b.checkpoints.Apply(ctx, name, evs)
+}
+
+func (b *batches) ApplyAll(ctx context.Context, names []string, evs []eventstore.Event) error {
+	b.mu.Lock()
+	b.all++
+	b.names = slices.Clone(names)
+	b.mu.Unlock()
+	for _, n := range names {
+		if err := b.checkpoints.Apply(ctx, n, evs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A projector that applies a batch to every projection at once
+// (projections.Feed over the SQLite store, in one transaction) is given
+// each batch once, for all the feed's projections, and never one
+// projection at a time.
+func TestProjectionFeedAppliesAllAtOnce(t *testing.T) {
+	e := newEnv(t)
+	e.seed()
+	e.relayToHead(natsbus.RelayOptions{})
+	head := e.head()
+	names := []string{"hands", "leaderboards", "directory", "tournaments"}
+	b := &batches{checkpoints: newCheckpoints()}
+	f := &natsbus.ProjectionFeed{Projector: b, JS: e.js, Names: names, FetchWait: 50 * time.Millisecond, Logger: e.logs.logger()}
+	ctx, cancel := context.WithCancel(e.ctx)
+	done := make(chan error, 1)
+	go func() { done <- f.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	for _, n := range names {
+		waitFor(t, func() bool { return b.at(n) == head }, "projection "+n+" applies the whole stream")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.all == 0 || b.single != 0 || !slices.Equal(b.names, names) {
+		t.Fatalf("ApplyAll called %d times (for %v), Apply %d times: want every batch through ApplyAll, for %v", b.all, b.names, b.single, names)
+	}
+	b.checkpoints.checkOnce(t, names, 0, head)
+}

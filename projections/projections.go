@@ -76,6 +76,18 @@ type Store interface {
 	Reset(ctx context.Context, name string) error
 }
 
+// BatchStore is a Store that can apply a batch to several projections in
+// one transaction (the SQLite store, whose projections share one file).
+type BatchStore interface {
+	Store
+	// ApplyBatches applies events, in position order, to each projection
+	// of names in one transaction that also moves their checkpoints.
+	// Events at or before a projection's checkpoint are skipped for it. An
+	// event after a projection's next position applies nothing to any of
+	// them, and the error is a *GapError.
+	ApplyBatches(ctx context.Context, names []string, events []eventstore.Event) error
+}
+
 // Source is the event log, read directly: to rebuild a projection, to fill
 // a gap in what a feed delivered, and to measure lag.
 type Source interface {
@@ -187,6 +199,28 @@ func (f Feed) CatchUp(ctx context.Context, name string) error {
 		f.Rebuilt(name, why)
 	}
 	return err
+}
+
+// ApplyAll applies delivered events, sorted by position, to every
+// projection of names: in one transaction for all of them when the store
+// is a BatchStore, else one projection at a time as Apply does. When the
+// shared transaction fails (a gap, or one projection's error), each
+// projection is applied on its own, so that gaps are filled from the log
+// and one projection's failure does not undo the others'; the error is
+// then theirs, joined.
+func (f Feed) ApplyAll(ctx context.Context, names []string, events []eventstore.Event) error {
+	if bs, ok := f.Store.(BatchStore); ok && len(names) > 1 {
+		if err := bs.ApplyBatches(ctx, names, events); err == nil {
+			return nil
+		}
+	}
+	var errs []error
+	for _, n := range names {
+		if err := f.Apply(ctx, n, events); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Apply applies delivered events, sorted by position, to projection name in

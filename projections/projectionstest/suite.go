@@ -639,6 +639,36 @@ func BenchApplyBatch(b *testing.B, open Opener) {
 	benchApplyBatch(b, open, RandomLog(5, 50, max(b.N, 1)))
 }
 
+// BenchApplyBatches is BenchApplyBatch with each batch applied to the four
+// projections in one transaction (projections.BatchStore), as the feed
+// applies them to a store that can.
+func BenchApplyBatches(b *testing.B, open Opener) {
+	benchApplyBatches(b, open, RandomLog(5, 50, max(b.N, 1)))
+}
+
+// BenchApplyBatchesLongHands is BenchApplyBatches on LongHandsLog.
+func BenchApplyBatchesLongHands(b *testing.B, open Opener) {
+	benchApplyBatches(b, open, LongHandsLog(5, 50, max(b.N, 1)))
+}
+
+func benchApplyBatches(b *testing.B, open Opener, l *Log) {
+	ctx := context.Background()
+	db, _ := open(b, l.Now)
+	bs, ok := db.(projections.BatchStore)
+	if !ok {
+		b.Skip("the store applies one projection a transaction")
+	}
+	evs := l.Events[:b.N]
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; i < len(evs); i += 256 {
+		if err := bs.ApplyBatches(ctx, projections.Names, evs[i:min(i+256, len(evs))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportRates(b, cpu)
+}
+
 // BenchApplyBatchLongHands is BenchApplyBatch on a log of 50 tables whose
 // hands are as long as the games' (LongHandsLog).
 func BenchApplyBatchLongHands(b *testing.B, open Opener) {

@@ -187,16 +187,77 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 		return 0, fmt.Errorf("projection %s: begin: %w", name, err)
 	}
 	defer stx.Rollback()
-	tx := &wtx{tx: stx, c: &d.stmts}
+	applied, gap, err := d.applyIn(ctx, &wtx{tx: stx, c: &d.stmts}, name, apply, events)
+	if err != nil {
+		return 0, err
+	}
+	if applied == 0 {
+		return 0, gap
+	}
+	if err := stx.Commit(); err != nil {
+		return 0, fmt.Errorf("projection %s: commit: %w", name, err)
+	}
+	d.stmts.prepare(ctx)
+	d.broadcast()
+	return applied, gap
+}
+
+// ApplyBatches applies events, in position order, to each projection of
+// names in one transaction that also moves their checkpoints: every
+// projection all of them or none. Events at or before a projection's
+// checkpoint are skipped for it. An event after a projection's next
+// position applies nothing to any of them and the error is its
+// *GapError: ApplyBatch, one projection at a time, applies what can be.
+// One commit for the lot spares the file the commits of the others (each
+// a WAL header, the checkpoints' page, a lock taken and released).
+func (d *DB) ApplyBatches(ctx context.Context, names []string, events []eventstore.Event) error {
+	for _, n := range names {
+		if _, ok := d.proj[n]; !ok {
+			return fmt.Errorf("%w: %q", projections.ErrUnknown, n)
+		}
+	}
+	stx, err := d.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("projections: begin: %w", err)
+	}
+	defer stx.Rollback()
+	var stmts map[string]*sql.Stmt // shared: a statement prepared once for the transaction
+	changed := false
+	for _, n := range names {
+		tx := &wtx{tx: stx, c: &d.stmts, stmts: stmts}
+		applied, gap, err := d.applyIn(ctx, tx, n, d.proj[n], events)
+		if err != nil {
+			return err
+		}
+		if gap != nil {
+			return gap
+		}
+		stmts = tx.stmts
+		changed = changed || applied > 0
+	}
+	if !changed {
+		return nil
+	}
+	if err := stx.Commit(); err != nil {
+		return fmt.Errorf("projections: commit: %w", err)
+	}
+	d.stmts.prepare(ctx)
+	d.broadcast()
+	return nil
+}
+
+// applyIn applies events to projection name in tx and moves its checkpoint
+// there, stopping at a gap (returned as gap, the events before it applied).
+// Nothing is written when applied is 0.
+func (d *DB) applyIn(ctx context.Context, tx *wtx, name string, apply applier, events []eventstore.Event) (applied int, gap error, err error) {
 	var cp int64
 	err = tx.QueryRowContext(ctx, `SELECT position FROM projection_checkpoints WHERE name = ?`, name).Scan(&cp)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("projection %s: checkpoint: %w", name, err)
+		return 0, nil, fmt.Errorf("projection %s: checkpoint: %w", name, err)
 	}
 	if err := tx.prefetch(ctx, name, events, cp); err != nil {
-		return 0, fmt.Errorf("projection %s: %w", name, err)
+		return 0, nil, fmt.Errorf("projection %s: %w", name, err)
 	}
-	var gap error
 	start := cp
 	var hash string
 	for _, ev := range events {
@@ -208,27 +269,22 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 			break
 		}
 		if err := apply(ctx, tx, ev); err != nil {
-			return 0, fmt.Errorf("projection %s: event %d (%s %s:%d): %w", name, ev.Position, ev.Type, ev.Stream, ev.Version, err)
+			return 0, nil, fmt.Errorf("projection %s: event %d (%s %s:%d): %w", name, ev.Position, ev.Type, ev.Stream, ev.Version, err)
 		}
 		cp, hash = ev.Position, ev.Hash
 		applied++
 	}
 	if cp == start {
-		return 0, gap
+		return 0, gap, nil
 	}
 	if err := tx.flush(ctx); err != nil {
-		return 0, fmt.Errorf("projection %s: %w", name, err)
+		return 0, nil, fmt.Errorf("projection %s: %w", name, err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO projection_checkpoints (name, position, hash) VALUES (?, ?, ?)
 		ON CONFLICT (name) DO UPDATE SET position = excluded.position, hash = excluded.hash`, name, cp, hash); err != nil {
-		return 0, fmt.Errorf("projection %s: checkpoint: %w", name, err)
+		return 0, nil, fmt.Errorf("projection %s: checkpoint: %w", name, err)
 	}
-	if err := stx.Commit(); err != nil {
-		return 0, fmt.Errorf("projection %s: commit: %w", name, err)
-	}
-	d.stmts.prepare(ctx)
-	d.broadcast()
-	return applied, gap
+	return applied, gap, nil
 }
 
 // tablesOf lists the tables each projection owns, for Reset.

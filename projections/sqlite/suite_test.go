@@ -38,6 +38,16 @@ func TestConformance(t *testing.T) { projectionstest.Run(t, openSuite) }
 // too.
 func BenchmarkSuiteApplyBatch(b *testing.B) { projectionstest.BenchApplyBatch(b, openSuite) }
 
+// BenchmarkSuiteApplyBatches measures batched apply with the four
+// projections in one transaction a batch, as the feed applies them.
+func BenchmarkSuiteApplyBatches(b *testing.B) { projectionstest.BenchApplyBatches(b, openSuite) }
+
+// BenchmarkSuiteApplyBatchesLongHands is BenchmarkSuiteApplyBatches on
+// hands as long as the games'.
+func BenchmarkSuiteApplyBatchesLongHands(b *testing.B) {
+	projectionstest.BenchApplyBatchesLongHands(b, openSuite)
+}
+
 // BenchmarkSuiteApplyBatchByProjection measures each projection alone.
 func BenchmarkSuiteApplyBatchByProjection(b *testing.B) {
 	projectionstest.BenchApplyBatchByProjection(b, openSuite)
