@@ -212,19 +212,7 @@ func TestProjectionsHandsAndLeaderboards(t *testing.T) {
 	}
 
 	// Leaderboard scores are the sums of each player's deltas.
-	var lb projections.Leaderboard
-	if err := json.Unmarshal([]byte(live["/v1/leaderboards/doudizhu"]), &lb); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]int{}
-	for _, d := range settled {
-		for seat, v := range d {
-			want[ps[seat].ID] += v
-		}
-	}
-	if len(lb.Rows) != 3 {
-		t.Fatalf("leaderboard rows %d, want 3", len(lb.Rows))
-	}
+	lb, want := leaderboardOf(t, live, settled, ps)
 	for i, row := range lb.Rows {
 		if row.Score != want[row.PlayerID] || row.Hands != 3 || row.Rank != i+1 || row.Title != projections.Title(row.Score) {
 			t.Fatalf("row %d: %+v, want score %d over 3 hands", i, row, want[row.PlayerID])
@@ -548,19 +536,7 @@ func TestProjectionsFeedRedeliversFailedBatch(t *testing.T) {
 		t.Fatal("no batch failed: the test tests nothing")
 	}
 
-	var lb projections.Leaderboard
-	if err := json.Unmarshal([]byte(live["/v1/leaderboards/doudizhu"]), &lb); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]int{}
-	for _, d := range settled {
-		for seat, v := range d {
-			want[ps[seat].ID] += v
-		}
-	}
-	if len(lb.Rows) != 3 {
-		t.Fatalf("leaderboard rows %d, want 3", len(lb.Rows))
-	}
+	lb, want := leaderboardOf(t, live, settled, ps)
 	for _, row := range lb.Rows {
 		if row.Score != want[row.PlayerID] || row.Hands != 2 {
 			t.Errorf("leaderboard row %+v, want score %d over 2 hands: the failed batch applied once", row, want[row.PlayerID])
@@ -600,4 +576,24 @@ func TestProjectionsFeedRedeliversFailedBatch(t *testing.T) {
 	if len(consumers) != 1 || consumers[0] != natsbus.ProjectionsConsumer() {
 		t.Errorf("consumers %v, want the one shared consumer %s", consumers, natsbus.ProjectionsConsumer())
 	}
+}
+
+// leaderboardOf reads the 斗地主 leaderboard from live (its three rows) and
+// each player's sum of the settled hands' deltas.
+func leaderboardOf(t *testing.T, live map[string]string, settled [][]int, ps []player) (projections.Leaderboard, map[string]int) {
+	t.Helper()
+	var lb projections.Leaderboard
+	if err := json.Unmarshal([]byte(live["/v1/leaderboards/doudizhu"]), &lb); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{}
+	for _, d := range settled {
+		for seat, v := range d {
+			want[ps[seat].ID] += v
+		}
+	}
+	if len(lb.Rows) != 3 {
+		t.Fatalf("leaderboard rows %d, want 3", len(lb.Rows))
+	}
+	return lb, want
 }
