@@ -85,7 +85,15 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 			return fmt.Errorf("refusing to serve: %w; %s", err, anchorHint)
 		}
 	}
-	relay := natsbus.NewRelay(store, js, store, log.With("component", "relay"), natsbus.RelayOptions{Namespace: cfg.NATS.NS})
+	relayOpts := natsbus.RelayOptions{Namespace: cfg.NATS.NS}
+	// The embedded server has no publisher but this node's relay: the
+	// streams hear the events from the relay itself, not back from NATS.
+	var live api.Live = natsbus.NewLive(nc, cfg.NATS.NS)
+	if cfg.NATS.URL == "" {
+		local := natsbus.NewLocalLive()
+		live, relayOpts.Announce = local, local.Announce
+	}
+	relay := natsbus.NewRelay(store, js, store, log.With("component", "relay"), relayOpts)
 	if cfg.Projector == "" {
 		cfg.Projector = "in-process"
 	}
@@ -153,7 +161,7 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		NewPlayerID:    func() string { return ulid.Make().String() },
 		Ready:          hl.checks,
 		Logger:         log,
-		Live:           natsbus.NewLive(nc, cfg.NATS.NS),
+		Live:           live,
 		Revocations:    natsbus.Revocations{Conn: nc, Namespace: cfg.NATS.NS},
 		Tickets:        tickets,
 		Stop:           stopStreams,

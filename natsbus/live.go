@@ -3,9 +3,12 @@ package natsbus
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/nats-io/nats.go"
+
+	"paiju/eventstore"
 )
 
 // Live tells a table's live streams (the API's /stream) that events were
@@ -148,4 +151,73 @@ func (n Live) subject(tableID string) string {
 func msgVersion(m *nats.Msg) (int, bool) {
 	v, err := strconv.Atoi(m.Header.Get(HeaderVersion))
 	return v, err == nil
+}
+
+// LocalLive is the Live of a node whose own relay reads every event there
+// is to hear: the embedded NATS server, which no other process reaches,
+// has no other publisher. The relay hands it each page it reads from the
+// store (RelayOptions.Announce) and it tells the streams of each table at
+// once, without a round trip through NATS: no subscription a table, no
+// message delivered back to this process and decoded for its version
+// header, and the notice comes as soon as the relay has read the event
+// rather than once JetStream has stored it. Notices are hints as with
+// Live: a page read again after a failure is told again.
+type LocalLive struct {
+	mu     sync.RWMutex
+	tables map[string]map[int]func(version int)
+	next   int
+}
+
+// NewLocalLive returns a LocalLive with no watchers.
+func NewLocalLive() *LocalLive {
+	return &LocalLive{tables: make(map[string]map[int]func(int))}
+}
+
+// Watch calls notify with the version of each event of the table announced
+// from now on until stop is called. It never fails.
+func (l *LocalLive) Watch(tableID string, notify func(version int)) (stop func(), err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	key := l.next
+	l.next++
+	ws := l.tables[tableID]
+	if ws == nil {
+		ws = make(map[int]func(int))
+		l.tables[tableID] = ws
+	}
+	ws[key] = notify
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			// The table's map now, not ws: keys are never reused, and the
+			// map ws was may have been dropped and made anew since.
+			if ws := l.tables[tableID]; ws != nil {
+				delete(ws, key)
+				if len(ws) == 0 {
+					delete(l.tables, tableID)
+				}
+			}
+		})
+	}, nil
+}
+
+// Announce tells the watchers of each table event of page its version; the
+// relay calls it (RelayOptions.Announce). Events of streams that are not
+// tables are skipped, as Live hears only table subjects.
+func (l *LocalLive) Announce(page []eventstore.Event) {
+	for i := range page {
+		tableID, ok := strings.CutPrefix(page[i].Stream, "table-")
+		if !ok {
+			continue
+		}
+		// A lock an event, not a page: a stream's stop waits for one
+		// event's notices at most.
+		l.mu.RLock()
+		for _, notify := range l.tables[tableID] {
+			notify(page[i].Version)
+		}
+		l.mu.RUnlock()
+	}
 }

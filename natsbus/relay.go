@@ -81,6 +81,11 @@ type RelayOptions struct {
 	// Namespace names the stream and subjects relayed to (the zero
 	// Namespace's PAIJU_EVENTS and paiju.events.>).
 	Namespace Namespace
+	// Announce, if set, is given each page of events the relay reads from
+	// the store, before it publishes them (LocalLive.Announce). It runs on
+	// the relay's goroutine, so it must return at once; a page is given
+	// again when it is read again after a failure.
+	Announce func(page []eventstore.Event)
 }
 
 func (o RelayOptions) withDefaults() RelayOptions {
@@ -326,6 +331,9 @@ func (r *Relay) Run(ctx context.Context) error {
 			failures = 0
 			r.idle(ctx)
 			continue
+		}
+		if r.opts.Announce != nil {
+			r.opts.Announce(page)
 		}
 		acked, lastSeq, err := r.publish(ctx, pos, next, page)
 		if n := len(acked); n > 0 {
