@@ -390,3 +390,17 @@ func TestReadCommitted(t *testing.T) {
 		t.Error("a store keeping no recent events answered ReadCommitted")
 	}
 }
+
+// TestWriterWALAutocheckpoint: the writer's connection, the only one that
+// commits, checkpoints at walAutocheckpoint pages rather than SQLite's
+// default.
+func TestWriterWALAutocheckpoint(t *testing.T) {
+	s := openTest(t, Options{})
+	var n int
+	if err := s.wdb.QueryRowContext(t.Context(), `PRAGMA wal_autocheckpoint`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != walAutocheckpoint {
+		t.Fatalf("the writer's wal_autocheckpoint is %d, want %d", n, walAutocheckpoint)
+	}
+}
