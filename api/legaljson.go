@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"time"
 
-	"paiju/domain/cards"
 	"paiju/domain/table"
 )
 
@@ -59,7 +58,7 @@ func appendLegal(b []byte, resp *legalResponse) ([]byte, bool) {
 				b = append(b, ',')
 			}
 			var ok bool
-			if b, ok = appendAction(b, &resp.Actions[i]); !ok {
+			if b, ok = table.AppendActionJSON(b, &resp.Actions[i]); !ok {
 				return b, false
 			}
 		}
@@ -69,11 +68,11 @@ func appendLegal(b []byte, resp *legalResponse) ([]byte, bool) {
 	b = strconv.AppendBool(b, resp.Complete)
 	var ok bool
 	b = append(b, `,"selected":`...)
-	if b, ok = appendCards(b, resp.Selected); !ok {
+	if b, ok = table.AppendCardsJSON(b, resp.Selected); !ok {
 		return b, false
 	}
 	b = append(b, `,"extend":`...)
-	if b, ok = appendCards(b, resp.Extend); !ok {
+	if b, ok = table.AppendCardsJSON(b, resp.Extend); !ok {
 		return b, false
 	}
 	if resp.Deadline != nil {
@@ -83,66 +82,6 @@ func appendLegal(b []byte, resp *legalResponse) ([]byte, bool) {
 		}
 	}
 	return append(b, "}\n"...), true
-}
-
-// appendAction appends a as encoding/json encodes table.Action: type, then
-// bid, cards and as when not empty.
-func appendAction(b []byte, a *table.Action) ([]byte, bool) {
-	var ok bool
-	b = append(b, `{"type":`...)
-	if b, ok = appendPlainString(b, a.Type); !ok {
-		return b, false
-	}
-	if a.Bid != nil {
-		b = append(b, `,"bid":`...)
-		b = strconv.AppendInt(b, int64(*a.Bid), 10)
-	}
-	if len(a.Cards) > 0 {
-		b = append(b, `,"cards":`...)
-		if b, ok = appendCards(b, a.Cards); !ok {
-			return b, false
-		}
-	}
-	if a.As != "" {
-		b = append(b, `,"as":`...)
-		if b, ok = appendPlainString(b, a.As); !ok {
-			return b, false
-		}
-	}
-	return append(b, '}'), true
-}
-
-// appendCards appends cs as a JSON array of card notation, null when nil.
-func appendCards(b []byte, cs []cards.Card) ([]byte, bool) {
-	if cs == nil {
-		return append(b, "null"...), true
-	}
-	b = append(b, '[')
-	for i, c := range cs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if !c.Valid() {
-			return b, false
-		}
-		b = append(b, '"')
-		b = appendCardText(b, c)
-		b = append(b, '"')
-	}
-	return append(b, ']'), true
-}
-
-// appendCardText appends a valid card's canonical notation, c.String(),
-// without making it a string.
-func appendCardText(b []byte, c cards.Card) []byte {
-	if c.Suit == cards.Joker {
-		return append(b, c.Rank.String()...)
-	}
-	b = append(b, c.Suit.Letter()...)
-	if c.Rank <= 10 {
-		return strconv.AppendInt(b, int64(c.Rank), 10)
-	}
-	return append(b, c.Rank.String()...)
 }
 
 // appendTime appends t as its MarshalJSON does (RFC 3339 with the
@@ -155,20 +94,5 @@ func appendTime(b []byte, t time.Time) ([]byte, bool) {
 	}
 	b = append(b, '"')
 	b = t.AppendFormat(b, time.RFC3339Nano)
-	return append(b, '"'), true
-}
-
-// appendPlainString appends s quoted if encoding/json writes it as it is:
-// printable ASCII other than the quote, the backslash and the three bytes
-// it escapes for HTML.
-func appendPlainString(b []byte, s string) ([]byte, bool) {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20, c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
-			return b, false
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
 	return append(b, '"'), true
 }

@@ -25,20 +25,6 @@ func encodeLegalJSON(t *testing.T, resp *legalResponse) []byte {
 	return buf.Bytes()
 }
 
-// TestCardText holds the appender's card notation to cards.Card's text.
-func TestCardText(t *testing.T) {
-	for i := range cards.DeckSize {
-		c := cards.FromIndex(i)
-		want, err := c.MarshalText()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := appendCardText(nil, c); string(got) != string(want) {
-			t.Errorf("card %d: appended %q, encoding/json writes %q", i, got, want)
-		}
-	}
-}
-
 // randomLegalResponse makes answers of every shape: nil and empty lists,
 // bids, readings, deadlines, and now and then an invalid card, a string
 // encoding/json escapes or a deadline it refuses.

@@ -311,7 +311,7 @@ func appendEvent(b []byte, r service.Recorded) ([]byte, error) {
 	b = append(b, `,"position":`...)
 	b = strconv.AppendInt(b, r.Position, 10)
 	b = append(b, `,"type":`...)
-	b, ok := appendPlainString(b, r.Type)
+	b, ok := table.AppendPlainString(b, r.Type)
 	if ok {
 		b = append(b, `,"recorded_at":`...)
 		b, ok = appendTime(b, r.RecordedAt)

@@ -174,12 +174,20 @@ func fit(page LegalPage, actions []table.Action, b Bounds) (bool, error) {
 		return false, fmt.Errorf("encode legal page: %w", err)
 	}
 	size := int(n) - 1
+	// Each action is measured with the appender the answers are written
+	// with; encoding/json measures only what the appender declines.
+	buf := make([]byte, 0, 256)
 	for i := range actions {
-		n = 0
-		if err := enc.Encode(&actions[i]); err != nil {
-			return false, fmt.Errorf("encode legal action %s: %w", actions[i].Type, err)
+		if b, ok := table.AppendActionJSON(buf[:0], &actions[i]); ok {
+			size += len(b)
+			buf = b
+		} else {
+			n = 0
+			if err := enc.Encode(&actions[i]); err != nil {
+				return false, fmt.Errorf("encode legal action %s: %w", actions[i].Type, err)
+			}
+			size += int(n) - 1
 		}
-		size += int(n) - 1
 		if i > 0 {
 			size++ // the comma
 		}
