@@ -117,7 +117,18 @@ func (s *Service) since(ctx context.Context, tableID string, snap *Loaded) ([]ev
 // the table's history is. It reads the store without the lock, so that a
 // reader does not wait for a command's append, and takes the lock only to
 // publish what it read.
+//
+// A caller asking for a version the cache has not reached, on a store of
+// this process's own, waits for e.mu instead: the version was committed
+// (a stream heard of it from the relay, which can read a commit before the
+// command that made it has stored its snapshot), so the command holding
+// e.mu is about to publish it, and a read of the store would only race it.
 func (s *Service) current(ctx context.Context, tableID string, e *cached, atLeast int) (*Loaded, error) {
+	if snap := e.snap.Load(); atLeast > 0 && snap != nil && snap.State.Version < atLeast && !s.cfg.SharedStore && !e.stale.Load() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return s.currentLocked(ctx, tableID, e, atLeast)
+	}
 	snap, evs, err := s.lookup(ctx, tableID, e, atLeast)
 	if err != nil || evs == nil {
 		return snap, err
