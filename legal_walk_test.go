@@ -37,3 +37,32 @@ func legalChoices(t *testing.T, c *apitest.Client, id, token string, rng *rand.R
 		sel = append(sel, l.Extend[rng.IntN(len(l.Extend))])
 	}
 }
+
+// randomMove makes one random game move at table id for whichever of ps
+// the table awaits (escapes, delegations and leaving left out), and
+// returns the answer.
+func randomMove(t *testing.T, c *apitest.Client, id string, ps []rootPlayer, rng *rand.Rand) *apitest.Response {
+	t.Helper()
+	var v struct {
+		Turn *int `json:"turn"`
+	}
+	c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: ps[0].Token}).Decode(t, &v)
+	if v.Turn == nil {
+		t.Fatalf("table %s awaits nobody's turn", id)
+	}
+	p := ps[*v.Turn]
+	var choices []map[string]any
+	for _, a := range legalChoices(t, c, id, p.Token, rng) {
+		if a["type"] != "escape" && a["type"] != "delegate" && a["type"] != "leave" {
+			choices = append(choices, a)
+		}
+	}
+	if len(choices) == 0 {
+		t.Fatalf("seat %d of table %s has no move to make", *v.Turn, id)
+	}
+	r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: p.Token, Body: choices[rng.IntN(len(choices))]})
+	if r.Status != http.StatusOK {
+		t.Fatalf("action: %d %s", r.Status, r.Body)
+	}
+	return r
+}

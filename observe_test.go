@@ -87,20 +87,7 @@ func TestMetricsAfterPlay(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const moves = 4
 	for range moves {
-		var v struct {
-			Turn *int `json:"turn"`
-		}
-		c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID, Token: ps[0].Token}).Decode(t, &v)
-		p := ps[*v.Turn]
-		var choices []map[string]any
-		for _, a := range legalChoices(t, c, tv.ID, p.Token, rng) {
-			if a["type"] != "escape" && a["type"] != "delegate" && a["type"] != "leave" {
-				choices = append(choices, a)
-			}
-		}
-		if r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/actions", Token: p.Token, Body: choices[rng.IntN(len(choices))]}); r.Status != http.StatusOK {
-			t.Fatalf("action: %d %s", r.Status, r.Body)
-		}
+		randomMove(t, c, tv.ID, ps, rng)
 	}
 	// A rejected move: someone not at the table.
 	var stranger rootPlayer

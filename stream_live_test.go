@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"math/rand/v2"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,21 +66,7 @@ func TestServeStreamHearsMoves(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 6 {
-		var v struct {
-			Turn *int `json:"turn"`
-		}
-		c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID, Token: ps[0].Token}).Decode(t, &v)
-		p := ps[*v.Turn]
-		var choices []map[string]any
-		for _, a := range legalChoices(t, c, tv.ID, p.Token, rng) {
-			if a["type"] != "escape" && a["type"] != "delegate" && a["type"] != "leave" {
-				choices = append(choices, a)
-			}
-		}
-		r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/actions", Token: p.Token, Body: choices[rng.IntN(len(choices))]})
-		if r.Status != http.StatusOK {
-			t.Fatalf("action: %d %s", r.Status, r.Body)
-		}
+		r := randomMove(t, c, tv.ID, ps, rng)
 		// The move's first event (a bid or a play) is public; a later one
 		// may be another seat's secret, which this seat is never sent.
 		var moved struct {

@@ -350,3 +350,51 @@ func (e *env) relayPages(pages int, opts natsbus.RelayOptions) int64 {
 	}
 	return r.Position()
 }
+
+// liveWatcher is one watch of a table on a Live or a LocalLive, with the
+// versions it heard.
+type liveWatcher struct {
+	t    testing.TB
+	seen chan int
+	stop func()
+}
+
+// watchTable watches table id on l.
+func watchTable(t testing.TB, l interface {
+	Watch(string, func(int)) (func(), error)
+}, id string) *liveWatcher {
+	t.Helper()
+	w := &liveWatcher{t: t, seen: make(chan int, 64)}
+	var err error
+	if w.stop, err = l.Watch(id, func(v int) { w.seen <- v }); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// hears checks that w, called who, hears the versions want next, in order.
+func (w *liveWatcher) hears(who string, want ...int) {
+	w.t.Helper()
+	for _, v := range want {
+		select {
+		case got := <-w.seen:
+			if got != v {
+				w.t.Fatalf("%s heard version %d, want %d", who, got, v)
+			}
+		case <-time.After(waitLimit):
+			w.t.Fatalf("%s did not hear version %d", who, v)
+		}
+	}
+}
+
+// silent checks that w, called who, has heard nothing more. Anything a
+// watcher was told beyond what it was expected to hear shows up once a
+// later notice has reached every watcher of the table.
+func (w *liveWatcher) silent(who string) {
+	w.t.Helper()
+	select {
+	case got := <-w.seen:
+		w.t.Fatalf("%s heard version %d", who, got)
+	default:
+	}
+}

@@ -3,7 +3,6 @@ package natsbus_test
 import (
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -30,40 +29,7 @@ func TestLiveSharesSubscription(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	type watcher struct {
-		seen chan int
-		stop func()
-	}
-	watch := func(id string) *watcher {
-		t.Helper()
-		w := &watcher{seen: make(chan int, 16)}
-		var err error
-		if w.stop, err = live.Watch(id, func(v int) { w.seen <- v }); err != nil {
-			t.Fatal(err)
-		}
-		return w
-	}
-	hears := func(who string, w *watcher, v int) {
-		t.Helper()
-		select {
-		case got := <-w.seen:
-			if got != v {
-				t.Fatalf("%s heard version %d, want %d", who, got, v)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s did not hear version %d", who, v)
-		}
-	}
-	// Anything a watcher was told beyond what it was expected to hear shows
-	// up once a later notice has reached every watcher of the table.
-	silent := func(who string, w *watcher) {
-		t.Helper()
-		select {
-		case got := <-w.seen:
-			t.Fatalf("%s heard version %d", who, got)
-		default:
-		}
-	}
+	watch := func(id string) *liveWatcher { return watchTable(t, live, id) }
 	subs := func(want int) {
 		t.Helper()
 		if got := nc.NumSubscriptions(); got != want {
@@ -75,27 +41,27 @@ func TestLiveSharesSubscription(t *testing.T) {
 	other := watch("02L")
 	subs(2)
 	publish("01L", 1)
-	hears("a", a, 1)
-	hears("b", b, 1)
-	hears("c", c, 1)
+	a.hears("a", 1)
+	b.hears("b", 1)
+	c.hears("c", 1)
 	b.stop()
 	b.stop() // twice is once
 	publish("01L", 2)
-	hears("a", a, 2)
-	hears("c", c, 2)
+	a.hears("a", 2)
+	c.hears("c", 2)
 	publish("02L", 7)
-	hears("the other table's watcher", other, 7)
-	silent("b after its stop", b)
-	silent("a", a)
+	other.hears("the other table's watcher", 7)
+	b.silent("b after its stop")
+	a.silent("a")
 	a.stop()
 	c.stop()
 	subs(1)
 	d := watch("01L")
 	subs(2)
 	publish("01L", 3)
-	hears("a watcher after the table's subscription ended and began again", d, 3)
-	silent("a after its stop", a)
-	silent("c after its stop", c)
+	d.hears("a watcher after the table's subscription ended and began again", 3)
+	a.silent("a after its stop")
+	c.silent("c after its stop")
 	d.stop()
 	other.stop()
 	subs(0)

@@ -2,7 +2,6 @@ package natsbus_test
 
 import (
 	"testing"
-	"time"
 
 	"paiju/eventstore"
 	"paiju/natsbus"
@@ -25,40 +24,7 @@ func TestLocalLiveHearsTheRelay(t *testing.T) {
 	e.openTable("01B", "doudizhu")
 	waitPosition(t, r, e.head())
 
-	type watcher struct {
-		seen chan int
-		stop func()
-	}
-	watch := func(id string) *watcher {
-		t.Helper()
-		w := &watcher{seen: make(chan int, 64)}
-		var err error
-		if w.stop, err = live.Watch(id, func(v int) { w.seen <- v }); err != nil {
-			t.Fatal(err)
-		}
-		return w
-	}
-	hears := func(who string, w *watcher, want ...int) {
-		t.Helper()
-		for _, v := range want {
-			select {
-			case got := <-w.seen:
-				if got != v {
-					t.Fatalf("%s heard version %d, want %d", who, got, v)
-				}
-			case <-time.After(waitLimit):
-				t.Fatalf("%s did not hear version %d", who, v)
-			}
-		}
-	}
-	silent := func(who string, w *watcher) {
-		t.Helper()
-		select {
-		case got := <-w.seen:
-			t.Fatalf("%s heard version %d", who, got)
-		default:
-		}
-	}
+	watch := func(id string) *liveWatcher { return watchTable(t, live, id) }
 
 	subs := e.nc.NumSubscriptions() // the relay's own
 	a, b := watch("01A"), watch("01A")
@@ -69,26 +35,26 @@ func TestLocalLiveHearsTheRelay(t *testing.T) {
 	e.play("table-01A", 1, 4)
 	e.append("players", 0, eventstore.NewEvent{Type: "PlayerCreated", Data: []byte(`{"id":"p1"}`)})
 	waitPosition(t, r, e.head())
-	hears("a", a, 2, 3, 4, 5)
-	hears("b", b, 2, 3, 4, 5)
-	silent("the other table's watcher", other)
+	a.hears("a", 2, 3, 4, 5)
+	b.hears("b", 2, 3, 4, 5)
+	other.silent("the other table's watcher")
 
 	b.stop()
 	b.stop() // twice is once
 	e.play("table-01A", 5, 1)
 	e.play("table-01B", 1, 1)
 	waitPosition(t, r, e.head())
-	hears("a", a, 6)
-	hears("the other table's watcher", other, 2)
-	silent("b after its stop", b)
+	a.hears("a", 6)
+	other.hears("the other table's watcher", 2)
+	b.silent("b after its stop")
 
 	a.stop()
 	other.stop()
 	c := watch("01A")
 	e.play("table-01A", 6, 1)
 	waitPosition(t, r, e.head())
-	hears("a watcher of a table whose watchers had all stopped", c, 7)
-	silent("a after its stop", a)
-	silent("the other table's watcher after its stop", other)
+	c.hears("a watcher of a table whose watchers had all stopped", 7)
+	a.silent("a after its stop")
+	other.silent("the other table's watcher after its stop")
 	c.stop()
 }
