@@ -191,13 +191,11 @@ func (l *LocalLive) Watch(tableID string, notify func(version int)) (stop func()
 		once.Do(func() {
 			l.mu.Lock()
 			defer l.mu.Unlock()
-			// The table's map now, not ws: keys are never reused, and the
-			// map ws was may have been dropped and made anew since.
-			if ws := l.tables[tableID]; ws != nil {
-				delete(ws, key)
-				if len(ws) == 0 {
-					delete(l.tables, tableID)
-				}
+			// ws is still the table's map: a map is dropped only once
+			// empty, and it holds key until now.
+			delete(ws, key)
+			if len(ws) == 0 {
+				delete(l.tables, tableID)
 			}
 		})
 	}, nil

@@ -178,9 +178,9 @@ func fit(page LegalPage, actions []table.Action, b Bounds) (bool, error) {
 	// with; encoding/json measures only what the appender declines.
 	buf := make([]byte, 0, 256)
 	for i := range actions {
-		if b, ok := table.AppendActionJSON(buf[:0], &actions[i]); ok {
-			size += len(b)
-			buf = b
+		if out, ok := table.AppendActionJSON(buf[:0], &actions[i]); ok {
+			size += len(out)
+			buf = out
 		} else {
 			n = 0
 			if err := enc.Encode(&actions[i]); err != nil {

@@ -171,8 +171,8 @@ const DefaultHeadInterval = 100 * time.Millisecond
 
 // walAutocheckpoint is the WAL's length, in pages, at which a commit
 // checkpoints it (SQLite's default is 1,000): about 16 MB of 4 KiB pages.
-// The keyed appends of BenchmarkAppendMoves cost 9% less CPU with it
-// (docs/PERF.md, "Seventh round").
+// The keyed appends of BenchmarkAppendMoves make 7% fewer syscalls with
+// it, half the reads (docs/PERF.md, "Seventh round").
 const walAutocheckpoint = 4000
 
 // Open opens (creating if needed) the database at path, brings its schema up
