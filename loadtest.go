@@ -150,14 +150,14 @@ func (r loadResult) String() string {
 // appended. Retrying the same request (token, key, body) must get the same
 // answer back as a replay, from any node.
 type loadAck struct {
-	Table   string         `json:"table"`
-	Player  string         `json:"player"`
-	Seat    int            `json:"seat"`
-	Key     string         `json:"key"`
-	Node    string         `json:"node"`
-	Action  map[string]any `json:"action"`
-	First   int            `json:"first_version"`
-	Version int            `json:"version"`
+	Table   string          `json:"table"`
+	Player  string          `json:"player"`
+	Seat    int             `json:"seat"`
+	Key     string          `json:"key"`
+	Node    string          `json:"node"`
+	Action  json.RawMessage `json:"action"`
+	First   int             `json:"first_version"`
+	Version int             `json:"version"`
 	// Versions and Positions are those of the appended events the player
 	// may see (a secret of the deal is not shown to a seat).
 	Versions  []int         `json:"versions"`
@@ -211,7 +211,11 @@ func (c *loadClient) doOn(ctx context.Context, node int, method, path, token, ke
 // doWith is doOn with more request headers. A 304 answer leaves out alone.
 func (c *loadClient) doWith(ctx context.Context, node int, method, path, token, key string, hdr http.Header, body, out any) (answered reply, status int, err error) {
 	var b []byte
-	if body != nil {
+	switch body := body.(type) {
+	case nil:
+	case json.RawMessage: // a legal action, sent as the server wrote it
+		b = body
+	default:
 		if b, err = json.Marshal(body); err != nil {
 			return reply{}, 0, err
 		}
@@ -337,10 +341,12 @@ type loadTable struct {
 
 // loadLegal is an answer of /legal.
 type loadLegal struct {
-	Version  int              `json:"version"`
-	Actions  []map[string]any `json:"actions"`
-	Complete bool             `json:"complete"`
-	Extend   []string         `json:"extend"`
+	Version int `json:"version"`
+	// Actions are kept as the server wrote them: the client reads the
+	// type and cards of the one it picks and sends it back as it is.
+	Actions  []json.RawMessage `json:"actions"`
+	Complete bool              `json:"complete"`
+	Extend   []string          `json:"extend"`
 	// ETag is the answer's, sent back as If-None-Match.
 	ETag string `json:"-"`
 }
@@ -455,16 +461,16 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (lo
 		if err != nil {
 			return loadAck{}, err
 		}
-		actions = slices.DeleteFunc(slices.Clone(actions), func(a map[string]any) bool {
-			return a["type"] == "escape" || a["type"] == "leave" || a["type"] == "delegate"
-		})
-		if len(actions) == 0 {
+		a, ok, err := pickMove(actions, rng)
+		if err != nil {
+			return loadAck{}, fmt.Errorf("table %s, seat %d: %w", t.id, seat, err)
+		}
+		if !ok {
 			if i < len(seats)-1 {
 				c.misses.Add(1)
 			}
 			continue
 		}
-		a := actions[rng.IntN(len(actions))]
 		key := fmt.Sprintf("lt-%016x", rng.Uint64())
 		var r struct {
 			Version int `json:"version"`
@@ -509,13 +515,13 @@ func (c *loadClient) move(ctx context.Context, t *loadTable, rng *rand.Rand) (lo
 // the cards that extend the selection, so legal adds random cards of extend
 // to the selection until the answer is complete or lists plays of the
 // selected cards (then it stops there or goes on, at random).
-func (c *loadClient) legal(ctx context.Context, node int, t *loadTable, seat int, rng *rand.Rand) ([]map[string]any, error) {
+func (c *loadClient) legal(ctx context.Context, node int, t *loadTable, seat int, rng *rand.Rand) ([]json.RawMessage, error) {
 	return c.legalFrom(ctx, node, t, seat, rng, nil)
 }
 
 // legalFrom is legal starting from first, the seat's unnarrowed answer
 // when the client has it already (a stream's legal message), else asking.
-func (c *loadClient) legalFrom(ctx context.Context, node int, t *loadTable, seat int, rng *rand.Rand, first *loadLegal) ([]map[string]any, error) {
+func (c *loadClient) legalFrom(ctx context.Context, node int, t *loadTable, seat int, rng *rand.Rand, first *loadLegal) ([]json.RawMessage, error) {
 	var sel []string
 	for {
 		var l loadLegal
@@ -524,7 +530,7 @@ func (c *loadClient) legalFrom(ctx context.Context, node int, t *loadTable, seat
 			if l.Complete || len(l.Extend) == 0 {
 				return l.Actions, nil
 			}
-			if slices.ContainsFunc(l.Actions, func(a map[string]any) bool { return a["cards"] != nil }) && rng.IntN(2) == 0 {
+			if slices.ContainsFunc(l.Actions, namesCards) && rng.IntN(2) == 0 {
 				return l.Actions, nil
 			}
 			sel = append(sel, l.Extend[rng.IntN(len(l.Extend))])
@@ -555,7 +561,7 @@ func (c *loadClient) legalFrom(ctx context.Context, node int, t *loadTable, seat
 		if l.Complete || len(l.Extend) == 0 {
 			return l.Actions, nil
 		}
-		if slices.ContainsFunc(l.Actions, func(a map[string]any) bool { return a["cards"] != nil }) && rng.IntN(2) == 0 {
+		if slices.ContainsFunc(l.Actions, namesCards) && rng.IntN(2) == 0 {
 			return l.Actions, nil
 		}
 		sel = append(sel, l.Extend[rng.IntN(len(l.Extend))])
@@ -781,4 +787,48 @@ func parseProcessCPU(r io.Reader) (float64, error) {
 		return 0, err
 	}
 	return 0, errors.New("no process_cpu_seconds_total in the metrics")
+}
+
+// actionHead is what the client reads of a legal action to choose it.
+type actionHead struct {
+	Type  string          `json:"type"`
+	Cards json.RawMessage `json:"cards"`
+}
+
+func headOf(a json.RawMessage) (actionHead, error) {
+	var h actionHead
+	if err := json.Unmarshal(a, &h); err != nil {
+		return h, fmt.Errorf("legal action %s: %w", a, err)
+	}
+	return h, nil
+}
+
+// namesCards reports whether a plays cards (false for one it cannot read).
+func namesCards(a json.RawMessage) bool {
+	h, err := headOf(a)
+	return err == nil && len(h.Cards) > 0 && string(h.Cards) != "null"
+}
+
+// pickMove picks one of actions at random, every action but escape, leave
+// and delegate alike likely; false when there is none of those. It reads
+// the type of the actions it draws only: a lead of 斗地主 lists hundreds,
+// and a client that decoded every one of them would load the machine the
+// server shares with it more than the server's work does.
+func pickMove(actions []json.RawMessage, rng *rand.Rand) (json.RawMessage, bool, error) {
+	left := slices.Clone(actions)
+	for len(left) > 0 {
+		i := rng.IntN(len(left))
+		h, err := headOf(left[i])
+		if err != nil {
+			return nil, false, err
+		}
+		switch h.Type {
+		case "escape", "leave", "delegate":
+			left[i] = left[len(left)-1]
+			left = left[:len(left)-1]
+		default:
+			return left[i], true, nil
+		}
+	}
+	return nil, false, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -183,38 +184,40 @@ func (c *loadClient) readStream(ctx context.Context, streams *http.Client, node 
 	}
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64*1024), 1<<22)
-	var event, data string
+	// The lines are read in the scanner's buffer; only a message's data is
+	// copied, to be decoded at the blank line that ends the message.
+	var event, data []byte
 	for sc.Scan() {
-		line := sc.Text()
+		line := sc.Bytes()
 		switch {
-		case line == "":
+		case len(line) == 0:
 			switch {
-			case event == "turn" && onTurn != nil:
+			case string(event) == "turn" && onTurn != nil:
 				var turn seatTurn
-				if err := json.Unmarshal([]byte(data), &turn); err != nil {
+				if err := json.Unmarshal(data, &turn); err != nil {
 					return fmt.Errorf("turn message %q: %w", data, err)
 				}
 				if onTurn(turn) {
 					return nil
 				}
-			case event == "legal" && onLegal != nil:
+			case string(event) == "legal" && onLegal != nil:
 				var l loadLegal
-				if err := json.Unmarshal([]byte(data), &l); err != nil {
+				if err := json.Unmarshal(data, &l); err != nil {
 					return fmt.Errorf("legal message %q: %w", data, err)
 				}
 				if onLegal(l) {
 					return nil
 				}
 			}
-			event, data = "", ""
-		case strings.HasPrefix(line, "id: "):
-			if id, err := strconv.Atoi(line[4:]); err == nil {
+			event, data = event[:0], data[:0]
+		case bytes.HasPrefix(line, []byte("id: ")):
+			if id, err := strconv.Atoi(string(line[4:])); err == nil {
 				onID(id)
 			}
-		case strings.HasPrefix(line, "event: "):
-			event = line[7:]
-		case strings.HasPrefix(line, "data: "):
-			data = line[6:]
+		case bytes.HasPrefix(line, []byte("event: ")):
+			event = append(event[:0], line[7:]...)
+		case bytes.HasPrefix(line, []byte("data: ")):
+			data = append(data[:0], line[6:]...)
 		}
 	}
 	if err := sc.Err(); err != nil && ctx.Err() == nil {
@@ -231,14 +234,14 @@ func (c *loadClient) seatMove(ctx context.Context, node int, t *loadTable, seat 
 	if err != nil {
 		return loadAck{}, nil, err
 	}
-	actions = slices.DeleteFunc(slices.Clone(actions), func(a map[string]any) bool {
-		return a["type"] == "escape" || a["type"] == "leave" || a["type"] == "delegate"
-	})
-	if len(actions) == 0 {
+	a, ok, err := pickMove(actions, rng)
+	if err != nil {
+		return loadAck{}, nil, fmt.Errorf("table %s, seat %d: %w", t.id, seat, err)
+	}
+	if !ok {
 		c.misses.Add(1)
 		return loadAck{}, nil, fmt.Errorf("table %s: seat %d was named awaited and has nothing to play", t.id, seat)
 	}
-	a := actions[rng.IntN(len(actions))]
 	key := fmt.Sprintf("lt-%016x", rng.Uint64())
 	var r struct {
 		Version int `json:"version"`

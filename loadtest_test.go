@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -101,6 +103,46 @@ func TestLoadtestAgainstServer(t *testing.T) {
 		// message (or its own answer) names it.
 		if strings.HasPrefix(mode, "per-seat") && res.Streams < 4*3 {
 			t.Fatalf("per seat: %d streams opened for 12 seats", res.Streams)
+		}
+	}
+}
+
+// TestPickMove: the load tool never plays escape, leave or delegate, picks
+// every other action, sends the one it picks as the server wrote it, and
+// reports an action it cannot read.
+func TestPickMove(t *testing.T) {
+	raw := func(s ...string) []json.RawMessage {
+		out := make([]json.RawMessage, len(s))
+		for i, a := range s {
+			out[i] = json.RawMessage(a)
+		}
+		return out
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	if a, ok, err := pickMove(raw(`{"type":"escape"}`, `{"type":"leave"}`, `{"type":"delegate"}`), rng); ok || err != nil {
+		t.Fatalf("only escape, leave and delegate: picked %s, %v, %v", a, ok, err)
+	}
+	actions := raw(`{"type":"escape"}`, `{"type":"pass"}`, `{"type":"delegate"}`, `{"type":"play","cards":["S3"]}`, `{"type":"leave"}`)
+	seen := map[string]int{}
+	for range 400 {
+		a, ok, err := pickMove(actions, rng)
+		if !ok || err != nil {
+			t.Fatalf("picked nothing: %v", err)
+		}
+		seen[string(a)]++
+	}
+	if len(seen) != 2 || seen[`{"type":"pass"}`] < 150 || seen[`{"type":"play","cards":["S3"]}`] < 150 {
+		t.Fatalf("picks %v, want pass and the play about as often, nothing else", seen)
+	}
+	if string(actions[0]) != `{"type":"escape"}` || string(actions[4]) != `{"type":"leave"}` {
+		t.Fatalf("pickMove reordered its argument: %s", actions)
+	}
+	if _, _, err := pickMove(raw(`{"type":`), rng); err == nil {
+		t.Fatal("an action that is not JSON was picked without an error")
+	}
+	for a, want := range map[string]bool{`{"type":"pass"}`: false, `{"type":"play","cards":null}`: false, `{"type":"play","cards":["BJ"]}`: true, `{`: false} {
+		if got := namesCards(json.RawMessage(a)); got != want {
+			t.Errorf("namesCards(%s) = %v, want %v", a, got, want)
 		}
 	}
 }
