@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"paiju/api/apitest"
 	"paiju/natsbus"
 )
@@ -126,9 +128,10 @@ func TestServePlayVerify(t *testing.T) {
 	if natsURL != natsbus.InProcessURL {
 		t.Fatalf("serve logged NATS at %s, want %s: the embedded server has no address (DESIGN.md, NATS)", natsURL, natsbus.InProcessURL)
 	}
-	// The in-process projections read NATS, so once they have the last
-	// event so does the stream, which holds an exact prefix of the store.
+	// The projections take the events from the relay before it publishes
+	// them: wait for both, then the stream must hold the store exactly.
 	waitProjected(t, c, ps[0].Token)
+	waitRelayed(t, c)
 	if err := stop(); err != nil {
 		t.Fatalf("serve returned %v", err)
 	}
@@ -143,9 +146,35 @@ func TestServePlayVerify(t *testing.T) {
 	}
 }
 
+// waitRelayed polls /readyz until the relay has published every event.
+func waitRelayed(t *testing.T, c *apitest.Client) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var ready struct {
+			Checks []struct {
+				Name   string `json:"name"`
+				Detail string `json:"detail"`
+			} `json:"checks"`
+		}
+		c.Do(apitest.Request{Method: "GET", Path: "/readyz"}).Decode(t, &ready)
+		for _, ch := range ready.Checks {
+			if ch.Name == "relay" && ch.Detail == "0 events behind" {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the relay did not catch up: %+v", ready)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // checkRelayed checks, once the server has stopped, that the NATS stream it
-// left in dir holds one message per event: the embedded server accepts no
-// connection from outside its process, so the test opens the stream itself.
+// left in dir holds one message per event, and that no consumer reads it:
+// the server's projections take the events from its relay. The embedded
+// server accepts no connection from outside its process, so the test opens
+// the stream itself.
 func checkRelayed(t *testing.T, dir string, events int) {
 	t.Helper()
 	ctx := t.Context()
@@ -169,6 +198,9 @@ func checkRelayed(t *testing.T, dir string, events int) {
 	}
 	if msgs := info.State.Msgs; int(msgs) != events {
 		t.Fatalf("the NATS stream holds %d messages for the table's %d events", msgs, events)
+	}
+	if info.State.Consumers != 0 {
+		t.Fatalf("the embedded NATS stream has %d consumers, want none", info.State.Consumers)
 	}
 }
 
@@ -196,4 +228,52 @@ func seatThree(t *testing.T, c *apitest.Client) (seatedTable, []rootPlayer) {
 		}
 	}
 	return tv, ps
+}
+
+// TestServeDropsTheFormerProjectionConsumer: a data directory where an
+// earlier version fed the projections through a durable consumer of the
+// embedded stream is left without it, and the projections still catch up.
+func TestServeDropsTheFormerProjectionConsumer(t *testing.T) {
+	dir := t.TempDir()
+	ctx := t.Context()
+	withStream := func(f func(jetstream.Stream)) {
+		t.Helper()
+		emb, err := natsbus.StartEmbedded(ctx, filepath.Join(dir, "nats"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer emb.Shutdown()
+		nc, js, err := emb.Connect(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		st, err := natsbus.Namespace{}.EnsureStream(ctx, js, natsbus.StreamLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(st)
+	}
+	withStream(func(st jetstream.Stream) {
+		_, err := st.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: natsbus.ProjectionsConsumer(), AckPolicy: jetstream.AckAllPolicy})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	base, _, stop := startServer(t, dir)
+	c := apitest.New(t, base)
+	_, ps := seatThree(t, c)
+	waitProjected(t, c, ps[0].Token)
+	if err := stop(); err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+	withStream(func(st jetstream.Stream) {
+		info, err := st.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.State.Consumers != 0 {
+			t.Fatalf("the stream has %d consumers after serve, want none", info.State.Consumers)
+		}
+	})
 }

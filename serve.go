@@ -86,14 +86,6 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		}
 	}
 	relayOpts := natsbus.RelayOptions{Namespace: cfg.NATS.NS}
-	// The embedded server has no publisher but this node's relay: the
-	// streams hear the events from the relay itself, not back from NATS.
-	var live api.Live = natsbus.NewLive(nc, cfg.NATS.NS)
-	if cfg.NATS.URL == "" {
-		local := natsbus.NewLocalLive()
-		live, relayOpts.Announce = local, local.Announce
-	}
-	relay := natsbus.NewRelay(store, js, store, log.With("component", "relay"), relayOpts)
 	if cfg.Projector == "" {
 		cfg.Projector = "in-process"
 	}
@@ -108,6 +100,23 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 		return err
 	}
 	defer pdb.Close()
+	var live api.Live = natsbus.NewLive(nc, cfg.NATS.NS)
+	var pages *projections.PageFeed
+	if cfg.NATS.URL == "" {
+		// The embedded server has no publisher but this node's relay and
+		// no reader but this process: the streams and the projections
+		// take the events from the relay itself, not back from NATS.
+		local := natsbus.NewLocalLive()
+		live, relayOpts.Announce = local, local.Announce
+		if cfg.Projector == "in-process" {
+			pages = pageFeed(pdb, store, log)
+			relayOpts.Announce = func(page []eventstore.Event) {
+				local.Announce(page)
+				pages.Announce(page)
+			}
+		}
+	}
+	relay := natsbus.NewRelay(store, js, store, log.With("component", "relay"), relayOpts)
 	hs := healthSource{
 		Head: func(ctx context.Context) (int64, error) {
 			pos, _, err := store.Head(ctx)
@@ -209,7 +218,15 @@ func serve(ctx context.Context, cfg serveConfig, stderr io.Writer, ready chan<- 
 			log.Error("turn clocks and bots stopped", "err", err)
 		}
 	})
-	if cfg.Projector == "in-process" {
+	switch {
+	case pages != nil:
+		wg.Go(func() {
+			dropProjectionConsumers(runCtx, js, cfg.NATS.NS, log)
+			if err := pages.Run(runCtx); err != nil {
+				log.Error("projections stopped", "err", err)
+			}
+		})
+	case cfg.Projector == "in-process":
 		feed := projectionFeed(pdb, js, cfg.NATS.NS, store, log)
 		switch {
 		case cl != nil && pdb.Shared:
