@@ -25,18 +25,21 @@ type PageFeed struct {
 	missed atomic.Bool
 	wake   chan struct{}
 	// batch and linger: a batch is applied once it holds batch events, or
-	// linger after its first event came, whichever is first: each
-	// transaction costs a commit, and at a few moves a second a move is
-	// projected at most linger late.
+	// linger after its first event came, whichever is first. Each
+	// transaction costs a commit and the reads of every row a batch
+	// changes: at 2,000 moves a second, 1,024 events and 200 ms measured
+	// 380 allocations a move against 405 for 256 and 50 ms (docs/PERF.md,
+	// "Eighth round"). A move is projected at most linger late, where the
+	// NATS feed's pull waits up to a second for its batch.
 	batch  int
 	linger time.Duration
 }
 
 // Page feed defaults.
 const (
-	pageFeedQueue  = 256 // pages waiting for the feed before it reads the log instead
-	pageFeedBatch  = 256 // events a transaction, as the NATS feed fetches
-	pageFeedLinger = 50 * time.Millisecond
+	pageFeedQueue  = 256  // pages waiting for the feed before it reads the log instead
+	pageFeedBatch  = 1024 // events a transaction
+	pageFeedLinger = 200 * time.Millisecond
 	pageFeedRetry  = time.Second
 )
 

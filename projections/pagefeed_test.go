@@ -184,7 +184,9 @@ func TestPageFeedReadsTheLogForPagesItCouldNotTake(t *testing.T) {
 	log := &growingLog{}
 	st := &lockedStore{}
 	f := NewPageFeed(Feed{Store: st, Log: log}, []string{Hands}, nil)
-	f.linger = time.Hour // a batch waits for a full batch, or a missed page
+	// A batch waits until it is full, or for a missed page; it fits the
+	// queue, so that announcing it cannot overflow the queue.
+	f.batch, f.linger = pageFeedQueue/2, time.Hour
 	runPageFeed(t, f, log)
 	gate, entered := make(chan struct{}), make(chan struct{})
 	st.mu.Lock()
@@ -211,7 +213,7 @@ func TestPageFeedBatches(t *testing.T) {
 	log := &growingLog{}
 	st := &lockedStore{}
 	f := NewPageFeed(Feed{Store: st, Log: log}, []string{Hands}, nil)
-	f.linger = time.Hour
+	f.batch, f.linger = pageFeedQueue/2, time.Hour
 	runPageFeed(t, f, log)
 	for range f.batch {
 		f.Announce(log.commit(log.n + 1))
