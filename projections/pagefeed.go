@@ -27,10 +27,11 @@ type PageFeed struct {
 	// batch and linger: a batch is applied once it holds batch events, or
 	// linger after its first event came, whichever is first. Each
 	// transaction costs a commit and the reads of every row a batch
-	// changes: at 2,000 moves a second, 1,024 events and 200 ms measured
-	// 380 allocations a move against 405 for 256 and 50 ms (docs/PERF.md,
-	// "Eighth round"). A move is projected at most linger late, where the
-	// NATS feed's pull waits up to a second for its batch.
+	// changes: at about 1,800 moves a second the server allocated 405
+	// times a move with 256 events or 50 ms, 380 with 256 or 200 ms, 366
+	// with 1,024 or 250 ms (docs/PERF.md, "Eighth round"). A move is
+	// projected at most linger late; the NATS feed's pull waits up to a
+	// second for its batch.
 	batch  int
 	linger time.Duration
 }
