@@ -177,6 +177,25 @@ func waitRelayed(t *testing.T, c *apitest.Client) {
 // the stream itself.
 func checkRelayed(t *testing.T, dir string, events int) {
 	t.Helper()
+	withEmbeddedStream(t, dir, func(st jetstream.Stream) {
+		info, err := st.Info(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msgs := info.State.Msgs; int(msgs) != events {
+			t.Fatalf("the NATS stream holds %d messages for the table's %d events", msgs, events)
+		}
+		if info.State.Consumers != 0 {
+			t.Fatalf("the embedded NATS stream has %d consumers, want none", info.State.Consumers)
+		}
+	})
+}
+
+// withEmbeddedStream starts the embedded NATS server of the data directory
+// dir (no server may be running on it), calls f with its events stream,
+// created if missing, and stops the server.
+func withEmbeddedStream(t *testing.T, dir string, f func(jetstream.Stream)) {
+	t.Helper()
 	ctx := t.Context()
 	emb, err := natsbus.StartEmbedded(ctx, filepath.Join(dir, "nats"), nil)
 	if err != nil {
@@ -188,20 +207,11 @@ func checkRelayed(t *testing.T, dir string, events int) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	st, err := js.Stream(ctx, natsbus.StreamName)
+	st, err := natsbus.Namespace{}.EnsureStream(ctx, js, natsbus.StreamLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := st.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if msgs := info.State.Msgs; int(msgs) != events {
-		t.Fatalf("the NATS stream holds %d messages for the table's %d events", msgs, events)
-	}
-	if info.State.Consumers != 0 {
-		t.Fatalf("the embedded NATS stream has %d consumers, want none", info.State.Consumers)
-	}
+	f(st)
 }
 
 // rootPlayer is a registered player as the end-to-end tests use it.
@@ -236,25 +246,7 @@ func seatThree(t *testing.T, c *apitest.Client) (seatedTable, []rootPlayer) {
 func TestServeDropsTheFormerProjectionConsumer(t *testing.T) {
 	dir := t.TempDir()
 	ctx := t.Context()
-	withStream := func(f func(jetstream.Stream)) {
-		t.Helper()
-		emb, err := natsbus.StartEmbedded(ctx, filepath.Join(dir, "nats"), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer emb.Shutdown()
-		nc, js, err := emb.Connect(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer nc.Close()
-		st, err := natsbus.Namespace{}.EnsureStream(ctx, js, natsbus.StreamLimits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f(st)
-	}
-	withStream(func(st jetstream.Stream) {
+	withEmbeddedStream(t, dir, func(st jetstream.Stream) {
 		_, err := st.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: natsbus.ProjectionsConsumer(), AckPolicy: jetstream.AckAllPolicy})
 		if err != nil {
 			t.Fatal(err)
@@ -267,7 +259,7 @@ func TestServeDropsTheFormerProjectionConsumer(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatalf("serve returned %v", err)
 	}
-	withStream(func(st jetstream.Stream) {
+	withEmbeddedStream(t, dir, func(st jetstream.Stream) {
 		info, err := st.Info(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -110,6 +110,13 @@ func (l *growingLog) commit(n int64) []eventstore.Event {
 	return page
 }
 
+// newPageFeedTest returns a log of n events, a store and a feed of one
+// projection from them.
+func newPageFeedTest(n int64) (*growingLog, *lockedStore, *PageFeed) {
+	log, st := &growingLog{n: n}, &lockedStore{}
+	return log, st, NewPageFeed(Feed{Store: st, Log: log}, []string{Hands}, nil)
+}
+
 // runPageFeed runs f until the test ends, and returns once its catch-up
 // on start has read log to the end: from then on only the pages announced
 // bring it events.
@@ -164,9 +171,7 @@ func waitApplied(t *testing.T, st *lockedStore, n int64) {
 // holds on start, then the pages it is handed; a page given twice (the
 // relay reads it again after a failure to publish) changes nothing.
 func TestPageFeedFollowsTheLogThenThePages(t *testing.T) {
-	log := &growingLog{n: 10}
-	st := &lockedStore{}
-	f := NewPageFeed(Feed{Store: st, Log: log}, []string{Hands}, nil)
+	log, st, f := newPageFeedTest(10)
 	runPageFeed(t, f, log)
 	waitApplied(t, st, 10)
 	page := log.commit(15)
@@ -181,9 +186,7 @@ func TestPageFeedFollowsTheLogThenThePages(t *testing.T) {
 // the feed is busy beyond its queue are dropped, and the feed reads the
 // log for them, the last ones included (no later page shows their gap).
 func TestPageFeedReadsTheLogForPagesItCouldNotTake(t *testing.T) {
-	log := &growingLog{}
-	st := &lockedStore{}
-	f := NewPageFeed(Feed{Store: st, Log: log}, []string{Hands}, nil)
+	log, st, f := newPageFeedTest(0)
 	// A batch waits until it is full, or for a missed page; it fits the
 	// queue, so that announcing it cannot overflow the queue.
 	f.batch, f.linger = pageFeedQueue/2, time.Hour
@@ -210,9 +213,7 @@ func TestPageFeedReadsTheLogForPagesItCouldNotTake(t *testing.T) {
 // TestPageFeedBatches: pages that come together are applied in one
 // transaction, not one each.
 func TestPageFeedBatches(t *testing.T) {
-	log := &growingLog{}
-	st := &lockedStore{}
-	f := NewPageFeed(Feed{Store: st, Log: log}, []string{Hands}, nil)
+	log, st, f := newPageFeedTest(0)
 	f.batch, f.linger = pageFeedQueue/2, time.Hour
 	runPageFeed(t, f, log)
 	for range f.batch {
@@ -229,9 +230,7 @@ func TestPageFeedBatches(t *testing.T) {
 // TestPageFeedRetriesAFailedBatch: a batch the store refuses is applied
 // later from the log, though no page comes after it.
 func TestPageFeedRetriesAFailedBatch(t *testing.T) {
-	log := &growingLog{n: 3}
-	st := &lockedStore{}
-	f := NewPageFeed(Feed{Store: st, Log: log}, []string{Hands}, nil)
+	log, st, f := newPageFeedTest(3)
 	f.linger = time.Millisecond
 	runPageFeed(t, f, log)
 	waitApplied(t, st, 3)
