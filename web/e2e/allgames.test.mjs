@@ -204,7 +204,16 @@ for (const g of variants.filter((x) => !only || `${x.game}-${x.variant}` === onl
     if (g.game === "shengji") assert.ok((await page.locator(".settlement .kitty .card").count()) > 0, "the kitty shown at the end");
     if (g.game === "dadun") assert.match((await page.locator(".settlement .result").textContent()) ?? "", /朋友|打独|friend|alone/);
     t.diagnostic(`${g.game} ${g.variant}: ${JSON.stringify(did)}`);
-    assert.deepEqual(problems(), []);
+    // The bots play the moment they may, and in a deal where every seat
+    // may declare (升级) one can move the table between a click and the
+    // /legal it asks: the server refuses the stale selection (422
+    // selection_not_legal) and the page takes the card back. The browser
+    // logs the refusal; it is not the page's fault.
+    const stale = /status of 422 .*\/legal\?(.*&)?selected=/;
+    assert.deepEqual(
+      problems().filter((p) => !stale.test(p)),
+      [],
+    );
     await context.close();
   });
 }

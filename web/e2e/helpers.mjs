@@ -159,7 +159,10 @@ export async function openPage(browser, base, viewport = DESKTOP, opts = {}) {
     if (new URL(u).origin !== origin) problems.push(`request left the origin: ${u}`);
   });
   page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
+    if (msg.type() !== "error") return;
+    // A failed request's message names its status only: say which request.
+    const at = msg.text().startsWith("Failed to load resource") ? ` (${msg.location().url})` : "";
+    problems.push(`console error: ${msg.text()}${at}`);
   });
   page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
   await page.goto(base + (opts.path ?? "/"));
