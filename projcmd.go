@@ -135,9 +135,7 @@ func project(ctx context.Context, c projectConfig, stderr io.Writer) error {
 // gaps from the store's log.
 func projectionFeed(db projections.Store, js jetstream.JetStream, ns natsbus.Namespace, log projections.Source, logger *slog.Logger) *natsbus.ProjectionFeed {
 	return &natsbus.ProjectionFeed{
-		Projector: projections.Feed{Store: db, Log: log, Rebuilt: func(name, reason string) {
-			logger.Warn("projection rebuilt from position 0: the log does not hold its checkpoint", "projection", name, "reason", reason)
-		}},
+		Projector: projector(db, log, logger),
 		JS:        js,
 		Namespace: ns,
 		Names:     projections.Names,
@@ -148,10 +146,15 @@ func projectionFeed(db projections.Store, js jetstream.JetStream, ns natsbus.Nam
 // pageFeed feeds db's projections the pages of events this node's relay
 // reads from log (an embedded NATS server's node).
 func pageFeed(db projections.Store, log projections.Source, logger *slog.Logger) *projections.PageFeed {
-	logger = logger.With("component", "projections")
-	return projections.NewPageFeed(projections.Feed{Store: db, Log: log, Rebuilt: func(name, reason string) {
+	return projections.NewPageFeed(projector(db, log, logger), projections.Names, logger.With("component", "projections"))
+}
+
+// projector applies events to db's projections, filling gaps from log and
+// warning of a projection it rebuilds.
+func projector(db projections.Store, log projections.Source, logger *slog.Logger) projections.Feed {
+	return projections.Feed{Store: db, Log: log, Rebuilt: func(name, reason string) {
 		logger.Warn("projection rebuilt from position 0: the log does not hold its checkpoint", "projection", name, "reason", reason)
-	}}, projections.Names, logger)
+	}}
 }
 
 // dropProjectionConsumers deletes the durable consumers an earlier version
