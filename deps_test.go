@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,7 +39,13 @@ var contractUsers = map[[2]string]string{
 	{"paiju/projections/sqlite", "paiju/eventstore"}: "it applies stored events, as the projections contract says",
 	{"paiju/api", "paiju/projections"}:               "the read model's types are the bodies of the read routes (api declares the interfaces that serve them)",
 
-	{"paiju/projections/postgres", "paiju/eventstore"}:        "it applies stored events, as the projections contract says",
+	{"paiju/projections/postgres", "paiju/eventstore"}: "it applies stored events, as the projections contract says",
+
+	// The command line reads flags into the configuration types of the
+	// packages they configure; internal/app wires the packages.
+	{"paiju/internal/cli", "paiju/api"}:                       "the quota flags fill api.Quotas",
+	{"paiju/internal/cli", "paiju/natsbus"}:                   "the stream and lease flags fill natsbus's limits",
+	{"paiju/internal/cli", "paiju/projections"}:               "replay names the projections",
 	{"paiju/projections/projectionstest", "paiju/eventstore"}: "its logs are of stored events, as the projections contract says",
 }
 
@@ -60,12 +68,23 @@ func family(pkg string) (fam string, adapter bool) {
 	return "", false
 }
 
+// wirers may import every adapter: internal/app wires them (the only
+// package that does), and the whole-stack tests under e2e run the real
+// thing.
+func wirer(pkg string) bool {
+	return pkg == "paiju/internal/app" || strings.HasPrefix(pkg, "paiju/internal/app/") ||
+		pkg == "paiju/e2e" || strings.HasPrefix(pkg, "paiju/e2e/")
+}
+
 // TestAdaptersImportNoAdapter keeps the ports and adapters apart: an adapter
 // never imports another adapter, a contract is imported from outside its
-// family only where contractUsers says why, and only main wires adapters
-// together (STYLE.md, The shape of the tree; DESIGN.md, Layout).
+// family only where contractUsers says why, and only internal/app wires
+// adapters together (STYLE.md, The shape of the tree; DESIGN.md, Layout).
+// api's tests keep the same rules: they use fakes of its interfaces, and
+// the whole-stack tests live in e2e. Other packages' tests may use a real
+// adapter as a fixture (the service's tests run on a real store).
 func TestAdaptersImportNoAdapter(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...").CombinedOutput()
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}} |{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}`, "./...").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
@@ -73,32 +92,70 @@ func TestAdaptersImportNoAdapter(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		pkg, imports := f[0], f[1:]
-		if pkg == "paiju" {
-			continue // main wires everything
+		if wirer(pkg) {
+			continue
 		}
 		pfam, padapter := family(pkg)
-		for _, imp := range imports {
+		for i, imp := range imports {
+			if imp == "|" {
+				if pfam != "api" {
+					break
+				}
+				continue
+			}
+			who := pkg
+			if i > 0 && slices.Contains(imports[:i], "|") {
+				who = pkg + " (its tests)"
+			}
+			if imp == "paiju/internal/app" || strings.HasPrefix(imp, "paiju/internal/app/") {
+				if pkg != "paiju/internal/cli" {
+					t.Errorf("%s imports %s: only the command line (internal/cli) and the whole-stack tests (e2e) start the application", pkg, imp)
+				}
+				continue
+			}
 			ifam, iadapter := family(imp)
 			if ifam == "" || ifam == pfam {
 				continue
 			}
 			edges++
 			switch {
+			case contractUsers[[2]string{pkg, imp}] != "":
 			case iadapter && pfam == "":
-				t.Errorf("%s imports the adapter %s: only main may wire adapters", pkg, imp)
+				t.Errorf("%s imports the adapter %s: only internal/app may wire adapters", who, imp)
 			case iadapter:
-				t.Errorf("the %s package %s imports the %s adapter %s: adapters never import each other; declare an interface where it is consumed and wire it in main", pfam, pkg, ifam, imp)
-			case pfam != "" && contractUsers[[2]string{pkg, imp}] == "":
+				t.Errorf("the %s package %s imports the %s adapter %s: adapters never import each other; declare an interface where it is consumed and wire it in internal/app", pfam, who, ifam, imp)
+			case pfam != "":
 				kind := "contract"
 				if padapter {
 					kind = "adapter"
 				}
-				t.Errorf("the %s %s imports %s, the %s family's contract: only that family may, unless contractUsers says why", kind, pkg, imp, ifam)
+				t.Errorf("the %s %s imports %s, the %s family's contract: only that family may, unless contractUsers says why", kind, who, imp, ifam)
 			}
 		}
 	}
 	if edges == 0 {
 		t.Fatal("no import across families found: the package list no longer matches the tree")
+	}
+}
+
+// TestMainOnlyCallsTheCommandLine: the root package is the program's entry
+// and nothing else; the commands live in internal/cli.
+func TestMainOnlyCallsTheCommandLine(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, imp := range strings.Fields(string(out)) {
+		if strings.HasPrefix(imp, "paiju/") && imp != "paiju/internal/cli" {
+			t.Errorf("main imports %s: it should only call internal/cli", imp)
+		}
+	}
+	b, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n > 60 {
+		t.Errorf("main.go has %d lines; keep it to the entry point (≤ 60)", n)
 	}
 }
 
