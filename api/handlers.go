@@ -1,6 +1,8 @@
 package api
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -534,7 +536,7 @@ func (s *server) conditions(w http.ResponseWriter, r *http.Request, allowEmpty b
 			return cond, nil, problem(http.StatusBadRequest, "invalid_idempotency_key", "Idempotency-Key must be one value of 1 to 255 visible ASCII characters")
 		}
 		cond.IdempotencyKey = key
-		cond.RequestHash = service.HashRequest(r.Method, r.URL.Path, body)
+		cond.RequestHash = requestHash(r.Method, r.URL.Path, body)
 	}
 	return cond, body, nil
 }
@@ -640,4 +642,13 @@ func setETag(w http.ResponseWriter, version int) {
 	var b [24]byte
 	tag := append(strconv.AppendInt(append(b[:0], '"'), int64(version), 10), '"')
 	w.Header().Set("ETag", string(tag))
+}
+
+// requestHash is the hash of a request stored with its Idempotency-Key: a
+// retry must repeat the method, the path and the body exactly.
+func requestHash(method, path string, body []byte) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s %s\n", method, path)
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -84,12 +84,9 @@ func TestCluster(t *testing.T) {
 		}
 	}
 
-	binDir := t.TempDir()
-	paijuBin, natsBin := filepath.Join(binDir, "paiju"), filepath.Join(binDir, "nats-server")
-	for _, b := range [][]string{{paijuBin, "."}, {natsBin, "github.com/nats-io/nats-server/v2"}} {
-		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", b[1], err, out)
-		}
+	bin, natsBin := paijuBin(t), filepath.Join(t.TempDir(), "nats-server")
+	if out, err := exec.Command("go", "build", "-o", natsBin, "github.com/nats-io/nats-server/v2").CombinedOutput(); err != nil {
+		t.Fatalf("go build nats-server: %v\n%s", err, out)
 	}
 
 	nc := startNATSCluster(t, natsBin, logDir, 3)
@@ -99,7 +96,7 @@ func TestCluster(t *testing.T) {
 	}
 	nodes := make([]*clusterProc, nNodes)
 	for i := range nodes {
-		nodes[i] = startPaijuNode(t, paijuBin, logDir, i, nc.urls, store)
+		nodes[i] = startPaijuNode(t, bin, logDir, i, nc.urls, store)
 	}
 	for _, n := range nodes {
 		n.waitReady(t, 90*time.Second)
@@ -216,7 +213,7 @@ func TestCluster(t *testing.T) {
 	for _, n := range nodes {
 		n.stop(t)
 	}
-	verifyOut := store.verify(t, paijuBin, nc.urls)
+	verifyOut := store.verify(t, bin, nc.urls)
 	t.Logf("survived %d SIGKILLs of paiju nodes and %d of NATS servers; %d moves acknowledged on %d tables (%d only on a retry after their node died, %d requests retried on another node, %d errors), all in the store once, at the positions acknowledged; JetStream holds the store's first %d events in order (%d when the load ended); %d settled hands projected once each; %s",
 		survived.paiju, survived.nats, len(acks), len(tables), replayed, res.Retries, res.Errors, relayed, len(log), hands, verifyOut)
 }

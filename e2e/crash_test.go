@@ -80,10 +80,7 @@ func TestCrashLosesNothing(t *testing.T) {
 		t.Skip("builds and kills a server process")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(t.TempDir(), "paiju")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := paijuBin(t)
 	data := filepath.Join(dir, "data")
 	rng := rand.New(rand.NewPCG(2026, 11))
 	kills := crashKills(t)

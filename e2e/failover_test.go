@@ -63,10 +63,7 @@ func TestClusterRelayFailover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and kills server processes")
 	}
-	bin := filepath.Join(t.TempDir(), "paiju")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := paijuBin(t)
 	natsURL := startNATSServer(t)
 	pg := pgtest.NewDatabase(t)
 	common := []string{"--store", pg, "--nats-url", natsURL, "--cluster", "prod", "--lease-ttl", "2s", "--anchor-interval", "200ms", "--ready-lag-grace", "1h"}

@@ -7,8 +7,6 @@ package service
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -165,7 +163,9 @@ type Cond struct {
 	// IdempotencyKey, when set, makes a retry with the same key and the same
 	// request return the first answer and append nothing.
 	IdempotencyKey string
-	// RequestHash identifies the request under the key (method, path, body).
+	// RequestHash identifies the request made under the key: a retry with
+	// the key must carry the same hash (the API hashes the method, the path
+	// and the body).
 	RequestHash string
 }
 
@@ -421,7 +421,9 @@ func (s *Service) command(ctx context.Context, p Player, tableID, kind string, c
 		}
 	}()
 	res, err = s.inflight.do(ctx, inflightKey(p, cond), func() (*Result, error) {
-		return s.decideAndCommit(ctx, p, tableID, cond, decide, &game)
+		r, g, err := s.decideAndCommit(ctx, p, tableID, cond, decide)
+		game = g
+		return r, err
 	})
 	if err == nil && res != nil && !res.Replayed && res.Table.State.Closed {
 		s.tableClosed(ctx, res.Table.State)
@@ -430,7 +432,8 @@ func (s *Service) command(ctx context.Context, p Player, tableID, kind string, c
 }
 
 // decideAndCommit is command once no other call with its Idempotency-Key is
-// running here; it sets *game once the table is loaded.
+// running here. It returns the table's game once the table is loaded ("" if
+// it was not), for the command's metrics.
 //
 // A key is not looked up first: a new key, the common case, would cost a
 // store read for nothing. A retry whose first call committed is found
@@ -438,23 +441,24 @@ func (s *Service) command(ctx context.Context, p Player, tableID, kind string, c
 // (eventstore.DuplicateKeyError, checked before the expected version), and
 // a command refused on the table its first call changed looks for the key
 // before answering.
-func (s *Service) decideAndCommit(ctx context.Context, p Player, tableID string, cond Cond, decide func(*table.State) ([]table.Payload, error), game *string) (*Result, error) {
-	res, err := s.decideAndCommitNew(ctx, p, tableID, cond, decide, game)
+func (s *Service) decideAndCommit(ctx context.Context, p Player, tableID string, cond Cond, decide func(*table.State) ([]table.Payload, error)) (*Result, string, error) {
+	res, game, err := s.decideAndCommitNew(ctx, p, tableID, cond, decide)
 	if err != nil && cond.IdempotencyKey != "" && !errors.Is(err, ErrKeyReused) {
 		// The first call with this key may have committed (here, or in
 		// another process): its answer, not the verdict on the table it
 		// changed, is this retry's.
 		if replay, rerr := s.replay(ctx, p, cond); replay != nil || rerr != nil {
-			return replay, rerr
+			return replay, game, rerr
 		}
 	}
-	return res, err
+	return res, game, err
 }
 
-// decideAndCommitNew decides and commits as if cond's key were new.
-func (s *Service) decideAndCommitNew(ctx context.Context, p Player, tableID string, cond Cond, decide func(*table.State) ([]table.Payload, error), game *string) (*Result, error) {
+// decideAndCommitNew decides and commits as if cond's key were new; it
+// returns the table's game as decideAndCommit does.
+func (s *Service) decideAndCommitNew(ctx context.Context, p Player, tableID string, cond Cond, decide func(*table.State) ([]table.Payload, error)) (_ *Result, game string, _ error) {
 	if !validID(tableID) {
-		return nil, ErrTableNotFound
+		return nil, "", ErrTableNotFound
 	}
 	e := s.cache.acquire(tableID)
 	defer s.cache.release(tableID, e)
@@ -463,17 +467,17 @@ func (s *Service) decideAndCommitNew(ctx context.Context, p Player, tableID stri
 	for attempt := 1; ; attempt++ {
 		l, err := s.currentLocked(ctx, tableID, e, 0)
 		if err != nil {
-			return nil, err
+			return nil, game, err
 		}
-		*game = l.State.Game
+		game = l.State.Game
 		if cond.IfMatch >= 0 && cond.IfMatch != l.State.Version {
-			return nil, fmt.Errorf("%w: it is at version %d, you named %d", ErrStale, l.State.Version, cond.IfMatch)
+			return nil, game, fmt.Errorf("%w: it is at version %d, you named %d", ErrStale, l.State.Version, cond.IfMatch)
 		}
-		_, endDecide := s.span(ctx, "paiju.decide", attribute.String("paiju.game", *game))
+		_, endDecide := s.span(ctx, "paiju.decide", attribute.String("paiju.game", game))
 		evs, err := decide(l.State)
 		endDecide(err)
 		if err != nil {
-			return nil, err
+			return nil, game, err
 		}
 		res, err := s.commit(ctx, p, tableID, l, evs, cond)
 		if err == nil && !res.Replayed {
@@ -491,9 +495,9 @@ func (s *Service) decideAndCommitNew(ctx context.Context, p Player, tableID stri
 			continue
 		}
 		if errors.Is(err, eventstore.ErrConflict) && cond.IfMatch >= 0 {
-			return nil, fmt.Errorf("%w: %w", ErrStale, err)
+			return nil, game, fmt.Errorf("%w: %w", ErrStale, err)
 		}
-		return res, err
+		return res, game, err
 	}
 }
 
@@ -575,14 +579,6 @@ func (s *Service) GameNames() []string {
 	}
 	slices.Sort(names)
 	return names
-}
-
-// HashRequest is the request hash stored with an Idempotency-Key.
-func HashRequest(method, path string, body []byte) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s %s\n", method, path)
-	h.Write(body)
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // validID accepts the ids this service hands out (ULIDs), and keeps anything

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,4 +25,13 @@ func parseBackup(args []string, getenv func(string) string, stderr io.Writer) (a
 		return c, errors.New("backup: --out FILE is required")
 	}
 	return c, nil
+}
+
+// runBackup writes an online snapshot of the data directory.
+func runBackup(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseBackup(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	return app.Backup(ctx, cfg, stdout)
 }

@@ -7,8 +7,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-
-	"paiju/internal/app"
 )
 
 const usage = `usage: paiju [command] [flags]
@@ -40,72 +38,25 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	switch cmd {
 	case "serve":
-		cfg, err := parseServe(args, getenv, stderr)
-		if err != nil {
-			return err
-		}
-		if cfg.Logger, err = cfg.Common.Logger(stderr); err != nil {
-			return err
-		}
-		return app.Serve(ctx, cfg)
+		return runServe(ctx, args, getenv, stdout, stderr)
 	case "migrate":
-		cfg, err := parseMigrate(args, getenv, stderr)
-		if err != nil {
-			return err
-		}
-		return app.Migrate(ctx, cfg, stdout)
+		return runMigrate(ctx, args, getenv, stdout, stderr)
 	case "verify":
-		cfg, file, err := parseVerify(args, getenv, stderr)
-		if err != nil {
-			return err
-		}
-		if file != "" {
-			return app.VerifyFile(file, stdout)
-		}
-		return app.Verify(ctx, cfg, stdout)
+		return runVerify(ctx, args, getenv, stdout, stderr)
 	case "export":
-		cfg, err := parseExport(args, getenv, stderr)
-		if err != nil {
-			return err
-		}
-		return app.Export(ctx, cfg, stdout)
+		return runExport(ctx, args, getenv, stdout, stderr)
 	case "loadtest":
-		cfg, err := parseLoadtest(args, getenv, stderr)
-		if err != nil {
-			return err
-		}
-		_, err = loadtest(ctx, cfg, stdout)
-		return err
+		return runLoadtest(ctx, args, getenv, stdout, stderr)
 	case "replay":
-		cfg, err := parseReplay(args, getenv, stderr)
-		if err != nil {
-			return err
-		}
-		return app.Replay(ctx, cfg, stdout, stderr)
+		return runReplay(ctx, args, getenv, stdout, stderr)
 	case "project":
-		cfg, err := parseProject(args, getenv, stderr)
-		if err != nil {
-			return err
-		}
-		return app.Project(ctx, cfg, stderr)
+		return runProject(ctx, args, getenv, stdout, stderr)
 	case "backup":
-		cfg, err := parseBackup(args, getenv, stderr)
-		if err != nil {
-			return err
-		}
-		return app.Backup(ctx, cfg, stdout)
+		return runBackup(ctx, args, getenv, stdout, stderr)
 	case "restore":
-		cfg, err := parseRestore(args, getenv, stderr)
-		if err != nil {
-			return err
-		}
-		return app.Restore(ctx, cfg, stdout)
+		return runRestore(ctx, args, getenv, stdout, stderr)
 	case "recover-head":
-		cfg, err := parseRecoverHead(args, getenv, stderr)
-		if err != nil {
-			return err
-		}
-		return app.RecoverHead(ctx, cfg, stdout)
+		return runRecoverHead(ctx, args, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

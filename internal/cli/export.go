@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -22,4 +23,13 @@ func parseExport(args []string, getenv func(string) string, stderr io.Writer) (a
 		return c, fmt.Errorf("export: --table is required")
 	}
 	return c, nil
+}
+
+// runExport writes a table's event log as JSON Lines.
+func runExport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseExport(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	return app.Export(ctx, cfg, stdout)
 }

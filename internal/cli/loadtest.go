@@ -832,3 +832,13 @@ func pickMove(actions []json.RawMessage, rng *rand.Rand) (json.RawMessage, bool,
 	}
 	return nil, false, nil
 }
+
+// runLoadtest plays random legal moves against a running server.
+func runLoadtest(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseLoadtest(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	_, err = loadtest(ctx, cfg, stdout)
+	return err
+}

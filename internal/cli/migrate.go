@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -71,4 +72,13 @@ func parseMigrate(args []string, getenv func(string) string, stderr io.Writer) (
 		return c, fmt.Errorf("migrate: --db %q: want store or projections", c.DB)
 	}
 	return c, nil
+}
+
+// runMigrate creates, upgrades, rolls back or inspects the database schemas.
+func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseMigrate(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	return app.Migrate(ctx, cfg, stdout)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,4 +27,13 @@ func parseProject(args []string, getenv func(string) string, stderr io.Writer) (
 		return c, fmt.Errorf("project: %w", err)
 	}
 	return c, nil
+}
+
+// runProject builds the projections from NATS outside the server.
+func runProject(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseProject(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	return app.Project(ctx, cfg, stderr)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,4 +24,13 @@ func parseRecoverHead(args []string, getenv func(string) string, stderr io.Write
 		return c, errors.New("recover-head: --accept-log is required: it accepts every event lost past the log's end, and the chain head can no longer reveal that loss")
 	}
 	return c, nil
+}
+
+// runRecoverHead records the log's end as the chain head.
+func runRecoverHead(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseRecoverHead(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	return app.RecoverHead(ctx, cfg, stdout)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -25,4 +26,13 @@ func parseReplay(args []string, getenv func(string) string, stderr io.Writer) (a
 		return c, fmt.Errorf("replay: --projection %q: want one of %s or all", c.Projection, strings.Join(projections.Names, ", "))
 	}
 	return c, nil
+}
+
+// runReplay rebuilds projections from the event log.
+func runReplay(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseReplay(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	return app.Replay(ctx, cfg, stdout, stderr)
 }

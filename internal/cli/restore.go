@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,4 +24,13 @@ func parseRestore(args []string, getenv func(string) string, stderr io.Writer) (
 		return c, errors.New("restore: --in FILE is required")
 	}
 	return c, nil
+}
+
+// runRestore unpacks a snapshot into an empty data directory.
+func runRestore(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseRestore(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	return app.Restore(ctx, cfg, stdout)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -105,4 +106,16 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (ap
 		return c, errors.New("serve: --nats-replicas above 1 is for a NATS cluster (--nats-url): the embedded server is one")
 	}
 	return c, nil
+}
+
+// runServe runs the HTTP API until ctx ends.
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseServe(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	if cfg.Logger, err = cfg.Common.Logger(stderr); err != nil {
+		return err
+	}
+	return app.Serve(ctx, cfg)
 }

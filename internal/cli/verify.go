@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -30,4 +31,16 @@ func parseVerify(args []string, getenv func(string) string, stderr io.Writer) (a
 		return c, fs.Arg(0), nil
 	}
 	return c, "", fmt.Errorf("verify: one FILE at most, got %q", fs.Args())
+}
+
+// runVerify checks the hash chain and replays every table, or checks an exported log offline.
+func runVerify(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, file, err := parseVerify(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	if file != "" {
+		return app.VerifyFile(file, stdout)
+	}
+	return app.Verify(ctx, cfg, stdout)
 }
