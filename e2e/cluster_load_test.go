@@ -24,6 +24,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"paiju/eventstore"
+	"paiju/loadtest"
 	"paiju/natsbus"
 )
 
@@ -128,27 +129,27 @@ func TestCluster(t *testing.T) {
 
 	var (
 		mu   sync.Mutex
-		acks []loadAck
+		acks []loadtest.Ack
 	)
 	urls := make([]string, nNodes)
 	for i, n := range nodes {
 		urls[i] = n.url
 	}
 	var out strings.Builder
-	cfg := loadConfig{
+	cfg := loadtest.Config{
 		Addrs: urls, Duration: duration, Game: "doudizhu", Variant: "classic", Seed: 20,
 		Tables: clusterEnv(t, "PAIJU_CLUSTER_TABLES", 24), Clients: clusterEnv(t, "PAIJU_CLUSTER_CLIENTS", 12),
 		Record: filepath.Join(logDir, "acks.jsonl"),
 		// The whole view in every answer, as when this test's figures
 		// were taken; the test measures the nodes' CPU itself.
 		Full: true, MetricsURL: "-",
-		OnAck: func(a loadAck) { mu.Lock(); acks = append(acks, a); mu.Unlock() },
+		OnAck: func(a loadtest.Ack) { mu.Lock(); acks = append(acks, a); mu.Unlock() },
 		OnPlaying: func() {
 			cpuStart = [2]time.Duration{cpuOf(nodes), cpuOf(nc.procs)}
 			close(playing)
 		},
 	}
-	res, err := loadtest(ctx, cfg, &out)
+	res, err := loadtest.Run(ctx, cfg, &out)
 	cpuEnd := [2]time.Duration{cpuOf(nodes), cpuOf(nc.procs)}
 	var commits commitStats
 	if !faults {
@@ -189,7 +190,8 @@ func TestCluster(t *testing.T) {
 		n.waitReady(t, 90*time.Second)
 	}
 
-	c := &loadClient{base: urls[0], nodes: urls, retryFor: 60 * time.Second, http: &http.Client{Timeout: 30 * time.Second}}
+	c := loadtest.NewClient(urls...)
+	c.RetryFor = 60 * time.Second
 	log, err := store.readAll(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -606,7 +608,7 @@ func startPaijuNode(t *testing.T, bin, logDir string, i int, natsURLs string, st
 // positions (the key is recorded with the events, so the move is stored
 // once). It returns how many moves were acknowledged only by a retry's
 // replay (the first attempt's node died before answering).
-func checkAcks(t *testing.T, c *loadClient, acks []loadAck, log []eventstore.Event) int {
+func checkAcks(t *testing.T, c *loadtest.Client, acks []loadtest.Ack, log []eventstore.Event) int {
 	t.Helper()
 	byPos := make(map[int64]eventstore.Event, len(log))
 	for _, e := range log {
@@ -652,17 +654,17 @@ func checkAcks(t *testing.T, c *loadClient, acks []loadAck, log []eventstore.Eve
 						Position int64 `json:"position"`
 					} `json:"events"`
 				}
-				rep, _, err := c.doOn(t.Context(), i+1, "POST", "/v1/tables/"+a.Table+"/actions", a.Token, a.Key, a.Action, &r)
+				rep, _, err := c.DoOn(t.Context(), i+1, "POST", "/v1/tables/"+a.Table+"/actions", a.Token, a.Key, a.Action, &r)
 				var pos []int64
 				for _, e := range r.Events {
 					pos = append(pos, e.Position)
 				}
-				if err == nil && (!rep.replayed || r.Version != a.Version || !slices.Equal(pos, a.Positions)) {
-					err = fmt.Errorf("answered version %d positions %v (replayed %v), acknowledged version %d positions %v", r.Version, pos, rep.replayed, a.Version, a.Positions)
+				if err == nil && (!rep.Replayed || r.Version != a.Version || !slices.Equal(pos, a.Positions)) {
+					err = fmt.Errorf("answered version %d positions %v (replayed %v), acknowledged version %d positions %v", r.Version, pos, rep.Replayed, a.Version, a.Positions)
 				}
 				if err != nil {
 					mu.Lock()
-					errs = append(errs, fmt.Sprintf("move %s at table %s again on %s: %v", a.Key, a.Table, rep.node, err))
+					errs = append(errs, fmt.Sprintf("move %s at table %s again on %s: %v", a.Key, a.Table, rep.Node, err))
 					mu.Unlock()
 				}
 			}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -21,6 +20,7 @@ import (
 	"time"
 
 	"paiju/internal/cli"
+	"paiju/loadtest"
 )
 
 // crashKills is how many SIGKILLs TestCrashLosesNothing delivers: a few by
@@ -87,11 +87,12 @@ func TestCrashLosesNothing(t *testing.T) {
 	ctx := context.Background()
 
 	cmd, base := startChild(t, bin, data)
-	c := &loadClient{base: base, http: &http.Client{Timeout: 10 * time.Second}}
-	cfg := loadConfig{Game: "doudizhu", Variant: "classic"}
-	var tables []*loadTable
+	c := loadtest.NewClient(base)
+	c.HTTP.Timeout = 10 * time.Second
+	cfg := loadtest.Config{Game: "doudizhu", Variant: "classic"}
+	var tables []*loadtest.Table
 	for i := range 6 {
-		tb, err := c.setUp(ctx, cfg, i)
+		tb, err := c.OpenTable(ctx, cfg, i)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +109,7 @@ func TestCrashLosesNothing(t *testing.T) {
 		for i, tb := range tables {
 			wg.Go(func() {
 				r := rand.New(rand.NewPCG(uint64(kill), uint64(i)))
-				if err := c.refresh(ctx, tb); err != nil {
+				if err := c.Refresh(ctx, tb); err != nil {
 					return
 				}
 				for {
@@ -117,12 +118,12 @@ func TestCrashLosesNothing(t *testing.T) {
 						return
 					default:
 					}
-					ack, err := c.move(ctx, tb, r)
+					ack, err := c.Move(ctx, tb, r)
 					if err != nil {
 						return // the server is gone (or refused): this round is over
 					}
 					mu.Lock()
-					acked[tb.id] = max(acked[tb.id], ack.Version)
+					acked[tb.ID()] = max(acked[tb.ID()], ack.Version)
 					moves++
 					mu.Unlock()
 				}
@@ -136,16 +137,16 @@ func TestCrashLosesNothing(t *testing.T) {
 		close(stop)
 		wg.Wait()
 		cmd, base = startChild(t, bin, data)
-		c.base = base
+		c.Addrs = []string{base}
 		for _, tb := range tables {
 			var feed struct {
 				Version int `json:"version"`
 			}
-			if _, err := c.do(ctx, "GET", "/v1/tables/"+tb.id+"/events?after=0", "crash-audit", nil, &feed); err != nil {
+			if _, err := c.Do(ctx, "GET", "/v1/tables/"+tb.ID()+"/events?after=0", "crash-audit", nil, &feed); err != nil {
 				t.Fatal(err)
 			}
-			if feed.Version < acked[tb.id] {
-				t.Fatalf("after kill %d table %s is at version %d, but version %d was acknowledged", kill+1, tb.id, feed.Version, acked[tb.id])
+			if feed.Version < acked[tb.ID()] {
+				t.Fatalf("after kill %d table %s is at version %d, but version %d was acknowledged", kill+1, tb.ID(), feed.Version, acked[tb.ID()])
 			}
 		}
 	}
@@ -153,7 +154,7 @@ func TestCrashLosesNothing(t *testing.T) {
 	// the log settled must be in the hand history, none twice.
 	hands := 0
 	for _, tb := range tables {
-		hands += checkProjected(t, c, tb.id)
+		hands += checkProjected(t, c, tb.ID())
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
@@ -169,7 +170,7 @@ func TestCrashLosesNothing(t *testing.T) {
 // checkProjected compares a table's hand history with the hands its log
 // settled, waiting for the projections to reach the log's last position. It
 // returns the number of settled hands.
-func checkProjected(t *testing.T, c *loadClient, tableID string) int {
+func checkProjected(t *testing.T, c *loadtest.Client, tableID string) int {
 	t.Helper()
 	ctx := context.Background()
 	type event struct {
@@ -186,7 +187,7 @@ func checkProjected(t *testing.T, c *loadClient, tableID string) int {
 			Events  []event `json:"events"`
 		}
 		path := fmt.Sprintf("/v1/tables/%s/events?after=%d", tableID, len(events))
-		if _, err := c.do(ctx, "GET", path, "crash-audit", nil, &feed); err != nil {
+		if _, err := c.Do(ctx, "GET", path, "crash-audit", nil, &feed); err != nil {
 			t.Fatal(err)
 		}
 		events = append(events, feed.Events...)
@@ -220,7 +221,7 @@ func checkProjected(t *testing.T, c *loadClient, tableID string) int {
 		if cursor != "" {
 			path += "&cursor=" + url.QueryEscape(cursor)
 		}
-		if _, err := c.do(ctx, "GET", path, "crash-audit", nil, &page); err != nil {
+		if _, err := c.Do(ctx, "GET", path, "crash-audit", nil, &page); err != nil {
 			t.Fatalf("hand history of %s: %v", tableID, err)
 		}
 		for _, h := range page.Hands {

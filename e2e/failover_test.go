@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"

@@ -1,6 +1,6 @@
 // The browser's export verifier (web/static/js/verify) under Node's test
 // runner. Alone it checks docs/AUDIT.md's worked examples and that every
-// frozen stream (testdata/frozen) verifies; run by the Go test
+// frozen stream (e2e/testdata/frozen) verifies; run by the Go test
 // TestWebVerifierAgreesWithGo it also checks, for each export and tampered
 // copy the Go side wrote, that the verdict and the event of the first fault
 // are the ones audit.VerifyExport gives (PAIJU_VERIFY_CASES names the list).
