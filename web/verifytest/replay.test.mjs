@@ -14,7 +14,7 @@ import path from "node:path";
 import { snapshots, verifyHand } from "../static/js/pages/replay.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const frozen = path.join(here, "..", "..", "testdata", "frozen");
+const frozen = path.join(here, "..", "..", "e2e", "testdata", "frozen");
 
 /** @param {string} key @param {Record<string, string | number>} [vars] */
 const t = (key, vars) => `${key} ${JSON.stringify(vars ?? {})}`;

@@ -17,7 +17,7 @@ import { Stream, commitment, parseSeed, shuffled } from "../static/js/verify/shu
 import { dealerFor } from "../static/js/verify/deal.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const frozen = path.join(here, "..", "..", "testdata", "frozen");
+const frozen = path.join(here, "..", "..", "e2e", "testdata", "frozen");
 
 const exampleSeed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 
