@@ -95,6 +95,8 @@ type Source interface {
 	Head(ctx context.Context) (position int64, hash string, err error)
 }
 
+var _ Source = eventstore.Log(nil)
+
 // readPage is how many events a read of the log returns at most.
 const readPage = 512
 

@@ -11,7 +11,7 @@ import (
 
 const eventColumns = `position, stream, version, type, data, recorded_at, prev_hash, hash`
 
-// Load implements eventstore.Store.
+// Load implements eventstore.Log.
 func (s *Store) Load(ctx context.Context, stream string, fromVersion int) ([]eventstore.Event, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+eventColumns+` FROM events WHERE stream = $1 AND version > $2 ORDER BY version`, stream, fromVersion)
 	if err != nil {
@@ -24,7 +24,7 @@ func (s *Store) Load(ctx context.Context, stream string, fromVersion int) ([]eve
 	return events, nil
 }
 
-// ReadAll implements eventstore.Store. limit must be positive. Commits
+// ReadAll implements eventstore.Log. limit must be positive. Commits
 // become visible in position order (see the package doc), so a page never
 // skips an event that a later read would find.
 func (s *Store) ReadAll(ctx context.Context, fromPosition int64, limit int) ([]eventstore.Event, error) {
@@ -57,7 +57,7 @@ func scanEvents(rows pgx.Rows) ([]eventstore.Event, error) {
 	return events, err
 }
 
-// Head implements eventstore.Store: the chain head row, written in the
+// Head implements eventstore.Log: the chain head row, written in the
 // transaction of every append.
 func (s *Store) Head(ctx context.Context) (int64, string, error) {
 	var h chainHead

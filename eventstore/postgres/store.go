@@ -1,7 +1,7 @@
 // Package postgres is the event store of a cluster: the event log, players,
 // consumer checkpoints and idempotency keys in one PostgreSQL database that
 // every API node appends to, with the same contract as the embedded SQLite
-// store (eventstore.Store, AppendIdempotent, players, checkpoints).
+// store (eventstore.Log, Accounts and Checkpoints).
 //
 // # One global order, one hash chain
 //
@@ -182,7 +182,12 @@ type Store struct {
 	beforeCommit func()
 }
 
-var _ eventstore.Store = (*Store)(nil)
+// The store keeps every contract of the event store.
+var (
+	_ eventstore.Store       = (*Store)(nil)
+	_ eventstore.Accounts    = (*Store)(nil)
+	_ eventstore.Checkpoints = (*Store)(nil)
+)
 
 // Open connects to the database at url (postgres:// or postgresql://),
 // brings the store's schema up to date and starts the writer.

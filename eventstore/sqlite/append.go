@@ -32,7 +32,7 @@ type chainHead struct {
 	hash string
 }
 
-// Append implements eventstore.Store. The events are durable when it returns
+// Append implements eventstore.Log. The events are durable when it returns
 // nil. A cancelled ctx stops an append that the writer has not yet started;
 // once started, the append runs to its commit and Append reports its outcome.
 func (s *Store) Append(ctx context.Context, stream string, expected int, events []eventstore.NewEvent) (eventstore.AppendResult, error) {

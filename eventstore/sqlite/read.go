@@ -51,7 +51,7 @@ func (r *readStmts) close() error {
 	return errors.Join(r.load.Close(), r.readAll.Close(), r.tokenByHash.Close(), r.lookupKey.Close())
 }
 
-// Load implements eventstore.Store.
+// Load implements eventstore.Log.
 func (s *Store) Load(ctx context.Context, stream string, fromVersion int) ([]eventstore.Event, error) {
 	rows, err := s.reads.load.QueryContext(ctx, stream, fromVersion)
 	if err != nil {
@@ -64,7 +64,7 @@ func (s *Store) Load(ctx context.Context, stream string, fromVersion int) ([]eve
 	return events, nil
 }
 
-// ReadAll implements eventstore.Store. limit must be positive.
+// ReadAll implements eventstore.Log. limit must be positive.
 func (s *Store) ReadAll(ctx context.Context, fromPosition int64, limit int) ([]eventstore.Event, error) {
 	if limit <= 0 {
 		return nil, fmt.Errorf("read all from position %d: limit %d is not positive", fromPosition, limit)
@@ -97,7 +97,7 @@ func scanEvents(rows *sql.Rows) ([]eventstore.Event, error) {
 	return events, rows.Err()
 }
 
-// Head implements eventstore.Store.
+// Head implements eventstore.Log.
 func (s *Store) Head(ctx context.Context) (int64, string, error) {
 	h, err := readHead(s.rdb.QueryRowContext(ctx, sqlHead))
 	if err != nil {

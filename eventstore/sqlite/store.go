@@ -159,7 +159,12 @@ type Store struct {
 	appends atomic.Int64 // appends those transactions stored
 }
 
-var _ eventstore.Store = (*Store)(nil)
+// The store keeps every contract of the event store.
+var (
+	_ eventstore.Store       = (*Store)(nil)
+	_ eventstore.Accounts    = (*Store)(nil)
+	_ eventstore.Checkpoints = (*Store)(nil)
+)
 
 // DefaultHeadInterval is Options.HeadInterval's default. A head file
 // write (a temporary file, a write and a rename) cost about half a
