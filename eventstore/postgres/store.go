@@ -86,14 +86,13 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/groupcommit"
 	"paiju/migrations/postgres/store"
 	"paiju/migrations/schema"
 )
@@ -169,13 +168,7 @@ type Store struct {
 	name string // the URL without its password, for messages
 	pool *pgxpool.Pool
 
-	reqs       chan *appendRequest
-	closing    chan struct{}
-	writerDone chan struct{}
-	closeOnce  sync.Once
-
-	commits atomic.Int64 // transactions the writer committed
-	appends atomic.Int64 // appends those transactions stored
+	writer *groupcommit.Writer // runs commit on its batches of appends
 
 	// beforeCommit, if set (by tests), runs in each append transaction
 	// after its writes, before COMMIT, with the chain lock held.
@@ -213,14 +206,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open event store %s: %w", name, err)
 	}
-	s := &Store{
-		opts:       opts,
-		name:       name,
-		pool:       pool,
-		reqs:       make(chan *appendRequest),
-		closing:    make(chan struct{}),
-		writerDone: make(chan struct{}),
-	}
+	s := &Store{opts: opts, name: name, pool: pool}
 	check := s.CheckHead
 	if opts.NoHeadCheck {
 		check = s.Ping
@@ -229,7 +215,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open event store %s: %w", name, err)
 	}
-	go s.writer()
+	s.writer = groupcommit.Start(groupcommit.Options{MaxBatch: opts.MaxBatch, MaxBatchWait: opts.MaxBatchWait, UTF8: true, OnCommit: opts.OnCommit}, s.commit)
 	return s, nil
 }
 
@@ -278,11 +264,8 @@ func (s *Store) Ping(ctx context.Context) error {
 // writer fail with eventstore.ErrClosed; an append the writer already took
 // is committed (or failed) and answered first. Close is idempotent.
 func (s *Store) Close() error {
-	s.closeOnce.Do(func() {
-		close(s.closing)
-		<-s.writerDone
-		s.pool.Close()
-	})
+	s.writer.Close()
+	s.pool.Close()
 	return nil
 }
 
@@ -295,7 +278,8 @@ type Stats struct {
 
 // Stats returns the writer's counters.
 func (s *Store) Stats() Stats {
-	return Stats{Commits: s.commits.Load(), Appends: s.appends.Load()}
+	commits, appends := s.writer.Stats()
+	return Stats{Commits: commits, Appends: appends}
 }
 
 // noRows reports pgx's "no rows" error.
