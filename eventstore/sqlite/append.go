@@ -299,7 +299,7 @@ func (st *txStmts) appendOne(ctx context.Context, r *groupcommit.Request, b *bat
 // duplicate returns the *eventstore.DuplicateKeyError of key if it is
 // recorded, nil if not.
 func (st *txStmts) duplicate(ctx context.Context, key *eventstore.IdempotencyKey) error {
-	rec, found, err := scanIdempotency(st.bind(st.w.lookupKey).QueryRowContext(ctx, key.Scope, key.Key), key.Scope, key.Key)
+	rec, found, err := scanner.Idempotency(st.bind(st.w.lookupKey).QueryRowContext(ctx, key.Scope, key.Key), key.Scope, key.Key)
 	if err != nil {
 		return err
 	}
