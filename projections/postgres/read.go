@@ -178,7 +178,7 @@ func (r Reader) DirectoryCaughtUp(ctx context.Context, timeout time.Duration) er
 	if err != nil {
 		return fmt.Errorf("projections: log head: %w", err)
 	}
-	return r.DB.waitFor(ctx, []string{projections.Directory}, head, timeout)
+	return r.DB.changes.WaitFor(ctx, r.DB.Checkpoint, []string{projections.Directory}, head, timeout)
 }
 
 // Status reports each projection's checkpoint and lag behind the log's head.
