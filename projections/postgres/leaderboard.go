@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"paiju/projections"
+	"paiju/projections/internal/rowscan"
 )
 
 // Leaderboard ranks the players of a game by score (the sum of their
@@ -43,15 +44,8 @@ func (d *DB) Leaderboard(ctx context.Context, q projections.LeaderboardQuery) (p
 		return projections.Leaderboard{}, fmt.Errorf("leaderboard: %w", err)
 	}
 	defer rows.Close()
-	var all []projections.Row
-	for rows.Next() {
-		var r projections.Row
-		if err := rows.Scan(&r.PlayerID, &r.Name, &r.Score, &r.Hands, &r.Wins); err != nil {
-			return projections.Leaderboard{}, fmt.Errorf("leaderboard: %w", err)
-		}
-		all = append(all, r)
-	}
-	if err := rows.Err(); err != nil {
+	all, err := rowscan.LeaderboardRows(rows)
+	if err != nil {
 		return projections.Leaderboard{}, fmt.Errorf("leaderboard: %w", err)
 	}
 	// Ranked here rather than in SQL, as projections/sqlite ranks them: the
@@ -111,13 +105,8 @@ func (d *DB) Player(ctx context.Context, playerID string) (projections.PlayerSta
 		return projections.PlayerStats{}, fmt.Errorf("player %s: %w", playerID, err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var g projections.GameStats
-		if err := rows.Scan(&g.Game, &g.Score, &g.Hands, &g.Wins); err != nil {
-			return projections.PlayerStats{}, fmt.Errorf("player %s: %w", playerID, err)
-		}
-		g.Title = projections.Title(g.Score)
-		p.Games = append(p.Games, g)
+	if p.Games, err = rowscan.GameStats(rows); err != nil {
+		return projections.PlayerStats{}, fmt.Errorf("player %s: %w", playerID, err)
 	}
-	return p, rows.Err()
+	return p, nil
 }

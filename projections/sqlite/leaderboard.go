@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"paiju/projections"
+	"paiju/projections/internal/rowscan"
 
 	"context"
 	"database/sql"
@@ -41,15 +42,8 @@ func (d *DB) Leaderboard(ctx context.Context, q projections.LeaderboardQuery) (p
 		return projections.Leaderboard{}, err
 	}
 	defer rows.Close()
-	var all []projections.Row
-	for rows.Next() {
-		var r projections.Row
-		if err := rows.Scan(&r.PlayerID, &r.Name, &r.Score, &r.Hands, &r.Wins); err != nil {
-			return projections.Leaderboard{}, err
-		}
-		all = append(all, r)
-	}
-	if err := rows.Err(); err != nil {
+	all, err := rowscan.LeaderboardRows(rows)
+	if err != nil {
 		return projections.Leaderboard{}, err
 	}
 	sort.Slice(all, func(i, j int) bool {
@@ -104,13 +98,8 @@ func (d *DB) Player(ctx context.Context, playerID string) (projections.PlayerSta
 		return projections.PlayerStats{}, err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var g projections.GameStats
-		if err := rows.Scan(&g.Game, &g.Score, &g.Hands, &g.Wins); err != nil {
-			return projections.PlayerStats{}, err
-		}
-		g.Title = projections.Title(g.Score)
-		p.Games = append(p.Games, g)
+	if p.Games, err = rowscan.GameStats(rows); err != nil {
+		return projections.PlayerStats{}, err
 	}
-	return p, rows.Err()
+	return p, nil
 }

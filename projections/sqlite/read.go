@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"paiju/projections"
+	"paiju/projections/internal/rowscan"
 
 	"context"
 	"database/sql"
@@ -67,21 +68,8 @@ func (d *DB) TableHands(ctx context.Context, tableID, cursor string, limit int) 
 		return projections.HandPage{}, err
 	}
 	defer rows.Close()
-	p := projections.HandPage{Hands: []projections.HandSummary{}}
-	for rows.Next() {
-		var s projections.HandSummary
-		var deltas string
-		var at int64
-		if err := rows.Scan(&s.HandID, &s.TableID, &s.Hand, &s.Game, &s.Variant, &deltas, &at, &s.SettledPosition); err != nil {
-			return projections.HandPage{}, err
-		}
-		if err := json.Unmarshal([]byte(deltas), &s.Deltas); err != nil {
-			return projections.HandPage{}, err
-		}
-		s.SettledAt = time.Unix(0, at).UTC()
-		p.Hands = append(p.Hands, s)
-	}
-	if err := rows.Err(); err != nil {
+	p, err := rowscan.Summaries(rows, false)
+	if err != nil {
 		return projections.HandPage{}, err
 	}
 	if len(p.Hands) > limit {
@@ -108,23 +96,8 @@ func (d *DB) PlayerHands(ctx context.Context, playerID, cursor string, limit int
 		return projections.HandPage{}, err
 	}
 	defer rows.Close()
-	p := projections.HandPage{Hands: []projections.HandSummary{}}
-	for rows.Next() {
-		var s projections.HandSummary
-		var deltas string
-		var at int64
-		var seat, delta int
-		if err := rows.Scan(&s.HandID, &s.TableID, &s.Hand, &s.Game, &s.Variant, &deltas, &at, &s.SettledPosition, &seat, &delta); err != nil {
-			return projections.HandPage{}, err
-		}
-		if err := json.Unmarshal([]byte(deltas), &s.Deltas); err != nil {
-			return projections.HandPage{}, err
-		}
-		s.SettledAt = time.Unix(0, at).UTC()
-		s.Seat, s.Delta = &seat, &delta
-		p.Hands = append(p.Hands, s)
-	}
-	if err := rows.Err(); err != nil {
+	p, err := rowscan.Summaries(rows, true)
+	if err != nil {
 		return projections.HandPage{}, err
 	}
 	if len(p.Hands) > limit {
