@@ -124,19 +124,6 @@ func (d *DB) PlayerHands(ctx context.Context, playerID, cursor string, limit int
 	return p, nil
 }
 
-// StatusAt reports each projection's checkpoint and lag behind head.
-func (d *DB) StatusAt(ctx context.Context, head int64) (projections.Status, error) {
-	s := projections.Status{Head: head, Projections: []projections.ProjectionStatus{}}
-	for _, n := range projections.Names {
-		cp, err := d.Checkpoint(ctx, n)
-		if err != nil {
-			return projections.Status{}, err
-		}
-		s.Projections = append(s.Projections, projections.ProjectionStatus{Name: n, Position: cp, Lag: max(head-cp, 0)})
-	}
-	return s, nil
-}
-
 // Reader is the read side the API uses: the projections with the log whose
 // head their lag is measured against.
 type Reader struct {
@@ -148,18 +135,10 @@ type Reader struct {
 // log held when it was called, or an error matching ErrLagging after
 // timeout: a list read after it shows every seat taken before the call.
 func (r Reader) DirectoryCaughtUp(ctx context.Context, timeout time.Duration) error {
-	head, _, err := r.Log.Head(ctx)
-	if err != nil {
-		return fmt.Errorf("projections: log head: %w", err)
-	}
-	return r.DB.changes.WaitFor(ctx, r.DB.Checkpoint, []string{projections.Directory}, head, timeout)
+	return r.DB.changes.CaughtUp(ctx, r.Log, r.DB.Checkpoint, []string{projections.Directory}, timeout)
 }
 
 // Status reports each projection's checkpoint and lag behind the log's head.
 func (r Reader) Status(ctx context.Context) (projections.Status, error) {
-	head, _, err := r.Log.Head(ctx)
-	if err != nil {
-		return projections.Status{}, fmt.Errorf("projections: log head: %w", err)
-	}
-	return r.DB.StatusAt(ctx, head)
+	return projections.StatusOf(ctx, r.DB, r.Log)
 }

@@ -7,7 +7,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"sort"
 	"time"
 )
 
@@ -46,39 +45,12 @@ func (d *DB) Leaderboard(ctx context.Context, q projections.LeaderboardQuery) (p
 	if err != nil {
 		return projections.Leaderboard{}, err
 	}
-	sort.Slice(all, func(i, j int) bool {
-		a, b := all[i], all[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
-		}
-		if a.Hands != b.Hands {
-			return a.Hands < b.Hands
-		}
-		return a.PlayerID < b.PlayerID
-	})
-	for i := range all {
-		all[i].Rank = i + 1
-		all[i].Title = projections.Title(all[i].Score)
+	page, next, err := projections.RankPage(all, q.Around, after, limit)
+	if err != nil {
+		return projections.Leaderboard{}, err
 	}
-	start := int(min(after, int64(len(all))))
-	if q.Around != "" {
-		idx := -1
-		for i, r := range all {
-			if r.PlayerID == q.Around {
-				idx = i
-				break
-			}
-		}
-		if idx < 0 {
-			return projections.Leaderboard{}, projections.ErrNotFound
-		}
-		start = max(0, min(idx-limit/2, len(all)-limit))
-	}
-	end := min(start+limit, len(all))
-	lb.Rows = append(lb.Rows, all[start:end]...)
-	if end < len(all) {
-		lb.Next = projections.EncodeCursor(int64(end))
-	}
+	lb.Rows = append(lb.Rows, page...)
+	lb.Next = next
 	return lb, nil
 }
 

@@ -79,3 +79,13 @@ func (c *Changes) WaitFor(ctx context.Context, checkpoint func(ctx context.Conte
 		}
 	}
 }
+
+// CaughtUp waits until the projections names have applied every event
+// that log held when it was called, as WaitFor does.
+func (c *Changes) CaughtUp(ctx context.Context, log projections.Source, checkpoint func(ctx context.Context, name string) (int64, error), names []string, timeout time.Duration) error {
+	head, _, err := log.Head(ctx)
+	if err != nil {
+		return fmt.Errorf("projections: log head: %w", err)
+	}
+	return c.WaitFor(ctx, checkpoint, names, head, timeout)
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"paiju/eventstore"
 	"paiju/projections"
 )
 
@@ -77,4 +78,23 @@ func TestWaitForEnds(t *testing.T) {
 		t.Errorf("WaitFor with a failing checkpoint: %v, want its error", err)
 	}
 	c.Broadcast() // with no waiter: nothing to wake
+}
+
+// head is a log whose head is at its value.
+type head int64
+
+func (h head) Head(context.Context) (int64, string, error) { return int64(h), "", nil }
+
+func (head) ReadAll(context.Context, int64, int) ([]eventstore.Event, error) { return nil, nil }
+
+// TestCaughtUp waits for the head the log had when it was called.
+func TestCaughtUp(t *testing.T) {
+	var c Changes
+	cps := &checkpoints{pos: map[string]int64{"a": 4}}
+	if err := c.CaughtUp(t.Context(), head(4), cps.get, []string{"a"}, time.Hour); err != nil {
+		t.Errorf("CaughtUp at the head: %v, want nil", err)
+	}
+	if err := c.CaughtUp(t.Context(), head(5), cps.get, []string{"a"}, time.Millisecond); !errors.Is(err, projections.ErrLagging) {
+		t.Errorf("CaughtUp one event behind: %v, want ErrLagging", err)
+	}
 }
