@@ -39,7 +39,7 @@ const verifyPage = 1000
 //
 // It returns nil, a *ChainError naming the first bad position, or the error of
 // a read. Events appended while it runs are checked too if it reaches them.
-func VerifyChain(ctx context.Context, s Store, headPos int64, headHash string) error {
+func VerifyChain(ctx context.Context, s Log, headPos int64, headHash string) error {
 	var (
 		prevHash string
 		last     int64 // position of the last event checked

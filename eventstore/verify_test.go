@@ -26,7 +26,7 @@ func TestHashGolden(t *testing.T) {
 // logStore is a log held in a slice, to feed VerifyChain logs that a real
 // store refuses to produce. Only ReadAll is used.
 type logStore struct {
-	eventstore.Store
+	eventstore.Log
 	events []eventstore.Event
 	err    error
 }

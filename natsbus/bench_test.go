@@ -4,24 +4,13 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"paiju/eventstore"
+	"paiju/internal/cputime"
 	"paiju/natsbus"
 )
-
-// cpuTime is the CPU time (user + system) the process has used, in
-// nanoseconds: the relay's, the embedded nats-server's and the store's
-// alike, since all three run in the process, as in paiju serve.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
 
 // BenchmarkRelay relays a store of 20,000 events to an empty stream per
 // iteration and reports events/s and cpu-ns/event (the relay, the
@@ -74,7 +63,7 @@ func BenchmarkRelay(b *testing.B) {
 					}
 					r := natsbus.NewRelay(e.st, e.js, e.st, nil, natsbus.RelayOptions{Window: window})
 					b.StartTimer()
-					start := cpuTime()
+					start := cputime.Now()
 					ctx, cancel := context.WithCancel(e.ctx)
 					done := make(chan error, 1)
 					go func() { done <- r.Run(ctx) }()
@@ -83,7 +72,7 @@ func BenchmarkRelay(b *testing.B) {
 					if err := <-done; err != nil {
 						b.Fatal(err)
 					}
-					cpu += cpuTime() - start
+					cpu += cputime.Now() - start
 				}
 				b.ReportMetric(float64(head)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 				b.ReportMetric(float64(cpu)/float64(head)/float64(b.N), "cpu-ns/event")
@@ -192,7 +181,7 @@ func BenchmarkProjectionFeed(b *testing.B) {
 		p := &positions{cp: map[string]int64{}}
 		f := &natsbus.ProjectionFeed{Projector: p, JS: e.js, Names: names, FetchWait: 50 * time.Millisecond}
 		b.StartTimer()
-		start := cpuTime()
+		start := cputime.Now()
 		ctx, cancel := context.WithCancel(e.ctx)
 		done := make(chan error, 1)
 		go func() { done <- f.Run(ctx) }()
@@ -203,7 +192,7 @@ func BenchmarkProjectionFeed(b *testing.B) {
 		if err := <-done; err != nil {
 			b.Fatal(err)
 		}
-		cpu += cpuTime() - start
+		cpu += cputime.Now() - start
 	}
 	b.ReportMetric(float64(head)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(cpu)/float64(head)/float64(b.N), "cpu-ns/event")

@@ -4,9 +4,10 @@
 // ProjectionFeed that keeps the projections current and Live, the notices
 // behind the API's live streams.
 //
-// SQLite stays the only record: JetStream acknowledges before its own disk
-// flush, so the stream PAIJU_EVENTS is a delivery channel that can always be
-// rebuilt from the store. The Relay is an outbox reader: it reads the store in
+// The event store (SQLite embedded, or PostgreSQL in a cluster) stays the
+// only record: JetStream acknowledges before its own disk flush, so the
+// stream PAIJU_EVENTS is a delivery channel that can always be rebuilt from
+// the store. The Relay is an outbox reader: it reads the store in
 // global order from where JetStream's copy ends, publishes each event with
 // Nats-Msg-Id "<stream>:<version>" and an expectation on the message before
 // it, and advances its checkpoint once JetStream acknowledged every event up

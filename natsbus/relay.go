@@ -48,8 +48,9 @@ type committedReader interface {
 }
 
 var (
-	_ Source    = eventstore.Store(nil)
-	_ JetStream = jetstream.JetStream(nil)
+	_ Source      = eventstore.Log(nil)
+	_ Checkpoints = eventstore.Checkpoints(nil)
+	_ JetStream   = jetstream.JetStream(nil)
 )
 
 // RelayOptions tunes a Relay; zero fields take the defaults shown.

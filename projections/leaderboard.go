@@ -3,6 +3,7 @@ package projections
 import (
 	"fmt"
 	"math"
+	"sort"
 	"time"
 )
 
@@ -108,4 +109,48 @@ type PlayerStats struct {
 	PlayerID string      `json:"player_id"`
 	Name     string      `json:"name"`
 	Games    []GameStats `json:"games"`
+}
+
+// RankPage ranks all, the unranked rows of a leaderboard, by score, ties
+// broken by fewer hands, then player id, so that ranks are deterministic;
+// it sets each row's rank and title (which goes by the row's score), and
+// returns the page of limit rows after the cursor position after, or the
+// one centred on the player around if not empty (ErrNotFound if they have
+// no row), with the cursor of the next page ("" at the end). Ranked here,
+// not in SQL, the order of player ids is Go's byte order, whatever the
+// database's collation.
+func RankPage(all []Row, around string, after int64, limit int) (page []Row, next string, err error) {
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Hands != b.Hands {
+			return a.Hands < b.Hands
+		}
+		return a.PlayerID < b.PlayerID
+	})
+	for i := range all {
+		all[i].Rank = i + 1
+		all[i].Title = Title(all[i].Score)
+	}
+	start := int(min(after, int64(len(all))))
+	if around != "" {
+		idx := -1
+		for i, r := range all {
+			if r.PlayerID == around {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			return nil, "", ErrNotFound
+		}
+		start = max(0, min(idx-limit/2, len(all)-limit))
+	}
+	end := min(start+limit, len(all))
+	if end < len(all) {
+		next = EncodeCursor(int64(end))
+	}
+	return all[start:end], next, nil
 }

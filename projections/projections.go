@@ -95,6 +95,26 @@ type Source interface {
 	Head(ctx context.Context) (position int64, hash string, err error)
 }
 
+var _ Source = eventstore.Log(nil)
+
+// StatusOf reports each projection of st: its checkpoint and its lag
+// behind the head of log.
+func StatusOf(ctx context.Context, st Store, log Source) (Status, error) {
+	head, _, err := log.Head(ctx)
+	if err != nil {
+		return Status{}, fmt.Errorf("projections: log head: %w", err)
+	}
+	s := Status{Head: head, Projections: []ProjectionStatus{}}
+	for _, n := range Names {
+		cp, err := st.Checkpoint(ctx, n)
+		if err != nil {
+			return Status{}, err
+		}
+		s.Projections = append(s.Projections, ProjectionStatus{Name: n, Position: cp, Lag: max(head-cp, 0)})
+	}
+	return s, nil
+}
+
 // readPage is how many events a read of the log returns at most.
 const readPage = 512
 

@@ -1,7 +1,14 @@
-// Package eventstoretest is the conformance suite every eventstore.Store
-// implementation runs: the contract of eventstore.Store (ordering, atomic
-// expected-version appends, the hash chain) checked through the interface
-// alone.
+// Package eventstoretest holds the conformance suites every event store
+// runs, one per contract of paiju/eventstore, checked through the contract
+// alone: RunLog (ordering, atomic expected-version appends, idempotency keys,
+// the hash chain), RunAccounts (players, tokens, rooms) and RunCheckpoints;
+// Run runs the three against a store that keeps them all.
+//
+// Each suite takes open, which must return a new, empty store for each call;
+// the suite closes it when the subtest ends. Subtests run in parallel, each
+// on its own store, so open is called from several goroutines. The type of
+// the store open returns is the suite's compile-time proof that it keeps
+// the contract.
 package eventstoretest
 
 import (
@@ -9,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"testing"
 	"time"
@@ -16,14 +24,24 @@ import (
 	"paiju/eventstore"
 )
 
-// Run runs the suite. open must return a new, empty store for each call; Run
-// closes it when the subtest ends. Subtests run in parallel, each on its own
-// store, so open is called from several goroutines.
-func Run(t *testing.T, open func(t *testing.T) eventstore.Store) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s eventstore.Store)
-	}{
+// FullStore is a store that keeps every contract: the log, the accounts
+// and the relay's checkpoints. Both stores are one.
+type FullStore interface {
+	eventstore.Store
+	eventstore.Accounts
+	eventstore.Checkpoints
+}
+
+// Run runs RunLog, RunAccounts and RunCheckpoints.
+func Run[S FullStore](t *testing.T, open func(t *testing.T) S) {
+	RunLog(t, open)
+	RunAccounts(t, open)
+	RunCheckpoints(t, open)
+}
+
+// RunLog runs the suite of eventstore.Log.
+func RunLog[S eventstore.Store](t *testing.T, open func(t *testing.T) S) {
+	run(t, func(t *testing.T) eventstore.Store { return open(t) }, []test[eventstore.Store]{
 		{"EmptyStore", testEmptyStore},
 		{"AppendLoadReadAll", testAppendLoadReadAll},
 		{"LoadFromVersion", testLoadFromVersion},
@@ -33,7 +51,57 @@ func Run(t *testing.T, open func(t *testing.T) eventstore.Store) {
 		{"ConcurrentRetry", testConcurrentRetry},
 		{"ConcurrentStreams", testConcurrentStreams},
 		{"VerifyChainHead", testVerifyChainHead},
-	}
+		{"DataKeptByteForByte", testDataKeptByteForByte},
+		{"AppendRejectsInvalidInput", testAppendRejectsInvalidInput},
+		{"AppendIdempotent", testAppendIdempotent},
+		{"ConcurrentSameKey", testConcurrentSameKey},
+		{"Streams", testStreams},
+	})
+}
+
+// accountsStore is a store of accounts that its opener closes.
+type accountsStore interface {
+	eventstore.Accounts
+	io.Closer
+}
+
+// RunAccounts runs the suite of eventstore.Accounts.
+func RunAccounts[S interface {
+	eventstore.Accounts
+	io.Closer
+}](t *testing.T, open func(t *testing.T) S) {
+	run(t, func(t *testing.T) accountsStore { return open(t) }, []test[accountsStore]{
+		{"Players", testPlayers},
+		{"Tokens", testTokens},
+		{"Rooms", testRooms},
+	})
+}
+
+// checkpointStore is a store of checkpoints that its opener closes.
+type checkpointStore interface {
+	eventstore.Checkpoints
+	io.Closer
+}
+
+// RunCheckpoints runs the suite of eventstore.Checkpoints.
+func RunCheckpoints[S interface {
+	eventstore.Checkpoints
+	io.Closer
+}](t *testing.T, open func(t *testing.T) S) {
+	run(t, func(t *testing.T) checkpointStore { return open(t) }, []test[checkpointStore]{
+		{"Checkpoints", testCheckpoints},
+	})
+}
+
+// test is one subtest of a suite.
+type test[S any] struct {
+	name string
+	fn   func(t *testing.T, s S)
+}
+
+// run runs tests in parallel, each on a store of its own that it closes
+// when the subtest ends.
+func run[S io.Closer](t *testing.T, open func(t *testing.T) S, tests []test[S]) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

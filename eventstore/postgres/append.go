@@ -2,32 +2,16 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/groupcommit"
 )
-
-// appendRequest is one Append or AppendIdempotent call waiting for the writer.
-type appendRequest struct {
-	ctx      context.Context
-	stream   string
-	expected int
-	events   []eventstore.NewEvent
-	key      *eventstore.IdempotencyKey
-	done     chan appendResponse // buffered: the writer never blocks on a reply
-}
-
-type appendResponse struct {
-	res eventstore.AppendResult
-	err error
-}
 
 // chainHead is the last event of the log, which the next event links to.
 type chainHead struct {
@@ -35,11 +19,11 @@ type chainHead struct {
 	hash string
 }
 
-// Append implements eventstore.Store. The events are durable when it returns
+// Append implements eventstore.Log. The events are durable when it returns
 // nil. A cancelled ctx stops an append that the writer has not yet started;
 // once started, the append runs to its commit and Append reports its outcome.
 func (s *Store) Append(ctx context.Context, stream string, expected int, events []eventstore.NewEvent) (eventstore.AppendResult, error) {
-	return s.submit(ctx, stream, expected, events, nil)
+	return s.writer.Append(ctx, stream, expected, events)
 }
 
 // AppendIdempotent is Append that also records key in the same transaction.
@@ -48,125 +32,28 @@ func (s *Store) Append(ctx context.Context, stream string, expected int, events 
 // before the expected-version check, so a retry of an append that succeeded
 // is recognised even though the stream has moved on.
 func (s *Store) AppendIdempotent(ctx context.Context, stream string, expected int, events []eventstore.NewEvent, key eventstore.IdempotencyKey) (eventstore.AppendResult, error) {
-	if key.Scope == "" || key.Key == "" {
-		return eventstore.AppendResult{}, fmt.Errorf("append to %s: idempotency key needs a scope and a key", stream)
-	}
-	return s.submit(ctx, stream, expected, events, &key)
-}
-
-func (s *Store) submit(ctx context.Context, stream string, expected int, events []eventstore.NewEvent, key *eventstore.IdempotencyKey) (eventstore.AppendResult, error) {
-	if err := validateAppend(stream, expected, events); err != nil {
-		return eventstore.AppendResult{}, fmt.Errorf("append to %s: %w", stream, err)
-	}
-	r := &appendRequest{ctx: ctx, stream: stream, expected: expected, events: events, key: key, done: make(chan appendResponse, 1)}
-	select {
-	case s.reqs <- r:
-	case <-ctx.Done():
-		return eventstore.AppendResult{}, fmt.Errorf("append to %s: %w", stream, ctx.Err())
-	case <-s.closing:
-		return eventstore.AppendResult{}, fmt.Errorf("append to %s: %w", stream, eventstore.ErrClosed)
-	}
-	// The writer has taken r and always answers; waiting here, rather than
-	// also on ctx, keeps "returned an error" meaning "stored nothing".
-	resp := <-r.done
-	return resp.res, resp.err
-}
-
-func validateAppend(stream string, expected int, events []eventstore.NewEvent) error {
-	switch {
-	case stream == "":
-		return errors.New("empty stream id")
-	case !utf8.ValidString(stream):
-		return errors.New("stream id is not valid UTF-8")
-	case expected < 0:
-		return fmt.Errorf("negative expected version %d", expected)
-	case len(events) == 0:
-		return errors.New("no events")
-	}
-	for i, e := range events {
-		switch {
-		case e.Type == "":
-			return fmt.Errorf("event %d: empty type", i)
-		case !utf8.ValidString(e.Type):
-			return fmt.Errorf("event %d: type is not valid UTF-8", i)
-		case !json.Valid(e.Data):
-			return fmt.Errorf("event %d (%s): data is not valid JSON", i, e.Type)
-		case !utf8.Valid(e.Data):
-			// PostgreSQL's text refuses it; say so before the transaction.
-			return fmt.Errorf("event %d (%s): data is not valid UTF-8", i, e.Type)
-		}
-	}
-	return nil
-}
-
-// writer takes one request, gathers the requests already waiting behind it,
-// and commits them together.
-func (s *Store) writer() {
-	defer close(s.writerDone)
-	batch := make([]*appendRequest, 0, s.opts.MaxBatch)
-	for {
-		select {
-		case r := <-s.reqs:
-			batch = append(batch[:0], r)
-		case <-s.closing:
-			return
-		}
-		batch = s.gather(batch)
-		s.commit(batch)
-		clear(batch) // let the requests' events be collected
-	}
-}
-
-// gather adds waiting requests to batch, up to MaxBatch, waiting at most
-// MaxBatchWait for more to arrive.
-func (s *Store) gather(batch []*appendRequest) []*appendRequest {
-	var deadline <-chan time.Time
-	if s.opts.MaxBatchWait > 0 {
-		t := time.NewTimer(s.opts.MaxBatchWait)
-		defer t.Stop()
-		deadline = t.C
-	}
-	for len(batch) < s.opts.MaxBatch {
-		if deadline == nil {
-			select {
-			case r := <-s.reqs:
-				batch = append(batch, r)
-				continue
-			default:
-				return batch
-			}
-		}
-		select {
-		case r := <-s.reqs:
-			batch = append(batch, r)
-		case <-deadline:
-			return batch
-		case <-s.closing:
-			return batch
-		}
-	}
-	return batch
+	return s.writer.AppendIdempotent(ctx, stream, expected, events, key)
 }
 
 // commit runs batch in one transaction and answers every request after the
 // commit.
-func (s *Store) commit(batch []*appendRequest) {
+func (s *Store) commit(batch []*groupcommit.Request) {
 	live := dropCancelled(nil, batch)
 	if len(live) == 0 {
 		return
 	}
 	live, resps := s.runLive(live)
 	for i, r := range live {
-		r.done <- resps[i]
+		r.Answer(resps[i])
 	}
 }
 
 // dropCancelled appends to live the requests of more whose callers still
 // wait, and answers the others.
-func dropCancelled(live, more []*appendRequest) []*appendRequest {
+func dropCancelled(live, more []*groupcommit.Request) []*groupcommit.Request {
 	for _, r := range more {
-		if err := r.ctx.Err(); err != nil {
-			r.done <- appendResponse{err: fmt.Errorf("append to %s: %w", r.stream, err)}
+		if err := r.Ctx.Err(); err != nil {
+			r.Answer(groupcommit.Response{Err: fmt.Errorf("append to %s: %w", r.Stream, err)})
 			continue
 		}
 		live = append(live, r)
@@ -175,14 +62,13 @@ func dropCancelled(live, more []*appendRequest) []*appendRequest {
 }
 
 // gatherMore adds the requests waiting now to batch, up to MaxBatch.
-func (s *Store) gatherMore(batch []*appendRequest) []*appendRequest {
+func (s *Store) gatherMore(batch []*groupcommit.Request) []*groupcommit.Request {
 	for len(batch) < s.opts.MaxBatch {
-		select {
-		case r := <-s.reqs:
-			batch = dropCancelled(batch, []*appendRequest{r})
-		default:
+		r, ok := s.writer.Waiting()
+		if !ok {
 			return batch
 		}
+		batch = dropCancelled(batch, []*groupcommit.Request{r})
 	}
 	return batch
 }
@@ -194,24 +80,24 @@ func (s *Store) gatherMore(batch []*appendRequest) []*appendRequest {
 // in a transaction of its own, so that the one at fault fails alone. Other
 // failures (the connection, COMMIT) fail every request: their outcome may
 // be unknown, and a retry must be the caller's decision.
-func (s *Store) runLive(live []*appendRequest) ([]*appendRequest, []appendResponse) {
+func (s *Store) runLive(live []*groupcommit.Request) ([]*groupcommit.Request, []groupcommit.Response) {
 	live, resps, err := s.runBatchTimed(live, true)
 	var pgErr *pgconn.PgError
 	if err != nil && len(live) > 1 && errors.As(err, &pgErr) && !errors.Is(err, errCommit) {
 		s.opts.Logger.Warn("event store: a group commit was refused; committing its appends one by one", "appends", len(live), "err", err)
 		for i, r := range live {
-			_, one, err := s.runBatchTimed([]*appendRequest{r}, false)
+			_, one, err := s.runBatchTimed([]*groupcommit.Request{r}, false)
 			resps[i] = one[0]
-			if err != nil && resps[i].err == nil {
-				resps[i] = appendResponse{err: fmt.Errorf("append to %s: %w", r.stream, err)}
+			if err != nil && resps[i].Err == nil {
+				resps[i] = groupcommit.Response{Err: fmt.Errorf("append to %s: %w", r.Stream, err)}
 			}
 		}
 		return live, resps
 	}
 	if err != nil {
 		for i, r := range live {
-			if resps[i].err == nil {
-				resps[i] = appendResponse{err: fmt.Errorf("append to %s: %w", r.stream, err)}
+			if resps[i].Err == nil {
+				resps[i] = groupcommit.Response{Err: fmt.Errorf("append to %s: %w", r.Stream, err)}
 			}
 		}
 	}
@@ -221,15 +107,11 @@ func (s *Store) runLive(live []*appendRequest) ([]*appendRequest, []appendRespon
 // errCommit marks a failed COMMIT, whose outcome the store cannot know.
 var errCommit = errors.New("commit")
 
-func (s *Store) runBatchTimed(batch []*appendRequest, grow bool) ([]*appendRequest, []appendResponse, error) {
+func (s *Store) runBatchTimed(batch []*groupcommit.Request, grow bool) ([]*groupcommit.Request, []groupcommit.Response, error) {
 	start := time.Now()
 	batch, resps, events, stored, err := s.runBatch(batch, grow)
 	if err == nil && stored > 0 {
-		s.commits.Add(1)
-		s.appends.Add(int64(stored))
-		if s.opts.OnCommit != nil {
-			s.opts.OnCommit(events, stored, time.Since(start))
-		}
+		s.writer.Committed(events, stored, time.Since(start))
 	}
 	return batch, resps, err
 }
@@ -266,18 +148,18 @@ type chainState struct {
 // tryLock it first tries to take the chain lock and reports whether it got
 // it; without the lock the state read is worthless (another node may be
 // extending the chain) and the caller must take the lock and read again.
-func readState(ctx context.Context, tx pgx.Tx, batch []*appendRequest, tryLock bool) (st chainState, locked bool, err error) {
+func readState(ctx context.Context, tx pgx.Tx, batch []*groupcommit.Request, tryLock bool) (st chainState, locked bool, err error) {
 	streams := make([]string, 0, len(batch))
 	seen := make(map[string]bool, len(batch))
 	var scopes, keys []string
 	for _, r := range batch {
-		if !seen[r.stream] {
-			seen[r.stream] = true
-			streams = append(streams, r.stream)
+		if !seen[r.Stream] {
+			seen[r.Stream] = true
+			streams = append(streams, r.Stream)
 		}
-		if r.key != nil {
-			scopes = append(scopes, r.key.Scope)
-			keys = append(keys, r.key.Key)
+		if r.Key != nil {
+			scopes = append(scopes, r.Key.Scope)
+			keys = append(keys, r.Key.Key)
 		}
 	}
 	st = chainState{versions: make(map[string]int, len(streams)), used: make(map[scopedKey]eventstore.IdempotencyRecord)}
@@ -335,13 +217,13 @@ func readState(ctx context.Context, tx pgx.Tx, batch []*appendRequest, tryLock b
 // requests were stored, and an error if the transaction as a whole failed
 // (then nothing was stored, unless the error wraps errCommit: then the
 // outcome is unknown).
-func (s *Store) runBatch(batch []*appendRequest, grow bool) (_ []*appendRequest, resps []appendResponse, events, stored int, err error) {
+func (s *Store) runBatch(batch []*groupcommit.Request, grow bool) (_ []*groupcommit.Request, resps []groupcommit.Response, events, stored int, err error) {
 	// Not a request's context: the transaction is shared, and one caller
 	// giving up must not roll back the others.
 	ctx := context.Background()
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
-		return batch, make([]appendResponse, len(batch)), 0, 0, fmt.Errorf("begin: %w", err)
+		return batch, make([]groupcommit.Response, len(batch)), 0, 0, fmt.Errorf("begin: %w", err)
 	}
 	defer func() {
 		if err != nil || stored == 0 {
@@ -364,7 +246,7 @@ func (s *Store) runBatch(batch []*appendRequest, grow bool) (_ []*appendRequest,
 			st, _, err = readState(ctx, tx, batch, false)
 		}
 	}
-	resps = make([]appendResponse, len(batch))
+	resps = make([]groupcommit.Response, len(batch))
 	if err != nil {
 		return batch, resps, 0, 0, err
 	}
@@ -378,29 +260,29 @@ func (s *Store) runBatch(batch []*appendRequest, grow bool) (_ []*appendRequest,
 		kFirst, kLast                     []int32
 	)
 	for i, r := range batch {
-		if r.key != nil {
-			if rec, ok := st.used[scopedKey{r.key.Scope, r.key.Key}]; ok {
-				resps[i].err = fmt.Errorf("append to %s: %w", r.stream, &eventstore.DuplicateKeyError{Record: rec})
+		if r.Key != nil {
+			if rec, ok := st.used[scopedKey{r.Key.Scope, r.Key.Key}]; ok {
+				resps[i].Err = fmt.Errorf("append to %s: %w", r.Stream, &eventstore.DuplicateKeyError{Record: rec})
 				continue
 			}
 		}
-		current := st.versions[r.stream]
-		if current != r.expected {
-			resps[i].err = fmt.Errorf("append to %s: %w", r.stream, &eventstore.ConflictError{Stream: r.stream, Expected: r.expected, Actual: current})
+		current := st.versions[r.Stream]
+		if current != r.Expected {
+			resps[i].Err = fmt.Errorf("append to %s: %w", r.Stream, &eventstore.ConflictError{Stream: r.Stream, Expected: r.Expected, Actual: current})
 			continue
 		}
-		res := eventstore.AppendResult{Positions: make([]int64, len(r.events)), Version: current + len(r.events), RecordedAt: now}
-		for j, e := range r.events {
+		res := eventstore.AppendResult{Positions: make([]int64, len(r.Events)), Version: current + len(r.Events), RecordedAt: now}
+		for j, e := range r.Events {
 			version := current + j + 1
-			hash := eventstore.Hash(head.hash, r.stream, version, e.Type, e.Data)
-			ins.add(head.pos+1, r.stream, version, e.Type, e.Data, head.hash, hash)
+			hash := eventstore.Hash(head.hash, r.Stream, version, e.Type, e.Data)
+			ins.add(head.pos+1, r.Stream, version, e.Type, e.Data, head.hash, hash)
 			head = chainHead{pos: head.pos + 1, hash: hash}
 			res.Positions[j] = head.pos
 		}
-		st.versions[r.stream] = res.Version
-		if r.key != nil {
-			rec := eventstore.IdempotencyRecord{Scope: r.key.Scope, Key: r.key.Key, RequestHash: r.key.RequestHash,
-				Stream: r.stream, FirstVersion: current + 1, LastVersion: res.Version, CreatedAt: now}
+		st.versions[r.Stream] = res.Version
+		if r.Key != nil {
+			rec := eventstore.IdempotencyRecord{Scope: r.Key.Scope, Key: r.Key.Key, RequestHash: r.Key.RequestHash,
+				Stream: r.Stream, FirstVersion: current + 1, LastVersion: res.Version, CreatedAt: now}
 			st.used[scopedKey{rec.Scope, rec.Key}] = rec // a second use in this batch is a duplicate
 			kScopes = append(kScopes, rec.Scope)
 			kKeys = append(kKeys, rec.Key)
@@ -409,8 +291,8 @@ func (s *Store) runBatch(batch []*appendRequest, grow bool) (_ []*appendRequest,
 			kFirst = append(kFirst, int32(rec.FirstVersion))
 			kLast = append(kLast, int32(rec.LastVersion))
 		}
-		resps[i].res = res
-		events += len(r.events)
+		resps[i].Result = res
+		events += len(r.Events)
 		stored++
 	}
 	if stored == 0 {

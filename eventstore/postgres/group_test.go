@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/groupcommit"
 	"paiju/internal/pgtest"
 )
 
@@ -29,12 +30,12 @@ func openTest(t *testing.T, opts Options) *Store {
 	return s
 }
 
-func req(ctx context.Context, stream string, expected int, key *eventstore.IdempotencyKey, types ...string) *appendRequest {
-	r := &appendRequest{ctx: ctx, stream: stream, expected: expected, key: key, done: make(chan appendResponse, 1)}
+func req(ctx context.Context, stream string, expected int, key *eventstore.IdempotencyKey, types ...string) *groupcommit.Request {
+	var events []eventstore.NewEvent
 	for _, typ := range types {
-		r.events = append(r.events, eventstore.NewEvent{Type: typ, Data: []byte(`{}`)})
+		events = append(events, eventstore.NewEvent{Type: typ, Data: []byte(`{}`)})
 	}
-	return r
+	return groupcommit.NewRequest(ctx, stream, expected, events, key)
 }
 
 type want struct {
@@ -45,22 +46,22 @@ type want struct {
 
 // checkResponses receives the answer of each request of batch and compares
 // it with wants.
-func checkResponses(t *testing.T, batch []*appendRequest, wants []want) {
+func checkResponses(t *testing.T, batch []*groupcommit.Request, wants []want) {
 	t.Helper()
 	for i, w := range wants {
-		got := <-batch[i].done
-		name := batch[i].stream
+		got := batch[i].Wait()
+		name := batch[i].Stream
 		if len(name) > 20 {
 			name = name[:20] + "…"
 		}
 		if w.err != nil {
-			if !errors.Is(got.err, w.err) {
-				t.Errorf("batch[%d] (%s): err %v, want %v", i, name, got.err, w.err)
+			if !errors.Is(got.Err, w.err) {
+				t.Errorf("batch[%d] (%s): err %v, want %v", i, name, got.Err, w.err)
 			}
 			continue
 		}
-		if got.err != nil || got.res.Version != w.version || fmt.Sprint(got.res.Positions) != fmt.Sprint(w.positions) {
-			t.Errorf("batch[%d] (%s): %+v %v, want version %d positions %v", i, name, got.res, got.err, w.version, w.positions)
+		if got.Err != nil || got.Result.Version != w.version || fmt.Sprint(got.Result.Positions) != fmt.Sprint(w.positions) {
+			t.Errorf("batch[%d] (%s): %+v %v, want version %d positions %v", i, name, got.Result, got.Err, w.version, w.positions)
 		}
 	}
 }
@@ -75,7 +76,7 @@ func TestGroupCommitKeepsAppendsApart(t *testing.T) {
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	key := &eventstore.IdempotencyKey{Scope: "p1", Key: "k", RequestHash: "h"}
-	batch := []*appendRequest{
+	batch := []*groupcommit.Request{
 		req(ctx, "table-a", 0, nil, "A1", "A2"), // lands at 1, 2
 		req(ctx, "table-b", 3, nil, "B1"),       // conflict: table-b is new
 		req(ctx, "table-a", 2, nil, "A3"),       // sees the first append of the batch
@@ -109,7 +110,7 @@ func TestGroupCommitKeepsAppendsApart(t *testing.T) {
 func TestGroupCommitAllFailed(t *testing.T) {
 	t.Parallel()
 	s := openTest(t, Options{})
-	batch := []*appendRequest{req(t.Context(), "table-a", 1, nil, "A"), req(t.Context(), "table-b", 2, nil, "B")}
+	batch := []*groupcommit.Request{req(t.Context(), "table-a", 1, nil, "A"), req(t.Context(), "table-b", 2, nil, "B")}
 	s.commit(batch)
 	checkResponses(t, batch, []want{{err: eventstore.ErrConflict}, {err: eventstore.ErrConflict}})
 	if st := s.Stats(); st.Commits != 0 {
@@ -130,24 +131,24 @@ func TestGroupCommitRefusedWrite(t *testing.T) {
 	b := make([]byte, 8000)
 	rand.Read(b)
 	huge := "table-" + hex.EncodeToString(b)
-	batch := []*appendRequest{
+	batch := []*groupcommit.Request{
 		req(ctx, "table-a", 0, nil, "A1"),
 		req(ctx, huge, 0, &eventstore.IdempotencyKey{Scope: "p1", Key: "k1", RequestHash: "h"}, "H1"),
 		req(ctx, "table-b", 0, &eventstore.IdempotencyKey{Scope: "p1", Key: "k2", RequestHash: "h"}, "B1", "B2"),
 	}
 	s.commit(batch)
-	got := make([]appendResponse, len(batch))
+	got := make([]groupcommit.Response, len(batch))
 	for i, r := range batch {
-		got[i] = <-r.done
+		got[i] = r.Wait()
 	}
-	if got[1].err == nil || errors.Is(got[1].err, eventstore.ErrConflict) {
-		t.Fatalf("the append PostgreSQL refuses: %v, want the database's error", got[1].err)
+	if got[1].Err == nil || errors.Is(got[1].Err, eventstore.ErrConflict) {
+		t.Fatalf("the append PostgreSQL refuses: %v, want the database's error", got[1].Err)
 	}
-	if got[0].err != nil || got[2].err != nil {
-		t.Fatalf("the appends beside the refused one: %v, %v; want both stored", got[0].err, got[2].err)
+	if got[0].Err != nil || got[2].Err != nil {
+		t.Fatalf("the appends beside the refused one: %v, %v; want both stored", got[0].Err, got[2].Err)
 	}
-	if fmt.Sprint(got[0].res.Positions, got[2].res.Positions) != "[1] [2 3]" {
-		t.Errorf("positions %v %v, want [1] [2 3]: the refused append takes none", got[0].res.Positions, got[2].res.Positions)
+	if fmt.Sprint(got[0].Result.Positions, got[2].Result.Positions) != "[1] [2 3]" {
+		t.Errorf("positions %v %v, want [1] [2 3]: the refused append takes none", got[0].Result.Positions, got[2].Result.Positions)
 	}
 	if _, found, _ := s.LookupIdempotency(ctx, "p1", "k1"); found {
 		t.Error("the refused append's key is recorded")
@@ -162,8 +163,8 @@ func TestGroupCommitRefusedWrite(t *testing.T) {
 	if err := eventstore.VerifyChain(ctx, s, pos, hash); err != nil {
 		t.Error(err)
 	}
-	if !strings.Contains(got[1].err.Error(), huge[:20]) {
-		t.Errorf("the refusal %q does not name its stream", got[1].err)
+	if !strings.Contains(got[1].Err.Error(), huge[:20]) {
+		t.Errorf("the refusal %q does not name its stream", got[1].Err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/rowscan"
 )
 
 // Player is a registered player (the contract's type, shared by the stores).
@@ -108,48 +109,23 @@ func (s *Store) CreateToken(ctx context.Context, t Token) error {
 	return nil
 }
 
-const tokenColumns = `t.id, t.player_id, t.label, t.token_hash, t.created_at, t.last_used_at, t.expires_at, t.revoked_at`
-
-func scanToken(row pgx.Row, extra ...any) (Token, error) {
-	var (
-		t                   Token
-		used, expires, revd *time.Time
-	)
-	dest := append([]any{&t.ID, &t.PlayerID, &t.Label, &t.Hash, &t.CreatedAt, &used, &expires, &revd}, extra...)
-	if err := row.Scan(dest...); err != nil {
-		return Token{}, err
-	}
-	t.CreatedAt = t.CreatedAt.UTC()
-	t.LastUsedAt, t.ExpiresAt, t.RevokedAt = fromNull(used), fromNull(expires), fromNull(revd)
-	return t, nil
-}
-
 // TokenByHash returns the token whose hash is hash and its player, revoked
 // and expired tokens included (the caller judges them by Token.Live), or an
 // error matching eventstore.ErrNotFound.
 func (s *Store) TokenByHash(ctx context.Context, hash string) (Player, Token, error) {
-	var p Player
-	t, err := scanToken(s.pool.QueryRow(ctx,
-		`SELECT `+tokenColumns+`, p.id, p.name, p.created_at FROM tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = $1`, hash),
-		&p.ID, &p.Name, &p.CreatedAt)
-	if noRows(err) {
-		err = eventstore.ErrNotFound
-	}
+	p, t, err := scanner.PlayerToken(s.pool.QueryRow(ctx,
+		`SELECT `+rowscan.TokenColumns+`, p.id, p.name, p.created_at FROM tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = $1`, hash))
 	if err != nil {
 		// The hash is a credential: keep it out of error messages and logs.
 		return Player{}, Token{}, fmt.Errorf("token by hash: %w", err)
 	}
-	p.CreatedAt = p.CreatedAt.UTC()
 	return p, t, nil
 }
 
 // TokenByID returns the token id, or an error matching
 // eventstore.ErrNotFound.
 func (s *Store) TokenByID(ctx context.Context, id string) (Token, error) {
-	t, err := scanToken(s.pool.QueryRow(ctx, `SELECT `+tokenColumns+` FROM tokens t WHERE t.id = $1`, id))
-	if noRows(err) {
-		err = eventstore.ErrNotFound
-	}
+	t, err := scanner.Token(s.pool.QueryRow(ctx, `SELECT `+rowscan.TokenColumns+` FROM tokens t WHERE t.id = $1`, id))
 	if err != nil {
 		return Token{}, fmt.Errorf("token %s: %w", id, err)
 	}
@@ -159,20 +135,13 @@ func (s *Store) TokenByID(ctx context.Context, id string) (Token, error) {
 // Tokens lists playerID's tokens, revoked and expired ones included,
 // oldest first.
 func (s *Store) Tokens(ctx context.Context, playerID string) ([]Token, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+tokenColumns+` FROM tokens t WHERE t.player_id = $1 ORDER BY t.created_at, t.id`, playerID)
+	rows, err := s.pool.Query(ctx, `SELECT `+rowscan.TokenColumns+` FROM tokens t WHERE t.player_id = $1 ORDER BY t.created_at, t.id`, playerID)
 	if err != nil {
 		return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
 	}
 	defer rows.Close()
-	out := []Token{}
-	for rows.Next() {
-		t, err := scanToken(rows)
-		if err != nil {
-			return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanner.Tokens(rows)
+	if err != nil {
 		return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
 	}
 	return out, nil
@@ -182,12 +151,9 @@ func (s *Store) Tokens(ctx context.Context, playerID string) ([]Token, error) {
 // revoked token keeps its first revocation time. A token that is not
 // playerID's is an error matching eventstore.ErrNotFound, as an unknown one.
 func (s *Store) RevokeToken(ctx context.Context, playerID, id string, at time.Time) (Token, error) {
-	t, err := scanToken(s.pool.QueryRow(ctx,
-		`UPDATE tokens t SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 AND player_id = $3 RETURNING `+tokenColumns,
+	t, err := scanner.Token(s.pool.QueryRow(ctx,
+		`UPDATE tokens t SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 AND player_id = $3 RETURNING `+rowscan.TokenColumns,
 		at.UTC().Truncate(time.Microsecond), id, playerID))
-	if noRows(err) {
-		err = eventstore.ErrNotFound
-	}
 	if err != nil {
 		return Token{}, fmt.Errorf("revoke token %s: %w", id, err)
 	}
@@ -207,15 +173,10 @@ func (s *Store) TouchToken(ctx context.Context, id string, at time.Time) error {
 // PlayerByID returns the player with id, or an error matching
 // eventstore.ErrNotFound.
 func (s *Store) PlayerByID(ctx context.Context, id string) (Player, error) {
-	var p Player
-	err := s.pool.QueryRow(ctx, `SELECT id, name, created_at FROM players WHERE id = $1`, id).Scan(&p.ID, &p.Name, &p.CreatedAt)
-	if noRows(err) {
-		err = eventstore.ErrNotFound
-	}
+	p, err := scanner.Player(s.pool.QueryRow(ctx, `SELECT `+rowscan.PlayerColumns+` FROM players WHERE id = $1`, id))
 	if err != nil {
 		return Player{}, fmt.Errorf("player %s: %w", id, err)
 	}
-	p.CreatedAt = p.CreatedAt.UTC()
 	return p, nil
 }
 

@@ -30,14 +30,14 @@ func open(t testing.TB, url string, opts postgres.Options) *postgres.Store {
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	t.Run("default", func(t *testing.T) {
-		eventstoretest.RunFull(t, func(t *testing.T) eventstoretest.FullStore {
+		eventstoretest.Run(t, func(t *testing.T) *postgres.Store {
 			return open(t, pgtest.NewDatabase(t), postgres.Options{})
 		})
 	})
 	// Small batches that wait for company: exercises the batch bound and the
 	// timer path of group commit.
 	t.Run("small batches", func(t *testing.T) {
-		eventstoretest.RunFull(t, func(t *testing.T) eventstoretest.FullStore {
+		eventstoretest.Run(t, func(t *testing.T) *postgres.Store {
 			return open(t, pgtest.NewDatabase(t), postgres.Options{MaxBatch: 3, MaxBatchWait: time.Millisecond})
 		})
 	})

@@ -3,61 +3,56 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/rowscan"
 )
 
-const eventColumns = `position, stream, version, type, data, recorded_at, prev_hash, hash`
+// scanner reads the rows both stores keep alike; this store keeps times as
+// timestamptz, read in UTC.
+var scanner = rowscan.Driver[time.Time, *time.Time]{
+	Time:     time.Time.UTC,
+	NullTime: fromNull,
+	NoRows:   noRows,
+}
 
-// Load implements eventstore.Store.
+// Load implements eventstore.Log.
 func (s *Store) Load(ctx context.Context, stream string, fromVersion int) ([]eventstore.Event, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+eventColumns+` FROM events WHERE stream = $1 AND version > $2 ORDER BY version`, stream, fromVersion)
+	rows, err := s.pool.Query(ctx, `SELECT `+rowscan.EventColumns+` FROM events WHERE stream = $1 AND version > $2 ORDER BY version`, stream, fromVersion)
 	if err != nil {
 		return nil, fmt.Errorf("load %s from version %d: %w", stream, fromVersion, err)
 	}
-	events, err := scanEvents(rows)
+	defer rows.Close()
+	events, err := scanner.Events(rows)
 	if err != nil {
 		return nil, fmt.Errorf("load %s from version %d: %w", stream, fromVersion, err)
 	}
 	return events, nil
 }
 
-// ReadAll implements eventstore.Store. limit must be positive. Commits
+// ReadAll implements eventstore.Log. limit must be positive. Commits
 // become visible in position order (see the package doc), so a page never
 // skips an event that a later read would find.
 func (s *Store) ReadAll(ctx context.Context, fromPosition int64, limit int) ([]eventstore.Event, error) {
 	if limit <= 0 {
 		return nil, fmt.Errorf("read all from position %d: limit %d is not positive", fromPosition, limit)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+eventColumns+` FROM events WHERE position > $1 ORDER BY position LIMIT $2`, fromPosition, limit)
+	rows, err := s.pool.Query(ctx, `SELECT `+rowscan.EventColumns+` FROM events WHERE position > $1 ORDER BY position LIMIT $2`, fromPosition, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read all from position %d: %w", fromPosition, err)
 	}
-	events, err := scanEvents(rows)
+	defer rows.Close()
+	events, err := scanner.Events(rows)
 	if err != nil {
 		return nil, fmt.Errorf("read all from position %d: %w", fromPosition, err)
 	}
 	return events, nil
 }
 
-func scanEvents(rows pgx.Rows) ([]eventstore.Event, error) {
-	events := []eventstore.Event{}
-	var (
-		e    eventstore.Event
-		data string
-	)
-	_, err := pgx.ForEachRow(rows, []any{&e.Position, &e.Stream, &e.Version, &e.Type, &data, &e.RecordedAt, &e.PrevHash, &e.Hash}, func() error {
-		e.Data = []byte(data)
-		e.RecordedAt = e.RecordedAt.UTC()
-		events = append(events, e)
-		return nil
-	})
-	return events, err
-}
-
-// Head implements eventstore.Store: the chain head row, written in the
+// Head implements eventstore.Log: the chain head row, written in the
 // transaction of every append.
 func (s *Store) Head(ctx context.Context) (int64, string, error) {
 	var h chainHead
@@ -87,17 +82,7 @@ func (s *Store) Streams(ctx context.Context) ([]string, error) {
 
 // LookupIdempotency returns the record of (scope, key), if an append stored it.
 func (s *Store) LookupIdempotency(ctx context.Context, scope, key string) (eventstore.IdempotencyRecord, bool, error) {
-	rec := eventstore.IdempotencyRecord{Scope: scope, Key: key}
-	err := s.pool.QueryRow(ctx, `SELECT request_hash, stream, first_version, last_version, created_at FROM idempotency WHERE scope = $1 AND key = $2`, scope, key).
-		Scan(&rec.RequestHash, &rec.Stream, &rec.FirstVersion, &rec.LastVersion, &rec.CreatedAt)
-	if noRows(err) {
-		return eventstore.IdempotencyRecord{}, false, nil
-	}
-	if err != nil {
-		return eventstore.IdempotencyRecord{}, false, fmt.Errorf("look up idempotency key %q of %s: %w", key, scope, err)
-	}
-	rec.CreatedAt = rec.CreatedAt.UTC()
-	return rec, true, nil
+	return scanner.Idempotency(s.pool.QueryRow(ctx, `SELECT `+rowscan.IdempotencyColumns+` FROM idempotency WHERE scope = $1 AND key = $2`, scope, key), scope, key)
 }
 
 // Checkpoint returns the position a reader of the log (the NATS relay) has

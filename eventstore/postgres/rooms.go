@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/rowscan"
 )
 
 // CreateRoom binds code to tableID. A code or table already bound is an
@@ -68,14 +69,5 @@ func (s *Store) RoomOfTable(ctx context.Context, tableID string) (eventstore.Roo
 }
 
 func (s *Store) room(ctx context.Context, where, arg string) (eventstore.Room, error) {
-	var r eventstore.Room
-	err := s.pool.QueryRow(ctx, `SELECT code, table_id, created_at FROM rooms WHERE `+where, arg).Scan(&r.Code, &r.TableID, &r.CreatedAt)
-	if noRows(err) {
-		return eventstore.Room{}, eventstore.ErrNotFound
-	}
-	if err != nil {
-		return eventstore.Room{}, err
-	}
-	r.CreatedAt = r.CreatedAt.UTC()
-	return r, nil
+	return scanner.Room(s.pool.QueryRow(ctx, `SELECT `+rowscan.RoomColumns+` FROM rooms WHERE `+where, arg))
 }

@@ -1,7 +1,7 @@
 // Package postgres is the event store of a cluster: the event log, players,
 // consumer checkpoints and idempotency keys in one PostgreSQL database that
 // every API node appends to, with the same contract as the embedded SQLite
-// store (eventstore.Store, AppendIdempotent, players, checkpoints).
+// store (eventstore.Log, Accounts and Checkpoints).
 //
 // # One global order, one hash chain
 //
@@ -86,14 +86,13 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/groupcommit"
 	"paiju/migrations/postgres/store"
 	"paiju/migrations/schema"
 )
@@ -169,20 +168,19 @@ type Store struct {
 	name string // the URL without its password, for messages
 	pool *pgxpool.Pool
 
-	reqs       chan *appendRequest
-	closing    chan struct{}
-	writerDone chan struct{}
-	closeOnce  sync.Once
-
-	commits atomic.Int64 // transactions the writer committed
-	appends atomic.Int64 // appends those transactions stored
+	writer *groupcommit.Writer // runs commit on its batches of appends
 
 	// beforeCommit, if set (by tests), runs in each append transaction
 	// after its writes, before COMMIT, with the chain lock held.
 	beforeCommit func()
 }
 
-var _ eventstore.Store = (*Store)(nil)
+// The store keeps every contract of the event store.
+var (
+	_ eventstore.Store       = (*Store)(nil)
+	_ eventstore.Accounts    = (*Store)(nil)
+	_ eventstore.Checkpoints = (*Store)(nil)
+)
 
 // Open connects to the database at url (postgres:// or postgresql://),
 // brings the store's schema up to date and starts the writer.
@@ -208,14 +206,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open event store %s: %w", name, err)
 	}
-	s := &Store{
-		opts:       opts,
-		name:       name,
-		pool:       pool,
-		reqs:       make(chan *appendRequest),
-		closing:    make(chan struct{}),
-		writerDone: make(chan struct{}),
-	}
+	s := &Store{opts: opts, name: name, pool: pool}
 	check := s.CheckHead
 	if opts.NoHeadCheck {
 		check = s.Ping
@@ -224,7 +215,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open event store %s: %w", name, err)
 	}
-	go s.writer()
+	s.writer = groupcommit.Start(groupcommit.Options{MaxBatch: opts.MaxBatch, MaxBatchWait: opts.MaxBatchWait, UTF8: true, OnCommit: opts.OnCommit}, s.commit)
 	return s, nil
 }
 
@@ -273,11 +264,8 @@ func (s *Store) Ping(ctx context.Context) error {
 // writer fail with eventstore.ErrClosed; an append the writer already took
 // is committed (or failed) and answered first. Close is idempotent.
 func (s *Store) Close() error {
-	s.closeOnce.Do(func() {
-		close(s.closing)
-		<-s.writerDone
-		s.pool.Close()
-	})
+	s.writer.Close()
+	s.pool.Close()
 	return nil
 }
 
@@ -290,7 +278,8 @@ type Stats struct {
 
 // Stats returns the writer's counters.
 func (s *Store) Stats() Stats {
-	return Stats{Commits: s.commits.Load(), Appends: s.appends.Load()}
+	commits, appends := s.writer.Stats()
+	return Stats{Commits: commits, Appends: appends}
 }
 
 // noRows reports pgx's "no rows" error.

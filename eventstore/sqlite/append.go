@@ -3,28 +3,13 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/groupcommit"
 )
-
-// appendRequest is one Append or AppendIdempotent call waiting for the writer.
-type appendRequest struct {
-	ctx      context.Context
-	stream   string
-	expected int
-	events   []eventstore.NewEvent
-	key      *eventstore.IdempotencyKey
-	done     chan appendResponse // buffered: the writer never blocks on a reply
-}
-
-type appendResponse struct {
-	res eventstore.AppendResult
-	err error
-}
 
 // chainHead is the last event of the log, which the next event links to.
 type chainHead struct {
@@ -32,11 +17,11 @@ type chainHead struct {
 	hash string
 }
 
-// Append implements eventstore.Store. The events are durable when it returns
+// Append implements eventstore.Log. The events are durable when it returns
 // nil. A cancelled ctx stops an append that the writer has not yet started;
 // once started, the append runs to its commit and Append reports its outcome.
 func (s *Store) Append(ctx context.Context, stream string, expected int, events []eventstore.NewEvent) (eventstore.AppendResult, error) {
-	return s.submit(ctx, stream, expected, events, nil)
+	return s.writer.Append(ctx, stream, expected, events)
 }
 
 // AppendIdempotent is Append that also records key in the same transaction.
@@ -45,110 +30,20 @@ func (s *Store) Append(ctx context.Context, stream string, expected int, events 
 // before the expected-version check, so a retry of an append that succeeded
 // is recognised even though the stream has moved on.
 func (s *Store) AppendIdempotent(ctx context.Context, stream string, expected int, events []eventstore.NewEvent, key eventstore.IdempotencyKey) (eventstore.AppendResult, error) {
-	if key.Scope == "" || key.Key == "" {
-		return eventstore.AppendResult{}, fmt.Errorf("append to %s: idempotency key needs a scope and a key", stream)
-	}
-	return s.submit(ctx, stream, expected, events, &key)
-}
-
-func (s *Store) submit(ctx context.Context, stream string, expected int, events []eventstore.NewEvent, key *eventstore.IdempotencyKey) (eventstore.AppendResult, error) {
-	if err := validateAppend(stream, expected, events); err != nil {
-		return eventstore.AppendResult{}, fmt.Errorf("append to %s: %w", stream, err)
-	}
-	r := &appendRequest{ctx: ctx, stream: stream, expected: expected, events: events, key: key, done: make(chan appendResponse, 1)}
-	select {
-	case s.reqs <- r:
-	case <-ctx.Done():
-		return eventstore.AppendResult{}, fmt.Errorf("append to %s: %w", stream, ctx.Err())
-	case <-s.closing:
-		return eventstore.AppendResult{}, fmt.Errorf("append to %s: %w", stream, eventstore.ErrClosed)
-	}
-	// The writer has taken r and always answers; waiting here, rather than
-	// also on ctx, keeps "returned an error" meaning "stored nothing".
-	resp := <-r.done
-	return resp.res, resp.err
-}
-
-func validateAppend(stream string, expected int, events []eventstore.NewEvent) error {
-	switch {
-	case stream == "":
-		return errors.New("empty stream id")
-	case expected < 0:
-		return fmt.Errorf("negative expected version %d", expected)
-	case len(events) == 0:
-		return errors.New("no events")
-	}
-	for i, e := range events {
-		if e.Type == "" {
-			return fmt.Errorf("event %d: empty type", i)
-		}
-		if !json.Valid(e.Data) {
-			return fmt.Errorf("event %d (%s): data is not valid JSON", i, e.Type)
-		}
-	}
-	return nil
-}
-
-// writer owns the write connection for appends. It takes one request, gathers
-// the requests already waiting behind it, and commits them together.
-func (s *Store) writer() {
-	defer close(s.writerDone)
-	batch := make([]*appendRequest, 0, s.opts.MaxBatch)
-	for {
-		select {
-		case r := <-s.reqs:
-			batch = append(batch[:0], r)
-		case <-s.closing:
-			return
-		}
-		batch = s.gather(batch)
-		s.commit(batch)
-		clear(batch) // let the requests' events be collected
-	}
-}
-
-// gather adds waiting requests to batch, up to MaxBatch, waiting at most
-// MaxBatchWait for more to arrive.
-func (s *Store) gather(batch []*appendRequest) []*appendRequest {
-	var deadline <-chan time.Time
-	if s.opts.MaxBatchWait > 0 {
-		t := time.NewTimer(s.opts.MaxBatchWait)
-		defer t.Stop()
-		deadline = t.C
-	}
-	for len(batch) < s.opts.MaxBatch {
-		if deadline == nil {
-			select {
-			case r := <-s.reqs:
-				batch = append(batch, r)
-				continue
-			default:
-				return batch
-			}
-		}
-		select {
-		case r := <-s.reqs:
-			batch = append(batch, r)
-		case <-deadline:
-			return batch
-		case <-s.closing:
-			return batch
-		}
-	}
-	return batch
+	return s.writer.AppendIdempotent(ctx, stream, expected, events, key)
 }
 
 // commit runs batch in one transaction and answers every request after the
 // commit. Each request succeeds or fails on its own: a conflict or a
 // duplicate key of one does not affect the others. Only a failure of the
 // transaction itself (BEGIN, COMMIT, I/O) fails them all.
-func (s *Store) commit(batch []*appendRequest) {
-	resps := make([]appendResponse, len(batch))
+func (s *Store) commit(batch []*groupcommit.Request) {
+	resps := make([]groupcommit.Response, len(batch))
 	live := batch[:0:0]
 	liveIdx := make([]int, 0, len(batch))
 	for i, r := range batch {
-		if err := r.ctx.Err(); err != nil {
-			resps[i].err = fmt.Errorf("append to %s: %w", r.stream, err)
+		if err := r.Ctx.Err(); err != nil {
+			resps[i].Err = fmt.Errorf("append to %s: %w", r.Stream, err)
 			continue
 		}
 		live = append(live, r)
@@ -160,30 +55,26 @@ func (s *Store) commit(batch []*appendRequest) {
 		took := time.Since(start)
 		for j, i := range liveIdx {
 			resps[i] = liveResps[j]
-			if err != nil && resps[i].err == nil {
-				resps[i] = appendResponse{err: fmt.Errorf("append to %s: %w", batch[i].stream, err)}
+			if err != nil && resps[i].Err == nil {
+				resps[i] = groupcommit.Response{Err: fmt.Errorf("append to %s: %w", batch[i].Stream, err)}
 			}
 		}
 		if err == nil && stored > 0 {
-			s.commits.Add(1)
-			s.appends.Add(int64(stored))
 			s.publishHead(head)
-			if s.opts.OnCommit != nil {
-				s.opts.OnCommit(eventsIn(live, liveResps), stored, took)
-			}
+			s.writer.Committed(eventsIn(live, liveResps), stored, took)
 		}
 	}
 	for i, r := range batch {
-		r.done <- resps[i]
+		r.Answer(resps[i])
 	}
 }
 
 // eventsIn counts the events of the requests of batch that stored them.
-func eventsIn(batch []*appendRequest, resps []appendResponse) int {
+func eventsIn(batch []*groupcommit.Request, resps []groupcommit.Response) int {
 	n := 0
 	for i, r := range batch {
-		if resps[i].err == nil {
-			n += len(r.events)
+		if resps[i].Err == nil {
+			n += len(r.Events)
 		}
 	}
 	return n
@@ -201,7 +92,7 @@ func eventsIn(batch []*appendRequest, resps []appendResponse) int {
 // (an insert, a position the log skipped) rolls the grouped attempt back
 // and the batch is run again one request at a time, each in a savepoint,
 // so that the failure stays that request's alone.
-func (s *Store) runBatch(batch []*appendRequest) (resps []appendResponse, head chainHead, stored int, err error) {
+func (s *Store) runBatch(batch []*groupcommit.Request) (resps []groupcommit.Response, head chainHead, stored int, err error) {
 	if len(batch) > 1 {
 		resps, head, stored, err = s.runTx(batch, true)
 		if !errors.Is(err, errUngroup) {
@@ -230,11 +121,11 @@ type eventRow struct {
 	version                           int
 }
 
-func (s *Store) runTx(batch []*appendRequest, grouped bool) (resps []appendResponse, head chainHead, stored int, err error) {
+func (s *Store) runTx(batch []*groupcommit.Request, grouped bool) (resps []groupcommit.Response, head chainHead, stored int, err error) {
 	// Not a request's context: the transaction is shared, and one caller
 	// giving up must not roll back the others. busy_timeout bounds the wait.
 	ctx := context.Background()
-	resps = make([]appendResponse, len(batch))
+	resps = make([]groupcommit.Response, len(batch))
 	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		return resps, head, 0, fmt.Errorf("begin: %w", err)
@@ -262,7 +153,7 @@ func (s *Store) runTx(batch []*appendRequest, grouped bool) (resps []appendRespo
 				return resps, head, 0, fmt.Errorf("savepoint: %w", err)
 			}
 		}
-		undo := b.mark(r.stream)
+		undo := b.mark(r.Stream)
 		res, aerr := st.appendOne(ctx, r, b, now)
 		if aerr == nil && !grouped {
 			aerr = st.flush(ctx, b)
@@ -271,7 +162,7 @@ func (s *Store) runTx(batch []*appendRequest, grouped bool) (resps []appendRespo
 			if grouped && !expectedFailure(aerr) {
 				return resps, head, 0, errUngroup
 			}
-			resps[i].err = fmt.Errorf("append to %s: %w", r.stream, aerr)
+			resps[i].Err = fmt.Errorf("append to %s: %w", r.Stream, aerr)
 			undo()
 			if !useSavepoints && !grouped {
 				break
@@ -290,7 +181,7 @@ func (s *Store) runTx(batch []*appendRequest, grouped bool) (resps []appendRespo
 		if aerr != nil {
 			continue
 		}
-		resps[i].res = res
+		resps[i].Result = res
 		stored++
 	}
 	if stored == 0 {
@@ -352,29 +243,29 @@ func readHead(row *sql.Row) (chainHead, error) {
 // its events, hashed and placed after b's head, for flush to insert; it
 // returns the request's result. Expected failures (a duplicate key, a
 // version conflict) are found before anything is written.
-func (st *txStmts) appendOne(ctx context.Context, r *appendRequest, b *batchState, now int64) (eventstore.AppendResult, error) {
-	current, ok := b.versions[r.stream]
+func (st *txStmts) appendOne(ctx context.Context, r *groupcommit.Request, b *batchState, now int64) (eventstore.AppendResult, error) {
+	current, ok := b.versions[r.Stream]
 	if !ok {
-		if err := st.bind(st.w.version).QueryRowContext(ctx, r.stream).Scan(&current); err != nil {
+		if err := st.bind(st.w.version).QueryRowContext(ctx, r.Stream).Scan(&current); err != nil {
 			return eventstore.AppendResult{}, fmt.Errorf("read stream version: %w", err)
 		}
 	}
-	if current != r.expected {
+	if current != r.Expected {
 		// A known key comes first: a retry of an append that landed is
 		// told so even though its stream has moved on.
-		if r.key != nil {
-			if err := st.duplicate(ctx, r.key); err != nil {
+		if r.Key != nil {
+			if err := st.duplicate(ctx, r.Key); err != nil {
 				return eventstore.AppendResult{}, err
 			}
 		}
-		return eventstore.AppendResult{}, &eventstore.ConflictError{Stream: r.stream, Expected: r.expected, Actual: current}
+		return eventstore.AppendResult{}, &eventstore.ConflictError{Stream: r.Stream, Expected: r.Expected, Actual: current}
 	}
-	last := current + len(r.events)
-	if r.key != nil {
+	last := current + len(r.Events)
+	if r.Key != nil {
 		// Recording the key first finds a known one in the same
 		// statement; the transaction or the savepoint undoes the row if
 		// the events then fail.
-		out, err := st.bind(st.w.insertKey).ExecContext(ctx, r.key.Scope, r.key.Key, r.key.RequestHash, r.stream, current+1, last, now)
+		out, err := st.bind(st.w.insertKey).ExecContext(ctx, r.Key.Scope, r.Key.Key, r.Key.RequestHash, r.Stream, current+1, last, now)
 		if err != nil {
 			return eventstore.AppendResult{}, fmt.Errorf("record idempotency key: %w", err)
 		}
@@ -383,32 +274,32 @@ func (st *txStmts) appendOne(ctx context.Context, r *appendRequest, b *batchStat
 			return eventstore.AppendResult{}, fmt.Errorf("record idempotency key: %w", err)
 		}
 		if n == 0 {
-			if err := st.duplicate(ctx, r.key); err != nil {
+			if err := st.duplicate(ctx, r.Key); err != nil {
 				return eventstore.AppendResult{}, err
 			}
-			return eventstore.AppendResult{}, fmt.Errorf("record idempotency key %q of %s: neither stored nor found", r.key.Key, r.key.Scope)
+			return eventstore.AppendResult{}, fmt.Errorf("record idempotency key %q of %s: neither stored nor found", r.Key.Key, r.Key.Scope)
 		}
 	}
-	res := eventstore.AppendResult{Positions: make([]int64, len(r.events)), Version: last, RecordedAt: time.Unix(0, now).UTC()}
-	for i, e := range r.events {
+	res := eventstore.AppendResult{Positions: make([]int64, len(r.Events)), Version: last, RecordedAt: time.Unix(0, now).UTC()}
+	for i, e := range r.Events {
 		version := current + i + 1
-		hash := st.w.hasher.Sum(b.head.hash, r.stream, version, e.Type, e.Data)
+		hash := st.w.hasher.Sum(b.head.hash, r.Stream, version, e.Type, e.Data)
 		data := string(e.Data)
-		b.rows = append(b.rows, eventRow{stream: r.stream, version: version, typ: e.Type, data: data, prevHash: b.head.hash, hash: hash})
+		b.rows = append(b.rows, eventRow{stream: r.Stream, version: version, typ: e.Type, data: data, prevHash: b.head.hash, hash: hash})
 		pos := b.head.pos + 1
-		b.recent = append(b.recent, eventstore.Event{Position: pos, Stream: r.stream, Version: version, Type: e.Type,
+		b.recent = append(b.recent, eventstore.Event{Position: pos, Stream: r.Stream, Version: version, Type: e.Type,
 			Data: []byte(data), RecordedAt: res.RecordedAt, PrevHash: b.head.hash, Hash: hash})
 		res.Positions[i] = pos
 		b.head = chainHead{pos: pos, hash: hash}
 	}
-	b.versions[r.stream] = last
+	b.versions[r.Stream] = last
 	return res, nil
 }
 
 // duplicate returns the *eventstore.DuplicateKeyError of key if it is
 // recorded, nil if not.
 func (st *txStmts) duplicate(ctx context.Context, key *eventstore.IdempotencyKey) error {
-	rec, found, err := scanIdempotency(st.bind(st.w.lookupKey).QueryRowContext(ctx, key.Scope, key.Key), key.Scope, key.Key)
+	rec, found, err := scanner.Idempotency(st.bind(st.w.lookupKey).QueryRowContext(ctx, key.Scope, key.Key), key.Scope, key.Key)
 	if err != nil {
 		return err
 	}

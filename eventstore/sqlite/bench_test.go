@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"testing"
 
 	"paiju/eventstore"
 	"paiju/eventstore/sqlite"
+	"paiju/internal/cputime"
 )
 
 // benchEvent is about the size of a play event.
@@ -33,21 +33,10 @@ func reportBatching(b *testing.B, s *sqlite.Store) {
 	}
 }
 
-// cpuTime is the CPU time (user + system) the process has used, in
-// nanoseconds. On a shared machine ns/op counts the time an op waits for a
-// core; the CPU time does not.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
-
 // reportRates reports cpu-ns/op (the whole process's CPU time an op, the
 // database's included: modernc's SQLite runs in the process) and appends/s.
 func reportRates(b *testing.B, cpuStart int64) {
-	b.ReportMetric(float64(cpuTime()-cpuStart)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Now()-cpuStart)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
 }
 
@@ -61,7 +50,7 @@ func BenchmarkAppend(b *testing.B) {
 			ctx := context.Background()
 			events := []eventstore.NewEvent{benchEvent}
 			v := 0
-			cpu := cpuTime()
+			cpu := cputime.Now()
 			for b.Loop() {
 				if _, err := s.Append(ctx, "table-bench", v, events); err != nil {
 					b.Fatal(err)
@@ -76,7 +65,7 @@ func BenchmarkAppend(b *testing.B) {
 			var streams atomic.Int64
 			b.SetParallelism(16)
 			b.ResetTimer()
-			cpu := cpuTime()
+			cpu := cputime.Now()
 			b.RunParallel(func(pb *testing.PB) {
 				ctx := context.Background()
 				stream := fmt.Sprintf("table-%d", streams.Add(1))
@@ -104,7 +93,7 @@ func BenchmarkAppendMoves(b *testing.B) {
 	settled := eventstore.NewEvent{Type: "HandSettled", Data: []byte(`{"hand":3,"deltas":[2,-1,-1],"spring":false}`)}
 	b.SetParallelism(16)
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Now()
 	b.RunParallel(func(pb *testing.PB) {
 		ctx := context.Background()
 		n := streams.Add(1)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/groupcommit"
 )
 
 func openTest(t *testing.T, opts Options) *Store {
@@ -53,12 +54,12 @@ func TestPragmas(t *testing.T) {
 	}
 }
 
-func req(ctx context.Context, stream string, expected int, key *eventstore.IdempotencyKey, types ...string) *appendRequest {
-	r := &appendRequest{ctx: ctx, stream: stream, expected: expected, key: key, done: make(chan appendResponse, 1)}
+func req(ctx context.Context, stream string, expected int, key *eventstore.IdempotencyKey, types ...string) *groupcommit.Request {
+	var events []eventstore.NewEvent
 	for _, typ := range types {
-		r.events = append(r.events, eventstore.NewEvent{Type: typ, Data: []byte(`{}`)})
+		events = append(events, eventstore.NewEvent{Type: typ, Data: []byte(`{}`)})
 	}
-	return r
+	return groupcommit.NewRequest(ctx, stream, expected, events, key)
 }
 
 // TestGroupCommitKeepsAppendsApart runs one batch as the writer would after
@@ -70,7 +71,7 @@ func TestGroupCommitKeepsAppendsApart(t *testing.T) {
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	key := &eventstore.IdempotencyKey{Scope: "p1", Key: "k", RequestHash: "h"}
-	batch := []*appendRequest{
+	batch := []*groupcommit.Request{
 		req(ctx, "table-a", 0, nil, "A1", "A2"), // lands at 1, 2
 		req(ctx, "table-b", 3, nil, "B1"),       // conflict: table-b is new
 		req(ctx, "table-a", 2, nil, "A3"),       // sees the first append of the batch
@@ -80,9 +81,9 @@ func TestGroupCommitKeepsAppendsApart(t *testing.T) {
 		req(cancelled, "table-e", 0, nil, "E1"), // gave up before the transaction
 	}
 	s.commit(batch)
-	resps := make([]appendResponse, len(batch))
+	resps := make([]groupcommit.Response, len(batch))
 	for i, r := range batch {
-		resps[i] = <-r.done
+		resps[i] = r.Wait()
 	}
 
 	type want struct {
@@ -102,18 +103,18 @@ func TestGroupCommitKeepsAppendsApart(t *testing.T) {
 	for i, w := range wants {
 		got := resps[i]
 		if w.err != nil {
-			if !errors.Is(got.err, w.err) {
-				t.Errorf("batch[%d] (%s): err %v, want %v", i, batch[i].stream, got.err, w.err)
+			if !errors.Is(got.Err, w.err) {
+				t.Errorf("batch[%d] (%s): err %v, want %v", i, batch[i].Stream, got.Err, w.err)
 			}
 			continue
 		}
-		if got.err != nil || got.res.Version != w.version || len(got.res.Positions) != len(w.positions) {
-			t.Errorf("batch[%d] (%s): %+v %v, want version %d positions %v", i, batch[i].stream, got.res, got.err, w.version, w.positions)
+		if got.Err != nil || got.Result.Version != w.version || len(got.Result.Positions) != len(w.positions) {
+			t.Errorf("batch[%d] (%s): %+v %v, want version %d positions %v", i, batch[i].Stream, got.Result, got.Err, w.version, w.positions)
 			continue
 		}
 		for j := range w.positions {
-			if got.res.Positions[j] != w.positions[j] {
-				t.Errorf("batch[%d] (%s): positions %v, want %v", i, batch[i].stream, got.res.Positions, w.positions)
+			if got.Result.Positions[j] != w.positions[j] {
+				t.Errorf("batch[%d] (%s): positions %v, want %v", i, batch[i].Stream, got.Result.Positions, w.positions)
 			}
 		}
 	}
@@ -131,11 +132,11 @@ func TestGroupCommitKeepsAppendsApart(t *testing.T) {
 // TestGroupCommitAllFailed: a batch where nothing lands commits nothing.
 func TestGroupCommitAllFailed(t *testing.T) {
 	s := openTest(t, Options{})
-	batch := []*appendRequest{req(t.Context(), "table-a", 1, nil, "A"), req(t.Context(), "table-b", 2, nil, "B")}
+	batch := []*groupcommit.Request{req(t.Context(), "table-a", 1, nil, "A"), req(t.Context(), "table-b", 2, nil, "B")}
 	s.commit(batch)
 	for i, r := range batch {
-		if resp := <-r.done; !errors.Is(resp.err, eventstore.ErrConflict) {
-			t.Errorf("batch[%d]: %v, want a conflict", i, resp.err)
+		if resp := r.Wait(); !errors.Is(resp.Err, eventstore.ErrConflict) {
+			t.Errorf("batch[%d]: %v, want a conflict", i, resp.Err)
 		}
 	}
 	if st := s.Stats(); st.Commits != 0 {
@@ -209,23 +210,23 @@ func TestGroupedBatchFallsBackPerAppend(t *testing.T) {
 	key := func(k string) *eventstore.IdempotencyKey {
 		return &eventstore.IdempotencyKey{Scope: "p1", Key: k, RequestHash: "h"}
 	}
-	batch := []*appendRequest{
+	batch := []*groupcommit.Request{
 		req(ctx, "table-a", 0, key("a"), "A1", "A2"),
 		req(ctx, "table-b", 0, key("b"), "B1", "Poison"),
 		req(ctx, "table-c", 0, key("c"), "C1"),
 		req(ctx, "table-a", 2, nil, "A3"),
 	}
 	s.commit(batch)
-	var got []appendResponse
+	var got []groupcommit.Response
 	for _, r := range batch {
-		got = append(got, <-r.done)
+		got = append(got, r.Wait())
 	}
-	if got[1].err == nil || !strings.Contains(got[1].err.Error(), "poisoned event") {
-		t.Errorf("the poisoned append: %v, want the trigger's refusal", got[1].err)
+	if got[1].Err == nil || !strings.Contains(got[1].Err.Error(), "poisoned event") {
+		t.Errorf("the poisoned append: %v, want the trigger's refusal", got[1].Err)
 	}
 	for i, want := range map[int][]int64{0: {1, 2}, 2: {3}, 3: {4}} {
-		if got[i].err != nil || fmt.Sprint(got[i].res.Positions) != fmt.Sprint(want) {
-			t.Errorf("batch[%d]: %+v %v, want positions %v", i, got[i].res, got[i].err, want)
+		if got[i].Err != nil || fmt.Sprint(got[i].Result.Positions) != fmt.Sprint(want) {
+			t.Errorf("batch[%d]: %+v %v, want positions %v", i, got[i].Result, got[i].Err, want)
 		}
 	}
 	if st := s.Stats(); st.Commits != 1 || st.Appends != 3 {

@@ -11,6 +11,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/rowscan"
 )
 
 // Player is a registered player (the contract's type, shared by the stores).
@@ -120,54 +121,24 @@ func (s *Store) CreateToken(ctx context.Context, t Token) (err error) {
 	return nil
 }
 
-const tokenColumns = `t.id, t.player_id, t.label, t.token_hash, t.created_at, t.last_used_at, t.expires_at, t.revoked_at`
-
-const tokenByHashQuery = `SELECT ` + tokenColumns + `, p.id, p.name, p.created_at FROM tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = ?`
-
-type rowScanner interface{ Scan(dest ...any) error }
-
-func scanToken(row rowScanner, extra ...any) (Token, error) {
-	var (
-		t                   Token
-		at                  int64
-		used, expires, revd sql.NullInt64
-	)
-	dest := append([]any{&t.ID, &t.PlayerID, &t.Label, &t.Hash, &at, &used, &expires, &revd}, extra...)
-	if err := row.Scan(dest...); err != nil {
-		return Token{}, err
-	}
-	t.CreatedAt = time.Unix(0, at).UTC()
-	t.LastUsedAt, t.ExpiresAt, t.RevokedAt = fromNanos(used), fromNanos(expires), fromNanos(revd)
-	return t, nil
-}
+const tokenByHashQuery = `SELECT ` + rowscan.TokenColumns + `, p.id, p.name, p.created_at FROM tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = ?`
 
 // TokenByHash returns the token whose hash is hash and its player, revoked
 // and expired tokens included (the caller judges them by Token.Live), or an
 // error matching eventstore.ErrNotFound.
 func (s *Store) TokenByHash(ctx context.Context, hash string) (Player, Token, error) {
-	var (
-		p  Player
-		at int64
-	)
-	t, err := scanToken(s.reads.tokenByHash.QueryRowContext(ctx, hash), &p.ID, &p.Name, &at)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = eventstore.ErrNotFound
-	}
+	p, t, err := scanner.PlayerToken(s.reads.tokenByHash.QueryRowContext(ctx, hash))
 	if err != nil {
 		// The hash is a credential: keep it out of error messages and logs.
 		return Player{}, Token{}, fmt.Errorf("token by hash: %w", err)
 	}
-	p.CreatedAt = time.Unix(0, at).UTC()
 	return p, t, nil
 }
 
 // TokenByID returns the token id, or an error matching
 // eventstore.ErrNotFound.
 func (s *Store) TokenByID(ctx context.Context, id string) (Token, error) {
-	t, err := scanToken(s.rdb.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM tokens t WHERE t.id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		err = eventstore.ErrNotFound
-	}
+	t, err := scanner.Token(s.rdb.QueryRowContext(ctx, `SELECT `+rowscan.TokenColumns+` FROM tokens t WHERE t.id = ?`, id))
 	if err != nil {
 		return Token{}, fmt.Errorf("token %s: %w", id, err)
 	}
@@ -177,20 +148,13 @@ func (s *Store) TokenByID(ctx context.Context, id string) (Token, error) {
 // Tokens lists playerID's tokens, revoked and expired ones included,
 // oldest first.
 func (s *Store) Tokens(ctx context.Context, playerID string) ([]Token, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+tokenColumns+` FROM tokens t WHERE t.player_id = ? ORDER BY t.created_at, t.id`, playerID)
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+rowscan.TokenColumns+` FROM tokens t WHERE t.player_id = ? ORDER BY t.created_at, t.id`, playerID)
 	if err != nil {
 		return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
 	}
 	defer rows.Close()
-	out := []Token{}
-	for rows.Next() {
-		t, err := scanToken(rows)
-		if err != nil {
-			return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanner.Tokens(rows)
+	if err != nil {
 		return nil, fmt.Errorf("tokens of %s: %w", playerID, err)
 	}
 	return out, nil
@@ -228,18 +192,10 @@ func (s *Store) TouchToken(ctx context.Context, id string, at time.Time) error {
 // PlayerByID returns the player with id, or an error matching
 // eventstore.ErrNotFound.
 func (s *Store) PlayerByID(ctx context.Context, id string) (Player, error) {
-	var (
-		p  Player
-		at int64
-	)
-	err := s.rdb.QueryRowContext(ctx, `SELECT id, name, created_at FROM players WHERE id = ?`, id).Scan(&p.ID, &p.Name, &at)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = eventstore.ErrNotFound
-	}
+	p, err := scanner.Player(s.rdb.QueryRowContext(ctx, `SELECT `+rowscan.PlayerColumns+` FROM players WHERE id = ?`, id))
 	if err != nil {
 		return Player{}, fmt.Errorf("player %s: %w", id, err)
 	}
-	p.CreatedAt = time.Unix(0, at).UTC()
 	return p, nil
 }
 

@@ -8,9 +8,16 @@ import (
 	"time"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/rowscan"
 )
 
-const eventColumns = `position, stream, version, type, data, recorded_at, prev_hash, hash`
+// scanner reads the rows both stores keep alike; this store keeps times as
+// Unix nanoseconds.
+var scanner = rowscan.Driver[int64, sql.NullInt64]{
+	Time:     func(n int64) time.Time { return time.Unix(0, n).UTC() },
+	NullTime: fromNanos,
+	NoRows:   func(err error) bool { return errors.Is(err, sql.ErrNoRows) },
+}
 
 // readStmts are the prepared read queries (database/sql prepares them again
 // on each pooled connection as needed).
@@ -26,10 +33,10 @@ type readStmts struct {
 
 func (r *readStmts) prepare(ctx context.Context, db *sql.DB) error {
 	var err error
-	if r.load, err = db.PrepareContext(ctx, `SELECT `+eventColumns+` FROM events WHERE stream = ? AND version > ? ORDER BY version`); err != nil {
+	if r.load, err = db.PrepareContext(ctx, `SELECT `+rowscan.EventColumns+` FROM events WHERE stream = ? AND version > ? ORDER BY version`); err != nil {
 		return fmt.Errorf("prepare load: %w", err)
 	}
-	if r.readAll, err = db.PrepareContext(ctx, `SELECT `+eventColumns+` FROM events WHERE position > ? ORDER BY position LIMIT ?`); err != nil {
+	if r.readAll, err = db.PrepareContext(ctx, `SELECT `+rowscan.EventColumns+` FROM events WHERE position > ? ORDER BY position LIMIT ?`); err != nil {
 		r.load.Close()
 		return fmt.Errorf("prepare read all: %w", err)
 	}
@@ -51,20 +58,21 @@ func (r *readStmts) close() error {
 	return errors.Join(r.load.Close(), r.readAll.Close(), r.tokenByHash.Close(), r.lookupKey.Close())
 }
 
-// Load implements eventstore.Store.
+// Load implements eventstore.Log.
 func (s *Store) Load(ctx context.Context, stream string, fromVersion int) ([]eventstore.Event, error) {
 	rows, err := s.reads.load.QueryContext(ctx, stream, fromVersion)
 	if err != nil {
 		return nil, fmt.Errorf("load %s from version %d: %w", stream, fromVersion, err)
 	}
-	events, err := scanEvents(rows)
+	defer rows.Close()
+	events, err := scanner.Events(rows)
 	if err != nil {
 		return nil, fmt.Errorf("load %s from version %d: %w", stream, fromVersion, err)
 	}
 	return events, nil
 }
 
-// ReadAll implements eventstore.Store. limit must be positive.
+// ReadAll implements eventstore.Log. limit must be positive.
 func (s *Store) ReadAll(ctx context.Context, fromPosition int64, limit int) ([]eventstore.Event, error) {
 	if limit <= 0 {
 		return nil, fmt.Errorf("read all from position %d: limit %d is not positive", fromPosition, limit)
@@ -73,31 +81,15 @@ func (s *Store) ReadAll(ctx context.Context, fromPosition int64, limit int) ([]e
 	if err != nil {
 		return nil, fmt.Errorf("read all from position %d: %w", fromPosition, err)
 	}
-	events, err := scanEvents(rows)
+	defer rows.Close()
+	events, err := scanner.Events(rows)
 	if err != nil {
 		return nil, fmt.Errorf("read all from position %d: %w", fromPosition, err)
 	}
 	return events, nil
 }
 
-func scanEvents(rows *sql.Rows) ([]eventstore.Event, error) {
-	defer rows.Close()
-	events := []eventstore.Event{}
-	for rows.Next() {
-		var (
-			e  eventstore.Event
-			at int64
-		)
-		if err := rows.Scan(&e.Position, &e.Stream, &e.Version, &e.Type, &e.Data, &at, &e.PrevHash, &e.Hash); err != nil {
-			return nil, err
-		}
-		e.RecordedAt = time.Unix(0, at).UTC()
-		events = append(events, e)
-	}
-	return events, rows.Err()
-}
-
-// Head implements eventstore.Store.
+// Head implements eventstore.Log.
 func (s *Store) Head(ctx context.Context) (int64, string, error) {
 	h, err := readHead(s.rdb.QueryRowContext(ctx, sqlHead))
 	if err != nil {
@@ -129,19 +121,5 @@ func (s *Store) Streams(ctx context.Context) ([]string, error) {
 
 // LookupIdempotency returns the record of (scope, key), if an append stored it.
 func (s *Store) LookupIdempotency(ctx context.Context, scope, key string) (eventstore.IdempotencyRecord, bool, error) {
-	return scanIdempotency(s.reads.lookupKey.QueryRowContext(ctx, scope, key), scope, key)
-}
-
-func scanIdempotency(row *sql.Row, scope, key string) (eventstore.IdempotencyRecord, bool, error) {
-	rec := eventstore.IdempotencyRecord{Scope: scope, Key: key}
-	var at int64
-	err := row.Scan(&rec.RequestHash, &rec.Stream, &rec.FirstVersion, &rec.LastVersion, &at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return eventstore.IdempotencyRecord{}, false, nil
-	}
-	if err != nil {
-		return eventstore.IdempotencyRecord{}, false, fmt.Errorf("look up idempotency key %q of %s: %w", key, scope, err)
-	}
-	rec.CreatedAt = time.Unix(0, at).UTC()
-	return rec, true, nil
+	return scanner.Idempotency(s.reads.lookupKey.QueryRowContext(ctx, scope, key), scope, key)
 }

@@ -2,12 +2,11 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/rowscan"
 )
 
 // CreateRoom binds code to tableID. A code or table already bound is an
@@ -73,17 +72,5 @@ func (s *Store) RoomOfTable(ctx context.Context, tableID string) (eventstore.Roo
 }
 
 func (s *Store) room(ctx context.Context, where, arg string) (eventstore.Room, error) {
-	var (
-		r  eventstore.Room
-		at int64
-	)
-	err := s.rdb.QueryRowContext(ctx, `SELECT code, table_id, created_at FROM rooms WHERE `+where, arg).Scan(&r.Code, &r.TableID, &at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return eventstore.Room{}, eventstore.ErrNotFound
-	}
-	if err != nil {
-		return eventstore.Room{}, err
-	}
-	r.CreatedAt = time.Unix(0, at).UTC()
-	return r, nil
+	return scanner.Room(s.rdb.QueryRowContext(ctx, `SELECT `+rowscan.RoomColumns+` FROM rooms WHERE `+where, arg))
 }

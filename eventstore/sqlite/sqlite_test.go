@@ -48,14 +48,14 @@ func openClosed(t *testing.T, p paths) *sqlite.Store {
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	t.Run("default", func(t *testing.T) {
-		eventstoretest.RunFull(t, func(t *testing.T) eventstoretest.FullStore {
+		eventstoretest.Run(t, func(t *testing.T) *sqlite.Store {
 			return open(t, newPaths(t), sqlite.Options{})
 		})
 	})
 	// Small batches that wait for company: exercises the batch bound and the
 	// timer path of group commit. NORMAL keeps it quick.
 	t.Run("small batches", func(t *testing.T) {
-		eventstoretest.RunFull(t, func(t *testing.T) eventstoretest.FullStore {
+		eventstoretest.Run(t, func(t *testing.T) *sqlite.Store {
 			return open(t, newPaths(t), sqlite.Options{Synchronous: "NORMAL", MaxBatch: 3, MaxBatchWait: time.Millisecond})
 		})
 	})

@@ -8,12 +8,13 @@ import (
 	"strings"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/rowscan"
 )
 
 const (
 	sqlHead      = `SELECT position, hash FROM events ORDER BY position DESC LIMIT 1`
 	sqlVersion   = `SELECT COALESCE(MAX(version), 0) FROM events WHERE stream = ?`
-	sqlLookupKey = `SELECT request_hash, stream, first_version, last_version, created_at FROM idempotency WHERE scope = ? AND key = ?`
+	sqlLookupKey = `SELECT ` + rowscan.IdempotencyColumns + ` FROM idempotency WHERE scope = ? AND key = ?`
 	// A known key stores nothing and changes no row: the writer reads the
 	// record only then, instead of before every keyed append.
 	sqlInsertKey = `INSERT INTO idempotency (scope, key, request_hash, stream, first_version, last_version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)

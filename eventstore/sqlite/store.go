@@ -52,10 +52,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"paiju/eventstore"
+	"paiju/eventstore/internal/groupcommit"
 	"paiju/migrations"
 	"paiju/migrations/schema"
 )
@@ -147,19 +147,19 @@ type Store struct {
 	// recent holds the last events the writer committed (ReadCommitted).
 	recent *recentLog
 
-	reqs       chan *appendRequest
-	closing    chan struct{}
-	writerDone chan struct{}
-	heads      chan chainHead // to headWriter; holds only the newest head
-	headDone   chan struct{}
-	closeOnce  sync.Once
-	closeErr   error
-
-	commits atomic.Int64 // transactions the writer committed
-	appends atomic.Int64 // appends those transactions stored
+	writer    *groupcommit.Writer // runs commit on its batches of appends
+	heads     chan chainHead      // to headWriter; holds only the newest head
+	headDone  chan struct{}
+	closeOnce sync.Once
+	closeErr  error
 }
 
-var _ eventstore.Store = (*Store)(nil)
+// The store keeps every contract of the event store.
+var (
+	_ eventstore.Store       = (*Store)(nil)
+	_ eventstore.Accounts    = (*Store)(nil)
+	_ eventstore.Checkpoints = (*Store)(nil)
+)
 
 // DefaultHeadInterval is Options.HeadInterval's default. A head file
 // write (a temporary file, a write and a rename) cost about half a
@@ -223,14 +223,11 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	rdb.SetMaxIdleConns(opts.ReadConns)
 
 	s := &Store{
-		opts:       opts,
-		wdb:        wdb,
-		rdb:        rdb,
-		reqs:       make(chan *appendRequest),
-		closing:    make(chan struct{}),
-		writerDone: make(chan struct{}),
-		heads:      make(chan chainHead, 1),
-		headDone:   make(chan struct{}),
+		opts:     opts,
+		wdb:      wdb,
+		rdb:      rdb,
+		heads:    make(chan chainHead, 1),
+		headDone: make(chan struct{}),
 	}
 	if err := s.checkOpen(ctx); err != nil {
 		wdb.Close()
@@ -261,7 +258,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("open event store %s: %w", path, markCorrupt(err))
 	}
 	s.recent = newRecentLog(opts.RecentEvents, head)
-	go s.writer()
+	s.writer = groupcommit.Start(groupcommit.Options{MaxBatch: opts.MaxBatch, MaxBatchWait: opts.MaxBatchWait, OnCommit: opts.OnCommit}, s.commit)
 	go s.headWriter()
 	return s, nil
 }
@@ -281,8 +278,7 @@ func (s *Store) checkOpen(ctx context.Context) error {
 // first. Close is idempotent.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		close(s.closing)
-		<-s.writerDone
+		s.writer.Close()
 		close(s.heads)
 		<-s.headDone
 		s.closeErr = errors.Join(s.reads.close(), s.rdb.Close(), s.wdb.Close())
@@ -299,7 +295,8 @@ type Stats struct {
 
 // Stats returns the writer's counters.
 func (s *Store) Stats() Stats {
-	return Stats{Commits: s.commits.Load(), Appends: s.appends.Load()}
+	commits, appends := s.writer.Stats()
+	return Stats{Commits: commits, Appends: appends}
 }
 
 // Migrate brings the schema of the database at path up to date, creating the

@@ -37,6 +37,7 @@ import (
 	pmig "paiju/migrations/postgres/projections"
 	"paiju/migrations/schema"
 	"paiju/projections"
+	"paiju/projections/internal/changes"
 )
 
 // Options configure a DB.
@@ -58,9 +59,10 @@ type DB struct {
 	now  func() time.Time
 	proj map[string]projection
 
-	mu      sync.Mutex
-	changed chan struct{} // closed and replaced after every local commit
-	leases  map[*Lease]struct{}
+	changes changes.Changes // broadcast after every local commit
+
+	mu     sync.Mutex
+	leases map[*Lease]struct{}
 }
 
 var _ projections.Store = (*DB)(nil)
@@ -76,10 +78,6 @@ type projection struct {
 	// tables are the tables it owns, emptied by Reset.
 	tables []string
 }
-
-// pollInterval is how often WaitFor looks at checkpoints other nodes may be
-// moving.
-const pollInterval = 25 * time.Millisecond
 
 // Open connects to the database at url (postgres:// or postgresql://) and
 // brings the projections' schema up to date.
@@ -111,7 +109,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("projections: %w", err)
 	}
-	d := &DB{pool: pool, loc: opts.Location, now: opts.Now, changed: make(chan struct{}), leases: map[*Lease]struct{}{}}
+	d := &DB{pool: pool, loc: opts.Location, now: opts.Now, leases: map[*Lease]struct{}{}}
 	d.proj = map[string]projection{
 		projections.Hands: {load: loadHands, apply: applyHands, finish: finishHands,
 			tables: []string{"hh_tables", "hh_seats", "hh_hands", "hh_hand_events", "hh_player_hands"}},
@@ -323,7 +321,7 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 		return 0, fmt.Errorf("projection %s: %w", name, err)
 	}
 	open = false
-	d.broadcast()
+	d.changes.Broadcast()
 	return len(todo), gap
 }
 
@@ -355,60 +353,14 @@ func (d *DB) Reset(ctx context.Context, name string) error {
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("projection %s: commit reset: %w", name, err)
 	}
-	d.broadcast()
+	d.changes.Broadcast()
 	return nil
-}
-
-func (d *DB) broadcast() {
-	d.mu.Lock()
-	close(d.changed)
-	d.changed = make(chan struct{})
-	d.mu.Unlock()
-}
-
-func (d *DB) changes() <-chan struct{} {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.changed
 }
 
 // WaitFor waits until every projection has applied position pos, for at
 // most timeout; then it returns an error matching ErrLagging.
 func (d *DB) WaitFor(ctx context.Context, pos int64, timeout time.Duration) error {
-	return d.waitFor(ctx, projections.Names, pos, timeout)
-}
-
-// waitFor waits until the projections names have applied position pos, for
-// at most timeout; then it returns an error matching ErrLagging.
-func (d *DB) waitFor(ctx context.Context, names []string, pos int64, timeout time.Duration) error {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	for {
-		ch := d.changes()
-		done := true
-		for _, n := range names {
-			cp, err := d.Checkpoint(ctx, n)
-			if err != nil {
-				return err
-			}
-			if cp < pos {
-				done = false
-				break
-			}
-		}
-		if done {
-			return nil
-		}
-		// Another node may be the one projecting: poll as well as listen.
-		select {
-		case <-ch:
-		case <-time.After(pollInterval):
-		case <-timer.C:
-			return fmt.Errorf("%w: position %d after %s", projections.ErrLagging, pos, timeout)
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+	return d.changes.WaitFor(ctx, d.Checkpoint, projections.Names, pos, timeout)
 }
 
 // querier runs statements: a connection, or a transaction.

@@ -2,79 +2,29 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"paiju/projections"
+	"paiju/projections/internal/rowscan"
 )
 
-// tableColumns are the td_tables columns an entry is read from, in scan
-// order.
-const tableColumns = `t.table_id, t.game, t.variant, t.stake, t.options, t.rules_version, t.seats, t.seated, t.status, t.hands, t.created_at, t.updated_at, t.opened_position`
-
-// scannedTable is an entry with the key its list is ordered by.
-type scannedTable struct {
-	projections.TableEntry
-	opened int64
-}
-
-func scanTables(rows pgx.Rows) ([]scannedTable, error) {
-	defer rows.Close()
-	var out []scannedTable
-	for rows.Next() {
-		var t scannedTable
-		var opts string
-		var seated int
-		var created, updated int64
-		if err := rows.Scan(&t.ID, &t.Game, &t.Variant, &t.Stake, &opts, &t.RulesVersion, &t.Seats, &seated, &t.Status, &t.HandsPlayed, &created, &updated, &t.opened); err != nil {
-			return nil, err
-		}
-		t.Options = json.RawMessage(opts)
-		t.FreeSeats = max(t.Seats-seated, 0)
-		t.CreatedAt, t.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
-		t.Players = []projections.TableSeat{}
-		out = append(out, t)
-	}
-	return out, rows.Err()
-}
-
 // withSeats fills in the seats of ts.
-func (d *DB) withSeats(ctx context.Context, ts []scannedTable) ([]projections.TableEntry, error) {
-	out := make([]projections.TableEntry, len(ts))
+func (d *DB) withSeats(ctx context.Context, ts []rowscan.Table) ([]projections.TableEntry, error) {
 	if len(ts) == 0 {
-		return out, nil
+		return []projections.TableEntry{}, nil
 	}
-	idx := make(map[string]int, len(ts))
 	ids := make([]string, len(ts))
 	for i, t := range ts {
-		idx[t.ID] = i
 		ids[i] = t.ID
 	}
-	rows, err := d.pool.Query(ctx, `SELECT table_id, seat, player_id, name, bot FROM td_seats WHERE table_id = ANY($1) ORDER BY table_id, seat`, ids)
+	rows, err := d.pool.Query(ctx, `SELECT `+rowscan.SeatColumns+` FROM td_seats WHERE table_id = ANY($1) ORDER BY table_id, seat`, ids)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var tid string
-		var s projections.TableSeat
-		if err := rows.Scan(&tid, &s.Seat, &s.PlayerID, &s.Name, &s.Bot); err != nil {
-			return nil, err
-		}
-		ts[idx[tid]].Players = append(ts[idx[tid]].Players, s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	for i, t := range ts {
-		out[i] = t.TableEntry
-	}
-	return out, nil
+	return rowscan.Seats(rows, ts)
 }
 
 // statusList checks statuses, open and running when none are given.
@@ -111,7 +61,7 @@ func (d *DB) Tables(ctx context.Context, q projections.TableQuery) (projections.
 		return projections.TablePage{}, err
 	}
 	// A private table is found by its room code only, never listed.
-	query := `SELECT ` + tableColumns + ` FROM td_tables t WHERE NOT t.private AND t.status = ANY($1) AND t.opened_position < $2`
+	query := `SELECT ` + rowscan.TableColumns + ` FROM td_tables t WHERE NOT t.private AND t.status = ANY($1) AND t.opened_position < $2`
 	args := []any{statuses, before}
 	if q.Game != "" {
 		args = append(args, q.Game)
@@ -126,14 +76,15 @@ func (d *DB) Tables(ctx context.Context, q projections.TableQuery) (projections.
 	if err != nil {
 		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
 	}
-	ts, err := scanTables(rows)
+	defer rows.Close()
+	ts, err := rowscan.Tables(rows)
 	if err != nil {
 		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
 	}
 	var next string
 	if len(ts) > limit {
 		ts = ts[:limit]
-		next = projections.EncodeCursor(ts[limit-1].opened)
+		next = projections.EncodeCursor(ts[limit-1].Opened)
 	}
 	entries, err := d.withSeats(ctx, ts)
 	if err != nil {
@@ -158,7 +109,7 @@ func (d *DB) PlayerTables(ctx context.Context, playerID string, statuses []strin
 		return projections.TablePage{}, err
 	}
 	const rankExpr = `CASE t.status WHEN 'running' THEN 0 WHEN 'open' THEN 1 ELSE 2 END`
-	query := `SELECT ` + tableColumns + ` FROM td_seats s JOIN td_tables t ON t.table_id = s.table_id
+	query := `SELECT ` + rowscan.TableColumns + ` FROM td_seats s JOIN td_tables t ON t.table_id = s.table_id
 		WHERE s.player_id = $1 AND t.status = ANY($2)`
 	args := []any{playerID, statuses}
 	if after {
@@ -170,7 +121,8 @@ func (d *DB) PlayerTables(ctx context.Context, playerID string, statuses []strin
 	if err != nil {
 		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
 	}
-	ts, err := scanTables(rows)
+	defer rows.Close()
+	ts, err := rowscan.Tables(rows)
 	if err != nil {
 		return projections.TablePage{}, fmt.Errorf("directory: %w", err)
 	}
@@ -178,7 +130,7 @@ func (d *DB) PlayerTables(ctx context.Context, playerID string, statuses []strin
 	if len(ts) > limit {
 		ts = ts[:limit]
 		last := ts[limit-1]
-		next = projections.EncodeRankCursor(projections.StatusRank(last.Status), last.opened)
+		next = projections.EncodeRankCursor(projections.StatusRank(last.Status), last.Opened)
 	}
 	entries, err := d.withSeats(ctx, ts)
 	if err != nil {
@@ -201,13 +153,9 @@ func (d *DB) OpenTables(ctx context.Context, k projections.QuickKind, playerID s
 		return nil, fmt.Errorf("directory: open tables: %w", err)
 	}
 	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("directory: open tables: %w", err)
-		}
-		ids = append(ids, id)
+	ids, err := rowscan.Strings(rows)
+	if err != nil {
+		return nil, fmt.Errorf("directory: open tables: %w", err)
 	}
-	return ids, rows.Err()
+	return ids, nil
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"paiju/projections"
+	"paiju/projections/internal/rowscan"
 )
 
 // Leaderboard ranks the players of a game by score (the sum of their
@@ -43,53 +43,16 @@ func (d *DB) Leaderboard(ctx context.Context, q projections.LeaderboardQuery) (p
 		return projections.Leaderboard{}, fmt.Errorf("leaderboard: %w", err)
 	}
 	defer rows.Close()
-	var all []projections.Row
-	for rows.Next() {
-		var r projections.Row
-		if err := rows.Scan(&r.PlayerID, &r.Name, &r.Score, &r.Hands, &r.Wins); err != nil {
-			return projections.Leaderboard{}, fmt.Errorf("leaderboard: %w", err)
-		}
-		all = append(all, r)
-	}
-	if err := rows.Err(); err != nil {
+	all, err := rowscan.LeaderboardRows(rows)
+	if err != nil {
 		return projections.Leaderboard{}, fmt.Errorf("leaderboard: %w", err)
 	}
-	// Ranked here rather than in SQL, as projections/sqlite ranks them: the
-	// order of player ids is then Go's byte order, whatever the database's
-	// collation.
-	sort.Slice(all, func(i, j int) bool {
-		a, b := all[i], all[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
-		}
-		if a.Hands != b.Hands {
-			return a.Hands < b.Hands
-		}
-		return a.PlayerID < b.PlayerID
-	})
-	for i := range all {
-		all[i].Rank = i + 1
-		all[i].Title = projections.Title(all[i].Score)
+	page, next, err := projections.RankPage(all, q.Around, after, limit)
+	if err != nil {
+		return projections.Leaderboard{}, err
 	}
-	start := int(min(after, int64(len(all))))
-	if q.Around != "" {
-		idx := -1
-		for i, r := range all {
-			if r.PlayerID == q.Around {
-				idx = i
-				break
-			}
-		}
-		if idx < 0 {
-			return projections.Leaderboard{}, projections.ErrNotFound
-		}
-		start = max(0, min(idx-limit/2, len(all)-limit))
-	}
-	end := min(start+limit, len(all))
-	lb.Rows = append(lb.Rows, all[start:end]...)
-	if end < len(all) {
-		lb.Next = projections.EncodeCursor(int64(end))
-	}
+	lb.Rows = append(lb.Rows, page...)
+	lb.Next = next
 	return lb, nil
 }
 
@@ -111,13 +74,8 @@ func (d *DB) Player(ctx context.Context, playerID string) (projections.PlayerSta
 		return projections.PlayerStats{}, fmt.Errorf("player %s: %w", playerID, err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var g projections.GameStats
-		if err := rows.Scan(&g.Game, &g.Score, &g.Hands, &g.Wins); err != nil {
-			return projections.PlayerStats{}, fmt.Errorf("player %s: %w", playerID, err)
-		}
-		g.Title = projections.Title(g.Score)
-		p.Games = append(p.Games, g)
+	if p.Games, err = rowscan.GameStats(rows); err != nil {
+		return projections.PlayerStats{}, fmt.Errorf("player %s: %w", playerID, err)
 	}
-	return p, rows.Err()
+	return p, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"paiju/projections"
+	"paiju/projections/internal/rowscan"
 )
 
 // Hand returns the record of a finished hand; ErrHandInProgress for a hand
@@ -83,7 +84,8 @@ func (d *DB) TableHands(ctx context.Context, tableID, cursor string, limit int) 
 	if err != nil {
 		return projections.HandPage{}, fmt.Errorf("table hands: %w", err)
 	}
-	p, err := scanSummaries(rows, false)
+	defer rows.Close()
+	p, err := rowscan.Summaries(rows, false)
 	if err != nil {
 		return projections.HandPage{}, fmt.Errorf("table hands: %w", err)
 	}
@@ -110,7 +112,8 @@ func (d *DB) PlayerHands(ctx context.Context, playerID, cursor string, limit int
 	if err != nil {
 		return projections.HandPage{}, fmt.Errorf("player hands: %w", err)
 	}
-	p, err := scanSummaries(rows, true)
+	defer rows.Close()
+	p, err := rowscan.Summaries(rows, true)
 	if err != nil {
 		return projections.HandPage{}, fmt.Errorf("player hands: %w", err)
 	}
@@ -119,48 +122,6 @@ func (d *DB) PlayerHands(ctx context.Context, playerID, cursor string, limit int
 		p.Next = projections.EncodeCursor(p.Hands[limit-1].SettledPosition)
 	}
 	return p, nil
-}
-
-// scanSummaries reads settled hands; withSeat when each row ends with the
-// player's seat and delta.
-func scanSummaries(rows pgx.Rows, withSeat bool) (projections.HandPage, error) {
-	defer rows.Close()
-	p := projections.HandPage{Hands: []projections.HandSummary{}}
-	for rows.Next() {
-		var s projections.HandSummary
-		var deltas string
-		var at int64
-		dest := []any{&s.HandID, &s.TableID, &s.Hand, &s.Game, &s.Variant, &deltas, &at, &s.SettledPosition}
-		var seat, delta int
-		if withSeat {
-			dest = append(dest, &seat, &delta)
-		}
-		if err := rows.Scan(dest...); err != nil {
-			return projections.HandPage{}, err
-		}
-		if err := json.Unmarshal([]byte(deltas), &s.Deltas); err != nil {
-			return projections.HandPage{}, err
-		}
-		s.SettledAt = time.Unix(0, at).UTC()
-		if withSeat {
-			s.Seat, s.Delta = &seat, &delta
-		}
-		p.Hands = append(p.Hands, s)
-	}
-	return p, rows.Err()
-}
-
-// StatusAt reports each projection's checkpoint and lag behind head.
-func (d *DB) StatusAt(ctx context.Context, head int64) (projections.Status, error) {
-	s := projections.Status{Head: head, Projections: []projections.ProjectionStatus{}}
-	for _, n := range projections.Names {
-		cp, err := d.Checkpoint(ctx, n)
-		if err != nil {
-			return projections.Status{}, err
-		}
-		s.Projections = append(s.Projections, projections.ProjectionStatus{Name: n, Position: cp, Lag: max(head-cp, 0)})
-	}
-	return s, nil
 }
 
 // Reader is the read side the API uses: the projections with the log whose
@@ -174,18 +135,10 @@ type Reader struct {
 // log held when it was called, or an error matching ErrLagging after
 // timeout: a list read after it shows every seat taken before the call.
 func (r Reader) DirectoryCaughtUp(ctx context.Context, timeout time.Duration) error {
-	head, _, err := r.Log.Head(ctx)
-	if err != nil {
-		return fmt.Errorf("projections: log head: %w", err)
-	}
-	return r.DB.waitFor(ctx, []string{projections.Directory}, head, timeout)
+	return r.DB.changes.CaughtUp(ctx, r.Log, r.DB.Checkpoint, []string{projections.Directory}, timeout)
 }
 
 // Status reports each projection's checkpoint and lag behind the log's head.
 func (r Reader) Status(ctx context.Context) (projections.Status, error) {
-	head, _, err := r.Log.Head(ctx)
-	if err != nil {
-		return projections.Status{}, fmt.Errorf("projections: log head: %w", err)
-	}
-	return r.DB.StatusAt(ctx, head)
+	return projections.StatusOf(ctx, r.DB, r.Log)
 }

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"paiju/eventstore"
 	"paiju/projections"
+	"paiju/projections/internal/rowscan"
 )
 
 // ---- tournaments ----
@@ -39,37 +39,22 @@ func loadTournaments(b *pgx.Batch, tx *wtx, events []eventstore.Event) {
 		return
 	}
 	queueRows(b, func(rows pgx.Rows) error {
-		t, err := scanTournament(rows)
+		t, err := rowscan.Tournament(rows)
 		if err != nil {
 			return fmt.Errorf("load tournaments: %w", err)
 		}
 		s.folds[t.ID].T = &t
 		return nil
-	}, `SELECT `+tournamentColumns+` FROM tn_tournaments WHERE tournament_id = ANY($1)`, ids)
+	}, `SELECT `+rowscan.TournamentColumns+` FROM tn_tournaments WHERE tournament_id = ANY($1)`, ids)
 	queueRows(b, func(rows pgx.Rows) error {
 		var id string
-		var p projections.TournamentPlayer
-		if err := rows.Scan(&id, &p.PlayerID, &p.Name, &p.Seq, &p.Round, &p.TableID, &p.TableDone, &p.Points, &p.HandsLost, &p.Place,
-			&p.EliminatedRound, &p.Matchpoints, &p.ScoreRank); err != nil {
+		p, err := rowscan.TournamentPlayer(rows, &id)
+		if err != nil {
 			return fmt.Errorf("load tournament players: %w", err)
 		}
 		s.folds[id].Players[p.PlayerID] = &p
 		return nil
-	}, `SELECT tournament_id, `+playerColumns+` FROM tn_players WHERE tournament_id = ANY($1)`, ids)
-}
-
-const (
-	tournamentColumns = `tournament_id, game, variant, format, players, registered, hands_per_table, stake, status, round, winner, opened_position, created_at, updated_at`
-	playerColumns     = `player_id, name, seq, round, table_id, table_done, points, hands_lost, place, eliminated_round, matchpoints, score_rank`
-)
-
-func scanTournament(s pgx.Row) (projections.TournamentEntry, error) {
-	var t projections.TournamentEntry
-	var created, updated int64
-	err := s.Scan(&t.ID, &t.Game, &t.Variant, &t.Format, &t.Players, &t.Registered, &t.HandsPerTable, &t.Stake,
-		&t.Status, &t.Round, &t.Winner, &t.OpenedPosition, &created, &updated)
-	t.CreatedAt, t.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
-	return t, err
+	}, `SELECT `+rowscan.TournamentPlayerColumns+`, tournament_id FROM tn_players WHERE tournament_id = ANY($1)`, ids)
 }
 
 // applyTournaments folds a tournament stream's event into its rows.
@@ -128,7 +113,7 @@ func finishTournaments(tx *wtx) {
 			stakes, rounds, winners = append(stakes, int32(t.Stake)), append(rounds, int32(t.Round)), append(winners, t.Winner)
 			opened, created, updated = append(opened, t.OpenedPosition), append(created, t.CreatedAt.UnixNano()), append(updated, t.UpdatedAt.UnixNano())
 		}
-		tx.exec(`INSERT INTO tn_tournaments (`+tournamentColumns+`)
+		tx.exec(`INSERT INTO tn_tournaments (`+rowscan.TournamentColumns+`)
 			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::text[], $10::int[], $11::text[], $12::bigint[], $13::bigint[], $14::bigint[])
 			ON CONFLICT (tournament_id) DO UPDATE SET game = excluded.game, variant = excluded.variant, format = excluded.format,
 				players = excluded.players, registered = excluded.registered, hands_per_table = excluded.hands_per_table, stake = excluded.stake,
@@ -147,7 +132,7 @@ func finishTournaments(tx *wtx) {
 			places, elim, ranks = append(places, int32(p.Place)), append(elim, int32(p.EliminatedRound)), append(ranks, int32(p.ScoreRank))
 			done, mps = append(done, p.TableDone), append(mps, p.Matchpoints)
 		}
-		tx.exec(`INSERT INTO tn_players (tournament_id, `+playerColumns+`)
+		tx.exec(`INSERT INTO tn_players (tournament_id, `+rowscan.TournamentPlayerColumns+`)
 			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::bool[], $8::int[], $9::int[], $10::int[], $11::int[], $12::float8[], $13::int[])
 			ON CONFLICT (tournament_id, player_id) DO UPDATE SET name = excluded.name, seq = excluded.seq, round = excluded.round,
 				table_id = excluded.table_id, table_done = excluded.table_done, points = excluded.points, hands_lost = excluded.hands_lost,
@@ -170,29 +155,20 @@ func (d *DB) TournamentStandings(ctx context.Context, id string) (projections.To
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return projections.TournamentStandings{}, fmt.Errorf("tournament %s: checkpoint: %w", id, err)
 	}
-	t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tn_tournaments WHERE tournament_id = $1`, id))
+	t, err := rowscan.Tournament(tx.QueryRow(ctx, `SELECT `+rowscan.TournamentColumns+` FROM tn_tournaments WHERE tournament_id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return projections.TournamentStandings{}, fmt.Errorf("%w: tournament %s", projections.ErrNotFound, id)
 	}
 	if err != nil {
 		return projections.TournamentStandings{}, fmt.Errorf("tournament %s: %w", id, err)
 	}
-	rows, err := tx.Query(ctx, `SELECT `+playerColumns+` FROM tn_players WHERE tournament_id = $1 ORDER BY seq`, id)
+	rows, err := tx.Query(ctx, `SELECT `+rowscan.TournamentPlayerColumns+` FROM tn_players WHERE tournament_id = $1 ORDER BY seq`, id)
 	if err != nil {
 		return projections.TournamentStandings{}, fmt.Errorf("tournament %s: players: %w", id, err)
 	}
-	var players []projections.TournamentPlayer
-	for rows.Next() {
-		var p projections.TournamentPlayer
-		if err := rows.Scan(&p.PlayerID, &p.Name, &p.Seq, &p.Round, &p.TableID, &p.TableDone, &p.Points, &p.HandsLost, &p.Place,
-			&p.EliminatedRound, &p.Matchpoints, &p.ScoreRank); err != nil {
-			rows.Close()
-			return projections.TournamentStandings{}, fmt.Errorf("tournament %s: players: %w", id, err)
-		}
-		players = append(players, p)
-	}
+	players, err := rowscan.TournamentPlayers(rows)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return projections.TournamentStandings{}, fmt.Errorf("tournament %s: players: %w", id, err)
 	}
 	return projections.TournamentStandings{Tournament: t, Standings: projections.StandingsOf(t, players), Position: pos}, nil
@@ -214,23 +190,17 @@ func (d *DB) TournamentList(ctx context.Context, q projections.TournamentQuery) 
 	if after == 0 {
 		after = 1 << 62
 	}
-	rows, err := d.pool.Query(ctx, `SELECT `+tournamentColumns+` FROM tn_tournaments
+	rows, err := d.pool.Query(ctx, `SELECT `+rowscan.TournamentColumns+` FROM tn_tournaments
 		WHERE opened_position < $1 AND ($2 = '' OR status = $2) ORDER BY opened_position DESC LIMIT $3`, after, q.Status, limit+1)
 	if err != nil {
 		return projections.TournamentPage{}, fmt.Errorf("tournaments: %w", err)
 	}
 	defer rows.Close()
-	p := projections.TournamentPage{Tournaments: []projections.TournamentEntry{}}
-	for rows.Next() {
-		t, err := scanTournament(rows)
-		if err != nil {
-			return projections.TournamentPage{}, fmt.Errorf("tournaments: %w", err)
-		}
-		p.Tournaments = append(p.Tournaments, t)
-	}
-	if err := rows.Err(); err != nil {
+	ts, err := rowscan.Tournaments(rows)
+	if err != nil {
 		return projections.TournamentPage{}, fmt.Errorf("tournaments: %w", err)
 	}
+	p := projections.TournamentPage{Tournaments: ts}
 	if len(p.Tournaments) > limit {
 		p.Tournaments = p.Tournaments[:limit]
 		p.Next = projections.EncodeCursor(p.Tournaments[limit-1].OpenedPosition)

@@ -8,13 +8,13 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"paiju/domain/table"
 	"paiju/domain/tournament"
 	"paiju/eventstore"
+	"paiju/internal/cputime"
 	"paiju/projections"
 )
 
@@ -660,7 +660,7 @@ func benchApplyBatches(b *testing.B, open Opener, l *Log) {
 	}
 	evs := l.Events[:b.N]
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Now()
 	for i := 0; i < len(evs); i += 256 {
 		if err := bs.ApplyBatches(ctx, projections.Names, evs[i:min(i+256, len(evs))]); err != nil {
 			b.Fatal(err)
@@ -711,7 +711,7 @@ func benchApplyBatch(b *testing.B, open Opener, l *Log) {
 	db, _ := open(b, l.Now)
 	evs := l.Events[:b.N]
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Now()
 	for i := 0; i < len(evs); i += 256 {
 		page := evs[i:min(i+256, len(evs))]
 		for _, n := range projections.Names {
@@ -728,21 +728,12 @@ func benchApplyBatch(b *testing.B, open Opener, l *Log) {
 // the time spent waiting for a core, the CPU time does not (it does count
 // the garbage collector's and SQLite's work, which run in the process).
 func reportRates(b *testing.B, cpuStart int64) {
-	cpu := cpuTime() - cpuStart
+	cpu := cputime.Now() - cpuStart
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	if cpu > 0 {
 		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 		b.ReportMetric(float64(b.N)/(float64(cpu)/1e9), "cpu-events/s")
 	}
-}
-
-// cpuTime is the process's CPU time so far (user and system), in ns.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // BenchApplyBatchByProjection measures each projection alone as
@@ -755,7 +746,7 @@ func BenchApplyBatchByProjection(b *testing.B, open Opener) {
 			db, _ := open(b, l.Now)
 			evs := l.Events[:b.N]
 			b.ResetTimer()
-			cpu := cpuTime()
+			cpu := cputime.Now()
 			for i := 0; i < len(evs); i += 256 {
 				if _, err := db.ApplyBatch(ctx, n, evs[i:min(i+256, len(evs))]); err != nil {
 					b.Fatal(err)

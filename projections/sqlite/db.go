@@ -20,6 +20,7 @@ import (
 	pmig "paiju/migrations/projections"
 	"paiju/migrations/schema"
 	"paiju/projections"
+	"paiju/projections/internal/changes"
 )
 
 // Options configure a DB.
@@ -40,8 +41,7 @@ type DB struct {
 	now   func() time.Time
 	proj  map[string]applier
 
-	mu      sync.Mutex
-	changed chan struct{} // closed and replaced after every commit
+	changes changes.Changes // broadcast after every commit
 }
 
 var _ projections.Store = (*DB)(nil)
@@ -51,10 +51,6 @@ type applier func(ctx context.Context, tx *wtx, ev eventstore.Event) error
 // walAutocheckpoint is the WAL's length, in pages, at which a commit
 // checkpoints it: about 16 MB of 4 KiB pages.
 const walAutocheckpoint = 4000
-
-// pollInterval is how often WaitFor looks at checkpoints another process
-// may be writing.
-const pollInterval = 25 * time.Millisecond
 
 // Open opens (creating if needed) the projections database at path and
 // brings its schema up to date.
@@ -102,7 +98,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("projections: open: %w", err)
 	}
 	wdb.SetMaxOpenConns(1)
-	d := &DB{db: db, wdb: wdb, stmts: stmtCache{db: wdb, m: map[string]*sql.Stmt{}}, loc: opts.Location, now: opts.Now, changed: make(chan struct{})}
+	d := &DB{db: db, wdb: wdb, stmts: stmtCache{db: wdb, m: map[string]*sql.Stmt{}}, loc: opts.Location, now: opts.Now}
 	d.proj = map[string]applier{projections.Hands: applyHands, projections.Leaderboards: applyLeaderboards, projections.Directory: applyDirectory, projections.Tournaments: applyTournaments}
 	return d, nil
 }
@@ -198,7 +194,7 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 		return 0, fmt.Errorf("projection %s: commit: %w", name, err)
 	}
 	d.stmts.prepare(ctx)
-	d.broadcast()
+	d.changes.Broadcast()
 	return applied, gap
 }
 
@@ -242,7 +238,7 @@ func (d *DB) ApplyBatches(ctx context.Context, names []string, events []eventsto
 		return fmt.Errorf("projections: commit: %w", err)
 	}
 	d.stmts.prepare(ctx)
-	d.broadcast()
+	d.changes.Broadcast()
 	return nil
 }
 
@@ -316,61 +312,14 @@ func (d *DB) Reset(ctx context.Context, name string) error {
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	d.broadcast()
+	d.changes.Broadcast()
 	return nil
-}
-
-func (d *DB) broadcast() {
-	d.mu.Lock()
-	close(d.changed)
-	d.changed = make(chan struct{})
-	d.mu.Unlock()
-}
-
-func (d *DB) changes() <-chan struct{} {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.changed
 }
 
 // WaitFor waits until every projection has applied position pos, for at
 // most timeout; then it returns an error matching ErrLagging.
 func (d *DB) WaitFor(ctx context.Context, pos int64, timeout time.Duration) error {
-	return d.waitFor(ctx, projections.Names, pos, timeout)
-}
-
-// waitFor waits until the projections names have applied position pos, for
-// at most timeout; then it returns an error matching ErrLagging.
-func (d *DB) waitFor(ctx context.Context, names []string, pos int64, timeout time.Duration) error {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	for {
-		ch := d.changes()
-		done := true
-		for _, n := range names {
-			cp, err := d.Checkpoint(ctx, n)
-			if err != nil {
-				return err
-			}
-			if cp < pos {
-				done = false
-				break
-			}
-		}
-		if done {
-			return nil
-		}
-		// Another process may be the one projecting (paiju project): poll
-		// as well as listen.
-		select {
-		case <-ch:
-		case <-time.After(pollInterval):
-		case <-timer.C:
-			return fmt.Errorf("%w: position %d after %s", projections.ErrLagging, pos, timeout)
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+	return d.changes.WaitFor(ctx, d.Checkpoint, projections.Names, pos, timeout)
 }
 
 // stmtCache holds statements prepared once on the write connection: parsing

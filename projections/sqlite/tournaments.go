@@ -5,10 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
 	"paiju/eventstore"
 	"paiju/projections"
+	"paiju/projections/internal/rowscan"
 )
 
 // applyTournaments keeps the tournaments projection: it loads the
@@ -48,31 +48,12 @@ func applyTournaments(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 	return writeTournament(ctx, tx, f)
 }
 
-const tournamentColumns = `tournament_id, game, variant, format, players, registered, hands_per_table, stake, status, round, winner, opened_position, created_at, updated_at`
-
-func scanTournament(s rowScanner) (projections.TournamentEntry, error) {
-	var t projections.TournamentEntry
-	var winner sql.NullString
-	var created, updated int64
-	err := s.Scan(&t.ID, &t.Game, &t.Variant, &t.Format, &t.Players, &t.Registered, &t.HandsPerTable, &t.Stake,
-		&t.Status, &t.Round, &winner, &t.OpenedPosition, &created, &updated)
-	if err != nil {
-		return t, err
-	}
-	if winner.Valid {
-		w := winner.String
-		t.Winner = &w
-	}
-	t.CreatedAt, t.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
-	return t, nil
-}
-
 type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
 func loadTournament(ctx context.Context, tx *wtx, id string) (*projections.TournamentEntry, error) {
-	t, err := scanTournament(tx.QueryRowContext(ctx, `SELECT `+tournamentColumns+` FROM tn_tournaments WHERE tournament_id = ?`, id))
+	t, err := rowscan.Tournament(tx.QueryRowContext(ctx, `SELECT `+rowscan.TournamentColumns+` FROM tn_tournaments WHERE tournament_id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -90,22 +71,16 @@ func loadTournamentPlayers(ctx context.Context, q queryer, id string) ([]project
 // selects; args[0] is the tournament.
 func queryTournamentPlayers(ctx context.Context, q queryer, where string, args ...any) ([]projections.TournamentPlayer, error) {
 	id := args[0]
-	rows, err := q.QueryContext(ctx, `SELECT player_id, name, seq, round, table_id, table_done, points, hands_lost, place, eliminated_round, matchpoints, score_rank
-		FROM tn_players `+where, args...)
+	rows, err := q.QueryContext(ctx, `SELECT `+rowscan.TournamentPlayerColumns+` FROM tn_players `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load players of tournament %s: %w", id, err)
 	}
 	defer rows.Close()
-	var out []projections.TournamentPlayer
-	for rows.Next() {
-		var p projections.TournamentPlayer
-		if err := rows.Scan(&p.PlayerID, &p.Name, &p.Seq, &p.Round, &p.TableID, &p.TableDone, &p.Points, &p.HandsLost, &p.Place,
-			&p.EliminatedRound, &p.Matchpoints, &p.ScoreRank); err != nil {
-			return nil, fmt.Errorf("load players of tournament %s: %w", id, err)
-		}
-		out = append(out, p)
+	out, err := rowscan.TournamentPlayers(rows)
+	if err != nil {
+		return nil, fmt.Errorf("load players of tournament %s: %w", id, err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func writeTournament(ctx context.Context, tx *wtx, f *projections.TournamentFold) error {
@@ -123,7 +98,7 @@ func writeTournament(ctx context.Context, tx *wtx, f *projections.TournamentFold
 		if t.Winner != nil {
 			winner = *t.Winner
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tn_tournaments (`+tournamentColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tn_tournaments (`+rowscan.TournamentColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			t.ID, t.Game, t.Variant, t.Format, t.Players, t.Registered, t.HandsPerTable, t.Stake, t.Status, t.Round, winner,
 			t.OpenedPosition, t.CreatedAt.UnixNano(), t.UpdatedAt.UnixNano()); err != nil {
 			return err
@@ -153,7 +128,7 @@ func (d *DB) TournamentStandings(ctx context.Context, id string) (projections.To
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return projections.TournamentStandings{}, err
 	}
-	t, err := scanTournament(tx.QueryRowContext(ctx, `SELECT `+tournamentColumns+` FROM tn_tournaments WHERE tournament_id = ?`, id))
+	t, err := rowscan.Tournament(tx.QueryRowContext(ctx, `SELECT `+rowscan.TournamentColumns+` FROM tn_tournaments WHERE tournament_id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return projections.TournamentStandings{}, fmt.Errorf("%w: tournament %s", projections.ErrNotFound, id)
 	}
@@ -183,7 +158,7 @@ func (d *DB) TournamentList(ctx context.Context, q projections.TournamentQuery) 
 	if after == 0 {
 		after = 1 << 62
 	}
-	query := `SELECT ` + tournamentColumns + ` FROM tn_tournaments WHERE opened_position < ?`
+	query := `SELECT ` + rowscan.TournamentColumns + ` FROM tn_tournaments WHERE opened_position < ?`
 	args := []any{after}
 	if q.Status != "" {
 		query += ` AND status = ?`
@@ -196,17 +171,11 @@ func (d *DB) TournamentList(ctx context.Context, q projections.TournamentQuery) 
 		return projections.TournamentPage{}, fmt.Errorf("tournaments: %w", err)
 	}
 	defer rows.Close()
-	p := projections.TournamentPage{Tournaments: []projections.TournamentEntry{}}
-	for rows.Next() {
-		t, err := scanTournament(rows)
-		if err != nil {
-			return projections.TournamentPage{}, fmt.Errorf("tournaments: %w", err)
-		}
-		p.Tournaments = append(p.Tournaments, t)
-	}
-	if err := rows.Err(); err != nil {
+	ts, err := rowscan.Tournaments(rows)
+	if err != nil {
 		return projections.TournamentPage{}, fmt.Errorf("tournaments: %w", err)
 	}
+	p := projections.TournamentPage{Tournaments: ts}
 	if len(p.Tournaments) > limit {
 		p.Tournaments = p.Tournaments[:limit]
 		p.Next = projections.EncodeCursor(p.Tournaments[limit-1].OpenedPosition)
