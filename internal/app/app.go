@@ -420,7 +420,7 @@ func apiMetrics(metricsAddr string, m *metrics.Metrics) http.Handler {
 }
 
 // playerStore adapts the event store's players to the API's player store.
-type playerStore struct{ s logStore }
+type playerStore struct{ s eventstore.Players }
 
 func (p playerStore) CreatePlayer(ctx context.Context, r api.PlayerRecord, first api.TokenRecord) error {
 	return p.s.CreatePlayer(ctx, eventstore.Player(r), eventstore.Token(first))
@@ -484,7 +484,7 @@ func (p playerStore) TouchToken(ctx context.Context, id string, at time.Time) er
 }
 
 // roomStore adapts the store's room codes to the API's.
-type roomStore struct{ s logStore }
+type roomStore struct{ s eventstore.Rooms }
 
 func (r roomStore) CreateRoom(ctx context.Context, code, tableID string, at time.Time) error {
 	err := r.s.CreateRoom(ctx, code, tableID, at)

@@ -23,7 +23,7 @@ const restoreHint = `restore a backup (docs/OPERATIONS.md, "Recovery")`
 // quick check of the file (a PostgreSQL server keeps its own) and the whole
 // hash chain. Open has already compared the log with the chain head (the
 // head file, or PostgreSQL's chain_head row).
-func checkStartup(ctx context.Context, store logStore) error {
+func checkStartup(ctx context.Context, store eventstore.Log) error {
 	if fc, ok := store.(interface {
 		CheckIntegrity(ctx context.Context, quick bool) error
 	}); ok {

@@ -16,31 +16,15 @@ import (
 	"paiju/migrations/schema"
 )
 
-// logStore is what the commands need of an event store: the log, the
-// idempotency keys the service records with its appends, the relay's
-// checkpoints, players and the list of streams. The embedded SQLite store
-// and the PostgreSQL store both are one (wiring.go).
+// logStore is a whole event store as the server opens it: the log (with
+// the idempotency keys the service records in its appends), the accounts
+// (players, tokens, rooms) and the relay's checkpoints. The embedded SQLite
+// store and the PostgreSQL store both are one (wiring.go); each part of
+// the server is handed the small contract it uses.
 type logStore interface {
 	eventstore.Store
-	AppendIdempotent(ctx context.Context, stream string, expectedVersion int, events []eventstore.NewEvent, key eventstore.IdempotencyKey) (eventstore.AppendResult, error)
-	LookupIdempotency(ctx context.Context, scope, key string) (eventstore.IdempotencyRecord, bool, error)
-	Checkpoint(ctx context.Context, name string) (int64, error)
-	SetCheckpoint(ctx context.Context, name string, pos int64) error
-	Streams(ctx context.Context) ([]string, error)
-	CreatePlayer(ctx context.Context, p eventstore.Player, first eventstore.Token) error
-	PlayerByID(ctx context.Context, id string) (eventstore.Player, error)
-	RenamePlayer(ctx context.Context, id, name string) error
-	CreateToken(ctx context.Context, t eventstore.Token) error
-	TokenByHash(ctx context.Context, hash string) (eventstore.Player, eventstore.Token, error)
-	TokenByID(ctx context.Context, id string) (eventstore.Token, error)
-	Tokens(ctx context.Context, playerID string) ([]eventstore.Token, error)
-	RevokeToken(ctx context.Context, playerID, id string, at time.Time) (eventstore.Token, error)
-	TouchToken(ctx context.Context, id string, at time.Time) error
-	CreateRoom(ctx context.Context, code, tableID string, at time.Time) error
-	TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error
-	ReleaseRoom(ctx context.Context, code, tableID string) error
-	RoomByCode(ctx context.Context, code string) (eventstore.Room, error)
-	RoomOfTable(ctx context.Context, tableID string) (eventstore.Room, error)
+	eventstore.Accounts
+	eventstore.Checkpoints
 }
 
 // pgRestoreHint is what a refusal over a broken PostgreSQL log tells the

@@ -78,7 +78,7 @@ func Verify(ctx context.Context, vc VerifyConfig, stdout io.Writer) error {
 
 // verifyTables replays every table of store and re-decides it through its
 // rules.
-func verifyTables(ctx context.Context, store logStore, stdout io.Writer) error {
+func verifyTables(ctx context.Context, store eventstore.Log, stdout io.Writer) error {
 	streams, err := store.Streams(ctx)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package app
 import (
 	"paiju/api"
 	"paiju/audit"
+	"paiju/eventstore"
 	"paiju/eventstore/postgres"
 	"paiju/eventstore/sqlite"
 	"paiju/natsbus"
@@ -28,16 +29,16 @@ var (
 	_ api.Exporter       = audit.Exporter{}
 	_ api.Players        = playerStore{}
 	_ natsbus.Projector  = projections.Feed{}
-	_ natsbus.Source     = (*sqlite.Store)(nil)
-	_ projections.Source = (*sqlite.Store)(nil)
+	_ api.Rooms          = roomStore{}
 
-	// Both event stores serve every command (store.go).
+	// Both event stores serve every command (store.go); each consumer
+	// takes the store's contract it uses.
 	_ logStore            = (*sqlite.Store)(nil)
 	_ logStore            = (*postgres.Store)(nil)
-	_ service.Store       = logStore(nil)
-	_ natsbus.Source      = logStore(nil)
-	_ natsbus.Checkpoints = logStore(nil)
-	_ projections.Source  = logStore(nil)
+	_ service.Store       = eventstore.Log(nil)
+	_ natsbus.Source      = eventstore.Log(nil)
+	_ natsbus.Checkpoints = eventstore.Checkpoints(nil)
+	_ projections.Source  = eventstore.Log(nil)
 )
 
 // The tournaments' standings are read from the projections too.
