@@ -8,6 +8,7 @@ import (
 	"paiju/domain/cards"
 	"paiju/domain/climb"
 	"paiju/domain/internal/gametest"
+	"paiju/internal/cputime"
 )
 
 // The committed benchmark set of 打盾 positions: setLeads leads and
@@ -86,7 +87,7 @@ func BenchmarkLegalSet(b *testing.B) {
 	v := current()
 	i, plays := 0, 0
 	b.ReportAllocs()
-	cpu := gametest.CPUTime()
+	cpu := cputime.Now()
 	for b.Loop() {
 		plays += len(legalPlays(v, &ps[i].hand, ps[i].lead))
 		if i++; i == len(ps) {

@@ -9,6 +9,7 @@ import (
 
 	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
+	"paiju/internal/cputime"
 )
 
 // storedEvent is an event as the store keeps it: its type and JSON data.
@@ -74,7 +75,7 @@ func BenchmarkColdReplay(b *testing.B) {
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	b.Run("fold", func(b *testing.B) {
 		b.ReportAllocs()
-		cpu := gametest.CPUTime()
+		cpu := cputime.Now()
 		for b.Loop() {
 			st := table.New(rules)
 			for _, e := range stream {
@@ -89,7 +90,7 @@ func BenchmarkColdReplay(b *testing.B) {
 	})
 	b.Run("decode", func(b *testing.B) {
 		b.ReportAllocs()
-		cpu := gametest.CPUTime()
+		cpu := cputime.Now()
 		for b.Loop() {
 			for _, e := range stream {
 				if _, err := table.Decode(rules, e.typ, e.data); err != nil {

@@ -7,6 +7,7 @@ import (
 	"paiju/domain/climb"
 	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
+	"paiju/internal/cputime"
 )
 
 // The benchmarks of the committed position sets (testdata/positions): one
@@ -31,7 +32,7 @@ func BenchmarkPatterns(b *testing.B) {
 			var buf []uint64
 			i, pats := 0, 0
 			b.ReportAllocs()
-			cpu := gametest.CPUTime()
+			cpu := cputime.Now()
 			for b.Loop() {
 				buf = ct.appendPatterns(buf[:0], hands[i], ps[i].lead)
 				pats += len(buf)
@@ -55,7 +56,7 @@ func BenchmarkCheckPlay(b *testing.B) {
 			ct := setVariant(b, set.variant).cardTypes()
 			i, ok := 0, 0
 			b.ReportAllocs()
-			cpu := gametest.CPUTime()
+			cpu := cputime.Now()
 			for b.Loop() {
 				if _, beats := ct.checkPlay(ps[i].try, ps[i].lead); beats {
 					ok++
@@ -78,7 +79,7 @@ func BenchmarkLegalSet(b *testing.B) {
 	ct := typesOf(1)
 	i, plays := 0, 0
 	b.ReportAllocs()
-	cpu := gametest.CPUTime()
+	cpu := cputime.Now()
 	for b.Loop() {
 		plays += len(legalPlays(&ps[i].hand, ps[i].lead, ct))
 		if i++; i == len(ps) {
@@ -107,7 +108,7 @@ func BenchmarkLegalSeqSet(b *testing.B) {
 	var none climb.Counts
 	plays := 0
 	b.ReportAllocs()
-	cpu := gametest.CPUTime()
+	cpu := cputime.Now()
 	for b.Loop() {
 		plays = 0
 		for i := range ps {
@@ -136,7 +137,7 @@ func BenchmarkSummarySet(b *testing.B) {
 			var pats []uint64
 			i, plays := 0, 0
 			b.ReportAllocs()
-			cpu := gametest.CPUTime()
+			cpu := cputime.Now()
 			for b.Loop() {
 				sum = table.HoldingSummary{Short: sum.Short[:0]}
 				summarize(&ps[i].hand, ps[i].lead, ct, &sel, &need, &sum, &pats)

@@ -8,6 +8,7 @@ import (
 	"paiju/domain/cards"
 	"paiju/domain/climb"
 	"paiju/domain/internal/gametest"
+	"paiju/internal/cputime"
 )
 
 // The committed benchmark sets of 双扣 positions, one a variant: setLeads
@@ -93,7 +94,7 @@ func BenchmarkLegalSet(b *testing.B) {
 			ct := rulesFor(b, variant).v.cardTypes()
 			i, plays := 0, 0
 			b.ReportAllocs()
-			cpu := gametest.CPUTime()
+			cpu := cputime.Now()
 			for b.Loop() {
 				plays += len(legalPlays(&ps[i].hand, ps[i].lead, ct))
 				if i++; i == len(ps) {

@@ -6,24 +6,16 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
+
+	"paiju/internal/cputime"
 )
 
-// CPUTime is the CPU time (user + system) the process has used, in
-// nanoseconds. On a machine others share, a benchmark's ns/op counts the
-// time it waits for a core as well; the CPU time an op does not.
-func CPUTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
-
-// ReportCPU reports cpu-ns/op: the CPU time an op since start (CPUTime).
+// ReportCPU reports cpu-ns/op: the CPU time an op since start (cputime.Now).
+// On a machine others share, a benchmark's ns/op counts the time it waits
+// for a core as well; the CPU time an op does not.
 func ReportCPU(b *testing.B, start int64) {
-	b.ReportMetric(float64(CPUTime()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Now()-start)/float64(b.N), "cpu-ns/op")
 }
 
 var updatePositions = flag.Bool("positions", false, "rewrite the committed position sets (testdata/positions) from the programs that make them")
