@@ -74,6 +74,9 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Tracer != nil {
+		tracer = cfg.Tracer
+	}
 	a.onClose(func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
@@ -269,6 +272,10 @@ func (a *App) Service() *service.Service { return a.svc }
 
 // Store is the event store: its log and its accounts.
 func (a *App) Store() eventstore.Store { return a.store }
+
+// JetStream is the NATS JetStream the relay publishes the log to, for a
+// projector run beside the server (Projector "external").
+func (a *App) JetStream() jetstream.JetStream { return a.js }
 
 // Run serves the handler on ln, with the relay, the turn clocks and bots
 // and the projections' feed beside it, until ctx ends; then it drains

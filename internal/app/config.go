@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"paiju/api"
 	"paiju/domain/table"
 	"paiju/natsbus"
@@ -103,6 +105,9 @@ type Observe struct {
 	ReadyMaxLag   int64
 	ReadyLagGrace time.Duration
 	Drain         time.Duration
+	// Tracer, if set, receives the spans instead of an exporter to
+	// OTLPEndpoint (a test keeps them in memory).
+	Tracer trace.Tracer
 }
 
 func (c Common) DBPath() string   { return filepath.Join(c.Data, "paiju.db") }

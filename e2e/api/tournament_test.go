@@ -458,8 +458,15 @@ func TestTournamentDuplicateOverREST(t *testing.T) {
 				t.Fatalf("GET table A%s by a non-player while the tournament runs: %d %s", path, r.Status, r.Body)
 			}
 		}
-		// (/stream and its tickets load the table the same way; this server
-		// has no live feed to serve them.)
+		// /stream loads the table the same way, and so do its tickets.
+		resp, p := e.c.Stream(t.Context(), apitest.Request{Path: "/v1/tables/" + tabA.TableID + "/stream", Token: tok})
+		if resp != nil {
+			resp.Body.Close()
+			t.Fatal("a non-player streams table A while the tournament runs")
+		}
+		if p.Status != http.StatusForbidden || p.Problem(t) != "table_sealed" {
+			t.Fatalf("GET table A/stream by a non-player while the tournament runs: %d %s", p.Status, p.Body)
+		}
 		r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tabA.TableID + "/export", Token: tok})
 		if r.Status != http.StatusForbidden {
 			t.Fatalf("an export of table A by a non-player: %d %s", r.Status, r.Body)

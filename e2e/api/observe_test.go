@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,9 +16,7 @@ import (
 
 	"paiju/api"
 	"paiju/api/apitest"
-	"paiju/eventstore/sqlite"
-	"paiju/games"
-	"paiju/service"
+	"paiju/internal/app"
 )
 
 // logBuffer collects the server's JSON log lines.
@@ -133,36 +129,17 @@ func TestAccessLogAndRequestID(t *testing.T) {
 	}
 }
 
-// newTracedServer is a real store and service behind the API, both traced
-// into an in-memory exporter; nothing leaves the process.
+// newTracedServer is the real server traced into an in-memory exporter,
+// its API logging to logs at debug; nothing leaves the process.
 func newTracedServer(t *testing.T, logs *logBuffer) (http.Handler, *tracetest.InMemoryExporter) {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "paiju.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	tracer := tp.Tracer("paiju-test")
-	svc := service.New(service.Config{Store: store, Games: games.All(), Tracer: tracer})
-	var n int
-	var mu sync.Mutex
-	h := api.NewServer(api.Deps{
-		Tables:       svc,
-		Players:      players{store},
-		AuditorToken: auditorToken,
-		NewPlayerID: func() string {
-			mu.Lock()
-			defer mu.Unlock()
-			n++
-			return fmt.Sprintf("P%04d", n)
-		},
-		Tracer: tracer,
-		Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	_, s := start(t, 1, nil, app.Config{Observe: app.Observe{Tracer: tp.Tracer("paiju-test")}}, func(d *api.Deps) {
+		d.Logger = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
-	return h, exp
+	return s.Handler(), exp
 }
 
 // TestTracing: with a tracer, a request is a server span named by its route,

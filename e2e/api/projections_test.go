@@ -6,11 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
-	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,18 +17,16 @@ import (
 
 	"paiju/api"
 	"paiju/api/apitest"
-	"paiju/audit"
 	"paiju/eventstore"
-	"paiju/eventstore/sqlite"
-	"paiju/games"
+	"paiju/internal/app"
 	"paiju/natsbus"
 	"paiju/projections"
 	psqlite "paiju/projections/sqlite"
-	"paiju/service"
 )
 
-// projEnv is a live env (store, relay, embedded NATS) with the projections
-// built by a runner that the test can stop and start again.
+// projEnv is an env whose server projects nothing itself: the test runs
+// the projections' runner beside it, as paiju project does, on the
+// server's projection database, and can stop it and start it again.
 type projEnv struct {
 	*env
 	pdb    *psqlite.DB
@@ -46,65 +40,20 @@ type projEnv struct {
 
 func newProjEnv(t *testing.T, seed uint64) *projEnv {
 	t.Helper()
+	e, s := start(t, seed, nil, app.Config{Projector: "external"}, func(*api.Deps) {})
 	ctx, cancel := context.WithCancel(context.Background())
-	quiet := slog.New(slog.DiscardHandler)
-	dir := t.TempDir()
-	store, err := sqlite.Open(ctx, filepath.Join(dir, "paiju.db"), sqlite.Options{Logger: quiet})
+	pdb, err := psqlite.Open(ctx, s.Config.ProjectionsPath(), psqlite.Options{})
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	pdb, err := psqlite.Open(ctx, filepath.Join(dir, "projections.db"), psqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb, err := natsbus.StartEmbedded(ctx, filepath.Join(dir, "nats"), quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc, js, err := emb.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := natsbus.EnsureStream(ctx, js, natsbus.StreamLimits{}); err != nil {
-		t.Fatal(err)
-	}
-	relay := natsbus.NewRelay(store, js, store, quiet, natsbus.RelayOptions{PollInterval: 5 * time.Millisecond})
-	relayDone := make(chan struct{})
-	go func() { defer close(relayDone); _ = relay.Run(ctx) }()
-	var ids, pids atomic.Int64
-	svc := service.New(service.Config{
-		Store:     store,
-		Games:     games.All(),
-		Seeds:     &seqSeeds{base: seed},
-		IDs:       idFunc(func() string { return fmt.Sprintf("H%04d", ids.Add(1)) }),
-		Committed: relay.Notify,
-		OpenSeats: openSeats{pdb},
-	})
-	srv := httptest.NewServer(api.NewServer(api.Deps{
-		Tables:       svc,
-		Players:      players{store},
-		Rooms:        rooms{store},
-		AuditorToken: auditorToken,
-		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
-		Projections:  psqlite.Reader{DB: pdb, Log: store},
-		Directory:    psqlite.Reader{DB: pdb, Log: store},
-		Exporter:     audit.Exporter{},
-		Live:         natsbus.Live{Conn: nc},
-	}))
-	pe := &projEnv{
-		env: &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7))},
-		pdb: pdb, js: js, ctx: ctx,
-	}
+	pe := &projEnv{env: e, pdb: pdb, js: s.JetStream(), ctx: ctx}
 	pe.start()
+	// Before the server stops (cleanups run last registered first).
 	t.Cleanup(func() {
-		srv.Close()
 		pe.stop()
 		cancel()
-		<-relayDone
-		nc.Close()
-		emb.Shutdown()
 		pdb.Close()
-		store.Close()
 	})
 	return pe
 }

@@ -5,29 +5,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
-	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"paiju/api"
 	"paiju/api/apitest"
-	"paiju/eventstore/sqlite"
-	"paiju/games"
-	"paiju/natsbus"
-	"paiju/service"
+	"paiju/internal/app"
 )
 
-// newLiveEnv is newEnv with live streams: a real embedded NATS server, the
-// relay publishing every committed event to it, and the API's /stream fed
-// from it. Closing stop ends every stream, as a server shutdown does.
+// newLiveEnv is newEnv with live streams on the system's clock: idle
+// streams send a comment line every heartbeat. Closing stop ends every
+// stream, as a server shutdown does.
 func newLiveEnv(t *testing.T, seed uint64, heartbeat time.Duration) (e *env, stop func()) {
 	t.Helper()
 	return newLiveEnvWith(t, seed, heartbeat, func(*api.Deps) {})
@@ -37,59 +29,18 @@ func newLiveEnv(t *testing.T, seed uint64, heartbeat time.Duration) (e *env, sto
 // opt.
 func newLiveEnvWith(t *testing.T, seed uint64, heartbeat time.Duration, opt func(*api.Deps)) (e *env, stop func()) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	quiet := slog.New(slog.DiscardHandler)
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "paiju.db"), sqlite.Options{Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb, err := natsbus.StartEmbedded(ctx, filepath.Join(t.TempDir(), "nats"), quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc, js, err := emb.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := natsbus.EnsureStream(ctx, js, natsbus.StreamLimits{}); err != nil {
-		t.Fatal(err)
-	}
-	relay := natsbus.NewRelay(store, js, store, quiet, natsbus.RelayOptions{PollInterval: 5 * time.Millisecond})
-	relayDone := make(chan struct{})
-	go func() { defer close(relayDone); _ = relay.Run(ctx) }()
-	var ids, pids atomic.Int64
-	svc := service.New(service.Config{
-		Store:     store,
-		Games:     games.All(),
-		Seeds:     &seqSeeds{base: seed},
-		IDs:       idFunc(func() string { return fmt.Sprintf("L%04d", ids.Add(1)) }),
-		Committed: relay.Notify,
-	})
 	stopCh := make(chan struct{})
 	var once sync.Once
 	stop = func() { once.Do(func() { close(stopCh) }) }
-	deps := api.Deps{
-		Tables:       svc,
-		Players:      players{store},
-		Rooms:        rooms{store},
-		AuditorToken: auditorToken,
-		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
-		Live:         natsbus.NewLive(nc, natsbus.Namespace{}),
-		Heartbeat:    heartbeat,
-		Stop:         stopCh,
-	}
-	opt(&deps)
-	srv := httptest.NewServer(api.NewServer(deps))
-	t.Cleanup(func() {
-		stop()
-		srv.Close()
-		cancel()
-		<-relayDone
-		nc.Close()
-		emb.Shutdown()
-		store.Close()
+	e, _ = start(t, seed, nil, app.Config{}, func(d *api.Deps) {
+		d.Heartbeat = heartbeat
+		d.Stop = stopCh
+		opt(d)
 	})
-	return &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7))}, stop
+	// Cleanups run last registered first: the streams end before the
+	// server shuts down, which waits for them.
+	t.Cleanup(stop)
+	return e, stop
 }
 
 // sseEvent is one event read from a stream.
@@ -420,7 +371,7 @@ func TestStreamErrors(t *testing.T) {
 		}
 	}
 	// A server without a live feed says so.
-	plain := newEnv(t, 1)
+	plain := newEnvWith(t, 1, func(d *api.Deps) { d.Live = nil })
 	pid, pps := plain.openFull()
 	if _, p := plain.c.Stream(ctx, apitest.Request{Path: "/v1/tables/" + pid + "/stream", Token: pps[0].Token}); p == nil || p.Status != http.StatusServiceUnavailable || p.Problem(t) != "live_unavailable" {
 		t.Fatalf("stream without a live feed: %+v", p)

@@ -1,12 +1,7 @@
 package api_test
 
 import (
-	"context"
-	"fmt"
-	"log/slog"
 	"math/rand/v2"
-	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -15,29 +10,17 @@ import (
 
 	"paiju/api"
 	"paiju/api/apitest"
-	"paiju/eventstore/sqlite"
-	"paiju/games"
-	"paiju/service"
+	"paiju/internal/app"
+	"paiju/internal/app/apptest"
 )
 
 // BenchmarkMoveHTTP plays random legal 斗地主 moves over HTTP on many tables
-// at once against a durable (synchronous=FULL) SQLite store. One op is one
-// POST /actions; the GETs a client makes to choose its move are not timed in
-// the latency metrics but do share the machine.
+// at once against the real server on a durable (synchronous=FULL) SQLite
+// store, its relay and projections behind it. One op is one POST /actions;
+// the GETs a client makes to choose its move are not timed in the latency
+// metrics but do share the machine.
 func BenchmarkMoveHTTP(b *testing.B) {
-	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "paiju.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer store.Close()
-	var pids atomic.Int64
-	svc := service.New(service.Config{Store: store, Games: games.All()})
-	srv := httptest.NewServer(api.NewServer(api.Deps{
-		Tables: svc, Players: players{store},
-		NewPlayerID: func() string { return fmt.Sprintf("P%d", pids.Add(1)) },
-	}))
-	defer srv.Close()
+	srv := benchServer(b, app.Config{}, nil)
 
 	var (
 		mu        sync.Mutex
@@ -66,6 +49,16 @@ func BenchmarkMoveHTTP(b *testing.B) {
 		b.ReportMetric(float64(latencies[n/2].Microseconds()), "p50-µs")
 		b.ReportMetric(float64(latencies[n*99/100].Microseconds()), "p99-µs")
 	}
+}
+
+// benchServer starts the real server configured by cfg for a benchmark,
+// the turn clocks and bots left alone: nothing moves but the benchmark's
+// requests. opt, if not nil, adjusts the API's dependencies.
+func benchServer(b *testing.B, cfg app.Config, opt func(*api.Deps)) *apptest.Server {
+	b.Helper()
+	cfg.Inputs.ManualClock = true
+	cfg.Inputs.API = opt
+	return apptest.New(b, cfg)
 }
 
 type benchEnv struct {

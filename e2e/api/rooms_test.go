@@ -272,20 +272,20 @@ func TestRoomCodeGuessingLimited(t *testing.T) {
 // so that every draw collides with the table holding it; each table is
 // shown the code it was given.
 type oneCode struct {
-	rooms
+	api.Rooms
 	code  string
 	mu    sync.Mutex
 	given map[string]string // table → the code the API drew for it
 }
 
 func (o *oneCode) CreateRoom(ctx context.Context, code, tableID string, at time.Time) error {
-	err := o.rooms.CreateRoom(ctx, o.code, tableID, at)
+	err := o.Rooms.CreateRoom(ctx, o.code, tableID, at)
 	o.remember(err, code, tableID)
 	return err
 }
 
 func (o *oneCode) TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error {
-	err := o.rooms.TakeOverRoom(ctx, o.code, oldTable, newTable, at)
+	err := o.Rooms.TakeOverRoom(ctx, o.code, oldTable, newTable, at)
 	o.remember(err, code, newTable)
 	return err
 }
@@ -299,15 +299,15 @@ func (o *oneCode) remember(err error, code, tableID string) {
 }
 
 func (o *oneCode) ReleaseRoom(ctx context.Context, _, tableID string) error {
-	return o.rooms.ReleaseRoom(ctx, o.code, tableID)
+	return o.Rooms.ReleaseRoom(ctx, o.code, tableID)
 }
 
 func (o *oneCode) RoomByCode(ctx context.Context, _ string) (api.RoomRecord, error) {
-	return o.rooms.RoomByCode(ctx, o.code)
+	return o.Rooms.RoomByCode(ctx, o.code)
 }
 
 func (o *oneCode) RoomOfTable(ctx context.Context, tableID string) (api.RoomRecord, error) {
-	r, err := o.rooms.RoomOfTable(ctx, tableID)
+	r, err := o.Rooms.RoomOfTable(ctx, tableID)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	r.Code = o.given[tableID]
@@ -319,7 +319,7 @@ func (o *oneCode) RoomOfTable(ctx context.Context, tableID string) (api.RoomReco
 // the new table, never the old one.
 func TestClosedTableCodeTakenOver(t *testing.T) {
 	e := newEnvWith(t, 54, func(d *api.Deps) {
-		d.Rooms = &oneCode{rooms: d.Rooms.(rooms), code: "424242", given: map[string]string{}}
+		d.Rooms = &oneCode{Rooms: d.Rooms, code: "424242", given: map[string]string{}}
 	})
 	ps := []player{e.newPlayer("a"), e.newPlayer("b"), e.newPlayer("c")}
 	old := e.openPrivate(ps[0], map[string]any{"game": "doudizhu", "variant": "classic", "max_hands": 1})

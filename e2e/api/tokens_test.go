@@ -11,7 +11,6 @@ import (
 	"paiju/api"
 	"paiju/api/apitest"
 	"paiju/internal/testclock"
-	"paiju/natsbus"
 )
 
 // tokenOut mirrors the Token schema.
@@ -318,8 +317,8 @@ func testRevocationEndsStreams(t *testing.T, notices bool) {
 	// Node A never beats within the test: its streams can end only by the
 	// revocation itself. So does node B when notices are shared.
 	e, _ := newLiveEnvWith(t, 41, time.Hour, func(d *api.Deps) {
-		if notices {
-			d.Revocations = natsbus.Revocations{Conn: d.Live.(natsbus.Live).Conn}
+		if !notices {
+			d.Revocations = nil
 		}
 		deps = *d
 	})
@@ -398,8 +397,12 @@ func testRevocationReachesNodes(t *testing.T, notices bool) {
 	var deps api.Deps
 	e, _ := newLiveEnvWith(t, 43, time.Hour, func(d *api.Deps) {
 		d.Now = clock.Now
-		if notices {
-			d.Revocations = natsbus.Revocations{Conn: d.Live.(natsbus.Live).Conn}
+		// Nodes share a store only in a cluster (PostgreSQL), where they
+		// keep the API's bound; a SQLite store is one node's, trusted
+		// longer (internal/app, tokenCacheFor).
+		d.TokenCacheFor = 0
+		if !notices {
+			d.Revocations = nil
 		}
 		deps = *d
 	})

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"paiju/api"
 	"paiju/api/apitest"
 )
 
@@ -175,7 +176,7 @@ func compare(t *testing.T, p *projEnv, id, token, status string, n int) (standin
 // projections answers the projected routes 503 and the tournament itself
 // as ever.
 func TestTournamentStandingsWithoutProjections(t *testing.T) {
-	e := newEnv(t, 37)
+	e := newEnvWith(t, 37, func(d *api.Deps) { d.Projections, d.Directory = nil, nil })
 	ann := e.newPlayer("ann")
 	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: ann.Token, Body: map[string]any{
 		"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 3,

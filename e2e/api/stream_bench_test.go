@@ -5,10 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
-	"net/http/httptest"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync/atomic"
@@ -17,9 +14,7 @@ import (
 
 	"paiju/api"
 	"paiju/api/apitest"
-	"paiju/eventstore/sqlite"
-	"paiju/games"
-	"paiju/service"
+	"paiju/internal/app"
 )
 
 // BenchmarkStreamMove: n live streams of one 斗地主 table on one node
@@ -39,23 +34,13 @@ func BenchmarkStreamMove(b *testing.B) {
 
 func benchStreamMove(b *testing.B, n int) {
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	store, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "paiju.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler), Synchronous: "NORMAL"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer store.Close()
-	var pids atomic.Int64
+	defer cancel() // ends the streams before the server stops
 	live := newFakeLive()
 	// Watch and stop send to these; sized so that no stream waits.
 	live.watched, live.stopped = make(chan string, n), make(chan struct{}, n)
-	srv := httptest.NewServer(api.NewServer(api.Deps{
-		Tables: service.New(service.Config{Store: store, Games: games.All()}), Players: players{store},
-		NewPlayerID: func() string { return fmt.Sprintf("P%d", pids.Add(1)) },
-		Live:        live, Heartbeat: time.Hour, Quotas: api.Quotas{StreamsPerPlayer: n},
-	}))
-	defer srv.Close()
-	defer cancel() // ends the streams, which srv.Close waits for
+	srv := benchServer(b, app.Config{Common: app.Common{Sync: "NORMAL"}}, func(d *api.Deps) {
+		d.Live, d.Heartbeat, d.Quotas = live, time.Hour, api.Quotas{StreamsPerPlayer: n}
+	})
 	be := benchEnv{b: b, c: apitest.New(b, srv.URL).Unchecked(), rng: rand.New(rand.NewPCG(21, 1))}
 	id, ps := be.openFull()
 	tokens := []string{ps[0].Token, ps[1].Token, ps[2].Token}

@@ -3,13 +3,9 @@ package api_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,30 +15,39 @@ import (
 
 	"paiju/api"
 	"paiju/api/apitest"
-	"paiju/audit"
 	"paiju/domain/cards"
 	"paiju/domain/table"
 	"paiju/eventstore"
-	"paiju/eventstore/sqlite"
-	"paiju/games"
+	"paiju/internal/app"
+	"paiju/internal/app/apptest"
 	"paiju/internal/testclock"
 	"paiju/service"
 )
 
 const auditorToken = "auditor-secret-token"
 
-// env is one real server: a SQLite store in a temp dir, the table service with
-// the real games, and the HTTP API on an httptest server.
+// env is one real server, as apptest starts it (a SQLite store in a temp
+// dir, embedded NATS, the relay, the projections, the real games and the
+// HTTP API on a loopback port), and a client of its API.
 type env struct {
 	t     *testing.T
-	store *sqlite.Store
+	store store
 	c     *apitest.Client
 	rng   *rand.Rand
-	// clock is the service's clock: it stands still unless a test moves it.
+	// clock is the server's clock: it stands still unless a test moves it
+	// (nil on a server on the system's clock).
 	clock *testclock.Clock
-	// svc is the table service behind the server, for tests that run the
-	// turn clock by hand (RunDue).
+	// svc is the table service behind the server. The server leaves the
+	// turn clocks and bots to the tests, which run them by hand (RunDue).
 	svc *service.Service
+}
+
+// store is what the tests read of the server's store: the log, and the
+// room codes kept beside it.
+type store interface {
+	eventstore.Store
+	RoomByCode(ctx context.Context, code string) (eventstore.Room, error)
+	RoomOfTable(ctx context.Context, tableID string) (eventstore.Room, error)
 }
 
 // seqSeeds derives deal seeds from a test seed, so that a failing game
@@ -61,111 +66,6 @@ func (s *seqSeeds) NewSeed() (cards.Seed, error) {
 	return seed, nil
 }
 
-type players struct{ s *sqlite.Store }
-
-func (p players) CreatePlayer(ctx context.Context, r api.PlayerRecord, first api.TokenRecord) error {
-	return p.s.CreatePlayer(ctx, sqlite.Player(r), sqlite.Token(first))
-}
-
-func (p players) PlayerByID(ctx context.Context, id string) (api.PlayerRecord, error) {
-	r, err := p.s.PlayerByID(ctx, id)
-	if errors.Is(err, eventstore.ErrNotFound) {
-		return api.PlayerRecord{}, api.ErrNoPlayer
-	}
-	return api.PlayerRecord(r), err
-}
-
-func (p players) RenamePlayer(ctx context.Context, id, name string) error {
-	err := p.s.RenamePlayer(ctx, id, name)
-	if errors.Is(err, eventstore.ErrNotFound) {
-		return api.ErrNoPlayer
-	}
-	return err
-}
-
-func (p players) CreateToken(ctx context.Context, t api.TokenRecord) error {
-	return p.s.CreateToken(ctx, sqlite.Token(t))
-}
-
-func (p players) TokenByHash(ctx context.Context, hash string) (api.PlayerRecord, api.TokenRecord, error) {
-	r, t, err := p.s.TokenByHash(ctx, hash)
-	if errors.Is(err, eventstore.ErrNotFound) {
-		return api.PlayerRecord{}, api.TokenRecord{}, api.ErrNoPlayer
-	}
-	return api.PlayerRecord(r), api.TokenRecord(t), err
-}
-
-func (p players) TokenByID(ctx context.Context, id string) (api.TokenRecord, error) {
-	t, err := p.s.TokenByID(ctx, id)
-	if errors.Is(err, eventstore.ErrNotFound) {
-		return api.TokenRecord{}, api.ErrNoToken
-	}
-	return api.TokenRecord(t), err
-}
-
-func (p players) Tokens(ctx context.Context, playerID string) ([]api.TokenRecord, error) {
-	ts, err := p.s.Tokens(ctx, playerID)
-	out := make([]api.TokenRecord, len(ts))
-	for i, t := range ts {
-		out[i] = api.TokenRecord(t)
-	}
-	return out, err
-}
-
-func (p players) RevokeToken(ctx context.Context, playerID, id string, at time.Time) (api.TokenRecord, error) {
-	t, err := p.s.RevokeToken(ctx, playerID, id, at)
-	if errors.Is(err, eventstore.ErrNotFound) {
-		return api.TokenRecord{}, api.ErrNoToken
-	}
-	return api.TokenRecord(t), err
-}
-
-func (p players) TouchToken(ctx context.Context, id string, at time.Time) error {
-	return p.s.TouchToken(ctx, id, at)
-}
-
-// rooms adapts the store's room codes to the API's.
-type rooms struct{ s *sqlite.Store }
-
-func (r rooms) CreateRoom(ctx context.Context, code, tableID string, at time.Time) error {
-	err := r.s.CreateRoom(ctx, code, tableID, at)
-	if errors.Is(err, eventstore.ErrExists) {
-		return api.ErrRoomTaken
-	}
-	return err
-}
-
-func (r rooms) TakeOverRoom(ctx context.Context, code, oldTable, newTable string, at time.Time) error {
-	err := r.s.TakeOverRoom(ctx, code, oldTable, newTable, at)
-	switch {
-	case errors.Is(err, eventstore.ErrNotFound):
-		return api.ErrNoRoom
-	case errors.Is(err, eventstore.ErrExists):
-		return api.ErrRoomTaken
-	}
-	return err
-}
-
-func (r rooms) ReleaseRoom(ctx context.Context, code, tableID string) error {
-	return r.s.ReleaseRoom(ctx, code, tableID)
-}
-
-func (r rooms) RoomByCode(ctx context.Context, code string) (api.RoomRecord, error) {
-	room, err := r.s.RoomByCode(ctx, code)
-	if errors.Is(err, eventstore.ErrNotFound) {
-		return api.RoomRecord{}, api.ErrNoRoom
-	}
-	return api.RoomRecord(room), err
-}
-
-func (r rooms) RoomOfTable(ctx context.Context, tableID string) (api.RoomRecord, error) {
-	room, err := r.s.RoomOfTable(ctx, tableID)
-	if errors.Is(err, eventstore.ErrNotFound) {
-		return api.RoomRecord{}, api.ErrNoRoom
-	}
-	return api.RoomRecord(room), err
-}
-
 func newEnv(t *testing.T, seed uint64) *env {
 	t.Helper()
 	return newEnvWith(t, seed, func(*api.Deps) {})
@@ -181,36 +81,35 @@ func newEnvWith(t *testing.T, seed uint64, opt func(*api.Deps)) *env {
 // think after their turn begins before they play (service.Config.ThinkDelay).
 func newEnvThinking(t *testing.T, seed uint64, think time.Duration, opt func(*api.Deps)) *env {
 	t.Helper()
-	ctx := context.Background()
 	clock := testclock.New(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
-	// The store records by the same clock: deadlines count from recorded times.
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "paiju.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler), Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
+	e, _ := start(t, seed, clock, app.Config{BotDelay: think}, opt)
+	return e
+}
+
+// start starts the real server configured by cfg with the test's inputs:
+// deal seeds derived from seed, tables named T0001, T0002..., players
+// P0001, P0002..., clock (nil: the system's) for the service and the
+// store, and the turn clocks and bots left to the test. opt adjusts the
+// API's dependencies last, over the real ones.
+func start(t *testing.T, seed uint64, clock *testclock.Clock, cfg app.Config, opt func(*api.Deps)) (*env, *apptest.Server) {
+	t.Helper()
+	var ids, pids atomic.Int64
+	cfg.AuditorToken = auditorToken
+	cfg.Inputs = app.Inputs{
+		Seeds:       &seqSeeds{base: seed},
+		TableIDs:    idFunc(func() string { return fmt.Sprintf("T%04d", ids.Add(1)) }),
+		PlayerIDs:   func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
+		ManualClock: true,
+		API:         opt,
 	}
-	t.Cleanup(func() { store.Close() })
-	var ids atomic.Int64
-	svc := service.New(service.Config{
-		Store:      store,
-		Games:      games.All(),
-		Seeds:      &seqSeeds{base: seed},
-		Clock:      clock,
-		IDs:        idFunc(func() string { return fmt.Sprintf("T%04d", ids.Add(1)) }),
-		ThinkDelay: think,
-	})
-	var pids atomic.Int64
-	deps := api.Deps{
-		Tables:       svc,
-		Players:      players{store},
-		Rooms:        rooms{store},
-		AuditorToken: auditorToken,
-		NewPlayerID:  func() string { return fmt.Sprintf("P%04d", pids.Add(1)) },
-		Exporter:     audit.Exporter{},
+	if clock != nil {
+		// The store records by the same clock: deadlines count from
+		// recorded times.
+		cfg.Inputs.Clock = clock
 	}
-	opt(&deps)
-	srv := httptest.NewServer(api.NewServer(deps))
-	t.Cleanup(srv.Close)
-	return &env{t: t, store: store, c: apitest.New(t, srv.URL), rng: rand.New(rand.NewPCG(seed, 7)), clock: clock, svc: svc}
+	s := apptest.New(t, cfg)
+	e := &env{t: t, store: s.Store().(store), c: apitest.New(t, s.URL), rng: rand.New(rand.NewPCG(seed, 7)), clock: clock, svc: s.Service()}
+	return e, s
 }
 
 type idFunc func() string

@@ -3,34 +3,27 @@ package api_test
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/json"
-	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 
-	"paiju/api"
-	"paiju/eventstore/sqlite"
-	"paiju/games"
-	"paiju/service"
+	"paiju/internal/app"
 )
 
 // The two requests of a move as a client that prefers minimal answers makes
 // them (paiju loadtest): GET /legal of the seat the last answer named in
 // Awaited-Seats, then POST /actions with Prefer: return=minimal and an
-// Idempotency-Key. They go straight to the router (api.NewServer) with
+// Idempotency-Key. They go straight to the real server's router with
 // httptest's recorder, so the figures are the server's handling of the
 // request, not the network's; the store is SQLite in a temporary directory
-// (synchronous=FULL), and its writer's work is counted in cpu-ns/op.
+// (synchronous=FULL), and its writer's work is counted in cpu-ns/op, with
+// the relay's and the projections' that each commit sets off.
 
 // cpuTime is the process's CPU time (user + system) in nanoseconds: on a
 // shared machine ns/op counts the time an op waits for a core, cpu-ns/op
@@ -56,18 +49,8 @@ type moveTable struct {
 
 func newMoveTable(b *testing.B) *moveTable {
 	b.Helper()
-	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "paiju.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { store.Close() })
-	var pids atomic.Int64
-	svc := service.New(service.Config{Store: store, Games: games.All(), Seeds: &seqSeeds{base: 21}})
-	t := &moveTable{b: b, rng: rand.New(rand.NewPCG(21, 1)), h: api.NewServer(api.Deps{
-		Tables: svc, Players: players{store},
-		NewPlayerID: func() string { return fmt.Sprintf("P%d", pids.Add(1)) },
-	})}
+	srv := benchServer(b, app.Config{Inputs: app.Inputs{Seeds: &seqSeeds{base: 21}}}, nil)
+	t := &moveTable{b: b, rng: rand.New(rand.NewPCG(21, 1)), h: srv.Handler()}
 	for _, n := range []string{"a", "b", "c"} {
 		var p player
 		t.decode(t.do("POST", "/v1/players", "", `{"name":"`+n+`"}`, nil), &p)

@@ -248,7 +248,7 @@ func TestProjectionRoutesOverAFakeReadModel(t *testing.T) {
 
 // TestProjectionRoutesWithoutReadModel: a server without projections says so.
 func TestProjectionRoutesWithoutReadModel(t *testing.T) {
-	e := newEnv(t, 1)
+	e := newEnvWith(t, 1, func(d *api.Deps) { d.Projections, d.Directory = nil, nil })
 	// The auditor: this test is about routing and error mapping, and the
 	// fake's table T9 has no players in the store (the visibility policy has
 	// its own test, TestVisibilityPolicy).
@@ -353,7 +353,7 @@ func TestStreamOverAFakeLiveFeed(t *testing.T) {
 
 // TestStreamWithoutLiveFeed: a server without a live feed says so.
 func TestStreamWithoutLiveFeed(t *testing.T) {
-	e := newEnv(t, 1)
+	e := newEnvWith(t, 1, func(d *api.Deps) { d.Live = nil })
 	id, ps := e.openFull()
 	r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/stream", Token: ps[0].Token})
 	if r.Status != http.StatusServiceUnavailable || r.Problem(t) != "live_unavailable" {

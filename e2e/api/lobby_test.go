@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -11,18 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"paiju/api"
 	"paiju/api/apitest"
-	"paiju/projections"
-	psqlite "paiju/projections/sqlite"
-	"paiju/service"
 )
-
-// openSeats adapts the table directory to quick play, as main wires it.
-type openSeats struct{ db *psqlite.DB }
-
-func (o openSeats) OpenTables(ctx context.Context, k service.TableKind, playerID string, limit int) ([]string, error) {
-	return o.db.OpenTables(ctx, projections.QuickKind(k), playerID, limit)
-}
 
 // listing mirrors the TableListing schema.
 type listing struct {
@@ -444,7 +434,7 @@ func TestQuickPlayMovesOn(t *testing.T) {
 // TestLobbyWithoutProjections: a server without the projections answers
 // 503 for the lists, and still plays quick with the tables it opened.
 func TestLobbyWithoutProjections(t *testing.T) {
-	e := newEnv(t, 36)
+	e := newEnvWith(t, 36, func(d *api.Deps) { d.Projections, d.Directory = nil, nil })
 	ann, ben := e.newPlayer("ann"), e.newPlayer("ben")
 	for _, path := range []string{"/v1/tables", "/v1/me/tables"} {
 		if r := e.c.Do(apitest.Request{Method: "GET", Path: path, Token: ann.Token}); r.Status != http.StatusServiceUnavailable || r.Problem(t) != "projections_unavailable" {
