@@ -10,10 +10,10 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"paiju/internal/app"
+	"paiju/internal/cputime"
 )
 
 // The two requests of a move as a client that prefers minimal answers makes
@@ -24,17 +24,6 @@ import (
 // request, not the network's; the store is SQLite in a temporary directory
 // (synchronous=FULL), and its writer's work is counted in cpu-ns/op, with
 // the relay's and the projections' that each commit sets off.
-
-// cpuTime is the process's CPU time (user + system) in nanoseconds: on a
-// shared machine ns/op counts the time an op waits for a core, cpu-ns/op
-// does not.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
 
 // moveTable is one 斗地主 table of three players, seated, driven through h.
 type moveTable struct {
@@ -173,11 +162,11 @@ func BenchmarkMoveRequests(b *testing.B) {
 	t := newMoveTable(b)
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	start := cputime.Now()
 	for range b.N {
 		t.act(t.legal())
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Now()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkLegalRequest: one op is GET /legal of the seat to act, the
@@ -188,11 +177,11 @@ func BenchmarkLegalRequest(b *testing.B) {
 	token := t.tokens[t.awaited]
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	start := cputime.Now()
 	for range b.N {
 		t.do("GET", path, token, "", nil)
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Now()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkActionRequest: one op is POST /actions; the GET /legal that
@@ -208,9 +197,9 @@ func BenchmarkActionRequest(b *testing.B) {
 		b.StopTimer()
 		a := t.legal()
 		b.StartTimer()
-		start := cpuTime()
+		start := cputime.Now()
 		t.act(a)
-		cpu += cpuTime() - start
+		cpu += cputime.Now() - start
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 }

@@ -15,6 +15,7 @@ import (
 	"paiju/api"
 	"paiju/api/apitest"
 	"paiju/internal/app"
+	"paiju/internal/cputime"
 )
 
 // BenchmarkStreamMove: n live streams of one 斗地主 table on one node
@@ -104,12 +105,12 @@ func benchStreamMove(b *testing.B, n int) {
 		// The move's garbage is collected before the timed part, which
 		// would otherwise pay for it.
 		runtime.GC()
-		start := cpuTime()
+		start := cputime.Now()
 		b.StartTimer()
 		live.announce(id, v)
 		waitAll(int64(v))
 		b.StopTimer()
-		cpu += cpuTime() - start
+		cpu += cputime.Now() - start
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 }
