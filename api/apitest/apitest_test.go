@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -58,6 +59,7 @@ func TestValidatorEnforcesTheSpec(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := New(t, srv.URL)
+	c.checkBodies = true // the checks themselves are tested, under -race too
 	for _, tc := range cases {
 		mu.Lock()
 		body = tc.body
@@ -83,6 +85,7 @@ func TestVerdictsKeptOnlyWhenPassed(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := New(t, srv.URL)
+	c.checkBodies = true
 	for i := range 2 {
 		if _, err := c.do(Request{Method: "GET", Path: "/v1/tables/T1/events?after=x", Token: "x"}); err == nil {
 			t.Fatalf("read %d: a non-integer after accepted", i+1)
@@ -110,4 +113,51 @@ func TestVerdictsKeptOnlyWhenPassed(t *testing.T) {
 	}
 	c.CheckSchemaOnce("Event", good)
 	c.CheckSchemaOnce("Event", good)
+}
+
+// TestClientsShareTheSpec: every client checks against the one document
+// loaded and compiled for the test binary, and clients of tests running side
+// by side check their bodies at once (the race detector watches the shared
+// router and schemas), each accepting what matches and refusing what does
+// not.
+func TestClientsShareTheSpec(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("ETag", `"5"`)
+		b := goodTable
+		if r.URL.Path == "/v1/tables/T2" {
+			b = strings.Replace(goodTable, `"stake":1`, `"stake":null`, 1)
+		}
+		_, _ = w.Write([]byte(b))
+	}))
+	defer srv.Close()
+	first := New(t, srv.URL)
+	var wg sync.WaitGroup
+	errs := make(chan string, 8*5*3)
+	for g := range 8 {
+		wg.Go(func() {
+			c := New(t, srv.URL)
+			c.checkBodies = true
+			if c.router != first.router || c.bodies != first.bodies {
+				errs <- "a client with a document of its own"
+				return
+			}
+			for i := range 5 {
+				if _, err := c.do(Request{Method: "GET", Path: "/v1/tables/T1", Token: "x"}); err != nil {
+					errs <- fmt.Sprintf("goroutine %d, read %d: a valid table refused: %v", g, i, err)
+				}
+				if _, err := c.do(Request{Method: "GET", Path: "/v1/tables/T2", Token: "x"}); err == nil {
+					errs <- fmt.Sprintf("goroutine %d, read %d: a table with a null stake accepted", g, i)
+				}
+				if err := c.bodies.Schema("Event", []byte(`{"version":5,"position":9,"type":"BidMade","recorded_at":"2026-01-01T00:00:00Z","data":{"seat":0,"bid":2}}`)); err != nil {
+					errs <- fmt.Sprintf("goroutine %d: a valid event refused: %v", g, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }

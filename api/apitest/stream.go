@@ -57,7 +57,7 @@ func (c *Client) Stream(ctx context.Context, r Request) (*http.Response, *Respon
 		c.t.Fatalf("GET %s: response %d does not match openapi.yaml: %v\nbody: %s", r.Path, resp.StatusCode, err, body)
 	}
 	if resp.StatusCode != http.StatusOK {
-		if err := c.bodies.check(body, resp.Header.Get("Content-Type"), "paths", route.Path, "get", "responses", strconv.Itoa(resp.StatusCode), "content"); err != nil {
+		if err := c.checkBody(body, resp.Header.Get("Content-Type"), "paths", route.Path, "get", "responses", strconv.Itoa(resp.StatusCode), "content"); err != nil {
 			c.t.Fatalf("GET %s: response %d does not match openapi.yaml: %v\nbody: %s", r.Path, resp.StatusCode, err, body)
 		}
 		return nil, &Response{Status: resp.StatusCode, Header: resp.Header, Body: body}

@@ -15,9 +15,14 @@ import (
 // the same patterns in the same order with the same playable types, at
 // every position of the committed sets and at random positions, for all the
 // generators at once and for each type alone that may be played on the lead
-// (the random drivers plan one such type at a time).
+// (the random drivers plan one such type at a time): 3000 random positions
+// of each deck count, 300 with -short (make test's race pass).
 func TestPatternsMatchLegacy(t *testing.T) {
 	t.Parallel()
+	random := 3000
+	if testing.Short() {
+		random = 300
+	}
 	for _, set := range positionSets {
 		ct := setVariant(t, set.variant).cardTypes()
 		for _, p := range loadPositions(t, set.variant) {
@@ -27,7 +32,7 @@ func TestPatternsMatchLegacy(t *testing.T) {
 	for _, decks := range []int{1, 2} {
 		ct := typesOf(decks)
 		rng := rand.New(rand.NewPCG(uint64(decks), 0x6c6567))
-		for range 3000 {
+		for range random {
 			hand := randomHand(rng, decks, 1+rng.IntN(17*decks+4))
 			var lead *Reading
 			if rng.IntN(2) == 0 {

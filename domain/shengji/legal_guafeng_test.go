@@ -20,11 +20,17 @@ import (
 // owed for trumps taken (粘牌); in every kitty swap, exactly the listed
 // ordered pairs of the 54 cards, and pass only by the sticker; and a
 // declaration, stick or reinforcement of up to 5 cards of the seat's drawn
-// cards is accepted exactly when listed.
+// cards is accepted exactly when listed. Random tables of two hands are
+// played until two kitty swaps were listed; with -short (make test's race
+// pass) until one was.
 func TestGuafengLegalMatchesDecide(t *testing.T) {
 	r := guafeng(t)
+	swaps := 2
+	if testing.Short() {
+		swaps = 1
+	}
 	var buries, exchanges, declChecks, maxExchange, swapSteps, swapsListed int
-	for id := uint64(0); id < 4 || exchanges < 2 || swapsListed < 2; id++ {
+	for id := uint64(0); id < 4 || exchanges < 2 || swapsListed < swaps; id++ {
 		if id == 200 {
 			break
 		}

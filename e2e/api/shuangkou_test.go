@@ -142,10 +142,15 @@ func skSameCards(a, b []string) bool {
 // over REST with random legal actions, crawling every endpoint as every seat
 // and a spectator every few actions, checks the settlement (shuangkou.md,
 // Result) and the totals, and proves the stored stream with the audit
-// re-execution.
+// re-execution. With -short (make test's race pass) it plays baibian alone,
+// the variant with wild cards.
 func TestShuangkouOverREST(t *testing.T) {
 	t.Parallel() // one of the package's longest tests: they run side by side
-	for i, variant := range []string{"baibian", "classic"} {
+	variants := []string{"baibian", "classic"}
+	if testing.Short() {
+		variants = variants[:1]
+	}
+	for i, variant := range variants {
 		t.Run(variant, func(t *testing.T) {
 			e := newEnv(t, uint64(41+i))
 			id, ps := e.openTable(map[string]any{"game": "shuangkou", "variant": variant, "stake": 2}, 4)

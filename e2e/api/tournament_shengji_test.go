@@ -25,7 +25,8 @@ import (
 // starting level with no dealer carried over, and recomputes the
 // partnership matchpoints from the tables' settlements: each side (seats
 // 0/2, 1/3) against the same side of the other table, both partners
-// getting the side's.
+// getting the side's. Two hands per table; one with -short (make test's
+// race pass).
 func TestTournamentShengjiDuplicateOverREST(t *testing.T) {
 	t.Parallel() // one of the package's longest tests: they run side by side
 	for i, c := range []struct{ variant, level string }{{"ningyang", "A"}, {"guafeng", "A"}, {"qiangbao", "3"}} {
@@ -36,7 +37,10 @@ func TestTournamentShengjiDuplicateOverREST(t *testing.T) {
 // shengjiDuplicate plays one 升级 duplicate of variant, whose hands are all
 // played at level.
 func shengjiDuplicate(t *testing.T, envSeed uint64, variant, level string) {
-	const hands = 2
+	hands := 2
+	if testing.Short() {
+		hands = 1
+	}
 	e := newEnv(t, envSeed)
 	byID := map[string]player{}
 	var ps []player

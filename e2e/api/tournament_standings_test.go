@@ -73,7 +73,7 @@ func TestTournamentStandingsProjection(t *testing.T) {
 	}
 	compare(t, p, early.ID, a.Token, "registering", 2)
 
-	tv, byID := playTournament(t, p.env, 9, 5)
+	tv, byID := playTournament(t, p.env, 9, matchHands())
 	var caller string
 	for id := range byID {
 		caller = byID[id].Token
