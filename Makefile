@@ -2,11 +2,45 @@
 
 GO ?= go
 BIN := $(CURDIR)/bin
+# The server binary, built once (make bin) for every stage that runs it: the
+# TypeScript client check, the browser tests, and the go test passes' tests
+# of whole processes, which read PAIJU_BIN.
+PAIJU_BIN := $(BIN)/paiju
+# The package of the cluster test (TestCluster).
+CLUSTER_PKG ?= ./e2e/
 
-.PHONY: test lint vet staticcheck gotest fuzz openapi-lint client-check web-test serve bench bench-all benchstat check-tidy vulncheck cluster-test
+.PHONY: test stages gotest gotest-full gotest-race bin client-types lint vet staticcheck fuzz openapi-lint client-check web-test serve bench bench-all benchstat check-tidy vulncheck cluster-test
 
-# go test runs last, so that its lines close the output.
-test: lint fuzz openapi-lint client-check web-test vulncheck cluster-test gotest
+# make test runs every check, as stages side by side, CI_JOBS at once: the
+# go test passes (the longest) first, then the stages that mostly wait on
+# a browser, node or child processes. Each stage's output goes to
+# $(CI_LOGS)/<stage>.log and is printed whole when the stage ends
+# (.ci/stage), so that stages never mix their lines. At the end a table
+# gives each stage's wall time, followed by the go test passes' verdicts
+# (ok/FAIL lines) again, so that those close the output.
+CI_JOBS ?= 4
+CI_LOGS ?= $(BIN)/ci-logs
+export CI_LOGS
+STAGE := $(CURDIR)/.ci/stage
+
+test:
+	@$(STAGE) begin
+	@$(MAKE) --no-print-directory -j$(CI_JOBS) stages; \
+	rc=$$?; $(STAGE) report; exit $$rc
+
+# The stages, in the order they should start.
+stages: stage-gotest-full stage-web-test stage-gotest-race stage-cluster-test stage-lint stage-client-check stage-fuzz stage-vulncheck stage-openapi-lint
+stage-web-test stage-client-check stage-cluster-test stage-gotest-full stage-gotest-race: stage-bin
+stage-web-test stage-client-check: stage-client-types
+# Each stage once: bin and client-types, made before the stages that need
+# them, are not made again in those.
+stage-%:
+	@$(STAGE) run $(subst gotest-full,go-test,$(subst gotest-race,go-test-race,$*)) $(MAKE) --no-print-directory -o bin -o client-types $*
+stage-bin stage-client-types:
+	@$(STAGE) run $(@:stage-%=%) $(MAKE) --no-print-directory $(@:stage-%=%)
+
+bin:
+	$(GO) build -o $(PAIJU_BIN) .
 
 lint: vet staticcheck check-tidy
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -38,21 +72,31 @@ vulncheck:
 	esac; \
 	$(BIN)/govulncheck -db "$(VULNDB)" ./...
 
-# The rules packages first without the race detector: their long statistical
-# tests (random hands, bot strength, timed-out hands) share no memory between
-# goroutines and skip themselves under -race (gametest.SkipUnderRace). Then
-# everything under the race detector.
-gotest:
-	$(GO) test -count=1 ./domain/...
-	$(GO) test -race -count=1 -timeout 20m ./...
+# Two passes over every package. The first, without the race detector, runs
+# everything in full: every request and response checked against
+# openapi.yaml (api/apitest), the crawlers, the statistical suites. The
+# second, under the race detector and -short, runs every concurrency test
+# in full; the long single-goroutine tests, where the detector has nothing
+# to find, play their smallest meaningful amount (one hand per game), the
+# rules packages' statistical suites skip themselves
+# (gametest.SkipUnderRace) and the test client checks no bodies against the
+# schemas (api/apitest/race_on.go): the first pass did all that. go vet runs
+# in full in make lint, hence -vet=off.
+gotest: gotest-full gotest-race
+gotest-full: bin
+	PAIJU_BIN=$(PAIJU_BIN) $(GO) test -vet=off -count=1 -timeout 20m ./...
+gotest-race: bin
+	PAIJU_BIN=$(PAIJU_BIN) $(GO) test -race -short -vet=off -count=1 -timeout 20m ./...
 
 # The cluster test (cluster_test.go): a 3-server NATS JetStream cluster and
 # 3 paiju nodes on one PostgreSQL database, under load, with SIGKILLs of
 # nodes and of a NATS server. It needs PostgreSQL (see README, Run it and
-# test it) and builds paiju and nats-server (the version in go.mod). It runs
-# once, here, without the race detector: the go test pass below skips it.
-cluster-test:
-	PAIJU_CLUSTER_TEST=1 $(GO) test -count=1 -run '^TestCluster$$' -timeout 10m -v .
+# test it) and builds nats-server (the version in go.mod); PAIJU_BIN names the
+# server make bin built, for the test to run. It runs once, here, without
+# the race detector: the go test passes skip it. CLUSTER_PKG is the package
+# that holds it.
+cluster-test: bin
+	PAIJU_CLUSTER_TEST=1 PAIJU_BIN=$(PAIJU_BIN) $(GO) test -count=1 -run '^TestCluster$$' -timeout 10m -v $(CLUSTER_PKG)
 
 # A short run of every fuzz target beyond its committed corpus. The run is
 # bounded by executions, not time: a time bound can expire while the fuzzing
@@ -88,17 +132,24 @@ openapi-lint:
 # network. schema.d.ts is generated, never committed.
 CLIENT := clients/typescript
 CLIENT_SRC = $(filter-out %.d.ts,$(wildcard $(CLIENT)/src/*.ts))
-client-check:
+client-check: bin client-types
 	@if ! command -v npm >/dev/null 2>&1; then echo "npm not found: skipping the TypeScript client check"; exit 0; fi; \
 	set -e; \
-	$(GO) build -o $(BIN)/paiju . ; \
 	cd $(CLIENT); \
-	npm ci --prefer-offline --no-audit --no-fund --loglevel=error; \
-	npm run --silent generate; \
 	if grep -nw any $(patsubst $(CLIENT)/%,%,$(CLIENT_SRC)); then echo "$(CLIENT): the program must not use any"; exit 1; fi; \
 	npx --no-install tsc --noEmit -p . ; \
 	npx --no-install tsc -p . ; \
-	node dist/play.js $(BIN)/paiju
+	node dist/play.js $(PAIJU_BIN)
+
+# The client's packages, and its types generated from openapi.yaml, which
+# the web app's type check uses too: installed once for both (make test
+# runs client-check and web-test side by side).
+client-types:
+	@if ! command -v npm >/dev/null 2>&1; then echo "npm not found: no TypeScript client types"; exit 0; fi; \
+	set -e; \
+	cd $(CLIENT); \
+	npm ci --prefer-offline --no-audit --no-fund --loglevel=error; \
+	npm run --silent generate
 
 # The web app (web/) in a real browser: its modules and the browser tests
 # are type-checked (tsc --checkJs against the types generated from
@@ -109,13 +160,11 @@ client-check:
 # skipped, saying so, unless CI or PAIJU_REQUIRE_CHROMIUM is set (.ci/run
 # sets it): then they fail.
 WEB_CHROMIUM ?= $(or $(PAIJU_CHROMIUM),/usr/bin/chromium)
-web-test:
+web-test: bin client-types
 	@if ! command -v npm >/dev/null 2>&1; then \
 		if [ -n "$$CI$$PAIJU_REQUIRE_CHROMIUM" ]; then echo "web-test: npm not found"; exit 1; fi; \
 		echo "web-test SKIPPED: npm not found"; exit 0; fi; \
 	set -e; \
-	$(GO) build -o $(BIN)/paiju . ; \
-	(cd $(CLIENT) && npm ci --prefer-offline --no-audit --no-fund --loglevel=error && npm run --silent generate); \
 	(cd web/e2e && npm ci --prefer-offline --no-audit --no-fund --loglevel=error); \
 	if grep -rnE '\{[^}]*\<any\>[^}]*\}' web/static/js web/e2e/*.mjs; then echo "web: no type may be any"; exit 1; fi; \
 	web/e2e/node_modules/.bin/tsc -p web; \
@@ -123,7 +172,7 @@ web-test:
 	if [ ! -x "$(WEB_CHROMIUM)" ]; then \
 		if [ -n "$$CI$$PAIJU_REQUIRE_CHROMIUM" ]; then echo "web-test: no chromium at $(WEB_CHROMIUM) (install Debian's chromium or set PAIJU_CHROMIUM)"; exit 1; fi; \
 		echo "web-test SKIPPED the browser tests: no chromium at $(WEB_CHROMIUM)"; exit 0; fi; \
-	PAIJU_BIN=$(BIN)/paiju PAIJU_CHROMIUM=$(WEB_CHROMIUM) node --test web/e2e/
+	PAIJU_BIN=$(PAIJU_BIN) PAIJU_CHROMIUM=$(WEB_CHROMIUM) node --test web/e2e/
 
 # bench runs the benchmarks of the committed position sets and the cold
 # replay (docs/PERF.md), a few runs each; compare two outputs with
