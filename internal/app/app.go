@@ -70,20 +70,21 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	a.onClose(lock.Release)
 	// Observability: metrics always, tracing with --otlp-endpoint.
 	met := metrics.New()
-	tracer, stopTracing, err := newTracer(ctx, cfg.OTLPEndpoint)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Tracer != nil {
-		tracer = cfg.Tracer
-	}
-	a.onClose(func() {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		if err := stopTracing(sctx); err != nil {
-			log.Warn("flush traces", "err", err)
+	tracer := cfg.Tracer
+	if tracer == nil {
+		t, stopTracing, err := newTracer(ctx, cfg.OTLPEndpoint)
+		if err != nil {
+			return nil, err
 		}
-	})
+		tracer = t
+		a.onClose(func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if err := stopTracing(sctx); err != nil {
+				log.Warn("flush traces", "err", err)
+			}
+		})
+	}
 	store, err := openStore(ctx, cfg.Common, log, met.Commit, cfg.Inputs.now())
 	if err != nil {
 		return nil, err
