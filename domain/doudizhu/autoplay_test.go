@@ -8,6 +8,7 @@ import (
 	"paiju/domain/cards"
 	"paiju/domain/climb"
 	"paiju/domain/internal/autoplaytest"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -121,6 +122,7 @@ func reshuffle(gs table.GameState, seat int, rng *rand.Rand) (table.GameState, b
 }
 
 func TestBotHiddenInformation(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	for _, v := range autoVariants(t) {
 		t.Run(v.Name, func(t *testing.T) { autoplaytest.HiddenInformation(t, v, reshuffle, autoSeeds[:3], autoHands(v, 10)) })
 	}

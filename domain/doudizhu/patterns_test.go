@@ -18,6 +18,7 @@ import (
 // (the random drivers plan one such type at a time): 3000 random positions
 // of each deck count, 300 with -short (make test's race pass).
 func TestPatternsMatchLegacy(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	t.Parallel()
 	random := 3000
 	if testing.Short() {
@@ -194,6 +195,7 @@ func indexOfRank(r, j int) int {
 // one and two decks: random subsets of random hands, and every play a
 // random hand may lead.
 func TestClassifyCards(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	for _, decks := range []int{1, 2} {
 		ct := typesOf(decks)
 		rng := rand.New(rand.NewPCG(uint64(decks), 0x636c61))

@@ -83,6 +83,7 @@ func selections(rng *rand.Rand, r *Rules, s *State, seat int) []cards.Multiset {
 // every play position of random games of each variant, for selections of
 // every kind.
 func TestLegalSummary(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	for _, v := range []string{"classic", "hubei", "fourplayer"} {
 		t.Run(v, func(t *testing.T) {
 			r := rulesOf(t, v, "")

@@ -84,6 +84,7 @@ func hideOthers(s *State, seat int, rng *rand.Rand) *State {
 // same view (else the construction is wrong and the test fails), and the
 // bot chooses the same action in both.
 func TestBotHidden(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	for _, variant := range variants() {
 		t.Run(variant, func(t *testing.T) {
 			r := variantRules(t, variant, "")

@@ -170,6 +170,7 @@ func (tp *twinPositions) probe() {
 // its partner buries) and later hands with a fixed dealer. 24 cases of
 // each variant; 8 with -short (make test's race pass).
 func TestHiddenTrumpMetamorphic(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	cases := uint64(24)
 	if testing.Short() {
 		cases = 8

@@ -24,6 +24,7 @@ import (
 // played until two kitty swaps were listed; with -short (make test's race
 // pass) until one was.
 func TestGuafengLegalMatchesDecide(t *testing.T) {
+	gametest.SkipUnderRace(t)
 	r := guafeng(t)
 	swaps := 2
 	if testing.Short() {

@@ -161,6 +161,7 @@ func (e *env) crawlDadun(id string, viewers []player, s dadunSetup, revealed boo
 // settlement pays the award apart from the result (dadun.md, 盾 awards) and
 // the stored stream verifies.
 func TestDadunOverREST(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel() // one of the package's longest tests: they run side by side
 	s := findDadunSetup(t)
 	e := newEnv(t, s.base)

@@ -61,6 +61,7 @@ func (e *env) feed(id, token string) []eventView {
 // TestDoudizhuVariantsPlayToEnd opens each variant over REST and plays a
 // hand of random legal actions to its settlement (doudizhu.md).
 func TestDoudizhuVariantsPlayToEnd(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	for _, tc := range []struct {
 		variant string
 		seats   int
@@ -93,8 +94,9 @@ func TestDoudizhuVariantsPlayToEnd(t *testing.T) {
 
 // TestDoudizhuMatchOfFiveHands plays a match of 5 hands (002's tournament)
 // over REST until the table closes with the standings, in each variant;
-// with -short (make test's race pass) in classic alone.
+// with -short (a quick run) in classic alone.
 func TestDoudizhuMatchOfFiveHands(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel() // one of the package's longest tests: they run side by side
 	for _, tc := range []struct {
 		variant string

@@ -30,6 +30,7 @@ func (e *env) export(id, token string) *apitest.Response {
 // the table (the log up to the running deal: every deal in it ended); nobody
 // else may export (docs/AUDIT.md, Getting the log).
 func TestExportRandomGames(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	for seed := range uint64(3) {
 		e := newEnv(t, 100+seed)
 		id, ps := e.openFull()

@@ -395,3 +395,17 @@ func (e *env) eventsVia(c *apitest.Client, id, token string) []json.RawMessage {
 		after = page.Next
 	}
 }
+
+// crawlerSkipsUnderRace skips, under the race detector, a test in which one
+// client plays whole games turn by turn and checks every answer: a crawler
+// of the rules, the views and the hidden information, whose work is all in
+// the test's own goroutine and the request it waits on. make test runs it
+// in full in its pass without -race; the race pass keeps the tests that
+// run things side by side (streams, clocks, bots, the projections' feeds)
+// and plays one hand of every game in TestStateAtEveryVersion.
+func crawlerSkipsUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("a single client's crawl of whole games: runs in full in make test's pass without -race")
+	}
+}

@@ -135,9 +135,10 @@ func checkNoLeak(t *testing.T, who, what string, body []byte, secret map[string]
 // after every action of whole hands, and checks nobody sees another seat's
 // cards, the unrevealed kitty, or the seed of the running deal: the table,
 // /legal, /events, /state?at=N for every N of the running deal, and /export.
-// Three hands; one with -short (make test's race pass), whose crawl after
+// Three hands; one with -short (a quick run), whose crawl after
 // the settling action still sees the next deal begin.
 func TestHiddenInformation(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel() // one of the package's longest tests: they run side by side
 	e := newEnv(t, 5)
 	id, ps := e.openFull()

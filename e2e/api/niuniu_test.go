@@ -159,6 +159,7 @@ func sameCards(a, b []string) bool {
 // endpoint as every seat and a spectator after every action, then proves
 // the stored stream with the audit re-execution.
 func TestNiuniuOverREST(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel() // one of the package's longest tests: they run side by side
 	for _, tc := range []struct {
 		seats, banker int

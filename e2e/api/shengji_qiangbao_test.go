@@ -16,6 +16,7 @@ import (
 // points are untied, the side ahead winning. Every response is checked
 // against openapi.yaml by the harness.
 func TestQiangbaoMatchOverREST(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel() // one of the package's longest tests: they run side by side
 	e := newEnv(t, 5)
 	id, ps := e.openTable(map[string]any{"game": "shengji", "variant": "qiangbao", "stake": 1}, 4)

@@ -168,10 +168,11 @@ func sjCheckEvents(t *testing.T, who string, seat int, body []byte) {
 // every action every seat and a spectator crawl the table, its legal
 // actions and the running deal's events: nobody sees another seat's cards,
 // cards not yet drawn, the buried kitty, the hidden trump suit or the seed
-// before the rules reveal them. With -short (make test's race pass) the
+// before the rules reveal them. With -short (a quick run) the
 // crawl follows hand 1 (up to the action that settles it) and hand 2 is
 // played without it.
 func TestShengjiHandOverREST(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel()       // one of the package's longest tests: they run side by side
 	e := newEnv(t, 36) // a seed whose first hand has an override
 	id, ps := e.openTable(map[string]any{"game": "shengji", "variant": "ningyang", "stake": 2}, 4)

@@ -142,9 +142,10 @@ func skSameCards(a, b []string) bool {
 // over REST with random legal actions, crawling every endpoint as every seat
 // and a spectator every few actions, checks the settlement (shuangkou.md,
 // Result) and the totals, and proves the stored stream with the audit
-// re-execution. With -short (make test's race pass) it plays baibian alone,
+// re-execution. With -short (a quick run) it plays baibian alone,
 // the variant with wild cards.
 func TestShuangkouOverREST(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel() // one of the package's longest tests: they run side by side
 	variants := []string{"baibian", "classic"}
 	if testing.Short() {

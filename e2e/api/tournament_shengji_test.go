@@ -25,9 +25,10 @@ import (
 // starting level with no dealer carried over, and recomputes the
 // partnership matchpoints from the tables' settlements: each side (seats
 // 0/2, 1/3) against the same side of the other table, both partners
-// getting the side's. Two hands per table; one with -short (make test's
-// race pass).
+// getting the side's. Two hands per table; one with -short (a quick
+// run).
 func TestTournamentShengjiDuplicateOverREST(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel() // one of the package's longest tests: they run side by side
 	for i, c := range []struct{ variant, level string }{{"ningyang", "A"}, {"guafeng", "A"}, {"qiangbao", "3"}} {
 		t.Run(c.variant, func(t *testing.T) { shengjiDuplicate(t, uint64(808+i), c.variant, c.level) })

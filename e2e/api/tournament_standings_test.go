@@ -51,6 +51,7 @@ type viewStandings struct {
 // those GET /v1/tournaments/{id} folds from the tournament's stream, and the
 // tournament is listed among the ended ones.
 func TestTournamentStandingsProjection(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel() // one of the package's longest tests: they run side by side
 	p := newProjEnv(t, 902)
 	if r := p.c.Do(apitest.Request{Method: "GET", Path: "/v1/tournaments/nope/standings", Token: auditorToken}); r.Status != http.StatusNotFound {

@@ -246,7 +246,7 @@ func redraw(seed []byte, r int, field []string) []string {
 }
 
 // matchHands is the hands per table of a tournament whose shape does not
-// depend on it: 5, and 1 with -short (make test's race pass).
+// depend on it: 5, and 1 with -short (a quick run).
 func matchHands() int {
 	if testing.Short() {
 		return 1
@@ -255,6 +255,7 @@ func matchHands() int {
 }
 
 func TestTournamentNinePlayersOverREST(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel() // one of the package's longest tests: they run side by side
 	e := newEnv(t, 901)
 	tv, _ := playTournament(t, e, 9, matchHands())
@@ -265,6 +266,7 @@ func TestTournamentNinePlayersOverREST(t *testing.T) {
 }
 
 func TestTournamentTwelvePlayersOverREST(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel() // one of the package's longest tests: they run side by side
 	e := newEnv(t, 1201)
 	tv, _ := playTournament(t, e, 12, 2)

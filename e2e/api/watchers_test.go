@@ -82,6 +82,7 @@ func TestWatchers(t *testing.T) {
 // never another seat's cards or the seed; a watcher whose watching was
 // taken back, and a plain spectator, see what any spectator sees.
 func TestHiddenInformationWatchers(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	e := newEnv(t, 62)
 	id, ps := e.openFull()
 	w1, w2, sam := e.newPlayer("w1"), e.newPlayer("w2"), e.newPlayer("sam")

@@ -50,9 +50,9 @@ func TestConformance(t *testing.T) { projectionstest.Run(t, openSuite) }
 func TestSameAnswersAsSQLite(t *testing.T) {
 	ctx := context.Background()
 	for _, seed := range []uint64{1, 2, 3, 4} {
-		l := projectionstest.RandomLog(seed, 14, 900)
+		l := projectionstest.RandomLog(seed, 14, projectionstest.Events(900))
 		if seed == 4 {
-			l = projectionstest.LongHandsLog(seed, 14, 2000)
+			l = projectionstest.LongHandsLog(seed, 14, projectionstest.Events(2000))
 		}
 		pg, _ := openSuite(t, l.Now)
 		lite, err := psqlite.Open(ctx, filepath.Join(t.TempDir(), "projections.db"), psqlite.Options{Location: shanghai(t), Now: l.Now})

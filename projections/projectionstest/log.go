@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"testing"
 	"time"
 
 	"paiju/domain/table"
@@ -108,6 +109,18 @@ type randomTable struct {
 // over some weeks from 2026-11-02 (UTC), so that every leaderboard period
 // holds some of them at Now.
 func RandomLog(seed uint64, tables, events int) *Log { return randomLog(seed, tables, events, 12) }
+
+// Events is how many events a test's random log holds: full, or a fifth
+// of it with -short (make test's race pass). The tests that size their log
+// with it compare two ways of applying one log in one goroutine; the race
+// detector finds nothing more in a longer log, and the pass without -race
+// plays the full one.
+func Events(full int) int {
+	if testing.Short() {
+		return full / 5
+	}
+	return full
+}
 
 // LongHandsLog is RandomLog with hands of some thirty plays, as the games'
 // hands are (a 斗地主 hand plays 20 to 50 times): most events are then

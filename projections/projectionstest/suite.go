@@ -234,7 +234,7 @@ func testFailedBatch(t *testing.T, open Opener) {
 // or rebuilt from position 0 gives the same answers.
 func testReplay(t *testing.T, open Opener) {
 	ctx := context.Background()
-	l := RandomLog(7, 10, 500)
+	l := RandomLog(7, 10, Events(500))
 	db, _ := open(t, l.Now)
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range projections.Names {

@@ -17,7 +17,7 @@ import (
 // anchor the same.
 func TestApplyBatchesMatchesApplyBatch(t *testing.T) {
 	ctx := context.Background()
-	l := projectionstest.RandomLog(31, 12, 1500)
+	l := projectionstest.RandomLog(31, 12, projectionstest.Events(1500))
 	together, _ := openSuite(t, l.Now)
 	apart, _ := openSuite(t, l.Now)
 	r := rand.New(rand.NewPCG(3, 4))

@@ -64,11 +64,12 @@ func Game[S any, P interface {
 	return (*S)(st.G.(P))
 }
 
-// SkipUnderRace skips a long, single-goroutine statistical test (bot
-// strength, thousands of random or timed-out hands) under the race detector, which can
-// find nothing in code that shares no memory between goroutines and slows it
-// tenfold. make test runs ./domain/... once without -race, where these tests
-// run in full, before the race pass over everything.
+// SkipUnderRace skips a long, single-goroutine test (bot strength,
+// thousands of random or timed-out hands, a property checked over many
+// positions) under the race detector, which can find nothing in the rules
+// packages (they start no goroutine and share no memory) and slows them
+// tenfold. make test runs every test without -race too, where these run in
+// full.
 func SkipUnderRace(t testing.TB) {
 	t.Helper()
 	if RaceEnabled {
