@@ -15,8 +15,8 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,10 +30,23 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// SpecPath is the path of openapi.yaml in the repository.
+// SpecPath is the path of openapi.yaml in the repository: beside the
+// go.mod of the module the test runs in (a test's working directory is its
+// package's). It does not ask the runtime where this file is: builds with
+// -trimpath (make test's) record no such path.
 func SpecPath() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "openapi.yaml")
+	dir, err := os.Getwd()
+	for err == nil {
+		if _, statErr := os.Stat(filepath.Join(dir, "go.mod")); statErr == nil {
+			return filepath.Join(dir, "openapi.yaml")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return "openapi.yaml"
 }
 
 // Client sends requests to a server and validates them and their responses

@@ -49,16 +49,31 @@ for (const g of games) {
     }
     await page.locator(".my-hand .card").first().waitFor({ timeout: 30_000 });
     await page.waitForFunction(() => document.querySelector("section.table-page")?.getAttribute("data-ready") === "true");
-    // The cards shown are the view's hand, in its order, one element per copy.
-    const { shown, view } = await page.evaluate(async (id) => {
-      const token = JSON.parse(localStorage.getItem("paiju.player") ?? "{}").token;
-      const v = await (await fetch(`/v1/tables/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json();
-      const shown = [...document.querySelectorAll(".my-hand .card")].map((e) => e.getAttribute("data-card"));
-      return { shown, view: { hand: v.hand, version: v.version } };
-    }, id);
-    const version = Number(await page.locator("section.table-page").getAttribute("data-version"));
-    if (version === view.version) assert.deepEqual(shown, view.hand);
-    assert.ok(shown.length > 0);
+    // The cards shown are the view's hand, in its order, one element per
+    // copy. The page and a view fetched beside it are compared only at one
+    // version: the page's cards and version are read together, after the
+    // fetch, in one task (the page draws a version in one task), and again
+    // while the bots still move the table on.
+    /** @type {{shown: (string | null)[], drawn: number, ready: boolean, view: {hand: string[], version: number}} | undefined} */
+    let seen;
+    for (let i = 0; i < 100; i++) {
+      seen = await page.evaluate(async (id) => {
+        const token = JSON.parse(localStorage.getItem("paiju.player") ?? "{}").token;
+        const v = await (await fetch(`/v1/tables/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+        const section = document.querySelector("section.table-page");
+        return {
+          shown: [...document.querySelectorAll(".my-hand .card")].map((e) => e.getAttribute("data-card")),
+          drawn: Number(section?.getAttribute("data-version")),
+          ready: section?.getAttribute("data-ready") === "true",
+          view: { hand: v.hand, version: v.version },
+        };
+      }, id);
+      if (seen.ready && seen.drawn === seen.view.version) break;
+      await page.waitForTimeout(100);
+    }
+    assert.ok(seen && seen.ready && seen.drawn === seen.view.version, `the page never drew the view's version: ${JSON.stringify(seen)}`);
+    assert.deepEqual(seen.shown, seen.view.hand);
+    assert.ok(seen.shown.length > 0);
     await screenshot(page, `table-${g.game}-${phone ? "phone" : "desktop"}`);
 
     if (clocked) {
