@@ -34,18 +34,22 @@ test:
 	@$(MAKE) --no-print-directory -j$(CI_JOBS) stages; \
 	rc=$$?; $(STAGE) report; exit $$rc
 
-# The stages, in the order they should start.
-stages: stage-gotest-race stage-gotest-full stage-web-test stage-cluster-test stage-lint stage-client-check stage-fuzz stage-vulncheck stage-openapi-lint
-stage-web-test stage-client-check stage-cluster-test stage-gotest-full: stage-bin
-# The short stages start after bin, leaving their places to the long ones.
-stage-lint stage-fuzz stage-vulncheck stage-openapi-lint: | stage-bin
-stage-web-test stage-client-check: stage-client-types
-# Each stage once: bin and client-types, made before the stages that need
-# them, are not made again in those.
+# The stages, in the order they should start: the race pass at once (it
+# needs nothing built), then, once bin/paiju and the client's types are
+# made (the stage prepare), the others in this order, CI_JOBS at once.
+STAGES := stage-gotest-race stage-gotest-full stage-web-test stage-cluster-test stage-lint stage-client-check stage-fuzz stage-vulncheck stage-openapi-lint
+stages: $(STAGES)
+# Every stage but the race pass waits for prepare, even those that need
+# neither: they all become ready at one moment and start in the order
+# above, the long ones first (a short stage ready earlier would take a
+# place before them).
+$(filter-out stage-gotest-race,$(STAGES)): stage-prepare
+# Each stage once: bin and client-types, made by prepare, are not made
+# again in the stages that need them.
 stage-%:
 	@$(STAGE) run $(subst gotest-full,go-test,$(subst gotest-race,go-test-race,$*)) $(MAKE) --no-print-directory -o bin -o client-types $*
-stage-bin stage-client-types:
-	@$(STAGE) run $(@:stage-%=%) $(MAKE) --no-print-directory $(@:stage-%=%)
+stage-prepare:
+	@$(STAGE) run prepare $(MAKE) --no-print-directory -j2 bin client-types
 
 bin:
 	$(GO) build -o $(PAIJU_BIN) .
