@@ -89,11 +89,13 @@ vulncheck:
 # openapi.yaml (api/apitest), the crawlers, the statistical suites. The
 # second, under the race detector and -short, runs every concurrency test
 # in full; the long single-goroutine tests, where the detector has nothing
-# to find, play their smallest meaningful amount (one hand per game), the
-# rules packages' statistical suites skip themselves
-# (gametest.SkipUnderRace) and the test client checks no bodies against the
-# schemas (api/apitest/race_on.go): the first pass did all that. go vet runs
-# in full in make lint, hence -vet=off.
+# to find, skip themselves (the crawlers of whole games by one client,
+# e2e/api's crawlerSkipsUnderRace; the rules packages' property and
+# statistical suites, gametest.SkipUnderRace) or play their smallest
+# meaningful amount (TestStateAtEveryVersion: one hand per game), and the
+# test client checks no bodies against the schemas
+# (api/apitest/race_on.go): the first pass did all that. go vet runs in
+# full in make lint, hence -vet=off.
 gotest: gotest-full gotest-race
 gotest-full: bin
 	PAIJU_BIN=$(PAIJU_BIN) $(GO) test -vet=off -count=1 -timeout 20m ./...
