@@ -9,17 +9,17 @@ GOFLAGS := $(strip $(filter-out -trimpath,$(GOFLAGS)) -trimpath)
 export GOFLAGS
 BIN := $(CURDIR)/bin
 # The server binary, built once (make bin) for every stage that runs it: the
-# TypeScript client check, the browser tests, and the go test passes' tests
-# of whole processes, which read PAIJU_BIN.
+# TypeScript client check, the browser tests, the cluster test, and the
+# tests of whole processes in the go test pass without -race, which read
+# PAIJU_BIN.
 PAIJU_BIN := $(BIN)/paiju
 # The package of the cluster test (TestCluster).
 CLUSTER_PKG ?= ./e2e/
 
 .PHONY: test stages gotest gotest-full gotest-race bin client-types lint vet staticcheck fuzz openapi-lint client-check web-test serve bench bench-all benchstat check-tidy vulncheck cluster-test
 
-# make test runs every check, as stages side by side, CI_JOBS at once: the
-# go test passes (the longest) first, then the stages that mostly wait on
-# a browser, node or child processes. Each stage's output goes to
+# make test runs every check, as stages side by side, CI_JOBS at once, the
+# longest first (the order of STAGES below). Each stage's output goes to
 # $(CI_LOGS)/<stage>.log and is printed whole when the stage ends
 # (.ci/stage), so that stages never mix their lines. At the end a table
 # gives each stage's wall time, followed by the go test passes' verdicts
