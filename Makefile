@@ -94,7 +94,7 @@ vulncheck:
 # statistical suites, gametest.SkipUnderRace) or play their smallest
 # meaningful amount (TestStateAtEveryVersion: one hand per game), and the
 # test client checks no bodies against the schemas
-# (api/apitest/race_on.go): the first pass did all that. go vet runs in
+# (api/apitest, Client.checkBodies; internal/race says whether -race is on): the first pass did all that. go vet runs in
 # full in make lint, hence -vet=off.
 gotest: gotest-full gotest-race
 gotest-full: bin

@@ -8,6 +8,7 @@ import (
 	"paiju/domain/climb"
 	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
+	"paiju/internal/race"
 )
 
 // TestLegalSeqIsLegal plays random hands of every variant and checks, for
@@ -126,7 +127,7 @@ func sameAction(a, b table.Action) bool {
 // plan's and one buffer), however many plays it yields, where Legal
 // allocates their cards and the list.
 func TestLegalSeqAllocations(t *testing.T) {
-	if gametest.RaceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector allocates on its own")
 	}
 	hand := cards.Of(cards.MustParse("S3 S3 H3 C3 S4 H4 C4 D4 S5 H5 D5 S6 S6 S7 H7 S8 S8 S9 H10 SJ SJ HQ SK SK HK S2 S2 H2 BJ RJ RJ HA SA"))

@@ -20,6 +20,7 @@ import (
 	"paiju/eventstore"
 	"paiju/internal/app"
 	"paiju/internal/app/apptest"
+	"paiju/internal/race"
 	"paiju/internal/testclock"
 	"paiju/service"
 )
@@ -405,7 +406,7 @@ func (e *env) eventsVia(c *apitest.Client, id, token string) []json.RawMessage {
 // and plays one hand of every game in TestStateAtEveryVersion.
 func crawlerSkipsUnderRace(t *testing.T) {
 	t.Helper()
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("a single client's crawl of whole games: runs in full in make test's pass without -race")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"paiju/domain/table"
+	"paiju/internal/race"
 )
 
 // actSeeds seeds the deals that Act and MustAct start: a fixed stream, so
@@ -72,7 +73,7 @@ func Game[S any, P interface {
 // full.
 func SkipUnderRace(t testing.TB) {
 	t.Helper()
-	if RaceEnabled {
+	if race.Enabled {
 		t.Skip("sequential and statistical: runs in full in make test's pass without -race")
 	}
 }

@@ -1,6 +1,0 @@
-//go:build !race
-
-package gametest
-
-// RaceEnabled reports that the tests run under the race detector.
-const RaceEnabled = false
