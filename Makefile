@@ -93,9 +93,9 @@ vulncheck:
 # e2e/api's crawlerSkipsUnderRace; the rules packages' property and
 # statistical suites, gametest.SkipUnderRace) or play their smallest
 # meaningful amount (TestStateAtEveryVersion: one hand per game), and the
-# test client checks no bodies against the schemas
-# (api/apitest, Client.checkBodies; internal/race says whether -race is on): the first pass did all that. go vet runs in
-# full in make lint, hence -vet=off.
+# test client checks no bodies against the schemas (api/apitest,
+# Client.checkBodies; internal/race says whether -race is on): the first
+# pass did all that. go vet runs in full in make lint, hence -vet=off.
 gotest: gotest-full gotest-race
 gotest-full: bin
 	PAIJU_BIN=$(PAIJU_BIN) $(GO) test -vet=off -count=1 -timeout 20m ./...
