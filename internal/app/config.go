@@ -14,7 +14,7 @@ import (
 	"paiju/service"
 )
 
-// commonConfig is what every command needs.
+// Common is what every command needs.
 type Common struct {
 	Data string
 	// Store is the event store's URL: empty for the SQLite database in the
@@ -26,7 +26,20 @@ type Common struct {
 	Sync      string
 }
 
-// serveConfig configures paiju serve.
+// The defaults of paiju serve: its flags start from them, and so does the
+// tests' server (apptest), so that a test runs what an operator gets
+// unless it says otherwise.
+const (
+	DefaultReadHeader    = 10 * time.Second       // HTTPTimeouts.ReadHeader
+	DefaultRead          = 30 * time.Second       // HTTPTimeouts.Read
+	DefaultReadyMaxLag   = 1000                   // Observe.ReadyMaxLag
+	DefaultReadyLagGrace = 30 * time.Second       // Observe.ReadyLagGrace
+	DefaultDrain         = 5 * time.Second        // Observe.Drain
+	DefaultBotDelay      = 300 * time.Millisecond // Config.BotDelay
+	DefaultRateLimit     = 100                    // Config.RateLimit
+)
+
+// Config configures paiju serve.
 type Config struct {
 	Common
 	Addr         string
@@ -98,7 +111,7 @@ type HTTPTimeouts struct {
 	Read       time.Duration // the whole request, body included
 }
 
-// observeConfig is metrics, tracing, readiness and drain (docs/OPERATIONS.md).
+// Observe is metrics, tracing, readiness and drain (docs/OPERATIONS.md).
 type Observe struct {
 	MetricsAddr   string // "" serves /metrics on the API's address
 	OTLPEndpoint  string // "" turns tracing off

@@ -19,10 +19,10 @@ import (
 	"github.com/dustin/go-humanize"
 )
 
-// addHTTPTimeouts adds the flags of httpTimeouts; parse finishes them after
+// addHTTPTimeouts adds the flags of app.HTTPTimeouts; parse finishes them after
 // fs.Parse.
 func addHTTPTimeouts(fs *flag.FlagSet, getenv func(string) string, c *app.HTTPTimeouts) (parse func() error) {
-	header, whole := "10s", "30s"
+	header, whole := app.DefaultReadHeader.String(), app.DefaultRead.String()
 	str(fs, getenv, &header, "read-header-timeout", header, "how long a client may take to send a request's line and headers")
 	str(fs, getenv, &whole, "read-timeout", whole, "how long a client may take to send a whole request, body included (event streams are exempt once open)")
 	return func() error {
@@ -43,12 +43,12 @@ func addHTTPTimeouts(fs *flag.FlagSet, getenv func(string) string, c *app.HTTPTi
 	}
 }
 
-// addObserve adds the flags of observeConfig; parse finishes them after
+// addObserve adds the flags of app.Observe; parse finishes them after
 // fs.Parse.
 func addObserve(fs *flag.FlagSet, getenv func(string) string, c *app.Observe) (parse func() error) {
 	str(fs, getenv, &c.MetricsAddr, "metrics-addr", "", "if set, serve /metrics on this address instead of the API's")
 	str(fs, getenv, &c.OTLPEndpoint, "otlp-endpoint", "", "OTLP/HTTP collector URL for traces (e.g. http://localhost:4318); empty turns tracing off")
-	maxLag, grace, drain := "1000", "30s", "5s"
+	maxLag, grace, drain := strconv.Itoa(app.DefaultReadyMaxLag), app.DefaultReadyLagGrace.String(), app.DefaultDrain.String()
 	str(fs, getenv, &maxLag, "ready-max-lag", maxLag, "events a projection may lag behind the store before /readyz fails (after --ready-lag-grace)")
 	str(fs, getenv, &grace, "ready-lag-grace", grace, "how long a projection may lag beyond --ready-max-lag before /readyz fails")
 	str(fs, getenv, &drain, "drain", drain, "on SIGTERM, how long /readyz answers 503 while requests are still served, before the listener closes")

@@ -41,9 +41,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (ap
 		webDefault = b
 	}
 	fs.BoolVar(&c.Web, "web", webDefault, "serve the web app (play, watch, replay, verify) at /; --web=false leaves only the API (env "+envName("web")+")")
-	botDelay := "300ms"
+	botDelay := app.DefaultBotDelay.String()
 	str(fs, getenv, &botDelay, "bot-delay", botDelay, "how long a bot or a delegated seat (托管) thinks before it plays (a Go duration, 0 to 1m)")
-	rate := "100"
+	rate := strconv.Itoa(app.DefaultRateLimit)
 	str(fs, getenv, &rate, "rate-limit", rate, "requests per second one token (or one IP registering players) may make; 0 disables the limit")
 	parseObserve := addObserve(fs, getenv, &c.Observe)
 	parseTimeouts := addHTTPTimeouts(fs, getenv, &c.HTTPTimeouts)

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"testing"
-	"time"
 
 	"paiju/internal/app"
 )
@@ -25,9 +24,10 @@ type Server struct {
 }
 
 // New starts the application configured by cfg and stops it when the test
-// ends. Zero fields get a test's defaults: a data directory of the test's
-// own, logs discarded, no rate limit, no drain, readiness allowing 1000
-// events of lag, the default request timeouts.
+// ends. Zero fields get paiju serve's defaults (app.Default...), but for
+// what a test needs otherwise: a data directory of the test's own, logs
+// discarded, no rate limit, no drain, bots and delegated seats that play
+// at once.
 func New(t testing.TB, cfg app.Config) *Server {
 	t.Helper()
 	if cfg.Data == "" {
@@ -37,16 +37,16 @@ func New(t testing.TB, cfg app.Config) *Server {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.ReadyMaxLag == 0 {
-		cfg.ReadyMaxLag = 1000
+		cfg.ReadyMaxLag = app.DefaultReadyMaxLag
 	}
 	if cfg.ReadyLagGrace == 0 {
-		cfg.ReadyLagGrace = 30 * time.Second
+		cfg.ReadyLagGrace = app.DefaultReadyLagGrace
 	}
 	if cfg.ReadHeader == 0 {
-		cfg.ReadHeader = 10 * time.Second
+		cfg.ReadHeader = app.DefaultReadHeader
 	}
 	if cfg.Read == 0 {
-		cfg.Read = 30 * time.Second
+		cfg.Read = app.DefaultRead
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	a, err := app.New(ctx, cfg)
