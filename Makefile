@@ -84,25 +84,28 @@ vulncheck:
 	esac; \
 	$(BIN)/govulncheck -db "$(VULNDB)" ./...
 
-# Two passes over every package. The first, without the race detector, runs
-# everything in full: every request and response checked against
-# openapi.yaml (api/apitest), the crawlers, the statistical suites. The
-# second, under the race detector and -short, runs every concurrency test
-# in full; the long single-goroutine tests, where the detector has nothing
-# to find, skip themselves (the crawlers of whole games by one client,
-# e2e/api's crawlerSkipsUnderRace; the rules packages' property and
-# statistical suites, gametest.SkipUnderRace) or play their smallest
-# meaningful amount (TestStateAtEveryVersion: one hand per game), and the
-# test client checks no bodies against the schemas (api/apitest,
-# Client.checkBodies; internal/race says whether -race is on): the first
-# pass did all that. go vet runs in full in make lint, hence -vet=off.
+# Two passes. The first, without the race detector, runs every package's
+# tests in full: every request and response checked against openapi.yaml
+# (api/apitest), the crawlers, the statistical suites. The second, under
+# the race detector and -short, runs every concurrency test in full. It
+# leaves out the rules packages (domain/...): they start no goroutine and
+# synchronize none (domain's TestDomainStartsNoGoroutine), so the detector
+# finds nothing in their own tests that the tests of their callers, which
+# run many tables side by side under it, would not. The tests whose work is
+# one sequence in one goroutine skip themselves (one client's crawl of
+# whole games, e2e/api's crawlerSkipsUnderRace; a script or files checked
+# in turn, e2e's sequentialSkipsUnderRace), and the test client checks no
+# bodies against the schemas (api/apitest, Client.checkBodies;
+# internal/race says whether -race is on): the first pass did all that. go
+# vet runs in full in make lint, hence -vet=off.
 gotest: gotest-full gotest-race
 gotest-full: bin
 	PAIJU_BIN=$(PAIJU_BIN) $(GO) test -vet=off -count=1 -timeout 20m ./...
 # The race pass runs no test of a paiju process (those skip with -short),
 # so it does not wait for make bin.
 gotest-race:
-	$(GO) test -race -short -vet=off -count=1 -timeout 20m ./...
+	@pkgs=$$($(GO) list ./...) || exit 1; \
+	set -x; $(GO) test -race -short -vet=off -count=1 -timeout 20m $$(echo "$$pkgs" | grep -v '^paiju/domain\(/\|$$\)')
 
 # The cluster test (cluster_test.go): a 3-server NATS JetStream cluster and
 # 3 paiju nodes on one PostgreSQL database, under load, with SIGKILLs of

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"paiju/internal/race"
 )
 
 // The tests that run paiju as a process (a crash, a failover, the cluster)
@@ -25,6 +27,18 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(binDir)
 	}
 	os.Exit(code)
+}
+
+// sequentialSkipsUnderRace skips a test whose work is one sequence of
+// steps (a script against the server, files checked by two verifiers):
+// the race detector can find nothing there that the race pass's tests of
+// things side by side do not, and slows it tenfold. make test runs it in
+// full in its pass without -race.
+func sequentialSkipsUnderRace(t *testing.T) {
+	t.Helper()
+	if race.Enabled {
+		t.Skip("one sequence of steps: runs in full in make test's pass without -race")
+	}
 }
 
 // paijuBin is the path of the paiju binary under test.

@@ -55,6 +55,7 @@ func readmeWalkthrough(t *testing.T) []string {
 // out-of-turn bid is the only refusal, the hand is played to its
 // settlement, and the exported log verifies.
 func TestReadmeWalkthrough(t *testing.T) {
+	sequentialSkipsUnderRace(t)
 	for _, tool := range []string{"bash", "curl", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("the README walk-through needs %s, which is not installed (.ci/run installs it)", tool)

@@ -47,6 +47,7 @@ type webCase struct {
 // Node tests of web/verifytest run with it (the replay page's model on
 // every frozen stream among them).
 func TestWebVerifierAgreesWithGo(t *testing.T) {
+	sequentialSkipsUnderRace(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
 		if os.Getenv("CI") != "" {

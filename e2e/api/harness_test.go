@@ -402,8 +402,7 @@ func (e *env) eventsVia(c *apitest.Client, id, token string) []json.RawMessage {
 // of the rules, the views and the hidden information, whose work is all in
 // the test's own goroutine and the request it waits on. make test runs it
 // in full in its pass without -race; the race pass keeps the tests that
-// run things side by side (streams, clocks, bots, the projections' feeds)
-// and plays one hand of every game in TestStateAtEveryVersion.
+// run things side by side (streams, clocks, bots, the projections' feeds).
 func crawlerSkipsUnderRace(t *testing.T) {
 	t.Helper()
 	if race.Enabled {

@@ -56,10 +56,11 @@ func (e *env) playWholeHand(id string, ps []player) int {
 // each answer is a 200 with a Table (validated against openapi.yaml) of
 // version N (DESIGN.md, HTTP API: a seat sees only what it may — and always
 // sees a table). The hand is played at table.MaxStake, so its settlement is
-// also the largest stake's (rules/README.md, Stakes and settlement). With
-// -short (make test's race pass) it reads one variant of each game; the
-// pass without -race reads them all.
+// also the largest stake's (rules/README.md, Stakes and settlement). It is
+// one client's crawl: make test's pass without -race reads every variant,
+// the race pass skips it, and -short alone reads one variant of each game.
 func TestStateAtEveryVersion(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	t.Parallel() // one of the package's longest tests: they run side by side
 	reg := games.All()
 	var names []string

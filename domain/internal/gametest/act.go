@@ -69,7 +69,8 @@ func Game[S any, P interface {
 // thousands of random or timed-out hands, a property checked over many
 // positions) under the race detector, which can find nothing in the rules
 // packages (they start no goroutine and share no memory) and slows them
-// tenfold. make test runs every test without -race too, where these run in
+// tenfold: for a run of go test -race by hand. make test's race pass
+// leaves the rules packages out, and its pass without -race runs these in
 // full.
 func SkipUnderRace(t testing.TB) {
 	t.Helper()
