@@ -24,7 +24,7 @@ const ROOT = "section.table-page";
 /**
  * @typedef {Object} Recorded
  * @property {{version: number, selected: boolean}[]} legal every /legal answer: its version, and whether it was asked with a selection
- * @property {string[]} streams the URLs of the stream requests
+ * @property {string[]} streams the URLs of the table's stream requests
  * @property {number} views GET of the table's view
  * @property {number} posts POST of an action
  * @property {string[]} unread /legal answers whose body could not be read
@@ -40,11 +40,14 @@ function record(page, tableID) {
   /** @type {Recorded} */
   const r = { legal: [], streams: [], views: 0, posts: 0, unread: [] };
   page.on("request", (req) => {
+    const u = new URL(req.url());
+    // The page may open its stream before the test has read the table's
+    // id from its URL: a table's stream is recorded by its path alone
+    // (the page shows one table).
+    if (/^\/v1\/tables\/[^/]+\/stream$/.test(u.pathname)) r.streams.push(req.url());
     const id = tableID();
     if (!id) return;
-    const u = new URL(req.url());
     const base = `/v1/tables/${id}`;
-    if (u.pathname === base + "/stream") r.streams.push(req.url());
     if (u.pathname === base && req.method() === "GET") r.views++;
     if (u.pathname === base + "/actions" && req.method() === "POST") r.posts++;
   });
