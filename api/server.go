@@ -91,8 +91,12 @@ type Players interface {
 	PlayerByID(ctx context.Context, id string) (PlayerRecord, error)
 	// RenamePlayer returns ErrNoPlayer when no player has the id.
 	RenamePlayer(ctx context.Context, id, name string) error
-	// CreateToken stores a further token of t.PlayerID.
-	CreateToken(ctx context.Context, t TokenRecord) error
+	// CreateToken stores a further token of t.PlayerID, or returns
+	// ErrTooManyTokens when the player holds maxLive tokens live at
+	// t.CreatedAt. The store counts and inserts in one transaction that
+	// excludes the player's other CreateTokens, on every node, so the cap
+	// holds under concurrent requests.
+	CreateToken(ctx context.Context, t TokenRecord, maxLive int) error
 	// TokenByHash returns the token with the hash, revoked and expired ones
 	// included, and its player; ErrNoPlayer when no token has the hash.
 	TokenByHash(ctx context.Context, tokenHash string) (PlayerRecord, TokenRecord, error)
