@@ -206,9 +206,9 @@ type server struct {
 	tokens *tokenCache
 	// authFails, streams and costly enforce Quotas (ratelimit.go).
 	authFails *authFailures
-	// roomFails counts failed room code attempts by player and by address
-	// (rooms.go).
-	roomFails *authFailures
+	// roomGuard budgets failed room code attempts by player and by node
+	// (roomguard.go).
+	roomGuard *roomGuard
 	streams   *inFlight
 	costly    *inFlight
 	// tickets are the stream tickets issued and not yet redeemed (ticket.go).
@@ -241,7 +241,7 @@ func NewServer(d Deps) http.Handler {
 		d.Tickets = NewMemoryTickets()
 	}
 	d.Quotas = d.Quotas.withDefaults()
-	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute), roomFails: newAuthFailures(d.Quotas.RoomFailuresPerMinute),
+	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute), roomGuard: newRoomGuard(d.Quotas.RoomFailuresPerMinute, d.Quotas.RoomFailuresPerNodePerMinute),
 		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokenStreams: newTokenStreams(),
 		client: clientAddr{trusted: d.TrustedProxies}, tickets: streamTickets{store: d.Tickets}}
 	s.routeContexts.New = func() any { return chi.NewRouteContext() }
