@@ -91,7 +91,9 @@ func (s *server) rateLimited(w http.ResponseWriter, r *http.Request, retry time.
 }
 
 // quota limits requests per key to n per window, as the policy name of the
-// RateLimit header fields; n < 0 is no limit.
+// RateLimit header fields; n < 0 is no limit. The count is this process's
+// (httprate counts and decides under one lock, so requests at once cannot
+// pass it): each node of a cluster keeps its own, and a restart forgets it.
 func (s *server) quota(name string, n int, window time.Duration, what string, key httprate.KeyFunc) func(http.Handler) http.Handler {
 	if n < 0 {
 		return func(next http.Handler) http.Handler { return next }
@@ -214,7 +216,10 @@ func (a *authFailures) failed(addr string, now time.Time) {
 }
 
 // inFlight counts what each key holds open (streams, running reads) against
-// a ceiling.
+// a ceiling. take counts and decides under one lock, so the ceiling holds
+// for requests at once; it is this process's count, so on a cluster each
+// node allows the ceiling (docs/OPERATIONS.md, Caps under concurrent
+// requests).
 type inFlight struct {
 	max int
 	mu  sync.Mutex
