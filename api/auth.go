@@ -21,6 +21,10 @@ var ErrNoPlayer = errors.New("api: no such player")
 // ErrNoToken is what Players returns for an unknown token id.
 var ErrNoToken = errors.New("api: no such token")
 
+// ErrTooManyTokens is what Players.CreateToken returns when the player
+// holds its cap of live tokens already.
+var ErrTooManyTokens = errors.New("api: too many live tokens")
+
 // tokenTouchEvery is how coarsely a token's last use is kept: a request
 // writes it only when the stored one is older, so that authentication stays
 // a read.

@@ -36,22 +36,28 @@ type Quotas struct {
 	// may have running at once.
 	CostlyReads int
 	// RoomFailuresPerMinute is how many failed room code attempts (a
-	// lookup of an unknown code, a join with a wrong one) one player, and
-	// one address, may make per minute; past it, every room code attempt
-	// of theirs gets 429 until the budget refills. A million codes cannot
-	// be walked at this pace.
+	// lookup of an unknown code, a wrong code to join or watch) one player
+	// may make per minute; the failure that spends it locks the player out
+	// for a minute, doubling with each further lockout in the hour
+	// (roomguard.go).
 	RoomFailuresPerMinute int
+	// RoomFailuresPerNodePerMinute is how many failed room code attempts
+	// this node hears a minute from everyone together; past it, players
+	// who failed lately wait for it to refill, while others are still
+	// heard.
+	RoomFailuresPerNodePerMinute int
 }
 
 // DefaultQuotas are the quotas a server has unless configured otherwise.
 var DefaultQuotas = Quotas{
-	TablesPerHour:          60,
-	RegistrationsPerMinute: 30,
-	AuthFailuresPerMinute:  20,
-	StreamsPerPlayer:       8,
-	EventsPage:             500,
-	CostlyReads:            2,
-	RoomFailuresPerMinute:  10,
+	TablesPerHour:                60,
+	RegistrationsPerMinute:       30,
+	AuthFailuresPerMinute:        20,
+	StreamsPerPlayer:             8,
+	EventsPage:                   500,
+	CostlyReads:                  2,
+	RoomFailuresPerMinute:        10,
+	RoomFailuresPerNodePerMinute: 60,
 }
 
 // MaxEventsPage is the largest EventsPage a server may be configured with.
@@ -65,6 +71,7 @@ func (q Quotas) withDefaults() Quotas {
 		{&q.AuthFailuresPerMinute, &d.AuthFailuresPerMinute}, {&q.StreamsPerPlayer, &d.StreamsPerPlayer},
 		{&q.EventsPage, &d.EventsPage}, {&q.CostlyReads, &d.CostlyReads},
 		{&q.RoomFailuresPerMinute, &d.RoomFailuresPerMinute},
+		{&q.RoomFailuresPerNodePerMinute, &d.RoomFailuresPerNodePerMinute},
 	} {
 		if *f.v == 0 {
 			*f.v = *f.d
@@ -84,7 +91,9 @@ func (s *server) rateLimited(w http.ResponseWriter, r *http.Request, retry time.
 }
 
 // quota limits requests per key to n per window, as the policy name of the
-// RateLimit header fields; n < 0 is no limit.
+// RateLimit header fields; n < 0 is no limit. The count is this process's
+// (httprate counts and decides under one lock, so requests at once cannot
+// pass it): each node of a cluster keeps its own, and a restart forgets it.
 func (s *server) quota(name string, n int, window time.Duration, what string, key httprate.KeyFunc) func(http.Handler) http.Handler {
 	if n < 0 {
 		return func(next http.Handler) http.Handler { return next }
@@ -207,7 +216,10 @@ func (a *authFailures) failed(addr string, now time.Time) {
 }
 
 // inFlight counts what each key holds open (streams, running reads) against
-// a ceiling.
+// a ceiling. take counts and decides under one lock, so the ceiling holds
+// for requests at once; it is this process's count, so on a cluster each
+// node allows the ceiling (docs/OPERATIONS.md, Caps under concurrent
+// requests).
 type inFlight struct {
 	max int
 	mu  sync.Mutex

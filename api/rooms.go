@@ -29,8 +29,8 @@ import (
 // carries it); anyone else gets 403 room_code_required.
 //
 // Guessing is bounded: failed attempts (an unknown code looked up, a wrong
-// code to join) are counted per player and per address, and past
-// Quotas.RoomFailuresPerMinute every attempt of either answers 429.
+// code to join or watch) are budgeted per player with backoff and per node
+// (roomguard.go).
 
 // ErrNoRoom is what Rooms returns for a code or table without a room.
 var ErrNoRoom = errors.New("api: no such room")
@@ -134,29 +134,6 @@ func (s *server) roomCodeFor(ctx context.Context, tableID string) (string, error
 	return "", fmt.Errorf("no free room code in %d draws", roomCodeDraws)
 }
 
-// roomBlocked writes 429 and returns true when the caller or its address
-// has failed too many room code attempts.
-func (s *server) roomBlocked(w http.ResponseWriter, r *http.Request) bool {
-	player, _ := keyByCaller(r)
-	addr, _ := s.keyByClient(r)
-	now := s.Now()
-	if wait := max(s.roomFails.blocked(player, now), s.roomFails.blocked(addr, now)); wait > 0 {
-		s.rateLimited(w, r, wait, fmt.Sprintf("more than %d failed room code attempts in a minute from this player or address; retry after the time in Retry-After", s.Quotas.RoomFailuresPerMinute))
-		return true
-	}
-	return false
-}
-
-// roomFailed counts a failed room code attempt against the caller and its
-// address.
-func (s *server) roomFailed(r *http.Request) {
-	player, _ := keyByCaller(r)
-	addr, _ := s.keyByClient(r)
-	now := s.Now()
-	s.roomFails.failed(player, now)
-	s.roomFails.failed(addr, now)
-}
-
 // checkRoomCode reports whether code is tableID's room code, having
 // written the refusal (429, or 403 room_code_wrong) when it is not.
 func (s *server) checkRoomCode(w http.ResponseWriter, r *http.Request, tableID, code string) bool {
@@ -164,20 +141,31 @@ func (s *server) checkRoomCode(w http.ResponseWriter, r *http.Request, tableID, 
 		s.writeError(w, r, errNoRooms)
 		return false
 	}
-	if s.roomBlocked(w, r) {
-		return false
-	}
-	room, err := s.Rooms.RoomOfTable(r.Context(), tableID)
-	if err != nil && !errors.Is(err, ErrNoRoom) {
-		s.writeError(w, r, fmt.Errorf("room of %s: %w", tableID, err))
-		return false
-	}
-	if err != nil || subtle.ConstantTimeCompare([]byte(room.Code), []byte(code)) != 1 {
-		s.roomFailed(r)
-		s.writeError(w, r, problem(http.StatusForbidden, "room_code_wrong", "that is not this table's room code; ask its players for it"))
+	if err := s.matchRoomCode(r, tableID, code); err != nil {
+		s.writeError(w, r, err)
 		return false
 	}
 	return true
+}
+
+// matchRoomCode is nil if code is tableID's room code, a 429 if the
+// caller may not try a code now, and 403 room_code_wrong (a failed
+// attempt) if it is not the code.
+func (s *server) matchRoomCode(r *http.Request, tableID, code string) error {
+	try, err := s.roomAttempt(r)
+	if err != nil {
+		return err
+	}
+	defer func() { try.end(s.Now()) }()
+	room, err := s.Rooms.RoomOfTable(r.Context(), tableID)
+	if err != nil && !errors.Is(err, ErrNoRoom) {
+		return fmt.Errorf("room of %s: %w", tableID, err)
+	}
+	if err != nil || subtle.ConstantTimeCompare([]byte(room.Code), []byte(code)) != 1 {
+		try.fail()
+		return problem(http.StatusForbidden, "room_code_wrong", "that is not this table's room code; ask its players for it")
+	}
+	return nil
 }
 
 // roomOut is what a room code finds: enough to decide to join.
@@ -198,18 +186,21 @@ func (s *server) getRoom(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errNoRooms)
 		return
 	}
-	if s.roomBlocked(w, r) {
+	try, err := s.roomAttempt(r)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
+	defer func() { try.end(s.Now()) }()
 	code := chi.URLParam(r, "code")
 	if !validRoomCode(code) {
-		s.roomFailed(r)
+		try.fail()
 		s.writeError(w, r, errNoSuchRoom)
 		return
 	}
 	room, err := s.Rooms.RoomByCode(r.Context(), code)
 	if errors.Is(err, ErrNoRoom) {
-		s.roomFailed(r)
+		try.fail()
 		s.writeError(w, r, errNoSuchRoom)
 		return
 	}
@@ -228,7 +219,7 @@ func (s *server) getRoom(w http.ResponseWriter, r *http.Request) {
 		if err := s.Rooms.ReleaseRoom(r.Context(), code, room.TableID); err != nil {
 			s.log.WarnContext(r.Context(), "release a closed table's room", "table", room.TableID, "err", err)
 		}
-		s.roomFailed(r)
+		try.fail()
 		s.writeError(w, r, errNoSuchRoom)
 		return
 	}
@@ -269,21 +260,5 @@ func (s *server) mayWatch(r *http.Request, l *service.Loaded) error {
 	if s.Rooms == nil {
 		return errNoRooms
 	}
-	player, _ := keyByCaller(r)
-	addr, _ := s.keyByClient(r)
-	now := s.Now()
-	if wait := max(s.roomFails.blocked(player, now), s.roomFails.blocked(addr, now)); wait > 0 {
-		p := problem(http.StatusTooManyRequests, "rate_limited", fmt.Sprintf("more than %d failed room code attempts in a minute from this player or address; retry after the time in Retry-After", s.Quotas.RoomFailuresPerMinute))
-		p.retryAfter = wait
-		return p
-	}
-	room, err := s.Rooms.RoomOfTable(r.Context(), l.State.ID)
-	if err != nil && !errors.Is(err, ErrNoRoom) {
-		return fmt.Errorf("room of %s: %w", l.State.ID, err)
-	}
-	if err != nil || subtle.ConstantTimeCompare([]byte(room.Code), []byte(code)) != 1 {
-		s.roomFailed(r)
-		return problem(http.StatusForbidden, "room_code_wrong", "that is not this table's room code; ask its players for it")
-	}
-	return nil
+	return s.matchRoomCode(r, l.State.ID, code)
 }

@@ -91,8 +91,12 @@ type Players interface {
 	PlayerByID(ctx context.Context, id string) (PlayerRecord, error)
 	// RenamePlayer returns ErrNoPlayer when no player has the id.
 	RenamePlayer(ctx context.Context, id, name string) error
-	// CreateToken stores a further token of t.PlayerID.
-	CreateToken(ctx context.Context, t TokenRecord) error
+	// CreateToken stores a further token of t.PlayerID, or returns
+	// ErrTooManyTokens when the player holds maxLive tokens live at
+	// t.CreatedAt. The store counts and inserts in one transaction that
+	// excludes the player's other CreateTokens, on every node, so the cap
+	// holds under concurrent requests.
+	CreateToken(ctx context.Context, t TokenRecord, maxLive int) error
 	// TokenByHash returns the token with the hash, revoked and expired ones
 	// included, and its player; ErrNoPlayer when no token has the hash.
 	TokenByHash(ctx context.Context, tokenHash string) (PlayerRecord, TokenRecord, error)
@@ -202,9 +206,9 @@ type server struct {
 	tokens *tokenCache
 	// authFails, streams and costly enforce Quotas (ratelimit.go).
 	authFails *authFailures
-	// roomFails counts failed room code attempts by player and by address
-	// (rooms.go).
-	roomFails *authFailures
+	// roomGuard budgets failed room code attempts by player and by node
+	// (roomguard.go).
+	roomGuard *roomGuard
 	streams   *inFlight
 	costly    *inFlight
 	// tickets are the stream tickets issued and not yet redeemed (ticket.go).
@@ -237,7 +241,7 @@ func NewServer(d Deps) http.Handler {
 		d.Tickets = NewMemoryTickets()
 	}
 	d.Quotas = d.Quotas.withDefaults()
-	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute), roomFails: newAuthFailures(d.Quotas.RoomFailuresPerMinute),
+	s := &server{Deps: d, authFails: newAuthFailures(d.Quotas.AuthFailuresPerMinute), roomGuard: newRoomGuard(d.Quotas.RoomFailuresPerMinute, d.Quotas.RoomFailuresPerNodePerMinute),
 		streams: newInFlight(d.Quotas.StreamsPerPlayer), costly: newInFlight(d.Quotas.CostlyReads), log: d.Logger, heartbeat: d.Heartbeat, stopped: stopSignal(d.Stop), tokenStreams: newTokenStreams(),
 		client: clientAddr{trusted: d.TrustedProxies}, tickets: streamTickets{store: d.Tickets}}
 	s.routeContexts.New = func() any { return chi.NewRouteContext() }

@@ -178,22 +178,6 @@ func (s *server) createToken(w http.ResponseWriter, r *http.Request) {
 		}
 		rec.ExpiresAt = now.Add(d)
 	}
-	recs, err := s.Players.Tokens(r.Context(), c.playerID)
-	if err != nil {
-		s.writeError(w, r, fmt.Errorf("create token: %w", err))
-		return
-	}
-	live := 0
-	for _, t := range recs {
-		if t.live(now) {
-			live++
-		}
-	}
-	if live >= maxLiveTokens {
-		s.writeError(w, r, problem(http.StatusConflict, "too_many_tokens",
-			fmt.Sprintf("you hold %d tokens that still work, the most there may be; revoke one (DELETE /v1/me/tokens/{id}) first", live)))
-		return
-	}
 	secret, err := newToken()
 	if err != nil {
 		s.writeError(w, r, err)
@@ -204,7 +188,15 @@ func (s *server) createToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec.Hash = HashToken(secret)
-	if err := s.Players.CreateToken(r.Context(), rec); err != nil {
+	// The store counts the live tokens and adds this one in one
+	// transaction: a count read here first would let concurrent requests
+	// each see room for one more.
+	if err := s.Players.CreateToken(r.Context(), rec, maxLiveTokens); err != nil {
+		if errors.Is(err, ErrTooManyTokens) {
+			s.writeError(w, r, problem(http.StatusConflict, "too_many_tokens",
+				fmt.Sprintf("you hold %d tokens that still work, the most there may be; revoke one (DELETE /v1/me/tokens/{id}) first", maxLiveTokens)))
+			return
+		}
 		s.writeError(w, r, fmt.Errorf("create token: %w", err))
 		return
 	}

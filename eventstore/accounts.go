@@ -24,10 +24,14 @@ type Players interface {
 	// RenamePlayer sets the name of player id, or returns an error matching
 	// ErrNotFound.
 	RenamePlayer(ctx context.Context, id, name string) error
-	// CreateToken stores a further token of t.PlayerID. A token id or hash
-	// already in use is an error matching ErrExists; an unknown player, one
-	// matching ErrNotFound.
-	CreateToken(ctx context.Context, t Token) error
+	// CreateToken stores a further token of t.PlayerID unless the player
+	// holds maxLive tokens live at t.CreatedAt already (an error matching
+	// ErrLimit); maxLive < 0 is no cap. The count and the insert are one
+	// transaction that excludes every other CreateToken of the player, on
+	// every node sharing the store, so the cap holds under concurrent
+	// requests. A token id or hash already in use is an error matching
+	// ErrExists; an unknown player, one matching ErrNotFound.
+	CreateToken(ctx context.Context, t Token, maxLive int) error
 	// TokenByHash returns the token whose hash is hash and its player,
 	// revoked and expired tokens included (the caller judges them by
 	// Token.Live), or an error matching ErrNotFound. The hash is a

@@ -8,6 +8,9 @@ var (
 	ErrNotFound = errors.New("eventstore: not found")
 	// ErrExists: a record with the same unique key is already stored.
 	ErrExists = errors.New("eventstore: already exists")
+	// ErrLimit: the write would take a player past a cap the caller set
+	// (its live tokens).
+	ErrLimit = errors.New("eventstore: limit reached")
 	// ErrClosed: the store was closed.
 	ErrClosed = errors.New("eventstore: closed")
 )

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -198,73 +199,155 @@ func TestRoomCodesAreNotSequential(t *testing.T) {
 	}
 }
 
-// TestRoomCodeGuessingLimited: failed room code attempts (unknown codes
-// looked up, wrong codes to join) are counted per player and per address;
-// past the quota every attempt of either is 429, the right code included,
-// until the minute has passed.
-func TestRoomCodeGuessingLimited(t *testing.T) {
+// roomEnv is a server on the test clock whose room code budgets are per
+// player and per node, behind a trusted proxy so that each request names
+// its client address.
+func roomEnv(t *testing.T, seed uint64, perPlayer, perNode int) *env {
+	t.Helper()
 	var e *env
-	e = newEnvWith(t, 53, func(d *api.Deps) {
+	e = newEnvWith(t, seed, func(d *api.Deps) {
 		d.Now = func() time.Time { return e.clock.Now() }
-		d.Quotas.RoomFailuresPerMinute = 3
+		d.Quotas.RoomFailuresPerMinute = perPlayer
+		d.Quotas.RoomFailuresPerNodePerMinute = perNode
 		d.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	})
-	owner := e.newPlayer("owner")
-	tv := e.openPrivate(owner, map[string]any{"game": "niuniu", "variant": "classic"})
-	lookup := func(pl player, addr, code string) *apitest.Response {
-		return e.c.Do(apitest.Request{Method: "GET", Path: "/v1/rooms/" + code, Token: pl.Token, Header: map[string]string{"X-Forwarded-For": addr}})
-	}
-	unknown := func(i int) string {
-		for c := i; ; c++ {
-			if code := fmt.Sprintf("%06d", c); code != tv.RoomCode {
-				return code
-			}
+	return e
+}
+
+// lookupRoom is GET /v1/rooms/{code} by pl from the client address addr.
+func (e *env) lookupRoom(pl player, addr, code string) *apitest.Response {
+	e.t.Helper()
+	return e.c.Do(apitest.Request{Method: "GET", Path: "/v1/rooms/" + code, Token: pl.Token, Header: map[string]string{"X-Forwarded-For": addr}})
+}
+
+// otherCode is the i-th code that is not code.
+func otherCode(code string, i int) string {
+	for c := i; ; c++ {
+		if s := fmt.Sprintf("%06d", c); s != code {
+			return s
 		}
 	}
+}
+
+// wantRoom429 checks a refused room code attempt: 429 with the code and a
+// Retry-After of want seconds.
+func wantRoom429(t *testing.T, what string, r *apitest.Response, code string, want int) {
+	t.Helper()
+	if r.Status != http.StatusTooManyRequests || r.Problem(t) != code {
+		t.Fatalf("%s: %d %s, want 429 %s", what, r.Status, r.Body, code)
+	}
+	if got := r.Header.Get("Retry-After"); got != strconv.Itoa(want) {
+		t.Fatalf("%s: Retry-After %q, want %d", what, got, want)
+	}
+}
+
+// TestRoomCodeGuessingLimited: failed room code attempts (unknown codes
+// looked up, wrong codes to join) are counted per player, never per
+// address: a guesser behind a shared NAT locks itself out, never its
+// friends with the right code. Past the budget the player waits a minute,
+// then twice as long at its next lockout.
+func TestRoomCodeGuessingLimited(t *testing.T) {
+	e := roomEnv(t, 53, 3, -1)
+	owner := e.newPlayer("owner")
+	tv := e.openPrivate(owner, map[string]any{"game": "niuniu", "variant": "classic"})
+	const nat = "198.51.100.1"
 	mallory, eve, trent := e.newPlayer("mallory"), e.newPlayer("eve"), e.newPlayer("trent")
 	for i := range 3 {
-		if r := lookup(mallory, "198.51.100.1", unknown(i)); r.Status != http.StatusNotFound || r.Problem(t) != "room_not_found" {
+		if r := e.lookupRoom(mallory, nat, otherCode(tv.RoomCode, i)); r.Status != http.StatusNotFound || r.Problem(t) != "room_not_found" {
 			t.Fatalf("guess %d: %d %s, want 404 room_not_found", i, r.Status, r.Body)
 		}
 	}
-	for _, c := range []struct {
-		who  string
-		pl   player
-		addr string
-		want int
-	}{
-		{"the same player from the same address, with the right code", mallory, "198.51.100.1", http.StatusTooManyRequests},
-		{"the same player from another address", mallory, "198.51.100.2", http.StatusTooManyRequests},
-		{"another player from the same address", eve, "198.51.100.1", http.StatusTooManyRequests},
-		{"another player from another address", eve, "198.51.100.3", http.StatusOK},
-	} {
-		r := lookup(c.pl, c.addr, tv.RoomCode)
-		if r.Status != c.want {
-			t.Errorf("%s: %d %s, want %d", c.who, r.Status, r.Body, c.want)
-		}
-		if c.want == http.StatusTooManyRequests && (r.Problem(t) != "rate_limited" || r.Header.Get("Retry-After") == "") {
-			t.Errorf("%s: %s without Retry-After or not rate_limited", c.who, r.Body)
-		}
+	wantRoom429(t, "the guesser, with the right code", e.lookupRoom(mallory, nat, tv.RoomCode), "room_attempts_limited", 60)
+	wantRoom429(t, "the guesser from another address", e.lookupRoom(mallory, "198.51.100.2", tv.RoomCode), "room_attempts_limited", 60)
+	// A friend behind the same NAT is not the guesser.
+	if r := e.lookupRoom(eve, nat, tv.RoomCode); r.Status != http.StatusOK {
+		t.Fatalf("a friend from the guesser's address, with the right code: %d %s, want 200", r.Status, r.Body)
+	}
+	if r := e.joinWith(eve, tv.ID, map[string]any{"room_code": tv.RoomCode}); r.Status != http.StatusOK {
+		t.Fatalf("a friend from the guesser's address joins: %d %s, want 200", r.Status, r.Body)
 	}
 
 	// Wrong codes to join count too.
 	for i := range 3 {
 		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/join", Token: trent.Token,
-			Header: map[string]string{"X-Forwarded-For": "203.0.113.7"}, Body: map[string]any{"room_code": unknown(100 + i)}})
+			Header: map[string]string{"X-Forwarded-For": nat}, Body: map[string]any{"room_code": otherCode(tv.RoomCode, 100+i)}})
 		if r.Status != http.StatusForbidden || r.Problem(t) != "room_code_wrong" {
 			t.Fatalf("wrong join %d: %d %s, want 403 room_code_wrong", i, r.Status, r.Body)
 		}
 	}
 	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/join", Token: trent.Token,
-		Header: map[string]string{"X-Forwarded-For": "203.0.113.7"}, Body: map[string]any{"room_code": tv.RoomCode}})
-	if r.Status != http.StatusTooManyRequests {
-		t.Errorf("join with the right code after three wrong ones: %d %s, want 429", r.Status, r.Body)
-	}
+		Header: map[string]string{"X-Forwarded-For": nat}, Body: map[string]any{"room_code": tv.RoomCode}})
+	wantRoom429(t, "join with the right code after three wrong ones", r, "room_attempts_limited", 60)
 
-	// A minute later the budget is whole again.
-	e.clock.Advance(time.Minute)
-	if r := lookup(mallory, "198.51.100.1", tv.RoomCode); r.Status != http.StatusOK {
-		t.Errorf("a minute later: %d %s, want 200", r.Status, r.Body)
+	// A minute later the guesser may try again; its next lockout lasts
+	// two, the one after four.
+	for _, lockout := range []time.Duration{2 * time.Minute, 4 * time.Minute} {
+		e.clock.Advance(time.Minute)
+		if r := e.lookupRoom(mallory, nat, tv.RoomCode); r.Status != http.StatusOK {
+			t.Fatalf("once the lockout passed, the right code: %d %s, want 200", r.Status, r.Body)
+		}
+		for i := range 3 {
+			if r := e.lookupRoom(mallory, nat, otherCode(tv.RoomCode, 10+i)); r.Status != http.StatusNotFound {
+				t.Fatalf("guess %d after the lockout: %d %s, want 404", i, r.Status, r.Body)
+			}
+		}
+		wantRoom429(t, "the guesser locked out again", e.lookupRoom(mallory, nat, tv.RoomCode), "room_attempts_limited", int(lockout/time.Second))
+		e.clock.Advance(lockout - time.Minute)
+	}
+}
+
+// TestRoomCodeGuessingSlowedPerNode: the node's budget of failures a minute
+// bounds everyone's guessing together: once it is spent, a player who
+// failed lately is refused before its code is compared, while a player who
+// has not failed is still heard and its right code accepted.
+func TestRoomCodeGuessingSlowedPerNode(t *testing.T) {
+	e := roomEnv(t, 55, 5, 3)
+	owner := e.newPlayer("owner")
+	tv := e.openPrivate(owner, map[string]any{"game": "niuniu", "variant": "classic"})
+	guessers := []player{e.newPlayer("g1"), e.newPlayer("g2"), e.newPlayer("g3")}
+	for i, g := range guessers { // one failure each, well within their own budgets
+		if r := e.lookupRoom(g, fmt.Sprintf("203.0.113.%d", i+1), otherCode(tv.RoomCode, i)); r.Status != http.StatusNotFound {
+			t.Fatalf("guess of %s: %d %s, want 404", g.Name, r.Status, r.Body)
+		}
+	}
+	// The node's 3 a minute are spent: 20 s to refill one.
+	wantRoom429(t, "a player who failed lately, with the right code", e.lookupRoom(guessers[0], "203.0.113.1", tv.RoomCode), "room_attempts_throttled", 20)
+	friend := e.newPlayer("friend")
+	if r := e.lookupRoom(friend, "203.0.113.1", tv.RoomCode); r.Status != http.StatusOK {
+		t.Fatalf("a player who has not failed, with the right code: %d %s, want 200", r.Status, r.Body)
+	}
+	if r := e.joinWith(friend, tv.ID, map[string]any{"room_code": tv.RoomCode}); r.Status != http.StatusOK {
+		t.Fatalf("a player who has not failed joins: %d %s, want 200", r.Status, r.Body)
+	}
+	// A new player is heard once; failing, it waits with the others.
+	fresh := e.newPlayer("fresh")
+	if r := e.lookupRoom(fresh, "203.0.113.9", otherCode(tv.RoomCode, 50)); r.Status != http.StatusNotFound {
+		t.Fatalf("a new player's first guess: %d %s, want 404", r.Status, r.Body)
+	}
+	wantRoom429(t, "the new player's second guess", e.lookupRoom(fresh, "203.0.113.9", otherCode(tv.RoomCode, 51)), "room_attempts_throttled", 20)
+	e.clock.Advance(20 * time.Second)
+	if r := e.lookupRoom(guessers[1], "203.0.113.2", otherCode(tv.RoomCode, 60)); r.Status != http.StatusNotFound {
+		t.Fatalf("once the node's budget refilled one: %d %s, want 404", r.Status, r.Body)
+	}
+	wantRoom429(t, "its next guess", e.lookupRoom(guessers[1], "203.0.113.2", otherCode(tv.RoomCode, 61)), "room_attempts_throttled", 20)
+}
+
+// TestRoomCodeGuessesAtOnce: 50 wrong guesses of one player at once are
+// answered exactly as far as its budget goes; the rest are 429. (Each
+// attempt reserves its budget before its code is compared.) It runs under
+// the race detector too.
+func TestRoomCodeGuessesAtOnce(t *testing.T) {
+	const budget = 10
+	e := roomEnv(t, 56, budget, -1)
+	owner := e.newPlayer("owner")
+	tv := e.openPrivate(owner, map[string]any{"game": "niuniu", "variant": "classic"})
+	g := e.newPlayer("guesser")
+	rs := atOnce(capAttempts, func(i int) *apitest.Response {
+		return e.c.Unchecked().Do(apitest.Request{Method: "GET", Path: "/v1/rooms/" + otherCode(tv.RoomCode, i), Token: g.Token})
+	})
+	n := tally(t, "wrong guesses at once", rs, map[int]string{http.StatusNotFound: "room_not_found", http.StatusTooManyRequests: "room_attempts_limited"})
+	if n[http.StatusNotFound] != budget {
+		t.Errorf("%d wrong guesses at once: %d answered; want %d (the budget)", capAttempts, n[http.StatusNotFound], budget)
 	}
 }
 

@@ -2,6 +2,8 @@ package eventstoretest
 
 import (
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -82,10 +84,10 @@ func testTokens(t *testing.T, s accountsStore) {
 		t.Fatal(err)
 	}
 	phone := eventstore.Token{ID: "tk-1b", PlayerID: "p-1", Label: "手机", Hash: "h-1b", CreatedAt: at.Add(time.Hour), ExpiresAt: at.Add(48 * time.Hour)}
-	if err := s.CreateToken(ctx, phone); err != nil {
+	if err := s.CreateToken(ctx, phone, -1); err != nil {
 		t.Fatalf("CreateToken: %v", err)
 	}
-	if err := s.CreateToken(ctx, eventstore.Token{ID: "tk-1c", PlayerID: "p-1", Label: "laptop", Hash: "h-1c"}); err != nil {
+	if err := s.CreateToken(ctx, eventstore.Token{ID: "tk-1c", PlayerID: "p-1", Label: "laptop", Hash: "h-1c"}, -1); err != nil {
 		t.Fatalf("CreateToken without a time: %v", err)
 	}
 	for _, bad := range []struct {
@@ -96,7 +98,7 @@ func testTokens(t *testing.T, s accountsStore) {
 		{eventstore.Token{ID: "tk-new", PlayerID: "p-2", Label: "x", Hash: "h-1a"}, eventstore.ErrExists},
 		{eventstore.Token{ID: "tk-new", PlayerID: "p-nobody", Label: "x", Hash: "h-new"}, eventstore.ErrNotFound},
 	} {
-		if err := s.CreateToken(ctx, bad.tok); !errors.Is(err, bad.want) {
+		if err := s.CreateToken(ctx, bad.tok, -1); !errors.Is(err, bad.want) {
 			t.Errorf("CreateToken(%+v) = %v, want %v", bad.tok, err, bad.want)
 		}
 	}
@@ -156,6 +158,65 @@ func testTokens(t *testing.T, s accountsStore) {
 	}
 	if _, other, err := s.TokenByHash(ctx, "h-2a"); err != nil || !other.Live(revoked) {
 		t.Errorf("another player's token = %+v %v, want it still live", other, err)
+	}
+}
+
+// testTokenCap: CreateToken refuses a token past maxLive live ones
+// (revoked and expired ones do not count), and the cap holds when many
+// CreateTokens of one player run at once: the count and the insert are
+// one transaction.
+func testTokenCap(t *testing.T, s accountsStore) {
+	ctx := t.Context()
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	if err := s.CreatePlayer(ctx, eventstore.Player{ID: "p-cap", Name: "Cap", CreatedAt: at}, eventstore.Token{ID: "tk-cap-0", Hash: "h-cap-0"}); err != nil {
+		t.Fatalf("CreatePlayer: %v", err)
+	}
+	expired := eventstore.Token{ID: "tk-cap-exp", PlayerID: "p-cap", Hash: "h-cap-exp", CreatedAt: at, ExpiresAt: at.Add(time.Minute)}
+	if err := s.CreateToken(ctx, expired, 2); err != nil {
+		t.Fatalf("a second token under a cap of 2: %v", err)
+	}
+	later := at.Add(time.Hour) // the second token has expired by then
+	revokedTok := eventstore.Token{ID: "tk-cap-rev", PlayerID: "p-cap", Hash: "h-cap-rev", CreatedAt: later}
+	if err := s.CreateToken(ctx, revokedTok, 2); err != nil {
+		t.Fatalf("a token once the other expired: %v", err)
+	}
+	if err := s.CreateToken(ctx, eventstore.Token{ID: "tk-cap-x", PlayerID: "p-cap", Hash: "h-cap-x", CreatedAt: later}, 2); !errors.Is(err, eventstore.ErrLimit) {
+		t.Fatalf("a third live token under a cap of 2: %v, want ErrLimit", err)
+	}
+	if _, err := s.RevokeToken(ctx, "p-cap", revokedTok.ID, later); err != nil {
+		t.Fatal(err)
+	}
+	// One live token now: of 50 at once under a cap of 20, exactly 19 go in.
+	const tries, maxLive = 50, 20
+	var wg sync.WaitGroup
+	errs := make([]error, tries)
+	for i := range tries {
+		wg.Go(func() {
+			errs[i] = s.CreateToken(ctx, eventstore.Token{ID: fmt.Sprintf("tk-cap-%d", i+1), PlayerID: "p-cap", Hash: fmt.Sprintf("h-cap-%d", i+1), CreatedAt: later}, maxLive)
+		})
+	}
+	wg.Wait()
+	created := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			created++
+		case !errors.Is(err, eventstore.ErrLimit):
+			t.Errorf("CreateToken %d at once: %v, want nil or ErrLimit", i, err)
+		}
+	}
+	list, err := s.Tokens(ctx, "p-cap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := 0
+	for _, tok := range list {
+		if tok.Live(later) {
+			live++
+		}
+	}
+	if created != maxLive-1 || live != maxLive {
+		t.Errorf("%d CreateTokens at once under a cap of %d: %d created, %d live; want %d created, %d live", tries, maxLive, created, live, maxLive-1, maxLive)
 	}
 }
 

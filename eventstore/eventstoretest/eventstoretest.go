@@ -73,6 +73,7 @@ func RunAccounts[S interface {
 	run(t, func(t *testing.T) accountsStore { return open(t) }, []test[accountsStore]{
 		{"Players", testPlayers},
 		{"Tokens", testTokens},
+		{"TokenCap", testTokenCap},
 		{"Rooms", testRooms},
 	})
 }

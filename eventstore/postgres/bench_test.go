@@ -111,7 +111,7 @@ func BenchmarkTokenByHash(b *testing.B) {
 			b.Fatal(err)
 		}
 		for j := 1; j < 3; j++ {
-			if err := s.CreateToken(ctx, eventstore.Token{ID: fmt.Sprintf("t%d-%d", i, j), PlayerID: p.ID, Hash: fmt.Sprintf("h%d-%d", i, j)}); err != nil {
+			if err := s.CreateToken(ctx, eventstore.Token{ID: fmt.Sprintf("t%d-%d", i, j), PlayerID: p.ID, Hash: fmt.Sprintf("h%d-%d", i, j)}, -1); err != nil {
 				b.Fatal(err)
 			}
 		}

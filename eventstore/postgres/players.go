@@ -80,10 +80,14 @@ func insertToken(ctx context.Context, tx pgx.Tx, t Token) error {
 	return err
 }
 
-// CreateToken stores a further token of t.PlayerID. A token id or hash
+// CreateToken stores a further token of t.PlayerID unless the player holds
+// maxLive live tokens at t.CreatedAt (eventstore.ErrLimit; maxLive < 0 is
+// no cap). The player's row is locked (FOR UPDATE) before the count, so
+// the CreateTokens of one player run one after another on every node
+// sharing the database and the cap holds across them. A token id or hash
 // already in use is an error matching eventstore.ErrExists; an unknown
 // player, one matching eventstore.ErrNotFound.
-func (s *Store) CreateToken(ctx context.Context, t Token) error {
+func (s *Store) CreateToken(ctx context.Context, t Token, maxLive int) error {
 	if t.ID == "" || t.PlayerID == "" || t.Hash == "" {
 		return errors.New("create token: empty id, player or hash")
 	}
@@ -92,11 +96,21 @@ func (s *Store) CreateToken(ctx context.Context, t Token) error {
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var one int
-		if err := tx.QueryRow(ctx, `SELECT 1 FROM players WHERE id = $1`, t.PlayerID).Scan(&one); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT 1 FROM players WHERE id = $1 FOR UPDATE`, t.PlayerID).Scan(&one); err != nil {
 			if noRows(err) {
 				return eventstore.ErrNotFound
 			}
 			return err
+		}
+		if maxLive >= 0 {
+			var live int
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM tokens WHERE player_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
+				t.PlayerID, t.CreatedAt.UTC().Truncate(time.Microsecond)).Scan(&live); err != nil {
+				return fmt.Errorf("count live tokens: %w", err)
+			}
+			if live >= maxLive {
+				return fmt.Errorf("%d live tokens: %w", live, eventstore.ErrLimit)
+			}
 		}
 		return insertToken(ctx, tx, t)
 	})

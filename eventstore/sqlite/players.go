@@ -82,10 +82,14 @@ func fromNanos(n sql.NullInt64) time.Time {
 	return time.Unix(0, n.Int64).UTC()
 }
 
-// CreateToken stores a further token of t.PlayerID. A token id or hash
-// already in use is an error matching eventstore.ErrExists; an unknown
-// player, one matching eventstore.ErrNotFound.
-func (s *Store) CreateToken(ctx context.Context, t Token) (err error) {
+// CreateToken stores a further token of t.PlayerID unless the player holds
+// maxLive live tokens at t.CreatedAt (eventstore.ErrLimit; maxLive < 0 is
+// no cap). The count and the insert are one IMMEDIATE transaction on the
+// store's single writing connection, so no other write comes between them.
+// A token id or hash already in use is an error matching
+// eventstore.ErrExists; an unknown player, one matching
+// eventstore.ErrNotFound.
+func (s *Store) CreateToken(ctx context.Context, t Token, maxLive int) (err error) {
 	if t.ID == "" || t.PlayerID == "" || t.Hash == "" {
 		return errors.New("create token: empty id, player or hash")
 	}
@@ -106,6 +110,9 @@ func (s *Store) CreateToken(ctx context.Context, t Token) (err error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("create token of %s: %w", t.PlayerID, eventstore.ErrNotFound)
 	}
+	if err == nil && maxLive >= 0 {
+		err = underTokenCap(ctx, tx, t, maxLive)
+	}
 	if err == nil {
 		err = insertToken(ctx, tx, t)
 	}
@@ -117,6 +124,20 @@ func (s *Store) CreateToken(ctx context.Context, t Token) (err error) {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("create token of %s: commit: %w", t.PlayerID, err)
+	}
+	return nil
+}
+
+// underTokenCap is nil if t's player holds fewer than maxLive tokens live
+// at t.CreatedAt, and an error matching eventstore.ErrLimit if not.
+func underTokenCap(ctx context.Context, tx *sql.Tx, t Token, maxLive int) error {
+	var live int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tokens WHERE player_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+		t.PlayerID, t.CreatedAt.UTC().UnixNano()).Scan(&live); err != nil {
+		return fmt.Errorf("count live tokens: %w", err)
+	}
+	if live >= maxLive {
+		return fmt.Errorf("%d live tokens: %w", live, eventstore.ErrLimit)
 	}
 	return nil
 }

@@ -450,8 +450,12 @@ func (p playerStore) RenamePlayer(ctx context.Context, id, name string) error {
 	return err
 }
 
-func (p playerStore) CreateToken(ctx context.Context, t api.TokenRecord) error {
-	return p.s.CreateToken(ctx, eventstore.Token(t))
+func (p playerStore) CreateToken(ctx context.Context, t api.TokenRecord, maxLive int) error {
+	err := p.s.CreateToken(ctx, eventstore.Token(t), maxLive)
+	if errors.Is(err, eventstore.ErrLimit) {
+		return api.ErrTooManyTokens
+	}
+	return err
 }
 
 func (p playerStore) TokenByHash(ctx context.Context, hash string) (api.PlayerRecord, api.TokenRecord, error) {

@@ -240,7 +240,8 @@ func addQuotas(fs *flag.FlagSet, getenv func(string) string, q *api.Quotas) (par
 		{"quota-streams-per-player", "live /stream responses one caller may hold open at once; -1 is no limit", &q.StreamsPerPlayer, -1, math.MaxInt, strconv.Itoa(d.StreamsPerPlayer)},
 		{"quota-events-page", "most events one /events answer holds (1 to 1000)", &q.EventsPage, 1, api.MaxEventsPage, strconv.Itoa(d.EventsPage)},
 		{"quota-costly-reads", "/legal and /export requests one caller may have running at once; -1 is no limit", &q.CostlyReads, -1, math.MaxInt, strconv.Itoa(d.CostlyReads)},
-		{"quota-room-failures-per-minute", "failed room code attempts one player, and one address, may make per minute before they get 429; -1 is no limit", &q.RoomFailuresPerMinute, -1, math.MaxInt, strconv.Itoa(d.RoomFailuresPerMinute)},
+		{"quota-room-failures-per-minute", "failed room code attempts one player may make per minute before a lockout of a minute that doubles with each further one in the hour; -1 is no limit", &q.RoomFailuresPerMinute, -1, math.MaxInt, strconv.Itoa(d.RoomFailuresPerMinute)},
+		{"quota-room-failures-per-node-per-minute", "failed room code attempts this node hears per minute from everyone together; past it, players who failed lately wait; -1 is no limit", &q.RoomFailuresPerNodePerMinute, -1, math.MaxInt, strconv.Itoa(d.RoomFailuresPerNodePerMinute)},
 	}
 	for i := range flags {
 		str(fs, getenv, &flags[i].v, flags[i].name, flags[i].v, flags[i].help)
