@@ -277,9 +277,9 @@ type OpenRequest struct {
 	// Private opens a table joined by room code only (the API keeps the
 	// code); it is never listed nor offered by quick play.
 	Private bool
-	// BroadcastDelay shows spectators every event in full that many
-	// events late (table.TableOpened.BroadcastDelay).
-	BroadcastDelay int
+	// Spectators is the spectator policy (table.SpectatorsPublic, the
+	// default, or table.SpectatorsAfterDeal).
+	Spectators string
 }
 
 // Open opens a new table.
