@@ -2,13 +2,17 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
 	"paiju/api/apitest"
+	"paiju/domain/table"
+	"paiju/eventstore"
 	"paiju/games"
 )
 
@@ -358,4 +362,73 @@ func TestSpectatorsPublicShowsNoEndedDeal(t *testing.T) {
 			checkNoHands(t, ev.Data)
 		}
 	}
+}
+
+// TestSpectatorsOldBroadcastTable: a table recorded with a broadcast_delay
+// (before spectators existed) replays as recorded and is served as
+// spectators "public", the safer reading: its spectators never see a hand
+// of the running deal, nor of an ended one (issue #35).
+func TestSpectatorsOldBroadcastTable(t *testing.T) {
+	e := newEnv(t, 75)
+	rules, err := games.All()["doudizhu"].Rules("classic", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "OLD1"
+	opened, err := table.OpenWith(rules, table.Opening{ID: id, Game: "doudizhu", Variant: "classic", Stake: 1, OpenedBy: "P0000", BroadcastDelay: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(opened[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"broadcast_delay":1`) {
+		t.Fatalf("the old table's TableOpened %s records no broadcast_delay", data)
+	}
+	if _, err := e.store.Append(context.Background(), "table-"+id, 0, []eventstore.NewEvent{{Type: "TableOpened", Data: data}}); err != nil {
+		t.Fatal(err)
+	}
+	var ps []player
+	for i := range 3 {
+		p := e.newPlayer(fmt.Sprintf("p%d", i))
+		if r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/join", Token: p.Token, Body: map[string]any{"seat": i}}); r.Status != http.StatusOK {
+			t.Fatalf("join the old table: %d %s", r.Status, r.Body)
+		}
+		ps = append(ps, p)
+	}
+	sam := e.newPlayer("sam")
+	if v := e.view(id, sam.Token); v.Spectators != "public" {
+		t.Fatalf("the old table's view shows spectators %q, want public", v.Spectators)
+	}
+	check := func() {
+		tr := e.auditorTruth(id)
+		r := e.eventsSince(id, sam.Token, tr.dealAt-1)
+		checkNoLeak(t, "a spectator of an old broadcast table", "GET /events", r.Body, tr.secrets(-1), tr.seed)
+		var page struct {
+			Events []auditedEvent `json:"events"`
+		}
+		e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: sam.Token}).Decode(t, &page)
+		for _, ev := range page.Events {
+			if ev.Type == "HandDealt" {
+				checkNoHands(t, ev.Data)
+			}
+			if ev.Type == "DealSecret" {
+				t.Fatalf("a spectator of an old broadcast table sees a DealSecret (event %d)", ev.Version)
+			}
+		}
+	}
+	check()
+	hands := 0
+	for step := 0; hands < 1 && step < 500; step++ {
+		cr := e.step(id, ps)
+		check()
+		if slices.ContainsFunc(cr.Events, func(ev eventView) bool { return ev.Type == "HandSettled" }) {
+			hands++
+		}
+	}
+	if hands < 1 {
+		t.Fatal("no hand ended")
+	}
+	e.verifyStream(id)
 }
