@@ -432,3 +432,35 @@ func TestSpectatorsOldBroadcastTable(t *testing.T) {
 	}
 	e.verifyStream(id)
 }
+
+// TestQuickPlaySpectators: the lobby shows each table's spectator policy
+// and that watchers are allowed; quick play seats a player only at tables
+// whose spectators see the public events only, unless the player asks for
+// another policy (issue #35: quick play seated strangers at tables whose
+// spectators saw their cards, without telling them).
+func TestQuickPlaySpectators(t *testing.T) {
+	p := newProjEnv(t, 36)
+	fay, gus, hal := p.newPlayer("fay"), p.newPlayer("gus"), p.newPlayer("hal")
+	after := p.open(fay, map[string]any{"game": "doudizhu", "variant": "classic", "stake": 3, "spectators": "after_deal"})
+	plain := p.open(fay, map[string]any{"game": "doudizhu", "variant": "classic", "stake": 4})
+	lobby := p.page("/v1/tables", gus.Token)
+	for _, e := range lobby.Tables {
+		want := map[string]string{after: "after_deal", plain: "public"}[e.ID]
+		if e.Spectators != want || !e.Watchers {
+			t.Errorf("lobby entry %s: spectators %q watchers %v, want %q true", e.ID, e.Spectators, e.Watchers, want)
+		}
+	}
+	if st, tv, r := p.quick(gus, map[string]any{"game": "doudizhu", "variant": "classic", "stake": 3}, nil); st != http.StatusCreated || tv.ID == after || tv.Spectators != "public" {
+		t.Fatalf("gus's quick play at stake 3: %d %s, want a new public table, not fay's after_deal one", st, r.Body)
+	}
+	if st, tv, r := p.quick(hal, map[string]any{"game": "doudizhu", "variant": "classic", "stake": 3, "spectators": "after_deal"}, nil); st != http.StatusOK || tv.ID != after {
+		t.Fatalf("hal's quick play at stake 3 accepting after_deal: %d %s, want fay's table %s", st, r.Body, after)
+	}
+	if st, tv, r := p.quick(hal, map[string]any{"game": "doudizhu", "variant": "classic", "stake": 4, "spectators": "public"}, nil); st != http.StatusOK || tv.ID != plain {
+		t.Fatalf("hal's quick play at stake 4: %d %s, want fay's public table %s", st, r.Body, plain)
+	}
+	r := p.c.Unchecked().Do(apitest.Request{Method: "POST", Path: "/v1/tables/quick", Token: gus.Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "spectators": "all"}})
+	if r.Status != http.StatusUnprocessableEntity || r.Problem(t) != "invalid_option" || !strings.Contains(string(r.Body), "spectators") {
+		t.Errorf("quick play with spectators \"all\": %d %s, want 422 invalid_option naming spectators", r.Status, r.Body)
+	}
+}
