@@ -80,10 +80,17 @@ type openTableRequest struct {
 	MaxHands int           `json:"max_hands"`
 	// Private opens a table found and joined by its room code only.
 	Private bool `json:"private"`
-	// BroadcastDelay shows spectators every event in full that many
-	// events late.
+	// Spectators is the spectator policy: "public" (absent) or
+	// "after_deal".
+	Spectators string `json:"spectators"`
+	// BroadcastDelay is refused unless 0: the delayed full broadcast it
+	// asked for showed spectators the running deal (spectators replaces it).
 	BroadcastDelay int `json:"broadcast_delay"`
 }
+
+// errBroadcastDelay refuses a new table asking for the delayed full
+// broadcast that spectators replaced.
+var errBroadcastDelay = table.ErrBadOption.With(`spectators: broadcast_delay is no longer offered (it showed spectators the running deal); ask for "spectators": "after_deal" to show each deal in full once it has ended`)
 
 // clockRequest is the turn clock of a new table; an absent field takes its
 // default.
@@ -136,7 +143,11 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errNoRooms)
 		return
 	}
-	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots, MaxHands: req.MaxHands, Private: req.Private, BroadcastDelay: req.BroadcastDelay}, cond)
+	if req.BroadcastDelay != 0 {
+		s.writeError(w, r, errBroadcastDelay)
+		return
+	}
+	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots, MaxHands: req.MaxHands, Private: req.Private, Spectators: req.Spectators}, cond)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -492,7 +503,7 @@ func (s *server) listEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	c := callerOf(r.Context())
 	evs := visibleEvents(l, c, after)
-	page := eventsResponse{Version: l.State.Version, Next: max(after, shownUpTo(l, c))}
+	page := eventsResponse{Version: l.State.Version, Next: max(after, l.State.Version)}
 	if len(evs) > limit {
 		evs = evs[:limit]
 		page.More, page.Next = true, evs[limit-1].Version

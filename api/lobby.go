@@ -129,6 +129,9 @@ type quickRequest struct {
 	Game    string `json:"game"`
 	Variant string `json:"variant"`
 	Stake   *int   `json:"stake"`
+	// Spectators is the spectator policy of the tables the caller accepts
+	// (absent: public only).
+	Spectators string `json:"spectators"`
 }
 
 // quickPlay seats the caller at an open table of the kind asked for, or
@@ -152,7 +155,7 @@ func (s *server) quickPlay(w http.ResponseWriter, r *http.Request) {
 	if req.Stake != nil {
 		stake = *req.Stake
 	}
-	res, opened, err := s.Tables.Quick(r.Context(), p, service.QuickRequest{Game: req.Game, Variant: req.Variant, Stake: stake}, cond)
+	res, opened, err := s.Tables.Quick(r.Context(), p, service.QuickRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Spectators: req.Spectators}, cond)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -264,7 +264,7 @@ func streamFrames(l *service.Loaded, v viewer, after int) *frames {
 
 // buildFrames is streamFrames without sharing.
 func buildFrames(l *service.Loaded, v viewer, after int) *frames {
-	f := &frames{upTo: v.shownUpTo(l)}
+	f := &frames{upTo: l.State.Version}
 	for _, r := range v.events(l, after) {
 		if f.b, f.err = appendFrame(f.b, r, true); f.err != nil {
 			return f

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"time"
 
 	"paiju/domain/cards"
@@ -37,9 +38,12 @@ type tableView struct {
 	// RoomCode is a private table's code, shown to its players (and in the
 	// answer that opened it); absent otherwise.
 	RoomCode string `json:"room_code,omitempty"`
-	// BroadcastDelay: spectators see every event in full that many events
-	// late (0: public events only, at once).
-	BroadcastDelay int `json:"broadcast_delay"`
+	// Spectators is the table's spectator policy, the default filled in
+	// (a table that recorded a broadcast_delay is served as public).
+	Spectators string `json:"spectators"`
+	// Watchers: whether a seated player may let another player watch its
+	// seat (POST /v1/tables/{id}/watchers).
+	Watchers bool `json:"watchers"`
 }
 
 type seatView struct {
@@ -67,12 +71,12 @@ func viewOf(l *service.Loaded, c caller) tableView {
 		ID: st.ID, Game: st.Game, Variant: st.Variant, Stake: st.Stake,
 		Options: st.Options, RulesVersion: st.RulesVersion, Version: st.Version,
 		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed, Clock: st.Clock, MaxHands: st.MaxHands, Tournament: st.Tournament,
-		Private: st.Private, BroadcastDelay: st.BroadcastDelay, Hand: []cards.Card{},
+		Private: st.Private, Spectators: spectatorsOf(st), Watchers: true, Hand: []cards.Card{},
 	}
 	if seat >= 0 {
 		v.Seat = table.Seat(seat)
 	}
-	if st.Last != nil && seat == table.Spectator && st.Last.Seed != "" && !l.EverSeated(c.playerID) {
+	if st.Last != nil && seat == table.Spectator && st.Last.Seed != "" && !viewerOf(l, c).reads {
 		// The seed deals the hand again (docs/AUDIT.md, Who may read what).
 		last := *st.Last
 		last.Seed = ""
@@ -110,4 +114,9 @@ func deadlineOf(st *table.State, seat int) *time.Time {
 	}
 	dl = dl.UTC().Truncate(time.Millisecond)
 	return &dl
+}
+
+// spectatorsOf is st's spectator policy, the default filled in.
+func spectatorsOf(st *table.State) string {
+	return cmp.Or(st.Spectators, table.SpectatorsPublic)
 }

@@ -28,42 +28,23 @@ type viewer struct {
 	reads bool
 }
 
-// viewerOf is c's viewer of the table l as it stands.
+// viewerOf is c's viewer of the table l as it stands: besides those who
+// read ended deals anyway, anyone reads them at a table whose spectator
+// policy is after_deal. Nobody but a seat (and its watchers) ever reads a
+// hidden card of the running deal.
 func viewerOf(l *service.Loaded, c caller) viewer {
-	return viewer{seat: service.ViewerSeat(l.State, c.playerID, c.auditor), reads: readsEndedDeals(l, c)}
+	reads := readsEndedDeals(l, c) || service.SpectatorReadsEndedDeals(l.State)
+	return viewer{seat: service.ViewerSeat(l.State, c.playerID, c.auditor), reads: reads}
 }
 
-// broadcast reports whether v sees l as a delayed broadcast.
-func (v viewer) broadcast(l *service.Loaded) bool {
-	return service.Broadcast(l, v.seat) && !v.reads
-}
-
-// visibleEvents is the events past after that c may see of l: a
-// spectator of a table with a broadcast delay sees them in full, late.
+// visibleEvents is the events past after that c may see of l.
 func visibleEvents(l *service.Loaded, c caller, after int) []service.Recorded {
 	return viewerOf(l, c).events(l, after)
 }
 
 // events is the events of l past after that v sees.
 func (v viewer) events(l *service.Loaded, after int) []service.Recorded {
-	if v.broadcast(l) {
-		return service.BroadcastEvents(l, after)
-	}
 	return service.VisibleEventsTo(l, v.seat, after, v.reads)
-}
-
-// shownUpTo is the last version of l that c's events reach now: the
-// table's, or for a broadcast spectator the delayed one.
-func shownUpTo(l *service.Loaded, c caller) int {
-	return viewerOf(l, c).shownUpTo(l)
-}
-
-// shownUpTo is the last version of l that v's events reach now.
-func (v viewer) shownUpTo(l *service.Loaded) int {
-	if v.broadcast(l) {
-		return service.BroadcastUpTo(l)
-	}
-	return l.State.Version
 }
 
 // mayReadTableHands checks that the caller may read the hand records of

@@ -97,6 +97,7 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 		ID: opened.TableID, Game: opened.Game, Variant: opened.Variant, Stake: opened.Stake,
 		OpenedBy: opened.OpenedBy, Clock: opened.Clock, MaxHands: opened.MaxHands,
 		Tournament: opened.Tournament, Reserved: opened.Reserved, FixedDeals: fixed,
+		Private: opened.Private, BroadcastDelay: opened.BroadcastDelay, Spectators: opened.Spectators,
 	})
 	if err != nil {
 		return rep, fault(0, "table could not have been opened: %v", err)

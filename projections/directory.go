@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"paiju/domain/table"
 )
 
 // Table statuses in the directory. A table is open while it has a free seat
@@ -42,8 +44,13 @@ type TableEntry struct {
 	FreeSeats    int             `json:"free_seats"`
 	Status       string          `json:"status"`
 	HandsPlayed  int             `json:"hands_played"`
-	CreatedAt    time.Time       `json:"created_at"`
-	UpdatedAt    time.Time       `json:"updated_at"`
+	// Spectators is the table's spectator policy ("public" or
+	// "after_deal"); Watchers whether its players may let others watch
+	// their seats (true at every table).
+	Spectators string    `json:"spectators"`
+	Watchers   bool      `json:"watchers"`
+	CreatedAt  time.Time `json:"created_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
 }
 
 // TablePage is a page of the directory; Next is the cursor of the next
@@ -68,13 +75,25 @@ type TableQuery struct {
 // QuickKind is the kind of table quick play seats a player at: game,
 // variant and stake, with the options, clock and rules version a table
 // opened with no options records (compact JSON, "" for no clock). Tables
-// with a max_hands limit are never of a quick kind.
+// with a max_hands limit are never of a quick kind. Spectators is the
+// spectator policy ("public" or "after_deal").
 type QuickKind struct {
 	Game, Variant string
 	Stake         int
 	Options       string
 	Clock         string
 	RulesVersion  string
+	Spectators    string
+}
+
+// SpectatorsOf is the spectator policy o is served under, as the directory
+// records it: "public" unless the table recorded "after_deal" (a table
+// that recorded a broadcast_delay is served as public).
+func SpectatorsOf(o table.TableOpened) string {
+	if o.Spectators == "" {
+		return table.SpectatorsPublic
+	}
+	return o.Spectators
 }
 
 // StatusRank orders a player's tables: running first, then open, then

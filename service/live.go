@@ -38,7 +38,7 @@ func (s *Service) opening(rules table.Rules, id string, p Player, req OpenReques
 	}
 	evs, err := table.OpenWith(rules, table.Opening{
 		ID: id, Game: req.Game, Variant: req.Variant, Stake: req.Stake, OpenedBy: p.ID,
-		Clock: clock, MaxHands: req.MaxHands, Private: req.Private, BroadcastDelay: req.BroadcastDelay,
+		Clock: clock, MaxHands: req.MaxHands, Private: req.Private, Spectators: req.Spectators,
 	})
 	if err != nil {
 		return nil, err

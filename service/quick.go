@@ -2,6 +2,7 @@ package service
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,15 +16,18 @@ import (
 
 // TableKind is what quick play matches tables by: game, variant and stake,
 // with the options, turn clock and rules version a table opened without
-// options records (compact JSON; "" for no clock). A table opened with
-// other options, another clock or a max_hands limit is never of a quick
-// kind.
+// options records (compact JSON; "" for no clock), and the spectator policy
+// asked for (table.SpectatorsPublic unless the player asks for another):
+// nobody is seated at a table whose spectators see more than they chose.
+// A table opened with other options, another clock or a max_hands limit is
+// never of a quick kind.
 type TableKind struct {
 	Game, Variant string
 	Stake         int
 	Options       string
 	Clock         string
 	RulesVersion  string
+	Spectators    string
 }
 
 // OpenSeats is where quick play looks for tables with a free seat: the
@@ -40,6 +44,9 @@ type QuickRequest struct {
 	Game    string
 	Variant string
 	Stake   int
+	// Spectators is the spectator policy of the tables the player accepts
+	// ("": table.SpectatorsPublic).
+	Spectators string
 }
 
 // quickCandidates bounds the tables one quick play tries before it opens
@@ -100,13 +107,18 @@ func (l *lobby) release(k TableKind, ks *kindState) {
 
 // quickKind is the quick kind of game, variant and stake, or the error opening
 // such a table would meet (unknown_game, unknown_variant, invalid_option).
-func (s *Service) quickKind(game, variant string, stake int) (TableKind, error) {
+func (s *Service) quickKind(req QuickRequest) (TableKind, error) {
+	game, variant, stake := req.Game, req.Variant, req.Stake
 	rules, err := s.rulesOf(game, variant)
 	if err != nil {
 		return TableKind{}, err
 	}
 	if stake < 1 || stake > table.MaxStake {
 		return TableKind{}, table.ErrBadOption.With("stake must be an integer from 1 to %d, got %d", table.MaxStake, stake)
+	}
+	spectators := cmp.Or(req.Spectators, table.SpectatorsPublic)
+	if spectators != table.SpectatorsPublic && spectators != table.SpectatorsAfterDeal {
+		return TableKind{}, table.ErrBadOption.With("spectators must be %q or %q, got %q", table.SpectatorsPublic, table.SpectatorsAfterDeal, req.Spectators)
 	}
 	var opts bytes.Buffer
 	if raw := rules.Options(); len(bytes.TrimSpace(raw)) > 0 && string(bytes.TrimSpace(raw)) != "null" {
@@ -116,7 +128,7 @@ func (s *Service) quickKind(game, variant string, stake int) (TableKind, error) 
 	} else {
 		opts.WriteString("{}")
 	}
-	k := TableKind{Game: game, Variant: variant, Stake: stake, Options: opts.String(), RulesVersion: rules.Version()}
+	k := TableKind{Game: game, Variant: variant, Stake: stake, Options: opts.String(), RulesVersion: rules.Version(), Spectators: spectators}
 	if _, ok := rules.(table.Autoplay); ok {
 		c, err := json.Marshal(table.DefaultClock())
 		if err != nil {
@@ -159,7 +171,7 @@ func (s *Service) rulesOf(game, variant string) (table.Rules, error) {
 // them yet. With an Idempotency-Key, a retry answers what the first call
 // did, whichever table that was.
 func (s *Service) Quick(ctx context.Context, p Player, req QuickRequest, cond Cond) (res *Result, opened bool, err error) {
-	kind, err := s.quickKind(req.Game, req.Variant, req.Stake)
+	kind, err := s.quickKind(req)
 	if err != nil {
 		return nil, false, err
 	}
@@ -199,7 +211,7 @@ func (s *Service) Quick(ctx context.Context, p Player, req QuickRequest, cond Co
 			return nil, false, err
 		}
 	}
-	res, err = s.Open(ctx, p, OpenRequest{Game: req.Game, Variant: req.Variant, Stake: req.Stake, Sit: true}, cond)
+	res, err = s.Open(ctx, p, OpenRequest{Game: req.Game, Variant: req.Variant, Stake: req.Stake, Spectators: kind.Spectators, Sit: true}, cond)
 	if err != nil {
 		return nil, false, err
 	}

@@ -23,6 +23,7 @@ import (
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
+	"paiju/domain/tournament"
 	"paiju/eventstore"
 )
 
@@ -277,9 +278,9 @@ type OpenRequest struct {
 	// Private opens a table joined by room code only (the API keeps the
 	// code); it is never listed nor offered by quick play.
 	Private bool
-	// BroadcastDelay shows spectators every event in full that many
-	// events late (table.TableOpened.BroadcastDelay).
-	BroadcastDelay int
+	// Spectators is the spectator policy (table.SpectatorsPublic, the
+	// default, or table.SpectatorsAfterDeal).
+	Spectators string
 }
 
 // Open opens a new table.
@@ -351,9 +352,43 @@ func (s *Service) join(ctx context.Context, p Player, tableID string, seat int, 
 
 // AddWatcher lets watcherID watch the caller's seat (table.AddWatcher).
 func (s *Service) AddWatcher(ctx context.Context, p Player, tableID, watcherID string, cond Cond) (*Result, error) {
+	if err := s.playsSameDeals(ctx, tableID, watcherID); err != nil {
+		return nil, err
+	}
 	return s.command(ctx, p, tableID, KindWatch, cond, func(st *table.State) ([]table.Payload, error) {
 		return table.AddWatcher(st, st.SeatOf(p.ID), watcherID)
 	})
+}
+
+// playsSameDeals refuses watcherID as a watcher at a table of a duplicate
+// tournament when it sits at another table of the same round: those
+// tables deal the same cards, so watching one shows the hands of the
+// other (table.ErrWatcherSeated). A table's round never changes once the
+// tournament has opened it.
+func (s *Service) playsSameDeals(ctx context.Context, tableID, watcherID string) error {
+	l, err := s.Load(ctx, tableID)
+	if err != nil {
+		return err
+	}
+	st := l.State
+	if st.Tournament == "" || st.FixedDeals == "" {
+		return nil
+	}
+	tl, err := s.LoadTournament(ctx, st.Tournament)
+	if err != nil {
+		return fmt.Errorf("tournament of table %s: %w", tableID, err)
+	}
+	for _, rd := range tl.State.Rounds {
+		if !slices.ContainsFunc(rd.Tables, func(tb tournament.Table) bool { return tb.TableID == tableID }) {
+			continue
+		}
+		for _, tb := range rd.Tables {
+			if tb.TableID != tableID && slices.Contains(tb.Players, watcherID) {
+				return table.ErrWatcherSeated.With("%s sits at table %s of the same duplicate round, which deals the same cards", watcherID, tb.TableID)
+			}
+		}
+	}
+	return nil
 }
 
 // RemoveWatcher takes watcherID's watching of the caller's seat back.

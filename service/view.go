@@ -64,37 +64,13 @@ func eventsAfter(evs []Recorded, after int) int {
 	return sort.Search(len(evs), func(i int) bool { return evs[i].Version > after })
 }
 
-// Broadcast reports whether seat sees the table l as a delayed broadcast:
-// a spectator of a table with a broadcast delay.
-func Broadcast(l *Loaded, seat int) bool {
-	return seat == table.Spectator && l.State.BroadcastDelay > 0
-}
-
-// BroadcastUpTo is the last version a broadcast spectator may see now: the
-// table's version less its delay.
-func BroadcastUpTo(l *Loaded) int {
-	return max(0, l.State.Version-l.State.BroadcastDelay)
-}
-
-// BroadcastEvents is what a spectator of a table with a broadcast delay
-// sees: the events with after < version <= BroadcastUpTo, each in full
-// (every seat's hand, the kitty) except the deal secrets and seeds, which
-// deal every hand again and stay with the players and the auditor. A
-// seated player's or a watcher's view never goes through here.
-func BroadcastEvents(l *Loaded, after int) []Recorded {
-	upTo := BroadcastUpTo(l)
-	var out []Recorded
-	for _, r := range l.Events[eventsAfter(l.Events, after):] {
-		if r.Version > upTo {
-			continue
-		}
-		if _, secret := r.Payload.(table.DealSecret); secret {
-			continue
-		}
-		r.Payload = WithoutSeed(table.Redact(l.State.Rules, r.Payload, table.Auditor, true))
-		out = append(out, r)
-	}
-	return out
+// SpectatorReadsEndedDeals reports whether a spectator of st (neither a
+// seat nor a seat's watcher) is shown each ended deal in full: only under
+// the policy table.SpectatorsAfterDeal. No policy shows anyone a hidden card
+// of a running deal; a table that recorded a broadcast_delay is served as
+// public (table.TableOpened.BroadcastDelay).
+func SpectatorReadsEndedDeals(st *table.State) bool {
+	return st.Spectators == table.SpectatorsAfterDeal
 }
 
 // WithoutSeed is p with the deal seed that HandSettled and DealVoided

@@ -35,11 +35,15 @@ type TableOpened struct {
 	// the lobby nor offered by quick play. The code itself is not in the
 	// log (the store keeps it beside it, for the table's open life).
 	Private bool `json:"private,omitempty"`
-	// BroadcastDelay shows spectators every event in full (each seat's
-	// hand included) once that many events have followed it, and nothing
-	// before (a commentary mode); 0 (absent): spectators see public events
-	// only, at once. Seated players and watchers are never affected.
+	// BroadcastDelay was recorded by tables opened while a delayed full
+	// broadcast to spectators existed; it showed them the running deal's
+	// hands. It stays readable so those streams replay as recorded, but
+	// the server serves such a table as Spectators "public" (the safer
+	// reading) and opens no new one.
 	BroadcastDelay int `json:"broadcast_delay,omitempty"`
+	// Spectators is the spectator policy (SpectatorsAfterDeal); absent:
+	// public, spectators see the public events only.
+	Spectators string `json:"spectators,omitempty"`
 	// Clock is the turn clock; absent on tables opened without one.
 	Clock *Clock `json:"clock,omitempty"`
 	// MaxHands closes the table once that many hands are settled, whatever

@@ -4,6 +4,7 @@
 package table
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -63,11 +64,14 @@ type State struct {
 	FixedDeals   string   // the commitment to the secret every deal derives from ("": fresh seeds)
 	dealsSeed    *cards.Seed
 	Private      bool
-	// BroadcastDelay: spectators see events in full that many events late
-	// (TableOpened.BroadcastDelay).
+	// BroadcastDelay is what an old table recorded
+	// (TableOpened.BroadcastDelay); the service no longer acts on it.
 	BroadcastDelay int
-	G              GameState
-	Rules          Rules
+	// Spectators is the table's spectator policy (SpectatorsPublic or
+	// SpectatorsAfterDeal), never "".
+	Spectators string
+	G          GameState
+	Rules      Rules
 	live
 }
 
@@ -126,9 +130,36 @@ type Opening struct {
 	FixedDeals *cards.Seed
 	// Private: the table is joined by room code only (TableOpened.Private).
 	Private bool
-	// BroadcastDelay: spectators see every event in full that many events
-	// late (0: public events only, at once).
+	// BroadcastDelay is accepted for the replay of tables that recorded it
+	// (the auditor re-opens them); the service opens no new such table.
 	BroadcastDelay int
+	// Spectators is the spectator policy: "" or SpectatorsPublic (the
+	// default, recorded as absent) or SpectatorsAfterDeal.
+	Spectators string
+}
+
+// The spectator policies (TableOpened.Spectators). Whoever is neither a
+// seat nor a seat's watcher never sees a hidden card of a running deal
+// under any of them.
+const (
+	// SpectatorsPublic: spectators see the public events only, every deal
+	// as if it were still running.
+	SpectatorsPublic = "public"
+	// SpectatorsAfterDeal: spectators also see each deal in full (every
+	// hand, the kitty, its seed) once it has ended: a replay, hand by hand.
+	SpectatorsAfterDeal = "after_deal"
+)
+
+// normalSpectators is the recorded form of a spectator policy: the default
+// left out, so that a table opened without it records what it did before.
+func normalSpectators(policy string) (string, error) {
+	switch policy {
+	case "", SpectatorsPublic:
+		return "", nil
+	case SpectatorsAfterDeal:
+		return policy, nil
+	}
+	return "", ErrBadOption.With("spectators must be %q or %q, got %q", SpectatorsPublic, SpectatorsAfterDeal, policy)
 }
 
 // MaxBroadcastDelay bounds Opening.BroadcastDelay.
@@ -152,6 +183,10 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 	if o.BroadcastDelay < 0 || o.BroadcastDelay > MaxBroadcastDelay {
 		return nil, ErrBadOption.With("broadcast_delay must be 0 (none) or 1..%d events, got %d", MaxBroadcastDelay, o.BroadcastDelay)
 	}
+	spectators, err := normalSpectators(o.Spectators)
+	if err != nil {
+		return nil, err
+	}
 	if c != nil {
 		if err := c.Validate(); err != nil {
 			return nil, err
@@ -164,7 +199,7 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 		TableID: id, Game: game, Variant: variant, Options: r.Options(),
 		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy, Clock: c,
 		MaxHands: o.MaxHands, Tournament: o.Tournament, Reserved: slices.Clone(o.Reserved),
-		Private: o.Private, BroadcastDelay: o.BroadcastDelay,
+		Private: o.Private, BroadcastDelay: o.BroadcastDelay, Spectators: spectators,
 	}
 	if o.FixedDeals == nil {
 		return []Payload{opened}, nil
@@ -381,6 +416,7 @@ func ApplyAt(s *State, p Payload, at time.Time) {
 		s.MaxHands = e.MaxHands
 		s.Tournament, s.Reserved, s.FixedDeals = e.Tournament, e.Reserved, e.FixedDeals
 		s.MaxHands, s.Private, s.BroadcastDelay = e.MaxHands, e.Private, e.BroadcastDelay
+		s.Spectators = cmp.Or(e.Spectators, SpectatorsPublic)
 		s.Players = make([]string, e.Seats)
 		s.Names = make([]string, e.Seats)
 		s.Totals = make([]int, e.Seats)

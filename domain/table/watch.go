@@ -23,9 +23,10 @@ func (WatcherAdded) EventType() string   { return "WatcherAdded" }
 func (WatcherRemoved) EventType() string { return "WatcherRemoved" }
 
 var (
-	// ErrWatcherSeated: a player seated at the table sees its own seat, never
-	// another's.
-	ErrWatcherSeated = &Error{Kind: KindConflict, Code: "watcher_seated"}
+	// ErrWatcherSeated: a player seated at the table (or, the service
+	// adds, at another table of the same duplicate tournament round) sees
+	// its own seat, never another's.
+	ErrWatcherSeated = &Error{Kind: KindForbidden, Code: "watcher_seated"}
 	// ErrAlreadyWatching: the player watches a seat of the table already.
 	ErrAlreadyWatching = &Error{Kind: KindConflict, Code: "already_watching"}
 	// ErrNotWatching: the player does not watch the caller's seat.

@@ -147,8 +147,10 @@ type tableView struct {
 		PlayerID *string `json:"player_id"`
 		Total    int     `json:"total"`
 	} `json:"seats"`
-	Private  bool   `json:"private"`
-	RoomCode string `json:"room_code"`
+	Private    bool   `json:"private"`
+	RoomCode   string `json:"room_code"`
+	Spectators string `json:"spectators"`
+	Watchers   bool   `json:"watchers"`
 }
 
 type commandResp struct {

@@ -24,6 +24,8 @@ type listing struct {
 	FreeSeats   int    `json:"free_seats"`
 	Status      string `json:"status"`
 	HandsPlayed int    `json:"hands_played"`
+	Spectators  string `json:"spectators"`
+	Watchers    bool   `json:"watchers"`
 	Players     []struct {
 		Seat     int    `json:"seat"`
 		PlayerID string `json:"player_id"`
@@ -77,7 +79,7 @@ func (p *projEnv) join(pl player, id string) {
 }
 
 // listingKeys are the only fields a lobby entry has: nothing hidden.
-var listingKeys = []string{"created_at", "free_seats", "game", "hands_played", "id", "options", "players", "rules_version", "seats", "stake", "status", "updated_at", "variant"}
+var listingKeys = []string{"created_at", "free_seats", "game", "hands_played", "id", "options", "players", "rules_version", "seats", "spectators", "stake", "status", "updated_at", "variant", "watchers"}
 
 func TestLobby(t *testing.T) {
 	p := newProjEnv(t, 31)

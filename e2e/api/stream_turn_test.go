@@ -164,29 +164,3 @@ func TestStreamTurn(t *testing.T) {
 		}
 	}
 }
-
-// TestStreamTurnBroadcast: a spectator of a table with a broadcast delay
-// gets its events late, and the turn as its view shows it, at once: the
-// turn message's version is the table's, ahead of the last event sent.
-func TestStreamTurnBroadcast(t *testing.T) {
-	const delay = 4
-	e, _ := newLiveEnv(t, 73, time.Hour)
-	id, ps := e.openTable(map[string]any{"game": "doudizhu", "variant": "classic", "broadcast_delay": delay}, 3)
-	sam := e.newPlayer("sam")
-	c := e.openStream(id, sam.Token, "", "")
-	defer c.close()
-	for step := range 12 {
-		cr := e.step(id, ps)
-		v := e.view(id, sam.Token)
-		got, raw := c.lastTurn("the spectator", cr.Version)
-		if got.Version != v.Version || v.Turn == nil || !slices.Equal(got.Awaited, []int{*v.Turn}) {
-			t.Fatalf("step %d: turn message %s, the spectator's view at version %d has turn %v", step, raw, v.Version, v.Turn)
-		}
-		// The turn message follows the events of its send: those up to
-		// the delayed version (a DealSecret is never among them).
-		evs, _ := c.snapshot()
-		if last := evs[len(evs)-1].id; last > v.Version-delay || last < v.Version-delay-1 {
-			t.Fatalf("step %d: the delayed stream reached version %d at table version %d", step, last, v.Version)
-		}
-	}
-}

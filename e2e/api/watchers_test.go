@@ -37,7 +37,7 @@ func TestWatchers(t *testing.T) {
 		code    string
 	}{
 		{"a spectator", sam, w1.ID, http.StatusForbidden, "not_seated"},
-		{"a seat, for a seated player", ps[0], ps[1].ID, http.StatusConflict, "watcher_seated"},
+		{"a seat, for a seated player", ps[0], ps[1].ID, http.StatusForbidden, "watcher_seated"},
 		{"a seat, for an unknown player", ps[0], "P9999", http.StatusNotFound, "player_not_found"},
 	} {
 		if r := e.watch(c.by, id, c.watcher); r.Status != c.status || r.Problem(t) != c.code {
@@ -180,5 +180,79 @@ func TestWatcherStream(t *testing.T) {
 		if len(page.Events) == 0 || !bytes.Equal(compact(t, page.Events[len(page.Events)-1]), compact(t, []byte(last.data))) {
 			t.Fatalf("the stream's event %d = %s, the watcher's /events shows %s", last.id, last.data, page.Events)
 		}
+	}
+}
+
+// TestWatcherTakesASeat: a watcher who takes a seat at the table watches no
+// more (its view is its own seat's), and a seated player cannot be let
+// watch another seat: 403 watcher_seated (issue #35).
+func TestWatcherTakesASeat(t *testing.T) {
+	e := newEnv(t, 64)
+	id, ps := e.openTable(map[string]any{"game": "doudizhu", "variant": "classic"}, 2)
+	w := e.newPlayer("w")
+	if r := e.watch(ps[0], id, w.ID); r.Status != http.StatusOK {
+		t.Fatalf("seat 0 lets w watch: %d %s", r.Status, r.Body)
+	}
+	if v := e.view(id, w.Token); v.Seat == nil || *v.Seat != 0 {
+		t.Fatalf("w watches seat 0 but its view's seat is %v", v.Seat)
+	}
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/join", Token: w.Token, Body: map[string]any{"seat": 2}})
+	if r.Status != http.StatusOK {
+		t.Fatalf("w takes seat 2: %d %s", r.Status, r.Body)
+	}
+	v := e.view(id, w.Token)
+	seat0 := e.view(id, ps[0].Token)
+	if v.Seat == nil || *v.Seat != 2 || len(v.Hand) == 0 || strings.Join(v.Hand, ",") == strings.Join(seat0.Hand, ",") {
+		t.Fatalf("w took seat 2: view seat %v hand %v, want seat 2's own hand (seat 0 holds %v)", v.Seat, v.Hand, seat0.Hand)
+	}
+	for _, by := range []player{ps[0], ps[1]} {
+		if r := e.watch(by, id, w.ID); r.Status != http.StatusForbidden || r.Problem(t) != "watcher_seated" {
+			t.Errorf("%s lets seated w watch: %d %s, want 403 watcher_seated", by.Name, r.Status, r.Body)
+		}
+	}
+	if r := e.unwatch(ps[0], id, w.ID); r.Status != http.StatusNotFound || r.Problem(t) != "not_watching" {
+		t.Errorf("seat 0 takes back a watching its taking a seat ended: %d %s, want 404 not_watching", r.Status, r.Body)
+	}
+}
+
+// TestWatcherOfSameDuplicateRound: the tables of a duplicate tournament's
+// round deal the same cards, so a player seated at one of them cannot be
+// let watch a seat of another (403 watcher_seated, issue #35); a player
+// of no table of the round can.
+func TestWatcherOfSameDuplicateRound(t *testing.T) {
+	e := newEnv(t, 65)
+	byID := map[string]player{}
+	var ps []player
+	for i := range 6 {
+		p := e.newPlayer(fmt.Sprintf("dup%d", i))
+		ps = append(ps, p)
+		byID[p.ID] = p
+	}
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: ps[0].Token, Body: map[string]any{
+		"game": "doudizhu", "variant": "classic", "format": "duplicate", "players": 6, "hands_per_table": 1,
+	}})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("open: %d %s", r.Status, r.Body)
+	}
+	var tv tournamentView
+	r.Decode(t, &tv)
+	for _, p := range ps {
+		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/" + tv.ID + "/join", Token: p.Token})
+		if r.Status != http.StatusOK {
+			t.Fatalf("join: %d %s", r.Status, r.Body)
+		}
+		r.Decode(t, &tv)
+	}
+	if len(tv.Rounds) != 1 || len(tv.Rounds[0].Tables) != 2 {
+		t.Fatalf("six players in duplicate: want one round of two tables, got %+v", tv.Rounds)
+	}
+	tabA, tabB := tv.Rounds[0].Tables[0], tv.Rounds[0].Tables[1]
+	seatA := byID[tabA.Players[0]]
+	if r := e.watch(seatA, tabA.TableID, tabB.Players[1]); r.Status != http.StatusForbidden || r.Problem(t) != "watcher_seated" {
+		t.Fatalf("a player of table A lets a player of table B watch: %d %s, want 403 watcher_seated", r.Status, r.Body)
+	}
+	outsider := e.newPlayer("friend")
+	if r := e.watch(seatA, tabA.TableID, outsider.ID); r.Status != http.StatusOK {
+		t.Fatalf("a player of table A lets a player of no table watch: %d %s", r.Status, r.Body)
 	}
 }

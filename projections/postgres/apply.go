@@ -712,14 +712,14 @@ func applyDirectory(_ context.Context, tx *wtx, ev eventstore.Event) error {
 			clock = string(b)
 		}
 		tx.exec(`INSERT INTO td_tables
-			(table_id, game, variant, stake, seats, options, clock, max_hands, rules_version, seated, hands, status, opened_position, created_at, updated_at, private)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0, $10, $11, $12, $13, $14)
+			(table_id, game, variant, stake, seats, options, clock, max_hands, rules_version, seated, hands, status, opened_position, created_at, updated_at, private, spectators)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0, $10, $11, $12, $13, $14, $15)
 			ON CONFLICT (table_id) DO UPDATE SET game = excluded.game, variant = excluded.variant, stake = excluded.stake,
 				seats = excluded.seats, options = excluded.options, clock = excluded.clock, max_hands = excluded.max_hands,
 				rules_version = excluded.rules_version, seated = 0, hands = 0, status = excluded.status,
 				opened_position = excluded.opened_position, created_at = excluded.created_at, updated_at = excluded.updated_at,
-				private = excluded.private`,
-			tid, o.Game, o.Variant, o.Stake, o.Seats, opts, clock, o.MaxHands, o.RulesVersion, projections.StatusOpen, ev.Position, at, at, o.Private)
+				private = excluded.private, spectators = excluded.spectators`,
+			tid, o.Game, o.Variant, o.Stake, o.Seats, opts, clock, o.MaxHands, o.RulesVersion, projections.StatusOpen, ev.Position, at, at, o.Private, projections.SpectatorsOf(o))
 		d.tables[tid] = &tdTable{seats: o.Seats, status: projections.StatusOpen}
 		// The row written again, seated 0 and open: what the batch counted
 		// before is gone.

@@ -145,10 +145,10 @@ func (d *DB) PlayerTables(ctx context.Context, playerID string, statuses []strin
 func (d *DB) OpenTables(ctx context.Context, k projections.QuickKind, playerID string, limit int) ([]string, error) {
 	rows, err := d.pool.Query(ctx, `SELECT table_id FROM td_tables t
 		WHERE t.status = 'open' AND NOT t.private AND t.game = $1 AND t.variant = $2 AND t.stake = $3
-			AND t.options = $4 AND t.clock = $5 AND t.max_hands = 0 AND t.rules_version = $6
-			AND NOT EXISTS (SELECT 1 FROM td_seats s WHERE s.table_id = t.table_id AND s.player_id = $7)
-		ORDER BY t.seats - t.seated, t.opened_position LIMIT $8`,
-		k.Game, k.Variant, k.Stake, k.Options, k.Clock, k.RulesVersion, playerID, limit)
+			AND t.options = $4 AND t.clock = $5 AND t.max_hands = 0 AND t.rules_version = $6 AND t.spectators = $7
+			AND NOT EXISTS (SELECT 1 FROM td_seats s WHERE s.table_id = t.table_id AND s.player_id = $8)
+		ORDER BY t.seats - t.seated, t.opened_position LIMIT $9`,
+		k.Game, k.Variant, k.Stake, k.Options, k.Clock, k.RulesVersion, k.Spectators, playerID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("directory: open tables: %w", err)
 	}

@@ -89,7 +89,7 @@ func universeOf(t testing.TB, l *Log) universe {
 				js, _ := json.Marshal(o.Clock)
 				clock = string(js)
 			}
-			k := projections.QuickKind{Game: o.Game, Variant: o.Variant, Stake: o.Stake, Options: opts, Clock: clock, RulesVersion: o.RulesVersion}
+			k := projections.QuickKind{Game: o.Game, Variant: o.Variant, Stake: o.Stake, Options: opts, Clock: clock, RulesVersion: o.RulesVersion, Spectators: projections.SpectatorsOf(o)}
 			if !slices.Contains(u.kinds, k) {
 				u.kinds = append(u.kinds, k)
 			}

@@ -354,7 +354,7 @@ func testDirectoryPrivate(t *testing.T, open Opener) {
 	if got := ids(mine); err != nil || !slices.Equal(got, []string{"O1", "P1"}) && !slices.Equal(got, []string{"P1", "O1"}) {
 		t.Errorf("A's tables = %v %v, want both", got, err)
 	}
-	quick, err := db.OpenTables(ctx, projections.QuickKind{Game: "g", Variant: "v", Stake: 1, Options: "{}", RulesVersion: "1"}, "B", 10)
+	quick, err := db.OpenTables(ctx, projections.QuickKind{Game: "g", Variant: "v", Stake: 1, Options: "{}", RulesVersion: "1", Spectators: "public"}, "B", 10)
 	if err != nil || !slices.Equal(quick, []string{"O1"}) {
 		t.Errorf("quick play's open tables = %v %v, want [O1] only", quick, err)
 	}
@@ -432,7 +432,7 @@ func testDirectory(t *testing.T, open Opener) {
 	if !slices.Equal(paged, []string{"T2", "T1", "T3"}) {
 		t.Fatalf("A's tables with the closed one, one by one: %v, want [T2 T1 T3]", paged)
 	}
-	kind := projections.QuickKind{Game: "g", Variant: "v", Stake: 1, Options: "{}", RulesVersion: "1"}
+	kind := projections.QuickKind{Game: "g", Variant: "v", Stake: 1, Options: "{}", RulesVersion: "1", Spectators: "public"}
 	quick := func(player string) []string {
 		t.Helper()
 		got, err := db.OpenTables(ctx, kind, player, 10)

@@ -40,9 +40,9 @@ func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 			clock = string(b)
 		}
 		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO td_tables
-			(table_id, game, variant, stake, seats, options, clock, max_hands, rules_version, seated, hands, status, opened_position, created_at, updated_at, private)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?)`,
-			tid, o.Game, o.Variant, o.Stake, o.Seats, opts, clock, o.MaxHands, o.RulesVersion, projections.StatusOpen, ev.Position, at, at, o.Private)
+			(table_id, game, variant, stake, seats, options, clock, max_hands, rules_version, seated, hands, status, opened_position, created_at, updated_at, private, spectators)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?)`,
+			tid, o.Game, o.Variant, o.Stake, o.Seats, opts, clock, o.MaxHands, o.RulesVersion, projections.StatusOpen, ev.Position, at, at, o.Private, projections.SpectatorsOf(o))
 		if err != nil {
 			return err
 		}
@@ -248,10 +248,10 @@ func (d *DB) PlayerTables(ctx context.Context, playerID string, statuses []strin
 func (d *DB) OpenTables(ctx context.Context, k projections.QuickKind, playerID string, limit int) ([]string, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT table_id FROM td_tables t
 		WHERE t.status = 'open' AND t.private = 0 AND t.game = ? AND t.variant = ? AND t.stake = ?
-			AND t.options = ? AND t.clock = ? AND t.max_hands = 0 AND t.rules_version = ?
+			AND t.options = ? AND t.clock = ? AND t.max_hands = 0 AND t.rules_version = ? AND t.spectators = ?
 			AND NOT EXISTS (SELECT 1 FROM td_seats s WHERE s.table_id = t.table_id AND s.player_id = ?)
 		ORDER BY t.seats - t.seated, t.opened_position LIMIT ?`,
-		k.Game, k.Variant, k.Stake, k.Options, k.Clock, k.RulesVersion, playerID, limit)
+		k.Game, k.Variant, k.Stake, k.Options, k.Clock, k.RulesVersion, k.Spectators, playerID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("directory: open tables: %w", err)
 	}

@@ -43,7 +43,7 @@ func Strings(rows Rows) ([]string, error) {
 
 // TableColumns are the td_tables columns (of the table as t) a directory
 // entry is read from, in the order Tables reads them.
-const TableColumns = `t.table_id, t.game, t.variant, t.stake, t.options, t.rules_version, t.seats, t.seated, t.status, t.hands, t.created_at, t.updated_at, t.opened_position`
+const TableColumns = `t.table_id, t.game, t.variant, t.stake, t.options, t.rules_version, t.seats, t.seated, t.status, t.hands, t.created_at, t.updated_at, t.opened_position, t.spectators`
 
 // Table is a directory entry, without its seats yet, and the position its
 // lists are ordered by.
@@ -60,11 +60,12 @@ func Tables(rows Rows) ([]Table, error) {
 		var opts string
 		var seated int
 		var created, updated int64
-		if err := rows.Scan(&t.ID, &t.Game, &t.Variant, &t.Stake, &opts, &t.RulesVersion, &t.Seats, &seated, &t.Status, &t.HandsPlayed, &created, &updated, &t.Opened); err != nil {
+		if err := rows.Scan(&t.ID, &t.Game, &t.Variant, &t.Stake, &opts, &t.RulesVersion, &t.Seats, &seated, &t.Status, &t.HandsPlayed, &created, &updated, &t.Opened, &t.Spectators); err != nil {
 			return nil, err
 		}
 		t.Options = json.RawMessage(opts)
 		t.FreeSeats = max(t.Seats-seated, 0)
+		t.Watchers = true
 		t.CreatedAt, t.UpdatedAt = utc(created), utc(updated)
 		t.Players = []projections.TableSeat{}
 		out = append(out, t)

@@ -185,7 +185,9 @@ export function render(root, _params, ctx) {
     li.dataset.status = l.status;
     const kind = el("span", "kind", kindName(l.game, l.variant));
     const who = el("span", "who", l.players.map((p) => p.name).join(t("list.sep")) || t("lobby.nobody"));
-    const meta = el("span", "meta muted", [t("lobby.free", { n: l.free_seats }), t("table.stake", { n: l.stake }), t("lobby.played", { n: l.hands_played })].join(" · "));
+    const facts = [t("lobby.free", { n: l.free_seats }), t("table.stake", { n: l.stake }), t("lobby.played", { n: l.hands_played })];
+    if (l.spectators === "after_deal") facts.push(t("lobby.afterDeal")); // spectators see each deal once it has ended
+    const meta = el("span", "meta muted", facts.join(" · "));
     li.append(kind, who, meta);
     const seated = l.players.some((p) => p.player_id === ctx.player.id);
     if (l.status === "open" && !seated) {

@@ -1,0 +1,1 @@
+ALTER TABLE td_tables DROP COLUMN spectators;
