@@ -8,6 +8,8 @@ var (
 	ErrNotFound = errors.New("eventstore: not found")
 	// ErrExists: a record with the same unique key is already stored.
 	ErrExists = errors.New("eventstore: already exists")
+	// ErrNameTaken: another player holds the name's comparison key.
+	ErrNameTaken = errors.New("eventstore: name taken")
 	// ErrClosed: the store was closed.
 	ErrClosed = errors.New("eventstore: closed")
 )
