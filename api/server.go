@@ -295,6 +295,7 @@ func NewServer(d Deps) http.Handler {
 		r.Method(http.MethodGet, "/metrics", d.Metrics)
 	}
 	r.Route("/v1", func(r chi.Router) {
+		r.Use(s.singleValuedQuery)
 		r.With(s.limitBy(s.keyByClient), s.quota("registrations", d.Quotas.RegistrationsPerMinute, time.Minute, "registrations from this address", s.keyByClient)).
 			Post("/players", s.createPlayer)
 		r.Group(func(r chi.Router) {
