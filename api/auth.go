@@ -18,6 +18,10 @@ import (
 // ErrNoPlayer is what Players returns for an unknown token or id.
 var ErrNoPlayer = errors.New("api: no such player")
 
+// ErrNameTaken is what Players returns for a name whose comparison key
+// another player holds.
+var ErrNameTaken = errors.New("api: name taken")
+
 // ErrNoToken is what Players returns for an unknown token id.
 var ErrNoToken = errors.New("api: no such token")
 

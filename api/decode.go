@@ -7,10 +7,43 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"unicode/utf8"
 
 	"paiju/api/strictjson"
 )
+
+// singleValuedQuery refuses a request whose query repeats a parameter
+// (?legal=true&legal=false) or cannot be parsed: every query parameter of
+// the API takes one value, and a handler reading the first of two would
+// answer a request another reader (a cache, a proxy, a log) takes for the
+// other. It runs for every route, so that no handler can forget it.
+func (s *server) singleValuedQuery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.RawQuery != "" {
+			if err := checkQuery(r.URL.RawQuery); err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// checkQuery returns 400 invalid_query for a raw query that does not parse
+// or names a parameter twice.
+func checkQuery(raw string) error {
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return problem(http.StatusBadRequest, "invalid_query", "the query string cannot be parsed: "+err.Error())
+	}
+	for name, vals := range q {
+		if len(vals) > 1 {
+			return problem(http.StatusBadRequest, "invalid_query", fmt.Sprintf("query parameter %q is given %d times; every parameter takes one value", name, len(vals)))
+		}
+	}
+	return nil
+}
 
 // maxBody bounds every request body; a card game never needs more.
 const maxBody = 64 << 10
@@ -53,10 +86,15 @@ func readBody(w http.ResponseWriter, r *http.Request, allowEmpty bool) ([]byte, 
 }
 
 // decodeStrict decodes one JSON object into v, rejecting what Go's decoder
-// lets through by default (see strictjson).
+// lets through by default (see strictjson). Every request body of the API
+// is an object: null, which Go's decoder takes as "leave v as it is", and
+// any other value are refused.
 func decodeStrict(body []byte, v any) error {
 	if f, ok := v.(fastDecoder); ok && f.decodeFast(body) {
 		return nil
+	}
+	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return problem(http.StatusBadRequest, "malformed_json", "the request body must be a JSON object")
 	}
 	if err := strictjson.Decode(body, v); err != nil {
 		return problem(http.StatusBadRequest, "malformed_json", err.Error())

@@ -42,7 +42,7 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	name, err := playerName(req.Name)
+	name, key, err := playerName(req.Name)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -57,10 +57,10 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	p := PlayerRecord{ID: s.NewPlayerID(), Name: name, CreatedAt: s.Now().UTC()}
+	p := PlayerRecord{ID: s.NewPlayerID(), Name: name, NameKey: key, CreatedAt: s.Now().UTC()}
 	first := TokenRecord{ID: tokenID, PlayerID: p.ID, Label: registrationLabel, Hash: HashToken(token), CreatedAt: p.CreatedAt}
 	if err := s.Players.CreatePlayer(r.Context(), p, first); err != nil {
-		s.writeError(w, r, fmt.Errorf("create player: %w", err))
+		s.writeError(w, r, nameTaken(name, fmt.Errorf("create player: %w", err)))
 		return
 	}
 	w.Header().Set("Location", "/v1/players/"+p.ID)

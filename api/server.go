@@ -57,8 +57,11 @@ var _ Tables = (*service.Service)(nil)
 
 // PlayerRecord is a registered player as the player store keeps it.
 type PlayerRecord struct {
-	ID        string
-	Name      string
+	ID   string
+	Name string
+	// NameKey is the name's comparison key (playerName): the store keeps
+	// keys unique. Empty for a player registered before keys were kept.
+	NameKey   string
 	CreatedAt time.Time
 }
 
@@ -85,12 +88,14 @@ func (t TokenRecord) live(now time.Time) bool {
 // forgets it at once when it is revoked on this node or the revocation
 // notice arrives (Deps.Revocations), or when its player is renamed here.
 type Players interface {
-	// CreatePlayer stores p with its first token.
+	// CreatePlayer stores p with its first token; ErrNameTaken when
+	// another player holds p.NameKey.
 	CreatePlayer(ctx context.Context, p PlayerRecord, first TokenRecord) error
 	// PlayerByID returns ErrNoPlayer when no player has the id.
 	PlayerByID(ctx context.Context, id string) (PlayerRecord, error)
-	// RenamePlayer returns ErrNoPlayer when no player has the id.
-	RenamePlayer(ctx context.Context, id, name string) error
+	// RenamePlayer sets the name and its key; ErrNoPlayer when no player
+	// has the id, ErrNameTaken when another player holds the key.
+	RenamePlayer(ctx context.Context, id, name, nameKey string) error
 	// CreateToken stores a further token of t.PlayerID, or returns
 	// ErrTooManyTokens when the player holds maxLive tokens live at
 	// t.CreatedAt. The store counts and inserts in one transaction that
@@ -294,6 +299,7 @@ func NewServer(d Deps) http.Handler {
 		r.Method(http.MethodGet, "/metrics", d.Metrics)
 	}
 	r.Route("/v1", func(r chi.Router) {
+		r.Use(s.singleValuedQuery)
 		r.With(s.limitBy(s.keyByClient), s.quota("registrations", d.Quotas.RegistrationsPerMinute, time.Minute, "registrations from this address", s.keyByClient)).
 			Post("/players", s.createPlayer)
 		r.Group(func(r chi.Router) {

@@ -253,13 +253,13 @@ func (s *server) renameMe(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	name, err := playerName(req.Name)
+	name, key, err := playerName(req.Name)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.Players.RenamePlayer(r.Context(), c.playerID, name); err != nil {
-		s.writeError(w, r, fmt.Errorf("rename player: %w", err))
+	if err := s.Players.RenamePlayer(r.Context(), c.playerID, name, key); err != nil {
+		s.writeError(w, r, nameTaken(name, fmt.Errorf("rename player: %w", err)))
 		return
 	}
 	s.tokens.evictPlayer(c.playerID)

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"path/filepath"
@@ -218,18 +219,31 @@ func withEmbeddedStream(t *testing.T, dir string, f func(jetstream.Stream)) {
 // rootPlayer is a registered player as the end-to-end tests use it.
 type rootPlayer struct{ ID, Token string }
 
+// registerFree registers a player named name, or name with a number after
+// it when the name is taken.
+func registerFree(t *testing.T, c *apitest.Client, name string) rootPlayer {
+	t.Helper()
+	r := c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}})
+	for n := 2; r.Status == http.StatusConflict && r.Problem(t) == "name_taken"; n++ {
+		r = c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": fmt.Sprintf("%s %d", name, n)}})
+	}
+	var p rootPlayer
+	r.Decode(t, &p)
+	return p
+}
+
 // seatedTable is a table the end-to-end tests opened.
 type seatedTable struct{ ID string }
 
-// seatThree registers ann, ben and cat, opens a 斗地主 classic table at stake
-// 1 and seats them in that order; the last join deals the first hand.
+// seatThree registers ann, ben and cat (with a number after each when the
+// server has them already: names are unique), opens a 斗地主 classic table
+// at stake 1 and seats them in that order; the last join deals the first
+// hand.
 func seatThree(t *testing.T, c *apitest.Client) (seatedTable, []rootPlayer) {
 	t.Helper()
 	var ps []rootPlayer
 	for _, name := range []string{"ann", "ben", "cat"} {
-		var p rootPlayer
-		c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}}).Decode(t, &p)
-		ps = append(ps, p)
+		ps = append(ps, registerFree(t, c, name))
 	}
 	var tv seatedTable
 	c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[0].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 1}}).Decode(t, &tv)

@@ -53,7 +53,7 @@ func TestMigrateVerbs(t *testing.T) {
 		args []string
 		want []string // lines the output must hold
 	}{
-		{[]string{"version"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 6 of 6", "projections " + filepath.Join(dir, "projections.db") + ": schema version 12 of 12"}},
+		{[]string{"version"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 13 of 13", "projections " + filepath.Join(dir, "projections.db") + ": schema version 12 of 12"}},
 		{[]string{"down", "1", "--db", "projections"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema version 11 of 12"}},
 		{[]string{"version", "--db", "projections"}, []string{"schema version 11 of 12"}},
 		{[]string{"up"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema up to date at version 12"}},
@@ -61,10 +61,10 @@ func TestMigrateVerbs(t *testing.T) {
 		{[]string{"up", "--db", "projections"}, []string{"schema up to date at version 12"}},
 		{[]string{"force", "4", "--db", "projections"}, []string{"schema version 4 of 12"}},
 		{[]string{"force", "12", "--db", "projections"}, []string{"schema version 12 of 12"}},
-		// The store's tokens migration reverts (tokens fold back into the
-		// players) and comes back.
-		{[]string{"down", "2", "--db", "store"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 1 of 6"}},
-		{[]string{"up", "--db", "store"}, []string{"schema up to date at version 6"}},
+		// The store's name keys, rooms and tokens migrations revert (tokens
+		// fold back into the players) and come back.
+		{[]string{"down", "3", "--db", "store"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 1 of 13"}},
+		{[]string{"up", "--db", "store"}, []string{"schema up to date at version 13"}},
 	}
 	for _, s := range steps {
 		out := mustMigrate(t, dir, s.args...)
@@ -75,15 +75,15 @@ func TestMigrateVerbs(t *testing.T) {
 		}
 	}
 	// The projections that came back up still work with the store.
-	if out, err := migrateRun(t, dir, "down", "3", "--db", "store"); err == nil || !strings.Contains(err.Error(), "event log") {
-		t.Fatalf("down 3 of the store's three migrations: %v (%s), want a refusal naming the event log", err, out)
+	if out, err := migrateRun(t, dir, "down", "4", "--db", "store"); err == nil || !strings.Contains(err.Error(), "event log") {
+		t.Fatalf("down 4 of the store's four migrations: %v (%s), want a refusal naming the event log", err, out)
 	}
 	for _, bad := range [][]string{{"down", "1"}, {"down", "0", "--db", "store"}, {"force", "x", "--db", "store"}, {"force", "7", "--db", "store"}, {"down", "8", "--db", "projections"}, {"sideways"}, {"up", "--db", "other"}} {
 		if out, err := migrateRun(t, dir, bad...); err == nil {
 			t.Errorf("migrate %v: nil error, want a refusal\n%s", bad, out)
 		}
 	}
-	if out := mustMigrate(t, dir, "version"); strings.Count(out, "of 6\n")+strings.Count(out, "of 12\n") != 2 || strings.Contains(out, "dirty") {
+	if out := mustMigrate(t, dir, "version"); strings.Count(out, "of 13\n")+strings.Count(out, "of 12\n") != 2 || strings.Contains(out, "dirty") {
 		t.Fatalf("refused verbs changed the schema:\n%s", out)
 	}
 }
@@ -114,7 +114,7 @@ func TestOlderBinaryRefusesNewerSchema(t *testing.T) {
 		t.Run(db, func(t *testing.T) {
 			dir := t.TempDir()
 			mustMigrate(t, dir)
-			execSQL(t, filepath.Join(dir, db), `UPDATE schema_migrations SET version = 9`)
+			execSQL(t, filepath.Join(dir, db), `UPDATE schema_migrations SET version = 99`)
 			for _, args := range [][]string{{"migrate", "--data", dir}, {"verify", "--data", dir}, {"serve", "--data", dir, "--addr", "127.0.0.1:0"}} {
 				if db == "projections.db" && args[0] == "verify" {
 					continue // verify reads only the store
@@ -125,7 +125,7 @@ func TestOlderBinaryRefusesNewerSchema(t *testing.T) {
 					t.Fatalf("%s on a newer schema: nil error, want a refusal", args[0])
 				}
 				msg := err.Error()
-				if !strings.Contains(msg, "schema version 9, newer than this binary knows") || !strings.Contains(msg, "migrate down") || strings.Contains(msg, "no migration found") {
+				if !strings.Contains(msg, "schema version 99, newer than this binary knows") || !strings.Contains(msg, "migrate down") || strings.Contains(msg, "no migration found") {
 					t.Fatalf("%s on a newer schema said %q, want it to say the database is newer and how to roll back", args[0], msg)
 				}
 			}

@@ -136,11 +136,11 @@ func TestPostgresStoreCommands(t *testing.T) {
 		t.Fatalf("migrate --store: %v\n%s", err, out)
 	}
 	out, err = runCmd(t, "migrate", "--data", dir, "--store", url, "--db", "store", "version")
-	if err != nil || !strings.Contains(out, "schema version 6 of 6") {
+	if err != nil || !strings.Contains(out, "schema version 13 of 13") {
 		t.Fatalf("migrate version --store: %v\n%s", err, out)
 	}
-	if _, err := runCmd(t, "migrate", "--data", dir, "--store", url, "--db", "store", "down", "3"); err == nil {
-		t.Error("migrate down 3 of the PostgreSQL store: nil error, want the refusal to drop the log")
+	if _, err := runCmd(t, "migrate", "--data", dir, "--store", url, "--db", "store", "down", "4"); err == nil {
+		t.Error("migrate down 4 of the PostgreSQL store: nil error, want the refusal to drop the log")
 	}
 	for _, cmd := range [][]string{
 		{"backup", "--out", filepath.Join(t.TempDir(), "b.tar")},

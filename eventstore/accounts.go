@@ -16,14 +16,16 @@ type Accounts interface {
 // Players are the registered players and their bearer tokens.
 type Players interface {
 	// CreatePlayer stores p with its first token, in one transaction. An
-	// ID or token hash already in use is an error matching ErrExists.
+	// ID or token hash already in use is an error matching ErrExists; a
+	// name key another player holds, one matching ErrNameTaken.
 	CreatePlayer(ctx context.Context, p Player, first Token) error
 	// PlayerByID returns the player with id, or an error matching
 	// ErrNotFound.
 	PlayerByID(ctx context.Context, id string) (Player, error)
-	// RenamePlayer sets the name of player id, or returns an error matching
-	// ErrNotFound.
-	RenamePlayer(ctx context.Context, id, name string) error
+	// RenamePlayer sets the name and name key of player id, or returns an
+	// error matching ErrNotFound, or ErrNameTaken when another player
+	// holds the key.
+	RenamePlayer(ctx context.Context, id, name, nameKey string) error
 	// CreateToken stores a further token of t.PlayerID unless the player
 	// holds maxLive tokens live at t.CreatedAt already (an error matching
 	// ErrLimit); maxLive < 0 is no cap. The count and the insert are one

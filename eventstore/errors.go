@@ -11,6 +11,8 @@ var (
 	// ErrLimit: the write would take a player past a cap the caller set
 	// (its live tokens).
 	ErrLimit = errors.New("eventstore: limit reached")
+	// ErrNameTaken: another player holds the name's comparison key.
+	ErrNameTaken = errors.New("eventstore: name taken")
 	// ErrClosed: the store was closed.
 	ErrClosed = errors.New("eventstore: closed")
 )

@@ -5,8 +5,12 @@ import "time"
 // Player is a registered player, as the stores keep it beside the log. Its
 // bearer tokens are records of their own (Token).
 type Player struct {
-	ID        string
-	Name      string
+	ID   string
+	Name string
+	// NameKey is the name's comparison key (the api derives it): no two
+	// players hold one key. Empty for a player registered before keys
+	// were kept, until it is renamed (migrations/0013_name_keys).
+	NameKey   string
 	CreatedAt time.Time // UTC; set by CreatePlayer when zero
 }
 

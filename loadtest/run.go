@@ -140,11 +140,15 @@ type tableView struct {
 func (c *Client) OpenTable(ctx context.Context, cfg Config, n int) (*Table, error) {
 	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(n)|1<<62))
 	key := func() string { return fmt.Sprintf("lt-%016x", rng.Uint64()) }
+	// Names are unique on a server and a server may see several runs (or a
+	// registration retried after a failover): a random part keeps them apart
+	// without drawing on rng, whose draws the seed fixes.
+	run := rand.Uint32()
 	var first struct {
 		ID    string `json:"id"`
 		Token string `json:"token"`
 	}
-	if _, _, err := c.DoOn(ctx, n, "POST", "/v1/players", "", "", map[string]string{"name": fmt.Sprintf("load-%d-0", n)}, &first); err != nil {
+	if _, _, err := c.DoOn(ctx, n, "POST", "/v1/players", "", "", map[string]string{"name": fmt.Sprintf("load-%d-0 %08x", n, run)}, &first); err != nil {
 		return nil, err
 	}
 	var v tableView
@@ -157,7 +161,7 @@ func (c *Client) OpenTable(ctx context.Context, cfg Config, n int) (*Table, erro
 			ID    string `json:"id"`
 			Token string `json:"token"`
 		}
-		if _, _, err := c.DoOn(ctx, n+i, "POST", "/v1/players", "", "", map[string]string{"name": fmt.Sprintf("load-%d-%d", n, i)}, &p); err != nil {
+		if _, _, err := c.DoOn(ctx, n+i, "POST", "/v1/players", "", "", map[string]string{"name": fmt.Sprintf("load-%d-%d %08x", n, i, run)}, &p); err != nil {
 			return nil, err
 		}
 		t.players = append(t.players, p.ID)

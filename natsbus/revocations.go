@@ -3,6 +3,7 @@ package natsbus
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go"
 )
@@ -27,11 +28,21 @@ func (n Namespace) TokenRevocations() string {
 	return "paiju." + n.cluster + ".tokens.revoked"
 }
 
-// Announce tells every node that tokenID was revoked.
+// announceWait bounds how long Announce waits for the server to take the
+// notice: FlushWithContext refuses a context without a deadline (a request's
+// has none), and a notice that takes longer only leaves the other nodes'
+// streams to their heartbeat.
+const announceWait = 2 * time.Second
+
+// Announce tells every node that tokenID was revoked, waiting at most
+// announceWait (or ctx's own deadline, if sooner) for the server to take
+// the notice.
 func (r Revocations) Announce(ctx context.Context, tokenID string) error {
 	if err := r.Conn.Publish(r.Namespace.TokenRevocations(), []byte(tokenID)); err != nil {
 		return fmt.Errorf("natsbus: announce a token revocation: %w", err)
 	}
+	ctx, cancel := context.WithTimeout(ctx, announceWait)
+	defer cancel()
 	if err := r.Conn.FlushWithContext(ctx); err != nil {
 		return fmt.Errorf("natsbus: announce a token revocation: %w", err)
 	}

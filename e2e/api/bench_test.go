@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -79,7 +80,9 @@ func (e benchEnv) openFull() (string, []player) {
 	var ps []player
 	for _, n := range []string{"a", "b", "c"} {
 		var p player
-		e.do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": n}}).Decode(e.b, &p)
+		// Names are unique: each parallel client registers its own.
+		name := fmt.Sprintf("%s %d", n, e.rng.Uint64())
+		e.do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}}).Decode(e.b, &p)
 		ps = append(ps, p)
 	}
 	var tv tableView

@@ -121,9 +121,15 @@ type player struct {
 	ID, Name, Token string
 }
 
+// newPlayer registers a player named name, or, when another player of the
+// env holds the name already (names are unique), name with a number after
+// it: tests name players by their role and may register two of one role.
 func (e *env) newPlayer(name string) player {
 	e.t.Helper()
 	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}})
+	for n := 2; r.Status == http.StatusConflict && r.Problem(e.t) == "name_taken"; n++ {
+		r = e.c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": fmt.Sprintf("%s %d", name, n)}})
+	}
 	if r.Status != http.StatusCreated {
 		e.t.Fatalf("create player: %d %s", r.Status, r.Body)
 	}

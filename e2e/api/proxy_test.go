@@ -16,7 +16,7 @@ import (
 func register(t *testing.T, e *env, limit int, xff string) int {
 	t.Helper()
 	for i := range limit + 1 {
-		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": "p"}, Header: map[string]string{"X-Forwarded-For": xff}})
+		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": fmt.Sprintf("p %s %d", xff, i)}, Header: map[string]string{"X-Forwarded-For": xff}})
 		if r.Status == http.StatusTooManyRequests {
 			return i
 		}

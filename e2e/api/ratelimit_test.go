@@ -78,8 +78,8 @@ func TestBurstsAreRateLimited(t *testing.T) {
 	}
 	// Registration is limited by address: the env registered 3 players already.
 	seen429 := false
-	for range limit {
-		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": "flood"}})
+	for i := range limit {
+		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": fmt.Sprintf("flood %d", i)}})
 		seen429 = seen429 || r.Status == http.StatusTooManyRequests
 	}
 	if !seen429 {

@@ -60,7 +60,7 @@ func testPlayers(t *testing.T, s accountsStore) {
 		t.Errorf("player of a refused creation: %v, want ErrNotFound", err)
 	}
 
-	if err := s.RenamePlayer(ctx, "p-bob", "Robert"); err != nil {
+	if err := s.RenamePlayer(ctx, "p-bob", "Robert", "robert"); err != nil {
 		t.Fatalf("RenamePlayer: %v", err)
 	}
 	if got, err := s.PlayerByID(ctx, "p-bob"); err != nil || got.Name != "Robert" {
@@ -69,8 +69,69 @@ func testPlayers(t *testing.T, s accountsStore) {
 	if got, _, err := s.TokenByHash(ctx, "th-bob"); err != nil || got.Name != "Robert" {
 		t.Errorf("renamed player by token = %+v %v, want the name Robert", got, err)
 	}
-	if err := s.RenamePlayer(ctx, "p-nobody", "x"); !errors.Is(err, eventstore.ErrNotFound) {
+	if err := s.RenamePlayer(ctx, "p-nobody", "x", "x"); !errors.Is(err, eventstore.ErrNotFound) {
 		t.Errorf("RenamePlayer of an unknown id: %v, want ErrNotFound", err)
+	}
+}
+
+// testNameKeys: no two players hold one name key, whether they register or
+// rename, one after the other or at once; players without a key (those
+// registered before keys were kept) are not kept apart.
+func testNameKeys(t *testing.T, s accountsStore) {
+	ctx := t.Context()
+	create := func(id, name, key string) error {
+		return s.CreatePlayer(ctx, eventstore.Player{ID: id, Name: name, NameKey: key}, eventstore.Token{ID: "tk-" + id, Hash: "th-" + id})
+	}
+	if err := create("p-1", "玩家1", "玩家1"); err != nil {
+		t.Fatalf("CreatePlayer: %v", err)
+	}
+	if got, err := s.PlayerByID(ctx, "p-1"); err != nil || got.NameKey != "玩家1" {
+		t.Errorf("player = %+v %v, want its name key kept", got, err)
+	}
+	if err := create("p-2", "玩家１", "玩家1"); !errors.Is(err, eventstore.ErrNameTaken) {
+		t.Errorf("CreatePlayer with a key p-1 holds: %v, want ErrNameTaken", err)
+	}
+	if _, err := s.PlayerByID(ctx, "p-2"); !errors.Is(err, eventstore.ErrNotFound) {
+		t.Errorf("player of a refused creation: %v, want ErrNotFound", err)
+	}
+	for _, id := range []string{"p-old1", "p-old2"} {
+		if err := create(id, "Old", ""); err != nil {
+			t.Errorf("CreatePlayer without a key beside another: %v, want no error", err)
+		}
+	}
+	if err := create("p-3", "Three", "three"); err != nil {
+		t.Fatalf("CreatePlayer: %v", err)
+	}
+	if err := s.RenamePlayer(ctx, "p-3", "玩家１", "玩家1"); !errors.Is(err, eventstore.ErrNameTaken) {
+		t.Errorf("RenamePlayer to a key p-1 holds: %v, want ErrNameTaken", err)
+	}
+	if got, err := s.PlayerByID(ctx, "p-3"); err != nil || got.Name != "Three" || got.NameKey != "three" {
+		t.Errorf("player after a refused rename = %+v %v, want it unchanged", got, err)
+	}
+	if err := s.RenamePlayer(ctx, "p-1", "玩家１", "玩家1"); err != nil {
+		t.Errorf("RenamePlayer to the key it holds: %v, want no error", err)
+	}
+	if err := s.RenamePlayer(ctx, "p-old1", "Three", "three"); !errors.Is(err, eventstore.ErrNameTaken) {
+		t.Errorf("RenamePlayer of a keyless player to a key p-3 holds: %v, want ErrNameTaken", err)
+	}
+
+	// Registrations of one name at once: exactly one is stored.
+	const racers = 8
+	errs := make(chan error, racers)
+	for i := range racers {
+		go func() { errs <- create(fmt.Sprintf("p-race%d", i), "Racer", "racer") }()
+	}
+	won := 0
+	for range racers {
+		switch err := <-errs; {
+		case err == nil:
+			won++
+		case !errors.Is(err, eventstore.ErrNameTaken):
+			t.Errorf("concurrent CreatePlayer: %v, want nil or ErrNameTaken", err)
+		}
+	}
+	if won != 1 {
+		t.Errorf("%d of %d concurrent registrations of one name key stored, want exactly 1", won, racers)
 	}
 }
 

@@ -72,6 +72,7 @@ func RunAccounts[S interface {
 }](t *testing.T, open func(t *testing.T) S) {
 	run(t, func(t *testing.T) accountsStore { return open(t) }, []test[accountsStore]{
 		{"Players", testPlayers},
+		{"NameKeys", testNameKeys},
 		{"Tokens", testTokens},
 		{"TokenCap", testTokenCap},
 		{"Rooms", testRooms},

@@ -27,6 +27,25 @@ func isUniqueViolation(err error) bool {
 	return errors.As(err, &pgErr) && pgErr.Code == uniqueViolation
 }
 
+// nameKeyIndex is the unique index that keeps name keys unique.
+const nameKeyIndex = "players_by_name_key"
+
+// nameKey is key as the store keeps it: NULL for none, which the unique
+// index lets any number of players share.
+func nameKey(key string) *string {
+	if key == "" {
+		return nil
+	}
+	return &key
+}
+
+// isNameKeyViolation reports whether err is the unique index on
+// players.name_key refusing a key another player holds.
+func isNameKeyViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == uniqueViolation && pgErr.ConstraintName == nameKeyIndex
+}
+
 // micros is t at the store's precision, or NULL when zero.
 func micros(t time.Time) *time.Time {
 	if t.IsZero() {
@@ -57,12 +76,15 @@ func (s *Store) CreatePlayer(ctx context.Context, p Player, first Token) error {
 		first.CreatedAt = p.CreatedAt
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO players (id, name, created_at) VALUES ($1, $2, $3)`,
-			p.ID, p.Name, p.CreatedAt.UTC().Truncate(time.Microsecond)); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO players (id, name, name_key, created_at) VALUES ($1, $2, $3, $4)`,
+			p.ID, p.Name, nameKey(p.NameKey), p.CreatedAt.UTC().Truncate(time.Microsecond)); err != nil {
 			return err
 		}
 		return insertToken(ctx, tx, first)
 	})
+	if isNameKeyViolation(err) {
+		return fmt.Errorf("create player %s: %w", p.ID, eventstore.ErrNameTaken)
+	}
 	if isUniqueViolation(err) {
 		return fmt.Errorf("create player %s: %w", p.ID, eventstore.ErrExists)
 	}
@@ -194,10 +216,14 @@ func (s *Store) PlayerByID(ctx context.Context, id string) (Player, error) {
 	return p, nil
 }
 
-// RenamePlayer sets the name of player id, or returns an error matching
-// eventstore.ErrNotFound.
-func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE players SET name = $1 WHERE id = $2`, name, id)
+// RenamePlayer sets the name and name key of player id, or returns an
+// error matching eventstore.ErrNotFound, or eventstore.ErrNameTaken when
+// another player holds the key.
+func (s *Store) RenamePlayer(ctx context.Context, id, name, key string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE players SET name = $1, name_key = $2 WHERE id = $3`, name, nameKey(key), id)
+	if isNameKeyViolation(err) {
+		return fmt.Errorf("rename player %s: %w", id, eventstore.ErrNameTaken)
+	}
 	if err == nil && tag.RowsAffected() == 0 {
 		err = eventstore.ErrNotFound
 	}

@@ -27,8 +27,8 @@ func TestTokensMigrationKeepsExistingPlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	// Back to before the tokens (and the rooms after them).
-	if err := m.Down(ctx, 2); err != nil {
+	// Back to before the tokens (and the rooms and name keys after them).
+	if err := m.Down(ctx, 3); err != nil {
 		t.Fatalf("Down: %v", err)
 	}
 	at := time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)
@@ -48,7 +48,7 @@ func TestTokensMigrationKeepsExistingPlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if err := m.Down(ctx, 2); err != nil {
+	if err := m.Down(ctx, 3); err != nil {
 		t.Fatalf("Down with tokens: %v", err)
 	}
 	conn, err := pgx.Connect(ctx, url)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	msqlite "modernc.org/sqlite"
@@ -21,7 +22,8 @@ type Player = eventstore.Player
 type Token = eventstore.Token
 
 // CreatePlayer stores p with its first token, in one transaction. An ID or
-// token hash already in use is an error matching eventstore.ErrExists.
+// token hash already in use is an error matching eventstore.ErrExists; a
+// name key another player holds, eventstore.ErrNameTaken.
 func (s *Store) CreatePlayer(ctx context.Context, p Player, first Token) (err error) {
 	if p.ID == "" || first.ID == "" || first.Hash == "" {
 		return errors.New("create player: empty id, token id or token hash")
@@ -42,10 +44,13 @@ func (s *Store) CreatePlayer(ctx context.Context, p Player, first Token) (err er
 			_ = tx.Rollback()
 		}
 	}()
-	_, err = tx.ExecContext(ctx, `INSERT INTO players (id, name, created_at) VALUES (?, ?, ?)`,
-		p.ID, p.Name, p.CreatedAt.UTC().UnixNano())
+	_, err = tx.ExecContext(ctx, `INSERT INTO players (id, name, name_key, created_at) VALUES (?, ?, ?, ?)`,
+		p.ID, p.Name, nameKey(p.NameKey), p.CreatedAt.UTC().UnixNano())
 	if err == nil {
 		err = insertToken(ctx, tx, first)
+	}
+	if isNameKeyViolation(err) {
+		return fmt.Errorf("create player %s: %w", p.ID, eventstore.ErrNameTaken)
 	}
 	if isUniqueViolation(err) {
 		return fmt.Errorf("create player %s: %w", p.ID, eventstore.ErrExists)
@@ -220,10 +225,14 @@ func (s *Store) PlayerByID(ctx context.Context, id string) (Player, error) {
 	return p, nil
 }
 
-// RenamePlayer sets the name of player id, or returns an error matching
-// eventstore.ErrNotFound.
-func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
-	res, err := s.wdb.ExecContext(ctx, `UPDATE players SET name = ? WHERE id = ?`, name, id)
+// RenamePlayer sets the name and name key of player id, or returns an
+// error matching eventstore.ErrNotFound, or eventstore.ErrNameTaken when
+// another player holds the key.
+func (s *Store) RenamePlayer(ctx context.Context, id, name, key string) error {
+	res, err := s.wdb.ExecContext(ctx, `UPDATE players SET name = ?, name_key = ? WHERE id = ?`, name, nameKey(key), id)
+	if isNameKeyViolation(err) {
+		return fmt.Errorf("rename player %s: %w", id, eventstore.ErrNameTaken)
+	}
 	if err != nil {
 		return fmt.Errorf("rename player %s: %w", id, err)
 	}
@@ -234,6 +243,18 @@ func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
 		return fmt.Errorf("rename player %s: %w", id, err)
 	}
 	return nil
+}
+
+// nameKey is key as the store keeps it: NULL for none, which the unique
+// index lets any number of players share.
+func nameKey(key string) sql.NullString {
+	return sql.NullString{String: key, Valid: key != ""}
+}
+
+// isNameKeyViolation reports whether err is the unique index on
+// players.name_key refusing a key another player holds.
+func isNameKeyViolation(err error) bool {
+	return isUniqueViolation(err) && strings.Contains(err.Error(), "players.name_key")
 }
 
 func isUniqueViolation(err error) bool {

@@ -25,8 +25,8 @@ func TestTokensMigrationKeepsExistingPlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	// Back to before the tokens (and the rooms after them).
-	if err := m.Down(ctx, 2); err != nil {
+	// Back to before the tokens (and the rooms and name keys after them).
+	if err := m.Down(ctx, 3); err != nil {
 		t.Fatalf("Down: %v", err)
 	}
 	at := time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)
@@ -55,7 +55,7 @@ func TestTokensMigrationKeepsExistingPlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if err := m.Down(ctx, 2); err != nil {
+	if err := m.Down(ctx, 3); err != nil {
 		t.Fatalf("Down with tokens: %v", err)
 	}
 	for id, want := range map[string]string{"p-old": "h-old", "p-gone": "revoked:p-gone"} {

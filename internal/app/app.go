@@ -431,7 +431,11 @@ func apiMetrics(metricsAddr string, m *metrics.Metrics) http.Handler {
 type playerStore struct{ s eventstore.Players }
 
 func (p playerStore) CreatePlayer(ctx context.Context, r api.PlayerRecord, first api.TokenRecord) error {
-	return p.s.CreatePlayer(ctx, eventstore.Player(r), eventstore.Token(first))
+	err := p.s.CreatePlayer(ctx, eventstore.Player(r), eventstore.Token(first))
+	if errors.Is(err, eventstore.ErrNameTaken) {
+		return fmt.Errorf("%w: %w", api.ErrNameTaken, err)
+	}
+	return err
 }
 
 func (p playerStore) PlayerByID(ctx context.Context, id string) (api.PlayerRecord, error) {
@@ -442,10 +446,13 @@ func (p playerStore) PlayerByID(ctx context.Context, id string) (api.PlayerRecor
 	return api.PlayerRecord(r), err
 }
 
-func (p playerStore) RenamePlayer(ctx context.Context, id, name string) error {
-	err := p.s.RenamePlayer(ctx, id, name)
+func (p playerStore) RenamePlayer(ctx context.Context, id, name, nameKey string) error {
+	err := p.s.RenamePlayer(ctx, id, name, nameKey)
 	if errors.Is(err, eventstore.ErrNotFound) {
 		return api.ErrNoPlayer
+	}
+	if errors.Is(err, eventstore.ErrNameTaken) {
+		return fmt.Errorf("%w: %w", api.ErrNameTaken, err)
 	}
 	return err
 }

@@ -100,6 +100,9 @@ async function shows(page, v) {
   );
 }
 
+/** How many tables play() has played, for names unique on the server. */
+let plays = 0;
+
 /**
  * Opens a 斗地主 classic table from the lobby without a turn clock; two
  * players sit down over the API. Then plays until seat 0 has had `turns`
@@ -127,7 +130,9 @@ async function play(page, base, opened, turns) {
   assert.equal((await state(page)).seat, "0");
   /** @type {Player[]} */
   const bySeat = [];
-  for (const name of ["南", "西"]) {
+  // Names are unique on a server, and this file's tests share one.
+  const round = (plays += 1);
+  for (const name of [`南${round}`, `西${round}`]) {
     /** @type {Schemas["CreatedPlayer"]} */
     const p = await callAPI(base, "POST", "/v1/players", undefined, { name });
     /** @type {CommandResult} */

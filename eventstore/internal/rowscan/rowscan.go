@@ -80,7 +80,7 @@ func (d Driver[T, N]) Idempotency(row Row, scope, key string) (eventstore.Idempo
 }
 
 // PlayerColumns are the columns of a player, as Player reads them.
-const PlayerColumns = `id, name, created_at`
+const PlayerColumns = `id, name, COALESCE(name_key, ''), created_at`
 
 // Player reads a row of PlayerColumns; no row is eventstore.ErrNotFound.
 func (d Driver[T, N]) Player(row Row) (eventstore.Player, error) {
@@ -88,7 +88,7 @@ func (d Driver[T, N]) Player(row Row) (eventstore.Player, error) {
 		p  eventstore.Player
 		at T
 	)
-	if err := d.scan(row, &p.ID, &p.Name, &at); err != nil {
+	if err := d.scan(row, &p.ID, &p.Name, &p.NameKey, &at); err != nil {
 		return eventstore.Player{}, err
 	}
 	p.CreatedAt = d.Time(at)

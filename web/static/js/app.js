@@ -117,11 +117,25 @@ async function ensurePlayer() {
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
     }
   }
-  const suffix = String(Math.floor(1000 + Math.random() * 9000));
-  const created = await new Api().register(t("player.defaultName", { n: suffix }));
+  const created = await registerFreeName();
   const p = { id: created.id, name: created.name, token: created.token };
   localStorage.setItem(STORAGE_KEY, JSON.stringify(p));
   return p;
+}
+
+/**
+ * Registers under a default name with a random number; names are unique,
+ * so a number someone holds already is drawn again.
+ */
+async function registerFreeName() {
+  for (let tries = 1; ; tries++) {
+    const suffix = String(Math.floor(100000 + Math.random() * 900000));
+    try {
+      return await new Api().register(t("player.defaultName", { n: suffix }));
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== "name_taken" || tries >= 5) throw err;
+    }
+  }
 }
 
 /** @param {string} id @returns {HTMLElement} */
