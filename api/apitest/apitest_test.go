@@ -15,7 +15,7 @@ const goodTable = `{"id":"T1","game":"doudizhu","variant":"classic","stake":1,"o
 "hand_number":1,"hand":[],"seats":[{"seat":0,"player_id":"p0","name":"东","total":0,"bot":false,"delegated":false,"deadline":null}],
 "game_state":{"hand":1,"deal":1,"first_bidder":0,"bids":null,"landlord":null,"bid":0,"multiplier":1,
 "kitty":null,"last_play":null,"passes":0,"cards_left":[17,17,17],"plays":[0,0,0]},
-"last_settlement":null,"closed":false,"clock":null,"max_hands":0}`
+"last_settlement":null,"closed":false,"clock":null,"max_hands":0,"spectators":"public","watchers":true}`
 
 // TestValidatorEnforcesTheSpec serves bodies that break openapi.yaml in the
 // ways OpenAPI 3.1 expresses (type arrays with null, const, a oneOf chosen
