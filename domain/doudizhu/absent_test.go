@@ -147,3 +147,43 @@ func TestAbsentTableAbandoned(t *testing.T) {
 		t.Fatalf("an abandoned table settled something: totals %v, last %v", closed.Totals, st.Last)
 	}
 }
+
+// A server bot's seat is never absent (rules README, Clocks: tables of server
+// bots never count as absent): its passes keep a table of timed-out players
+// open through any number of deals thrown in.
+func TestBotTableNeverAbandoned(t *testing.T) {
+	r, _ := New().Rules("classic", nil)
+	st, seeds := table.New(r), &gametest.SeedSeq{ID: 7}
+	evs, err := table.OpenWith(r, table.Opening{ID: "t", Game: "doudizhu", Variant: "classic", Stake: 1, OpenedBy: "p0", Clock: &table.Clock{TurnSeconds: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyAt(st, evs, opened)
+	for i := range 2 {
+		evs, err := table.Join(st, fmt.Sprint("p", i), "", -1, seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		applyAt(st, evs, opened)
+	}
+	evs, err = table.SeatBot(st, "bot", "Bot", 2, seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyAt(st, evs, opened)
+	for step := 0; st.Deal <= 5; step++ {
+		if st.Closed || step > 100 {
+			t.Fatalf("a table with a server bot closed (%v) or stalled after deal %d", st.Closed, st.Deal)
+		}
+		seat := st.G.(*State).turn
+		if seat != 2 {
+			timeOut(t, st, seeds)
+			continue
+		}
+		evs, err := table.Act(st, seat, table.Action{Type: ActionPass}, seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		applyAt(st, evs, opened)
+	}
+}
