@@ -24,6 +24,8 @@ var (
 	_ table.GameState       = (*State)(nil)
 	// Tables opened under an older rules version replay under it.
 	_ table.Versioned = (*Game)(nil)
+	// "duplicate" is refused on an ordinary table.
+	_ table.TournamentOptions = (*Game)(nil)
 )
 
 // Name is the game's API name.
@@ -39,6 +41,11 @@ func (*Game) ActionTypes() []string {
 
 // Variants lists the variants this version plays.
 func (*Game) Variants() []string { return []string{"ningyang", "guafeng", "qiangbao"} }
+
+// TournamentOnly: "duplicate" is only for the tables of a duplicate
+// tournament, never an option of an ordinary table (shengji.md, qiangbao,
+// turn 3 Decision; table.TournamentOptions).
+func (*Game) TournamentOnly() []string { return []string{"duplicate"} }
 
 // Rules returns a variant's rules with its options (see doc.go, Options).
 func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
