@@ -129,6 +129,10 @@ type variant struct {
 	// exchange and the dealer leads; /2 opens the 粘牌 kitty swap there
 	// (shengji.md, 粘牌 kitty swap).
 	noKittySwap bool
+	// ownPairAnySuit keeps rules qiangbao/1: a seat's own pair of any suit
+	// overrode its own standing single; /2 takes only the same suit
+	// (shengji.md, qiangbao, turn 3 Decision).
+	ownPairAnySuit bool
 }
 
 func variantNamed(name string) (*variant, bool) {
@@ -160,6 +164,8 @@ func variantAt(version, name string) (*variant, bool) {
 	case version == v.version:
 	case version == "shengji/guafeng/1" && name == "guafeng":
 		v.version, v.stickOwesJokersOnly, v.noKittySwap = version, true, true
+	case version == "shengji/qiangbao/1" && name == "qiangbao":
+		v.version, v.ownPairAnySuit = version, true
 	default:
 		return nil, false
 	}
