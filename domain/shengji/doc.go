@@ -104,7 +104,7 @@
 // names no next dealer (the first-hand rule chooses each hand's), qiangbao
 // keeps no match points, and only the table's max_hands ends it.
 //
-// # guafeng (刮风, seed 003; rules version "shengji/guafeng/2"; see Rules versions)
+// # guafeng (刮风, seed 003; rules version "shengji/guafeng/3"; see Rules versions)
 //
 // The deal, draw order, phases and events above hold, with these rules:
 //
@@ -352,11 +352,16 @@
 // Timeout, per phase (the cards sorted as Legal lists them for the seat):
 //
 //   - drawing: draw.
-//   - declaring: pass, never a declaration; except in guafeng's first hand
-//     while nobody has declared, where a window closing without a
-//     declaration deals again (DealVoided "no_declaration") and a table of
-//     absent seats would deal for ever: there the seat makes its
-//     declaration with the fewest cards, if it has one.
+//   - declaring: pass, never a declaration (rules README, Clocks, timeouts
+//     and absent players), in guafeng's and qiangbao's first hand too, where
+//     a window closing without a declaration deals again (DealVoided
+//     "no_declaration", seed 003 第一局無人亮主，則須重新發牌). A table whose
+//     every seat is absent (each timed out or delegated, none acted) through
+//     3 such deals in a row closes with reason "abandoned", nothing settled
+//     (table.Abandoning; guafeng and qiangbao, not ningyang, whose timeouts
+//     always play a hand out). The versions before (guafeng/1, guafeng/2,
+//     qiangbao/1: timeoutDeclares) had the seat make its declaration with
+//     the fewest cards there, if it had one, and never abandoned a table.
 //   - burying: the 4 lowest cards; in guafeng every joker the burier holds
 //     first (at most 4, the rule), then its lowest cards no stick takes.
 //   - exchanging: give back the lowest card the exchange allows; in the

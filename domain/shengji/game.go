@@ -133,6 +133,13 @@ type variant struct {
 	// overrode its own standing single; /2 takes only the same suit
 	// (shengji.md, qiangbao, turn 3 Decision).
 	ownPairAnySuit bool
+	// timeoutDeclares keeps rules guafeng/1, guafeng/2 and qiangbao/1: in a
+	// first hand with nothing declared, a seat timing out in the final
+	// window made its weakest declaration, and no table was abandoned.
+	// Since, a timeout passes there, a window nobody declared in deals again,
+	// and a table of absent seats closes (rules README, Clocks, timeouts and
+	// absent players).
+	timeoutDeclares bool
 }
 
 func variantNamed(name string) (*variant, bool) {
@@ -141,7 +148,7 @@ func variantNamed(name string) (*variant, bool) {
 		return &variant{name: "ningyang", version: "shengji/ningyang/1", escapePenalty: 16, score: scoreTable, handSize: 26, kittyLen: 4}, true
 	case "guafeng":
 		return &variant{
-			name: "guafeng", version: "shengji/guafeng/2", escapePenalty: 16,
+			name: "guafeng", version: "shengji/guafeng/3", escapePenalty: 16,
 			declarerDeals: true, fixedTrumps: true, jokerDeclarations: true, partnerBuries: true,
 			guafengKitty: true, menPai: true, score: guafengScore, handSize: 26, kittyLen: 4,
 		}, true
@@ -163,9 +170,11 @@ func variantAt(version, name string) (*variant, bool) {
 	switch {
 	case version == v.version:
 	case version == "shengji/guafeng/1" && name == "guafeng":
-		v.version, v.stickOwesJokersOnly, v.noKittySwap = version, true, true
+		v.version, v.stickOwesJokersOnly, v.noKittySwap, v.timeoutDeclares = version, true, true, true
+	case version == "shengji/guafeng/2" && name == "guafeng":
+		v.version, v.timeoutDeclares = version, true
 	case version == "shengji/qiangbao/1" && name == "qiangbao":
-		v.version, v.ownPairAnySuit = version, true
+		v.version, v.ownPairAnySuit, v.timeoutDeclares = version, true, true
 	default:
 		return nil, false
 	}
@@ -255,6 +264,21 @@ func parseOptions(v *variant, raw json.RawMessage) (options, error) {
 type Rules struct {
 	v *variant
 	o options
+}
+
+// abandonAfter is how many deals in a row thrown in with every seat absent
+// close a table (rules README, Clocks, timeouts and absent players).
+const abandonAfter = 3
+
+// AbandonAfter closes a table of absent players (table.Abandoning) in the
+// variants whose first hand is dealt again when nobody declares (guafeng,
+// qiangbao); 0 for ningyang, whose timeouts never leave a hand unplayed, and
+// for the versions before the rule.
+func (r *Rules) AbandonAfter() int {
+	if r.v.timeoutDeclares || !r.v.menPai && !r.v.qiangbao {
+		return 0
+	}
+	return abandonAfter
 }
 
 // Version names the rules engine version recorded in TableOpened.

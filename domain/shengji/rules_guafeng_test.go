@@ -16,7 +16,7 @@ import (
 // option, default on); ningyang's option is not guafeng's.
 func TestGuafengOptions(t *testing.T) {
 	r := guafeng(t)
-	if string(r.Options()) != `{"match":true,"kitty_deduction":true}` || r.Version() != "shengji/guafeng/2" {
+	if string(r.Options()) != `{"match":true,"kitty_deduction":true}` || r.Version() != "shengji/guafeng/3" {
 		t.Fatalf("guafeng options %s, version %s", r.Options(), r.Version())
 	}
 	off := variantRules(t, "guafeng", `{"kitty_deduction":false,"match":false}`)

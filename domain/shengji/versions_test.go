@@ -186,6 +186,7 @@ func TestRulesAt(t *testing.T) {
 	}{
 		{"shengji/guafeng/1", "guafeng", true},
 		{"shengji/guafeng/2", "guafeng", false},
+		{"shengji/guafeng/3", "guafeng", false},
 		{"shengji/ningyang/1", "ningyang", false},
 		{"shengji/qiangbao/1", "qiangbao", true},
 		{"shengji/qiangbao/2", "qiangbao", false},
@@ -204,12 +205,12 @@ func TestRulesAt(t *testing.T) {
 			t.Errorf("a table opened under %s replays under %v (%v), want that version", tc.version, got, err)
 		}
 	}
-	if r, err := New().Rules("guafeng", nil); err != nil || r.Version() != "shengji/guafeng/2" {
-		t.Errorf("new guafeng tables open under %v (%v), want shengji/guafeng/2 (%s)", r, err, revisedStick)
+	if r, err := New().Rules("guafeng", nil); err != nil || r.Version() != "shengji/guafeng/3" {
+		t.Errorf("new guafeng tables open under %v (%v), want shengji/guafeng/3 (%s; rules README, Clocks)", r, err, revisedStick)
 	}
 	for _, tc := range []struct{ version, variant string }{
 		{"shengji/guafeng/0", "guafeng"},
-		{"shengji/guafeng/3", "guafeng"},
+		{"shengji/guafeng/4", "guafeng"},
 		{"", "guafeng"},
 		{"shengji/ningyang/1", "guafeng"},
 		{"shengji/guafeng/1", "ningyang"},
