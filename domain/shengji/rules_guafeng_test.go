@@ -563,3 +563,25 @@ func TestGuafengActionValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestGuafengOverrideInFinalWindow: the final declaration window is part of
+// the deal (shengji.md, The deal and trump declaration, turn 3 Decision), so
+// 沖主, allowed "before the deal ends" (seed 003: 在發牌結束前), is allowed
+// there too, after the last card is drawn.
+func TestGuafengOverrideInFinalWindow(t *testing.T) {
+	r := guafeng(t)
+	st := deal{first: [4]string{"BJ H9 H9", "BJ RJ S4 S4", "RJ D8 D8", "S2"}}.build(t, r)
+	drawRounds(t, st, handSize)
+	if g := gametest.Game[State](st); g.phase != phaseWindow {
+		t.Fatalf("after %d draw rounds the hand is %s, want the final window", handSize, g.phase)
+	}
+	gametest.MustAct(t, st, 0, declareA("BJ H9 H9"))
+	evs := gametest.MustAct(t, st, 1, declareA("BJ RJ S4 S4"))
+	if e := evs[0].(TrumpDeclared); e.Kind != kindOverride || e.Jokers != 2 {
+		t.Fatalf("沖主 in the final window: %+v, want an override with 2 jokers (shengji.md, turn 3: the final window is part of the deal)", e)
+	}
+	closeWindow(t, st)
+	if g := gametest.Game[State](st); g.dealer != 1 || g.order.Trump != cards.Spades {
+		t.Fatalf("after 沖主 in the final window: dealer %d, trump %v; want the overrider dealing ♠", g.dealer, g.order.Trump)
+	}
+}
