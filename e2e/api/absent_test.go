@@ -88,3 +88,37 @@ func count(xs []string, x string) int {
 	}
 	return n
 }
+
+// TestFirstHandTimeoutsOverREST: in 刮风's and qiangbao's first hand a
+// timed-out seat never declares (rules README, Clocks, timeouts and absent
+// players), so a deal of timeouts alone is dealt again (seed 003: 第一局無人
+// 亮主，則須重新發牌), and the third such deal in a row closes the table,
+// reason abandoned, nothing settled.
+func TestFirstHandTimeoutsOverREST(t *testing.T) {
+	for _, variant := range []string{"guafeng", "qiangbao"} {
+		t.Run(variant, func(t *testing.T) {
+			e := newEnv(t, 37)
+			body := map[string]any{"game": "shengji", "variant": variant, "stake": 1, "clock": map[string]any{"turn_seconds": 10, "delegate_after": 0}}
+			id, ps := e.openTable(body, 4)
+			for step := 0; !e.liveView(id, ps[0].Token).Closed; step++ {
+				if step > 1000 {
+					t.Fatal("1000 timeouts and the table is still open")
+				}
+				e.runClock()
+			}
+			evs := e.auditorEvents(id)
+			got := typesOf(evs)
+			last := evs[len(evs)-1]
+			var closed struct {
+				Reason string `json:"reason"`
+			}
+			if err := json.Unmarshal(last.Data, &closed); err != nil || closed.Reason != "abandoned" {
+				t.Fatalf("the table closed with %s %s, want reason abandoned", last.Type, last.Data)
+			}
+			if n := count(got, "DealVoided"); n != 3 || slices.Contains(got, "TrumpDeclared") || slices.Contains(got, "HandSettled") {
+				t.Fatalf("%d deals thrown in, a declaration or a settlement among %v; want 3 deals, no declaration, nothing settled", n, got)
+			}
+			e.verifyStream(id)
+		})
+	}
+}
