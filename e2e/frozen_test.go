@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -298,11 +299,11 @@ func (c changedRules) Decide(table.GameState, int, table.Action) ([]table.Payloa
 	return nil, errors.New("the changed rules refuse this")
 }
 
-// changedGame is a game whose rules changed to version next ("" keeps the
-// old version string: a change nobody bumped).
+// changedGame is a game whose rules changed, to the next version when bump
+// is set (else keeping the old version string: a change nobody bumped).
 type changedGame struct {
 	table.Game
-	suffix string
+	bump bool
 }
 
 func (g changedGame) Rules(variant string, options json.RawMessage) (table.Rules, error) {
@@ -310,14 +311,27 @@ func (g changedGame) Rules(variant string, options json.RawMessage) (table.Rules
 	if err != nil {
 		return nil, err
 	}
-	return changedRules{r, strings.TrimSuffix(r.Version(), "/1") + g.suffix}, nil
+	if !g.bump {
+		return changedRules{r, r.Version()}, nil
+	}
+	return changedRules{r, nextVersion(r.Version())}, nil
+}
+
+// nextVersion is "game/variant/N+1" of "game/variant/N".
+func nextVersion(v string) string {
+	i := strings.LastIndexByte(v, '/')
+	n, err := strconv.Atoi(v[i+1:])
+	if err != nil {
+		panic(fmt.Sprintf("rules version %q does not end in a number", v))
+	}
+	return v[:i+1] + strconv.Itoa(n+1)
 }
 
 // keepingGame is changedGame keeping its old rules (table.Versioned).
 type keepingGame struct{ changedGame }
 
 func (g keepingGame) RulesAt(version, variant string, options json.RawMessage) (table.Rules, error) {
-	r, err := g.Game.Rules(variant, options)
+	r, err := g.Game.(table.Versioned).RulesAt(version, variant, options)
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +347,13 @@ func (g keepingGame) RulesAt(version, variant string, options json.RawMessage) (
 // keeps none, and a change made without bumping the version fails the
 // frozen stream (docs/OPERATIONS.md, Rules versions).
 func TestRulesChangeKeepsOldTablesReplayable(t *testing.T) {
-	stream, err := os.ReadFile(frozenFile("doudizhu/classic/1"))
+	dou := games.All()["doudizhu"]
+	current, err := dou.Rules("classic", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, next := current.Version(), nextVersion(current.Version())
+	stream, err := os.ReadFile(frozenFile(old))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,19 +363,18 @@ func TestRulesChangeKeepsOldTablesReplayable(t *testing.T) {
 		_, err := audit.VerifyExport(reg.Rules, bytes.NewReader(stream))
 		return err
 	}
-	dou := games.All()["doudizhu"]
-	if err := verify(keepingGame{changedGame{dou, "/2"}}); err != nil {
-		t.Fatalf("rules bumped to /2 with /1 kept: the old table does not verify: %v", err)
+	if err := verify(keepingGame{changedGame{dou, true}}); err != nil {
+		t.Fatalf("rules bumped to %s with %s kept: the old table does not verify: %v", next, old, err)
 	}
-	r, err := keepingGame{changedGame{dou, "/2"}}.Rules("classic", nil)
-	if err != nil || r.Version() != "doudizhu/classic/2" {
-		t.Fatalf("new tables open under %v (%v), want doudizhu/classic/2", r, err)
+	r, err := keepingGame{changedGame{dou, true}}.Rules("classic", nil)
+	if err != nil || r.Version() != next {
+		t.Fatalf("new tables open under %v (%v), want %s", r, err, next)
 	}
 	// audit reports a fault by its text (the line and event), so match that.
-	if err := verify(changedGame{dou, "/2"}); err == nil || !strings.Contains(err.Error(), table.ErrRulesVersion.Error()) || !strings.Contains(err.Error(), "doudizhu/classic/1") {
-		t.Fatalf("rules bumped to /2 with /1 dropped: %v, want a refusal naming the version", err)
+	if err := verify(changedGame{dou, true}); err == nil || !strings.Contains(err.Error(), table.ErrRulesVersion.Error()) || !strings.Contains(err.Error(), old) {
+		t.Fatalf("rules bumped to %s with %s dropped: %v, want a refusal naming the version", next, old, err)
 	}
-	if err := verify(changedGame{dou, "/1"}); err == nil || strings.Contains(err.Error(), table.ErrRulesVersion.Error()) {
+	if err := verify(changedGame{dou, false}); err == nil || strings.Contains(err.Error(), table.ErrRulesVersion.Error()) {
 		t.Fatalf("rules changed without a version bump: %v, want the frozen stream to fail re-deciding", err)
 	}
 }

@@ -299,6 +299,9 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 	if !ok {
 		return nil, table.ErrUnknownGame.With("unknown game %q (known: %s)", req.Game, strings.Join(s.GameNames(), ", "))
 	}
+	if err := table.CheckOrdinaryOptions(g, req.Options); err != nil {
+		return nil, err
+	}
 	rules, err := g.Rules(req.Variant, req.Options)
 	if err != nil {
 		return nil, err

@@ -31,13 +31,15 @@ func awaited(s *State) []int {
 	return []int{s.turn}
 }
 
-// timeoutAction: pass (不叫, 不抢, 不出) wherever pass is legal, but for the
-// last seat to speak in the bidding after every other seat passed, which
-// bids 1 (else a table of absent players would throw in its deals for
-// ever); a leader plays its lowest card as a single (climb.Sort's order:
-// the lowest rank, then ♠ ♥ ♣ ♦). Never a grab or open play.
+// timeoutAction: pass (不叫, 不抢, 不出) wherever pass is legal, so that a
+// bidding every seat passes is dealt again (002: 如果都不叫，則重新發牌); a
+// table of absent players is closed by AbandonAfter instead (rules README,
+// Clocks, timeouts and absent players). A leader plays its lowest card as a
+// single (climb.Sort's order: the lowest rank, then ♠ ♥ ♣ ♦). Never a grab
+// or open play. The versions before (timeoutBids) had the last bidder after
+// every other seat passed bid 1.
 func timeoutAction(s *State, seat int) table.Action {
-	if s.phase == phaseBidding && s.highBid == 0 && len(s.bids)+1 == s.v.seats {
+	if s.v.timeoutBids && s.phase == phaseBidding && s.highBid == 0 && len(s.bids)+1 == s.v.seats {
 		return table.Action{Type: ActionBid, Bid: table.Seat(1)}
 	}
 	if s.phase != phasePlaying || s.last != nil {

@@ -2,9 +2,9 @@
 // rules/doudizhu.md in the design documents (seeds 002 and 004), in three
 // variants, each with its own rules version:
 //
-//	classic     doudizhu/classic/1     3 players, one deck, 叫分 bidding (002)
-//	hubei       doudizhu/hubei/2       3 players, one deck, 叫分 then 抢地主, 明牌, multipliers (004)
-//	fourplayer  doudizhu/fourplayer/2  4 players, two decks, bidding and scoring as hubei (004)
+//	classic     doudizhu/classic/2     3 players, one deck, 叫分 bidding (002)
+//	hubei       doudizhu/hubei/3       3 players, one deck, 叫分 then 抢地主, 明牌, multipliers (004)
+//	fourplayer  doudizhu/fourplayer/3  4 players, two decks, bidding and scoring as hubei (004)
 //
 // # Rules versions
 //
@@ -19,7 +19,14 @@
 //     hubei, revised Decision). doudizhu/hubei/1 and doudizhu/fourplayer/1
 //     (grabAfterPass) let every seat after the caller grab, a seat that
 //     passed the call too.
-//   - doudizhu/classic/1 is unchanged.
+//   - doudizhu/classic/2, doudizhu/hubei/3 and doudizhu/fourplayer/3: a
+//     timeout passes wherever passing is legal, the last bidder after every
+//     other seat passed too, so the deal is thrown in and dealt again; a
+//     table whose every seat is absent through 3 such deals in a row closes
+//     with reason "abandoned" (rules README, Clocks, timeouts and absent
+//     players; Turn clock below). doudizhu/classic/1, doudizhu/hubei/2 and
+//     doudizhu/fourplayer/2 (and the /1s before them; timeoutBids) had that
+//     last bidder bid 1 and never abandoned a table.
 //
 // # Options
 //
@@ -181,11 +188,16 @@
 //
 // Awaited is the seat on turn in every phase (bidding, grabbing, playing);
 // no other seat ever has a legal action. A seat whose time runs out: in the
-// bidding passes (不叫), except the last seat to speak after every other
-// seat passed, which bids 1 (else a table of absent players throws its deals
-// in for ever); in the grab phase declines (不抢); in the play passes (不出)
+// bidding passes (不叫), the last seat to speak after every other seat
+// passed too, so the deal is thrown in and dealt again (002: 如果都不叫，則
+// 重新發牌); in the grab phase declines (不抢); in the play passes (不出)
 // when following, and when leading plays its lowest card (climb.Sort's
-// order) as a single. It never grabs or plays open.
+// order) as a single. It never bids, grabs or plays open (rules README,
+// Clocks, timeouts and absent players). A table whose every seat is absent
+// (each timed out or delegated, none acted) through 3 deals in a row thrown
+// in closes with reason "abandoned" (table.Abandoning), settling nothing for
+// them; a server bot's seat is never absent. Before (timeoutBids) the last
+// bidder after passes bid 1.
 //
 // The bot reads only its view and legal list. It bids by hand strength
 // (jokers, 2s, aces and bombs against the plays the hand needs): 3, 2 or 1

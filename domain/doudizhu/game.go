@@ -87,6 +87,12 @@ type variant struct {
 	// Decision (doudizhu.md, Bidding, hubei; /2) takes the grab from a seat
 	// that passed (叫分不叫视放弃).
 	grabAfterPass bool
+	// timeoutBids keeps rules /1 of classic and /2 of hubei and fourplayer:
+	// the last bidder after every other seat passed bids 1 when its time
+	// runs out, and no table is abandoned. Since, a timeout passes there
+	// and the deal is thrown in (rules README, Clocks, timeouts and absent
+	// players).
+	timeoutBids bool
 	// ceiling caps bid × 2 per grab (004: 该轮最大基础分为本次对局分的24倍).
 	ceiling int
 	// escape penalties in units of stake × current multiplier (doudizhu.md, Escape).
@@ -104,19 +110,19 @@ func variantNamed(name string) (*variant, bool) {
 	switch name {
 	case "classic":
 		return &variant{
-			name: "classic", version: "doudizhu/classic/1",
+			name: "classic", version: "doudizhu/classic/2",
 			decks: 1, seats: 3, kitty: 3, maxBid: 3,
 			escapeLandlord: 16, escapeFarmer: 8,
 		}, true
 	case "hubei":
 		return &variant{
-			name: "hubei", version: "doudizhu/hubei/2",
+			name: "hubei", version: "doudizhu/hubei/3",
 			decks: 1, seats: 3, kitty: 3, maxBid: 3, grab: true, ceiling: 24,
 			escapeLandlord: 16, escapeFarmer: 8,
 		}, true
 	case "fourplayer":
 		return &variant{
-			name: "fourplayer", version: "doudizhu/fourplayer/2",
+			name: "fourplayer", version: "doudizhu/fourplayer/3",
 			decks: 2, seats: 4, kitty: 8, maxBid: 3, grab: true, ceiling: 24,
 			escapeLandlord: 16, escapeFarmer: 8,
 		}, true
@@ -135,11 +141,21 @@ func variantAt(version, name string) (*variant, bool) {
 	}
 	switch version {
 	case v.version:
+	case "doudizhu/classic/1":
+		if name != "classic" {
+			return nil, false
+		}
+		v.version, v.timeoutBids = version, true
+	case "doudizhu/hubei/2", "doudizhu/fourplayer/2":
+		if version != "doudizhu/"+name+"/2" {
+			return nil, false
+		}
+		v.version, v.timeoutBids = version, true
 	case "doudizhu/hubei/1", "doudizhu/fourplayer/1":
 		if version != "doudizhu/"+name+"/1" {
 			return nil, false
 		}
-		v.version, v.grabAfterPass = version, true
+		v.version, v.grabAfterPass, v.timeoutBids = version, true, true
 	default:
 		return nil, false
 	}
@@ -184,6 +200,19 @@ func parseOptions(v *variant, raw json.RawMessage) error {
 // Rules are one variant's rules; see doc.go.
 type Rules struct {
 	v *variant
+}
+
+// abandonAfter is how many deals in a row thrown in with every seat absent
+// close a table (rules README, Clocks, timeouts and absent players).
+const abandonAfter = 3
+
+// AbandonAfter closes a table of absent players (table.Abandoning); 0 under
+// the versions before the rule.
+func (r *Rules) AbandonAfter() int {
+	if r.v.timeoutBids {
+		return 0
+	}
+	return abandonAfter
 }
 
 // Version names the rules engine version recorded in TableOpened.

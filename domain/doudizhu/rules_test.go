@@ -23,9 +23,9 @@ func TestGameAndOptions(t *testing.T) {
 		seats            int
 	}{
 		// classic keeps its version so that old tables replay (DESIGN.md, The aggregate).
-		{"classic", "doudizhu/classic/1", 3},
-		{"hubei", "doudizhu/hubei/2", 3}, // /2: the revised grab (doc.go, Rules versions)
-		{"fourplayer", "doudizhu/fourplayer/2", 4},
+		{"classic", "doudizhu/classic/2", 3}, // /2: a timeout never bids (doc.go, Rules versions)
+		{"hubei", "doudizhu/hubei/3", 3},     // /2: the revised grab; /3: a timeout never bids
+		{"fourplayer", "doudizhu/fourplayer/3", 4},
 	} {
 		for _, opts := range []string{"", " ", "null", "{}", " { } "} {
 			r, err := g.Rules(tc.variant, json.RawMessage(opts))

@@ -98,6 +98,9 @@ func TestRulesAt(t *testing.T) {
 		grabAfterPass    bool
 	}{
 		{"doudizhu/classic/1", "classic", false},
+		{"doudizhu/classic/2", "classic", false},
+		{"doudizhu/hubei/3", "hubei", false},
+		{"doudizhu/fourplayer/3", "fourplayer", false},
 		{"doudizhu/hubei/1", "hubei", true},
 		{"doudizhu/hubei/2", "hubei", false},
 		{"doudizhu/fourplayer/1", "fourplayer", true},
@@ -114,8 +117,8 @@ func TestRulesAt(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ version, variant string }{
-		{"doudizhu/classic/2", "classic"}, // never played
-		{"doudizhu/hubei/3", "hubei"},
+		{"doudizhu/classic/3", "classic"}, // never played
+		{"doudizhu/hubei/4", "hubei"},
 		{"doudizhu/hubei/1", "fourplayer"}, // another variant's version
 		{"doudizhu/fourplayer/1", "classic"},
 		{"", "hubei"},

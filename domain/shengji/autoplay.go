@@ -52,7 +52,8 @@ func awaited(s *State) []int {
 }
 
 // timeoutAction is the default action of an awaited seat (doc.go, Turn
-// clock): draw; pass in the final window (but see firstHandDeclaration);
+// clock): draw; pass in the final window (under the versions before the
+// rules README's Clocks, see firstHandDeclaration);
 // bury the lowest cards the bury allows; give back the lowest card the
 // exchange allows, and pass on the kitty swap; lead the lowest single; follow with the lowest legal
 // follow. "Lowest" is timeoutKey's order. The cards are sorted as Legal
@@ -90,11 +91,17 @@ func timeoutAction(s *State, seat int) table.Action {
 	return table.Action{Type: ActionPass}
 }
 
-// firstHandDeclaration: in guafeng's first hand a window that closes with
-// no declaration voids the deal (DealVoided "no_declaration") and deals it
-// again, so a table of absent seats would deal for ever. There, and only
-// there, a seat timing out makes its weakest declaration if it has one.
+// firstHandDeclaration keeps rules guafeng/1, /2 and qiangbao/1
+// (timeoutDeclares): in a first hand a window that closes with no
+// declaration voids the deal (DealVoided "no_declaration") and deals it
+// again, so there, and only there, a seat timing out made its weakest
+// declaration if it had one. Since, a timeout never declares (rules README,
+// Clocks, timeouts and absent players) and AbandonAfter ends a table of
+// absent seats.
 func (s *State) firstHandDeclaration(seat int) (table.Action, bool) {
+	if !s.v.timeoutDeclares {
+		return table.Action{}, false
+	}
 	if s.v.qiangbao {
 		return s.qiangbaoFirstShow(seat)
 	}

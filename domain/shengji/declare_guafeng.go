@@ -303,7 +303,10 @@ func (s *State) take(sticker int, st stuckDecl) DeclarationTaken {
 // than it still owes as trumps. Only plain trump-suit cards taken (a stuck
 // declaration in the final trump suit) can bring this about; then a
 // trump-suit card counts as a trump given back too, so that the exchange
-// can always be completed: the sticker holds every card it took.
+// can always be completed: the sticker holds every card it took. shengji.md,
+// 粘牌, turn 3 Decision, has it so: "a plain card of the final trump suit
+// counts as a trump given back only while the sticker holds fewer jokers,
+// level cards and 2/3/5 than it still owes".
 func (s *State) exchangeShort(sticker int) bool {
 	n := 0
 	for i, k := range s.held[sticker] {

@@ -104,7 +104,7 @@
 // names no next dealer (the first-hand rule chooses each hand's), qiangbao
 // keeps no match points, and only the table's max_hands ends it.
 //
-// # guafeng (刮风, seed 003; rules version "shengji/guafeng/2"; see Rules versions)
+// # guafeng (刮风, seed 003; rules version "shengji/guafeng/3"; see Rules versions)
 //
 // The deal, draw order, phases and events above hold, with these rules:
 //
@@ -205,7 +205,7 @@
 //
 //	{"match": true, "kitty_deduction": true}   guafeng's options, the defaults
 //
-// # qiangbao (抢报, seed 002's team match; rules version "shengji/qiangbao/1")
+// # qiangbao (抢报, seed 002's team match; rules version "shengji/qiangbao/2")
 //
 // ningyang's engine (follow rules, tractors, tricks, points, the kitty
 // multiplier and its option, escapes) with these rules (qiangbao.go):
@@ -220,8 +220,10 @@
 // (TrumpDeclared is not redacted, the trump suit is in every view from
 // then on). First hand (抢报): the first show stands, nothing may follow
 // it, and its seat deals. Later hands: a pair overrides a standing single,
-// from any seat (the single's own included); nothing overrides a pair; the
-// dealer does not change. The final window is ningyang's.
+// from any seat, but from the single's own seat only in the single's suit
+// (a reinforcement; another suit is already_declared, shengji.md, qiangbao,
+// turn 3 Decision); nothing overrides a pair; the dealer does not change.
+// The final window is ningyang's.
 //
 // Nobody shows: a first hand is dealt again (DealVoided "no_declaration");
 // a later hand flips the kitty's first three cards, KittyFlipped
@@ -248,7 +250,10 @@
 // # Rules versions
 //
 // A table replays under the rules version it was opened with (Game.RulesAt;
-// docs/OPERATIONS.md, Rules versions). ningyang and qiangbao have only /1.
+// docs/OPERATIONS.md, Rules versions). ningyang has only /1.
+// shengji/qiangbao/1 (ownPairAnySuit) let a seat's own pair of any suit
+// override its own standing single; /2 takes only the single's suit
+// (shengji.md, qiangbao, turn 3 Decision).
 // shengji/guafeng/1 is the current guafeng with two behaviours switched
 // back on by fields of its variant, set only for /1; shengji/guafeng/2
 // changed them (shengji.md, 粘牌, revised Decision, and 粘牌 kitty swap):
@@ -347,11 +352,16 @@
 // Timeout, per phase (the cards sorted as Legal lists them for the seat):
 //
 //   - drawing: draw.
-//   - declaring: pass, never a declaration; except in guafeng's first hand
-//     while nobody has declared, where a window closing without a
-//     declaration deals again (DealVoided "no_declaration") and a table of
-//     absent seats would deal for ever: there the seat makes its
-//     declaration with the fewest cards, if it has one.
+//   - declaring: pass, never a declaration (rules README, Clocks, timeouts
+//     and absent players), in guafeng's and qiangbao's first hand too, where
+//     a window closing without a declaration deals again (DealVoided
+//     "no_declaration", seed 003 第一局無人亮主，則須重新發牌). A table whose
+//     every seat is absent (each timed out or delegated, none acted) through
+//     3 such deals in a row closes with reason "abandoned", nothing settled
+//     (table.Abandoning; guafeng and qiangbao, not ningyang, whose timeouts
+//     always play a hand out). The versions before (guafeng/1, guafeng/2,
+//     qiangbao/1: timeoutDeclares) had the seat make its declaration with
+//     the fewest cards there, if it had one, and never abandoned a table.
 //   - burying: the 4 lowest cards; in guafeng every joker the burier holds
 //     first (at most 4, the rule), then its lowest cards no stick takes.
 //   - exchanging: give back the lowest card the exchange allows; in the

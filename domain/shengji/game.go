@@ -24,6 +24,8 @@ var (
 	_ table.GameState       = (*State)(nil)
 	// Tables opened under an older rules version replay under it.
 	_ table.Versioned = (*Game)(nil)
+	// "duplicate" is refused on an ordinary table.
+	_ table.TournamentOptions = (*Game)(nil)
 )
 
 // Name is the game's API name.
@@ -39,6 +41,11 @@ func (*Game) ActionTypes() []string {
 
 // Variants lists the variants this version plays.
 func (*Game) Variants() []string { return []string{"ningyang", "guafeng", "qiangbao"} }
+
+// TournamentOnly: "duplicate" is only for the tables of a duplicate
+// tournament, never an option of an ordinary table (shengji.md, qiangbao,
+// turn 3 Decision; table.TournamentOptions).
+func (*Game) TournamentOnly() []string { return []string{"duplicate"} }
 
 // Rules returns a variant's rules with its options (see doc.go, Options).
 func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
@@ -122,6 +129,17 @@ type variant struct {
 	// exchange and the dealer leads; /2 opens the 粘牌 kitty swap there
 	// (shengji.md, 粘牌 kitty swap).
 	noKittySwap bool
+	// ownPairAnySuit keeps rules qiangbao/1: a seat's own pair of any suit
+	// overrode its own standing single; /2 takes only the same suit
+	// (shengji.md, qiangbao, turn 3 Decision).
+	ownPairAnySuit bool
+	// timeoutDeclares keeps rules guafeng/1, guafeng/2 and qiangbao/1: in a
+	// first hand with nothing declared, a seat timing out in the final
+	// window made its weakest declaration, and no table was abandoned.
+	// Since, a timeout passes there, a window nobody declared in deals again,
+	// and a table of absent seats closes (rules README, Clocks, timeouts and
+	// absent players).
+	timeoutDeclares bool
 }
 
 func variantNamed(name string) (*variant, bool) {
@@ -130,7 +148,7 @@ func variantNamed(name string) (*variant, bool) {
 		return &variant{name: "ningyang", version: "shengji/ningyang/1", escapePenalty: 16, score: scoreTable, handSize: 26, kittyLen: 4}, true
 	case "guafeng":
 		return &variant{
-			name: "guafeng", version: "shengji/guafeng/2", escapePenalty: 16,
+			name: "guafeng", version: "shengji/guafeng/3", escapePenalty: 16,
 			declarerDeals: true, fixedTrumps: true, jokerDeclarations: true, partnerBuries: true,
 			guafengKitty: true, menPai: true, score: guafengScore, handSize: 26, kittyLen: 4,
 		}, true
@@ -152,7 +170,11 @@ func variantAt(version, name string) (*variant, bool) {
 	switch {
 	case version == v.version:
 	case version == "shengji/guafeng/1" && name == "guafeng":
-		v.version, v.stickOwesJokersOnly, v.noKittySwap = version, true, true
+		v.version, v.stickOwesJokersOnly, v.noKittySwap, v.timeoutDeclares = version, true, true, true
+	case version == "shengji/guafeng/2" && name == "guafeng":
+		v.version, v.timeoutDeclares = version, true
+	case version == "shengji/qiangbao/1" && name == "qiangbao":
+		v.version, v.ownPairAnySuit, v.timeoutDeclares = version, true, true
 	default:
 		return nil, false
 	}
@@ -242,6 +264,21 @@ func parseOptions(v *variant, raw json.RawMessage) (options, error) {
 type Rules struct {
 	v *variant
 	o options
+}
+
+// abandonAfter is how many deals in a row thrown in with every seat absent
+// close a table (rules README, Clocks, timeouts and absent players).
+const abandonAfter = 3
+
+// AbandonAfter closes a table of absent players (table.Abandoning) in the
+// variants whose first hand is dealt again when nobody declares (guafeng,
+// qiangbao); 0 for ningyang, whose timeouts never leave a hand unplayed, and
+// for the versions before the rule.
+func (r *Rules) AbandonAfter() int {
+	if r.v.timeoutDeclares || !r.v.menPai && !r.v.qiangbao {
+		return 0
+	}
+	return abandonAfter
 }
 
 // Version names the rules engine version recorded in TableOpened.

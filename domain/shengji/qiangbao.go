@@ -15,7 +15,7 @@ import (
 // points.
 func qiangbaoVariant() *variant {
 	return &variant{
-		name: "qiangbao", version: "shengji/qiangbao/1", escapePenalty: 16,
+		name: "qiangbao", version: "shengji/qiangbao/2", escapePenalty: 16,
 		declarerDeals: true, score: qiangbaoScore, handSize: 25, kittyLen: 8,
 		qiangbao: true, fixedLevel: 3, matchHands: 5,
 	}
@@ -58,7 +58,9 @@ func (o Order) readShow(cs []cards.Card) (declaration, bool) {
 // qiangbaoDeclare checks a show (shengji.md, qiangbao): level cards already
 // drawn. First hand (抢报): the first show deals and stands, nothing comes
 // after it. Later hands (Decision): a pair overrides a standing single, from
-// any seat; nothing overrides a pair.
+// any seat, but from the single's own seat only in its suit (turn 3: a
+// reinforcement; /1, ownPairAnySuit, took any suit); nothing overrides a
+// pair.
 func (s *State) qiangbaoDeclare(seat int, cs []cards.Card) ([]table.Payload, error) {
 	if s.phase != phaseDrawing && s.phase != phaseWindow {
 		return nil, table.ErrWrongPhase.With("declarations are over: the hand is %s", s.phase)
@@ -82,6 +84,8 @@ func (s *State) qiangbaoDeclare(seat int, cs []cards.Card) ([]table.Payload, err
 			return nil, ErrDeclarationWeak.With("seat %d showed a pair: nothing overrides a pair (shengji.md, qiangbao Decision)", cur.seat)
 		case d.pairs == 0:
 			return nil, ErrDeclarationWeak.With("seat %d showed a level card: only a pair overrides it (shengji.md, qiangbao Decision)", cur.seat)
+		case cur.seat == seat && d.suit != cur.suit && !s.v.ownPairAnySuit:
+			return nil, ErrAlreadyDeclared.With("your %s stands: your own pair may override it only in its suit (shengji.md, qiangbao, turn 3 Decision)", cards.Format(cur.cards))
 		}
 	}
 	return []table.Payload{TrumpDeclared{Seat: seat, Cards: d.cards, Suit: suitName(d.suit), Pairs: d.pairs}}, nil
@@ -92,11 +96,16 @@ func (s *State) qiangbaoDeclare(seat int, cs []cards.Card) ([]table.Payload, err
 // single of a later hand stands.
 func (s *State) qiangbaoDeclarations(seat int) [][]cards.Card {
 	singles, pairs := true, true
+	own := -1 // the suit of seat's own standing single, which alone its pair may override
 	if s.declarer >= 0 {
-		if s.dealer < 0 || s.decls[s.declarer].pairs > 0 {
+		cur := s.decls[s.declarer]
+		if s.dealer < 0 || cur.pairs > 0 {
 			return nil
 		}
 		singles = false
+		if cur.seat == seat && !s.v.ownPairAnySuit {
+			own = int(cur.suit)
+		}
 	}
 	var out [][]cards.Card
 	for suit := cards.Spades; suit < cards.Joker; suit++ {
@@ -105,7 +114,7 @@ func (s *State) qiangbaoDeclarations(seat int) [][]cards.Card {
 		if n >= 1 && singles {
 			out = append(out, []cards.Card{c})
 		}
-		if n >= 2 && pairs {
+		if n >= 2 && pairs && (own < 0 || int(suit) == own) {
 			out = append(out, []cards.Card{c, c})
 		}
 	}

@@ -16,7 +16,7 @@ import (
 // option, default on); ningyang's option is not guafeng's.
 func TestGuafengOptions(t *testing.T) {
 	r := guafeng(t)
-	if string(r.Options()) != `{"match":true,"kitty_deduction":true}` || r.Version() != "shengji/guafeng/2" {
+	if string(r.Options()) != `{"match":true,"kitty_deduction":true}` || r.Version() != "shengji/guafeng/3" {
 		t.Fatalf("guafeng options %s, version %s", r.Options(), r.Version())
 	}
 	off := variantRules(t, "guafeng", `{"kitty_deduction":false,"match":false}`)
@@ -561,5 +561,27 @@ func TestGuafengActionValidation(t *testing.T) {
 		if _, err := gametest.Act(ny, 0, a); !hasCode(err, "unknown_action") {
 			t.Errorf("ningyang %s: %v, want unknown_action (no 粘牌 or 續牌 in seed 000)", gametest.DescribeAction(a), err)
 		}
+	}
+}
+
+// TestGuafengOverrideInFinalWindow: the final declaration window is part of
+// the deal (shengji.md, The deal and trump declaration, turn 3 Decision), so
+// 沖主, allowed "before the deal ends" (seed 003: 在發牌結束前), is allowed
+// there too, after the last card is drawn.
+func TestGuafengOverrideInFinalWindow(t *testing.T) {
+	r := guafeng(t)
+	st := deal{first: [4]string{"BJ H9 H9", "BJ RJ S4 S4", "RJ D8 D8", "S2"}}.build(t, r)
+	drawRounds(t, st, handSize)
+	if g := gametest.Game[State](st); g.phase != phaseWindow {
+		t.Fatalf("after %d draw rounds the hand is %s, want the final window", handSize, g.phase)
+	}
+	gametest.MustAct(t, st, 0, declareA("BJ H9 H9"))
+	evs := gametest.MustAct(t, st, 1, declareA("BJ RJ S4 S4"))
+	if e := evs[0].(TrumpDeclared); e.Kind != kindOverride || e.Jokers != 2 {
+		t.Fatalf("沖主 in the final window: %+v, want an override with 2 jokers (shengji.md, turn 3: the final window is part of the deal)", e)
+	}
+	closeWindow(t, st)
+	if g := gametest.Game[State](st); g.dealer != 1 || g.order.Trump != cards.Spades {
+		t.Fatalf("after 沖主 in the final window: dealer %d, trump %v; want the overrider dealing ♠", g.dealer, g.order.Trump)
 	}
 }

@@ -55,6 +55,7 @@ func TestQiangbaoShows(t *testing.T) {
 	cases := []struct {
 		name  string
 		match *matchAt
+		first [4]string // the first three draws when not the test's own
 		steps []step
 		// dealer and trump when the window closes.
 		dealer int
@@ -84,6 +85,13 @@ func TestQiangbaoShows(t *testing.T) {
 			{0, "S3 S3", ""},
 			{1, "H3 H3", "declaration_too_weak"},
 		}, dealer: 1, trump: "S"},
+		// shengji.md, qiangbao, turn 3 Decision (a change): a seat's own pair
+		// overrides its own single only in the same suit.
+		{name: "later hand: the declarer's own pair of another suit is refused", match: qiangbaoLater, first: [4]string{"S3 H3 H3", "C3 C3", "BJ RJ", "D3"}, steps: []step{
+			{0, "S3", ""},
+			{0, "H3 H3", "already_declared"},
+			{1, "C3 C3", ""}, // another seat's pair of any suit still does
+		}, dealer: 1, trump: "C"},
 		{name: "later hand: a pair shown first stands", match: qiangbaoLater, steps: []step{
 			{1, "H3 H3", ""},
 			{3, "D3", "declaration_too_weak"},
@@ -92,7 +100,11 @@ func TestQiangbaoShows(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			st := deal{first: first, match: c.match}.build(t, r)
+			f := first
+			if c.first != ([4]string{}) {
+				f = c.first
+			}
+			st := deal{first: f, match: c.match}.build(t, r)
 			drawRounds(t, st, 3)
 			g := gametest.Game[State](st)
 			for _, s := range c.steps {
@@ -324,10 +336,42 @@ func TestQiangbaoOptions(t *testing.T) {
 	if err := json.Unmarshal(r.Options(), &o); err != nil || o["kitty_multiplier"] != "double" || o["match"] != true {
 		t.Fatalf("options %s", r.Options())
 	}
-	if r.Version() != "shengji/qiangbao/1" {
+	if r.Version() != "shengji/qiangbao/2" { // /2: a seat's own pair only in its single's suit
 		t.Fatalf("rules version %q", r.Version())
 	}
 	if _, err := New().Rules("qiangbao", json.RawMessage(`{"kitty_deduction":true}`)); !hasCode(err, table.ErrBadOption.Code) {
 		t.Fatalf("kitty_deduction on qiangbao: %v, want bad option", err)
+	}
+}
+
+// TestQiangbaoOwnPairSuit: since qiangbao/2 a seat whose single stands may
+// show a pair only of that single's suit, and its legal list offers no
+// other (shengji.md, qiangbao, turn 3 Decision, a change); a table opened
+// under qiangbao/1 replays as recorded, its own pair of any suit accepted.
+func TestQiangbaoOwnPairSuit(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		refused bool
+	}{{"shengji/qiangbao/2", true}, {"shengji/qiangbao/1", false}} {
+		t.Run(tc.version, func(t *testing.T) {
+			r := rulesAt(t, tc.version, "qiangbao")
+			st := deal{first: [4]string{"S3 H3 H3", "C3 C3", "BJ RJ", "D3"}, match: qiangbaoLater}.build(t, r)
+			drawRounds(t, st, 3)
+			gametest.MustAct(t, st, 0, declareA("S3"))
+			g := gametest.Game[State](st)
+			_, err := r.Decide(g, 0, declareA("H3 H3"))
+			offered := false
+			for _, a := range r.Legal(g, 0) {
+				if a.Type == ActionDeclare && cards.Format(a.Cards) == "H3 H3" {
+					offered = true
+				}
+			}
+			if tc.refused && (!hasCode(err, "already_declared") || offered) {
+				t.Fatalf("seat 0's own H3 H3 over its S3: %v, offered %v; want refused and not listed", err, offered)
+			}
+			if !tc.refused && (err != nil || !offered) {
+				t.Fatalf("under %s seat 0's own H3 H3 over its S3: %v, offered %v; want accepted as recorded", tc.version, err, offered)
+			}
+		})
 	}
 }

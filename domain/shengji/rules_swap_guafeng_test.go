@@ -157,7 +157,10 @@ func TestGuafengKittySwapRules(t *testing.T) {
 // final trump suit, its plain cards are trumps taken too; a sticker holding
 // fewer jokers, level cards, 2s, 3s and 5s than it owes may pay with a
 // trump-suit card, and once it holds as many as it owes, only with those
-// (shengji.md, 粘牌 Decision: a trump for every trump taken; doc.go).
+// (shengji.md, 粘牌 Decision: a trump for every trump taken; and its turn 3
+// Decision, confirming exchangeShort in the rules' words: "a plain card of
+// the final trump suit counts as a trump given back only while the sticker
+// holds fewer jokers, level cards and 2/3/5 than it still owes").
 func TestGuafengExchangeShortOfTrumps(t *testing.T) {
 	r := guafeng(t)
 	// Seat 0 holds nothing of 2, 3, 5, A (the level) or jokers but its BJ.

@@ -175,8 +175,8 @@ func TestGoldenV1(t *testing.T) {
 	}
 }
 
-// TestRulesAt: guafeng plays its current version and /1, ningyang and
-// qiangbao their /1 only; any other version is refused by ErrRulesVersion
+// TestRulesAt: guafeng and qiangbao play their current version and /1,
+// ningyang its /1 only; any other version is refused by ErrRulesVersion
 // (docs/OPERATIONS.md, Rules versions); a table's recorded version picks
 // its rules through the registry.
 func TestRulesAt(t *testing.T) {
@@ -186,11 +186,18 @@ func TestRulesAt(t *testing.T) {
 	}{
 		{"shengji/guafeng/1", "guafeng", true},
 		{"shengji/guafeng/2", "guafeng", false},
+		{"shengji/guafeng/3", "guafeng", false},
 		{"shengji/ningyang/1", "ningyang", false},
-		{"shengji/qiangbao/1", "qiangbao", false},
+		{"shengji/qiangbao/1", "qiangbao", true},
+		{"shengji/qiangbao/2", "qiangbao", false},
 	} {
 		r := rulesAt(t, tc.version, tc.variant)
-		if v := r.NewState().v; v.stickOwesJokersOnly != tc.old || v.noKittySwap != tc.old {
+		v := r.NewState().v
+		if tc.variant == "qiangbao" {
+			if v.ownPairAnySuit != tc.old {
+				t.Errorf("%s plays ownPairAnySuit %v, want %v", tc.version, v.ownPairAnySuit, tc.old)
+			}
+		} else if v.stickOwesJokersOnly != tc.old || v.noKittySwap != tc.old {
 			t.Errorf("%s plays stickOwesJokersOnly %v noKittySwap %v, want both %v", tc.version, v.stickOwesJokersOnly, v.noKittySwap, tc.old)
 		}
 		got, err := table.Registry{"shengji": New()}.Rules(table.TableOpened{Game: "shengji", Variant: tc.variant, Options: json.RawMessage(`{}`), RulesVersion: tc.version})
@@ -198,18 +205,18 @@ func TestRulesAt(t *testing.T) {
 			t.Errorf("a table opened under %s replays under %v (%v), want that version", tc.version, got, err)
 		}
 	}
-	if r, err := New().Rules("guafeng", nil); err != nil || r.Version() != "shengji/guafeng/2" {
-		t.Errorf("new guafeng tables open under %v (%v), want shengji/guafeng/2 (%s)", r, err, revisedStick)
+	if r, err := New().Rules("guafeng", nil); err != nil || r.Version() != "shengji/guafeng/3" {
+		t.Errorf("new guafeng tables open under %v (%v), want shengji/guafeng/3 (%s; rules README, Clocks)", r, err, revisedStick)
 	}
 	for _, tc := range []struct{ version, variant string }{
 		{"shengji/guafeng/0", "guafeng"},
-		{"shengji/guafeng/3", "guafeng"},
+		{"shengji/guafeng/4", "guafeng"},
 		{"", "guafeng"},
 		{"shengji/ningyang/1", "guafeng"},
 		{"shengji/guafeng/1", "ningyang"},
 		{"shengji/guafeng/1", "qiangbao"},
 		{"shengji/ningyang/2", "ningyang"},
-		{"shengji/qiangbao/2", "qiangbao"},
+		{"shengji/qiangbao/3", "qiangbao"},
 		{"dadun/lean/1", "guafeng"},
 		{"shengji/guafeng/1", "nosuch"},
 	} {

@@ -91,7 +91,7 @@ func sameAction(a, b table.Action) bool {
 // the bots, the next deal held back and a resume: the stream is PlayerLegal
 // at every step.
 func TestPlayerLegalSeq(t *testing.T) {
-	st, seeds := fullTable(t)
+	st, seeds := fullTableBeforeAbandon(t)
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	checkPlayerLegalSeq(t, st, now)
 	for seat := range 3 {

@@ -121,6 +121,16 @@ type live struct {
 	// started yet (0: none), so that the default action is not counted as the
 	// player acting.
 	pending int
+	// absence counts the deals thrown in (DealVoided) in a row during which
+	// no seat acted for itself (Abandoning); acted says a seat has in the
+	// running deal.
+	absence absence
+}
+
+// absence is what the table keeps for Abandoning rules.
+type absence struct {
+	acted  bool
+	voided int
 }
 
 func (l *live) open(seats int, c *Clock) {
@@ -185,7 +195,17 @@ func (s *State) applyLive(p Payload, at time.Time) {
 		s.Delegated[e.Seat] = true
 	case SeatResumed:
 		s.Delegated[e.Seat], s.TimedOut[e.Seat] = false, 0
-	case HandDealt, DealSecret, DealVoided, HandSettled, TableClosed, WatcherAdded, WatcherRemoved:
+		s.absence.acted = true // a player came back
+	case HandDealt:
+		s.absence.acted = false
+	case DealVoided:
+		s.absence.voided++
+		if s.absence.acted {
+			s.absence.voided = 0
+		}
+	case HandSettled:
+		s.absence.voided = 0
+	case DealSecret, TableClosed, WatcherAdded, WatcherRemoved:
 	default:
 		if seat, _, ok := s.Rules.Command(p); ok {
 			actor = seat
@@ -196,6 +216,11 @@ func (s *State) applyLive(p Payload, at time.Time) {
 			s.pending = 0
 		} else {
 			s.TimedOut[actor] = 0
+			// A server bot's seat counts as present (README of the rules,
+			// Clocks); a delegated seat's bot does not.
+			if !s.Delegated[actor] {
+				s.absence.acted = true
+			}
 		}
 	}
 	ap, ok := s.Rules.(Autoplay)

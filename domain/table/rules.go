@@ -157,6 +157,34 @@ type Registry map[string]Game
 // cannot replay.
 var ErrRulesVersion = errors.New("rules version not replayable")
 
+// TournamentOptions is a Game with options that only a tournament's tables
+// take (升级 "duplicate": shengji.md, qiangbao and README, Tournaments). Its
+// Rules accept them, so that those tables open and replay, but an ordinary
+// table asking for one is refused (CheckOrdinaryOptions).
+type TournamentOptions interface {
+	TournamentOnly() []string
+}
+
+// CheckOrdinaryOptions refuses, with ErrBadOption naming the key, options of
+// an ordinary table (not a tournament's) that hold a key g keeps for
+// tournament tables. Options that are no JSON object are left to the rules.
+func CheckOrdinaryOptions(g Game, options json.RawMessage) error {
+	t, ok := g.(TournamentOptions)
+	if !ok {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(options, &m) != nil {
+		return nil
+	}
+	for _, k := range t.TournamentOnly() {
+		if _, ok := m[k]; ok {
+			return ErrBadOption.With("option %q is only for the tables of a duplicate tournament, never an ordinary table's", k)
+		}
+	}
+	return nil
+}
+
 // Versioned is a Game that still replays tables opened under its older
 // rules versions. A rules change that would decide any recorded stream
 // differently bumps the game's Version and keeps the old rules here, so

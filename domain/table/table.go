@@ -333,6 +333,9 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 	if next.MaxHands > 0 && next.Hand >= next.MaxHands && !next.Voided {
 		return append(evs, TableClosed{Reason: "max_hands", Totals: slices.Clone(next.Totals)}), nil
 	}
+	if next.abandoned() {
+		return append(evs, TableClosed{Reason: ReasonAbandoned, Totals: slices.Clone(next.Totals)}), nil
+	}
 	if !next.Full() || next.nobodyPresent() && !next.Voided {
 		return evs, nil
 	}
@@ -375,6 +378,31 @@ func FixedDealSeed(secret cards.Seed, d DealNumber) cards.Seed {
 	binary.BigEndian.PutUint64(in[len(secret):], uint64(d.Hand))
 	binary.BigEndian.PutUint64(in[len(secret)+8:], uint64(d.Deal))
 	return cards.Seed(sha256.Sum256(in[:]))
+}
+
+// Abandoning is implemented by rules that close a table whose seats are all
+// absent (rules README, Clocks, timeouts and absent players): after
+// AbandonAfter deals in a row thrown in (DealVoided) during which every
+// action was a timeout's default or a delegated seat's bot, the table closes
+// with reason ReasonAbandoned instead of dealing again. Older rules versions
+// do not implement it, so their streams replay as recorded.
+type Abandoning interface {
+	AbandonAfter() int
+}
+
+// ReasonAbandoned is TableClosed.Reason of a table closed by Abandoning.
+const ReasonAbandoned = "abandoned"
+
+// abandoned reports that s, between deals, has thrown in as many deals in a
+// row with every seat absent as its rules allow. A tournament's table is
+// never abandoned: the tournament waits for no one (nobodyPresent).
+func (s *State) abandoned() bool {
+	a, ok := Adapted(s.Rules).(Abandoning)
+	if !ok || s.Tournament != "" || !s.Voided {
+		return false
+	}
+	n := a.AbandonAfter()
+	return n > 0 && s.absence.voided >= n
 }
 
 // nobodyPresent reports that the table has players and the bot plays every

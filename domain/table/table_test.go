@@ -32,6 +32,21 @@ func newTable(t *testing.T) (*table.State, *fixedSeeds) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newTableOf(t, r)
+}
+
+// newTableAt is newTable under an older rules version of 斗地主 classic.
+func newTableAt(t *testing.T, version string) (*table.State, *fixedSeeds) {
+	t.Helper()
+	r, err := doudizhu.New().RulesAt(version, "classic", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newTableOf(t, r)
+}
+
+func newTableOf(t *testing.T, r table.Rules) (*table.State, *fixedSeeds) {
+	t.Helper()
 	st := table.New(r)
 	evs, err := table.Open(r, "T1", "doudizhu", "classic", 3, "p0")
 	if err != nil {
@@ -102,10 +117,23 @@ func TestJoinSeatsAndDealsWhenFull(t *testing.T) {
 
 func fullTable(t *testing.T) (*table.State, *fixedSeeds) {
 	st, seeds := newTable(t)
+	seatAll(t, st, seeds)
+	return st, seeds
+}
+
+// fullTableBeforeAbandon is fullTable under doudizhu/classic/1, whose tables
+// are never abandoned: with every seat delegated, its bots may pass deal
+// after deal, and the hand still ends by play.
+func fullTableBeforeAbandon(t *testing.T) (*table.State, *fixedSeeds) {
+	st, seeds := newTableAt(t, "doudizhu/classic/1")
+	seatAll(t, st, seeds)
+	return st, seeds
+}
+
+func seatAll(t *testing.T, st *table.State, seeds *fixedSeeds) {
 	for i, p := range []string{"a", "b", "c"} {
 		mustJoin(t, st, seeds, p, i)
 	}
-	return st, seeds
 }
 
 func TestActChecksSeatAndPhase(t *testing.T) {
@@ -281,11 +309,42 @@ func botsPlayOut(t *testing.T, st *table.State, seeds table.SeedSource, now time
 	}
 }
 
+// TestAllDelegatedAbandoned: every seat delegated (托管) is every seat
+// absent, so 3 deals in a row its bots all pass close the table with reason
+// abandoned, nothing settled (rules README, Clocks, timeouts and absent
+// players; 斗地主 from classic/2).
+func TestAllDelegatedAbandoned(t *testing.T) {
+	st, seeds := fullTable(t)
+	for seat := range 3 {
+		apply(st, mustAct(t, st, seat, table.Action{Type: table.ActionDelegate}, seeds))
+	}
+	var last table.Payload
+	for step := 0; !st.Closed; step++ {
+		if step > 100 {
+			t.Fatal("the bots neither ended a hand nor were abandoned")
+		}
+		seat := st.Rules.(table.Autoplay).Awaited(st.G)[0]
+		a, ok := table.BotMove(st, seat, time.Time{})
+		if !ok {
+			t.Fatalf("the bot has no move at version %d", st.Version)
+		}
+		evs := mustAct(t, st, seat, a, seeds)
+		apply(st, evs)
+		last = evs[len(evs)-1]
+		if st.Last != nil {
+			t.Fatal("these deals' bots bid: pick deals they all pass")
+		}
+	}
+	if c, ok := last.(table.TableClosed); !ok || c.Reason != table.ReasonAbandoned || st.Deal != 3 {
+		t.Fatalf("closed by %v after deal %d, want abandoned after the third deal", last, st.Deal)
+	}
+}
+
 // TestAllDelegatedHoldsTheNextDeal: when the bot plays every player's seat
 // (托管), the hand in progress is played to its end but no next hand is
 // dealt until a player resumes; the resume deals it.
 func TestAllDelegatedHoldsTheNextDeal(t *testing.T) {
-	st, seeds := fullTable(t)
+	st, seeds := fullTableBeforeAbandon(t)
 	for seat := range 3 {
 		apply(st, mustAct(t, st, seat, table.Action{Type: table.ActionDelegate}, seeds))
 	}

@@ -21,6 +21,10 @@ type Variant struct {
 	// Policy, when set, checks that a timeout follows the policy doc.go
 	// states (TimeoutAction's result a, at st, for seat with legal).
 	Policy func(t testing.TB, st *table.State, seat int, legal []table.Action, a table.Action)
+	// TimeoutsThrowIn: a deal every seat only times out is thrown in (a
+	// timeout never bids where passing is legal), so TimeoutHandsSettle
+	// plays no hand of timeouts alone; the game tests that deal itself.
+	TimeoutsThrowIn bool
 }
 
 // TimeoutsEveryPhase plays tables of random players and, before every
@@ -53,12 +57,16 @@ func TimeoutsEveryPhase(t *testing.T, v Variant, seeds []uint64, hands int) {
 // TimeoutHandsSettle plays hands hands where every seat only times out,
 // then hands where the even seats play at random and the odd ones time
 // out, then the other way round: each must reach a settlement (Driver.Hand
-// fails on a stall).
+// fails on a stall). Under v.TimeoutsThrowIn the hands of timeouts alone are
+// left out.
 func TimeoutHandsSettle(t *testing.T, v Variant, seed uint64, hands int) {
 	gametest.SkipUnderRace(t)
 	rng := rand.New(rand.NewPCG(seed, 2))
 	n := v.Rules.Seats()
 	for mix := range 3 {
+		if mix == 0 && v.TimeoutsThrowIn {
+			continue
+		}
 		players := make([]Player, n)
 		for i := range players {
 			players[i] = Timeout
