@@ -157,6 +157,7 @@ type tableView struct {
 	RoomCode   string `json:"room_code"`
 	Spectators string `json:"spectators"`
 	Watchers   bool   `json:"watchers"`
+	Closed     bool   `json:"closed"`
 }
 
 type commandResp struct {

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"net/http"
 	"testing"
 
 	"paiju/api/apitest"
@@ -134,4 +135,112 @@ func TestQiangbaoMatchOverREST(t *testing.T) {
 		t.Fatalf("match winner %v, points %v: want side %d", lastResult["match_winner"], pts, w)
 	}
 	t.Logf("match over after %d hands, points %v", hands, pts)
+}
+
+// TestQiangbaoOwnPairOtherSuitOverREST: after 抢报's first hand, a seat
+// whose level card stands may not show a pair of another suit over its own
+// single (shengji.md, qiangbao, Decision turn 3: a seat's own pair may
+// override its own single only in the same suit): the pair is refused with
+// 422 already_declared, is not among the seat's legal actions, and the
+// table is untouched. Matches are played from seeds in turn until, in a
+// later hand, the seat that showed draws such a pair.
+func TestQiangbaoOwnPairOtherSuitOverREST(t *testing.T) {
+	crawlerSkipsUnderRace(t)
+	t.Parallel()
+	// From seed 3, the first to reach the position (a match of seeds 1 or
+	// 2 never does); the search goes on past it should the deals change.
+	for seed := uint64(3); seed <= 22; seed++ {
+		if qiangbaoOwnPairRefused(t, seed) {
+			return
+		}
+	}
+	t.Fatal("no match of seeds 3 to 22 gave a seat that showed a level pair of another suit in a later hand: widen the search")
+}
+
+// qiangbaoOwnPairRefused plays a qiangbao match dealt from seed, each seat
+// offered a single level card while none stands showing it and nobody
+// showing anything else, the other moves drawn at random, and reports
+// whether, in a hand after the first, the seat that showed came to hold a
+// level pair of another suit, which it then tries to show.
+func qiangbaoOwnPairRefused(t *testing.T, seed uint64) bool {
+	t.Helper()
+	e := newEnv(t, seed)
+	id, ps := e.openTable(map[string]any{"game": "shengji", "variant": "qiangbao", "stake": 1}, 4)
+	shownHand, shown, suit := 0, -1, ""
+	for step := 0; step < 6000; step++ {
+		v := e.view(id, ps[0].Token)
+		if v.Closed {
+			return false
+		}
+		if shownHand != v.HandNumber {
+			shownHand, shown, suit = v.HandNumber, -1, ""
+		}
+		if shown >= 0 && v.HandNumber > 1 {
+			if pair := levelPairOtherSuit(e.view(id, ps[shown].Token).Hand, suit); pair != nil {
+				for _, a := range e.legal(id, ps[shown].Token) {
+					if cs, _ := a["cards"].([]any); a["type"] == "declare" && len(cs) == 2 && cs[0] == pair[0] {
+						t.Fatalf("seed %d: seat %d is offered its own %v over its %s single", seed, shown, pair, suit)
+					}
+				}
+				r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: ps[shown].Token, Body: map[string]any{"type": "declare", "cards": pair}})
+				if r.Status != http.StatusUnprocessableEntity || r.Problem(t) != "already_declared" {
+					t.Fatalf("seed %d: seat %d shows its own %v over its %s single: %d %s, want 422 already_declared", seed, shown, pair, suit, r.Status, r.Body)
+				}
+				if after := e.view(id, ps[0].Token).Version; after != v.Version {
+					t.Fatalf("seed %d: the refused show moved the table from version %d to %d", seed, v.Version, after)
+				}
+				return true
+			}
+		}
+		type choice struct {
+			seat int
+			a    map[string]any
+		}
+		var show *choice
+		var other []choice
+		for seat, p := range ps {
+			for _, a := range e.legal(id, p.Token) {
+				cs, _ := a["cards"].([]any)
+				switch {
+				case a["type"] == "escape" || a["type"] == "leave" || a["type"] == "delegate":
+				case a["type"] == "declare":
+					if shown < 0 && len(cs) == 1 && show == nil {
+						show = &choice{seat, a}
+					}
+				default:
+					other = append(other, choice{seat, a})
+				}
+			}
+		}
+		c := show
+		if c == nil {
+			if len(other) == 0 {
+				t.Fatalf("seed %d: no seat may act in phase %s", seed, v.Phase)
+			}
+			c = &other[e.rng.IntN(len(other))]
+		}
+		if r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: ps[c.seat].Token, Body: c.a}); r.Status != http.StatusOK {
+			t.Fatalf("seed %d: seat %d: legal %v: %d %s", seed, c.seat, c.a, r.Status, r.Body)
+		}
+		if c == show {
+			shown, suit = c.seat, c.a["cards"].([]any)[0].(string)[:1]
+		}
+	}
+	t.Fatalf("seed %d: the match has not closed in 6000 actions", seed)
+	return false
+}
+
+// levelPairOtherSuit is a pair of level cards (3s: every qiangbao hand is
+// played at level 3) in hand of a suit other than suit, or nil.
+func levelPairOtherSuit(hand []string, suit string) []string {
+	n := map[string]int{}
+	for _, c := range hand {
+		if len(c) == 2 && c[1] == '3' && c[:1] != suit {
+			n[c]++
+			if n[c] == 2 {
+				return []string{c, c}
+			}
+		}
+	}
+	return nil
 }
