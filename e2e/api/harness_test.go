@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,6 +42,11 @@ type env struct {
 	// svc is the table service behind the server. The server leaves the
 	// turn clocks and bots to the tests, which run them by hand (RunDue).
 	svc *service.Service
+	// names counts the players newPlayer registered under each name asked
+	// for: names are unique on a server, and a registration refused as
+	// taken still counts toward the registrations an address may make.
+	names   map[string]int
+	namesMu sync.Mutex // some tests register players side by side
 }
 
 // store is what the tests read of the server's store: the log, and the
@@ -126,8 +132,20 @@ type player struct {
 // it: tests name players by their role and may register two of one role.
 func (e *env) newPlayer(name string) player {
 	e.t.Helper()
-	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": name}})
-	for n := 2; r.Status == http.StatusConflict && r.Problem(e.t) == "name_taken"; n++ {
+	e.namesMu.Lock()
+	if e.names == nil {
+		e.names = map[string]int{}
+	}
+	e.names[name]++
+	n := e.names[name]
+	e.namesMu.Unlock()
+	asked := name
+	if n > 1 {
+		asked = fmt.Sprintf("%s %d", name, n)
+	}
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": asked}})
+	// A name a player registered otherwise (not by newPlayer) holds.
+	for n++; r.Status == http.StatusConflict && r.Problem(e.t) == "name_taken"; n++ {
 		r = e.c.Do(apitest.Request{Method: "POST", Path: "/v1/players", Body: map[string]string{"name": fmt.Sprintf("%s %d", name, n)}})
 	}
 	if r.Status != http.StatusCreated {
