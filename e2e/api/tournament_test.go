@@ -425,14 +425,13 @@ func TestTournamentRefusals(t *testing.T) {
 	}
 }
 
-// TestTournamentDuplicateOverREST: six players at two tables play the same
-// three deals. While it runs neither table may be read by the other's
-// players (nor by anyone else) and no player sees the secret the deals
-// derive from; at the end the test proves from the revealed seed alone that
-// both tables dealt the very same cards, and recomputes the matchpoints
-// from the tables' settlements.
-func TestTournamentDuplicateOverREST(t *testing.T) {
-	e := newEnv(t, 606)
+// duplicateRound opens a duplicate 斗地主 tournament of hands hands a
+// table, which six new players join: its first round's two tables are
+// dealt. It answers the tournament as the last join left it, its players
+// by id, and the players in the order they joined.
+func (e *env) duplicateRound(hands int) (tournamentView, map[string]player, []player) {
+	t := e.t
+	t.Helper()
 	byID := map[string]player{}
 	var ps []player
 	for i := range 6 {
@@ -441,7 +440,7 @@ func TestTournamentDuplicateOverREST(t *testing.T) {
 		byID[p.ID] = p
 	}
 	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: ps[0].Token, Body: map[string]any{
-		"game": "doudizhu", "variant": "classic", "format": "duplicate", "players": 6, "hands_per_table": 3,
+		"game": "doudizhu", "variant": "classic", "format": "duplicate", "players": 6, "hands_per_table": hands,
 	}})
 	if r.Status != http.StatusCreated {
 		t.Fatalf("open: %d %s", r.Status, r.Body)
@@ -458,6 +457,18 @@ func TestTournamentDuplicateOverREST(t *testing.T) {
 	if len(tv.Rounds) != 1 || len(tv.Rounds[0].Tables) != 2 {
 		t.Fatalf("six players in duplicate: want one round of two tables, got %+v", tv.Rounds)
 	}
+	return tv, byID, ps
+}
+
+// TestTournamentDuplicateOverREST: six players at two tables play the same
+// three deals. While it runs neither table may be read by the other's
+// players (nor by anyone else) and no player sees the secret the deals
+// derive from; at the end the test proves from the revealed seed alone that
+// both tables dealt the very same cards, and recomputes the matchpoints
+// from the tables' settlements.
+func TestTournamentDuplicateOverREST(t *testing.T) {
+	e := newEnv(t, 606)
+	tv, byID, ps := e.duplicateRound(3)
 	tabA, tabB := tv.Rounds[0].Tables[0], tv.Rounds[0].Tables[1]
 	playerB := byID[tabB.Players[0]]
 	outsider := e.newPlayer("kibitzer")

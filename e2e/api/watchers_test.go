@@ -221,31 +221,7 @@ func TestWatcherTakesASeat(t *testing.T) {
 // of no table of the round can.
 func TestWatcherOfSameDuplicateRound(t *testing.T) {
 	e := newEnv(t, 65)
-	byID := map[string]player{}
-	var ps []player
-	for i := range 6 {
-		p := e.newPlayer(fmt.Sprintf("dup%d", i))
-		ps = append(ps, p)
-		byID[p.ID] = p
-	}
-	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: ps[0].Token, Body: map[string]any{
-		"game": "doudizhu", "variant": "classic", "format": "duplicate", "players": 6, "hands_per_table": 1,
-	}})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("open: %d %s", r.Status, r.Body)
-	}
-	var tv tournamentView
-	r.Decode(t, &tv)
-	for _, p := range ps {
-		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/" + tv.ID + "/join", Token: p.Token})
-		if r.Status != http.StatusOK {
-			t.Fatalf("join: %d %s", r.Status, r.Body)
-		}
-		r.Decode(t, &tv)
-	}
-	if len(tv.Rounds) != 1 || len(tv.Rounds[0].Tables) != 2 {
-		t.Fatalf("six players in duplicate: want one round of two tables, got %+v", tv.Rounds)
-	}
+	tv, byID, _ := e.duplicateRound(1)
 	tabA, tabB := tv.Rounds[0].Tables[0], tv.Rounds[0].Tables[1]
 	seatA := byID[tabA.Players[0]]
 	if r := e.watch(seatA, tabA.TableID, tabB.Players[1]); r.Status != http.StatusForbidden || r.Problem(t) != "watcher_seated" {
