@@ -17,34 +17,10 @@ import (
 func (e *env) playWholeHand(id string, ps []player) int {
 	e.t.Helper()
 	for range 3000 {
-		acted := false
-		for _, seat := range e.rng.Perm(len(ps)) {
-			var choices []map[string]any
-			for _, a := range e.legal(id, ps[seat].Token) {
-				if a["type"] != "escape" && a["type"] != "delegate" {
-					choices = append(choices, a)
-				}
+		for _, ev := range e.actOnce(id, ps).Events {
+			if ev.Type == "HandSettled" {
+				return ev.Version
 			}
-			if len(choices) == 0 {
-				continue
-			}
-			a := choices[e.rng.IntN(len(choices))]
-			r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: ps[seat].Token, Body: a})
-			if r.Status != http.StatusOK {
-				e.t.Fatalf("seat %d posting its legal action %v: %d %s", seat, a, r.Status, r.Body)
-			}
-			var cr commandResp
-			r.Decode(e.t, &cr)
-			for _, ev := range cr.Events {
-				if ev.Type == "HandSettled" {
-					return ev.Version
-				}
-			}
-			acted = true
-			break
-		}
-		if !acted {
-			e.t.Fatalf("no seat has a legal action and hand 1 has not settled")
 		}
 	}
 	e.t.Fatalf("hand 1 did not settle in 3000 actions")
