@@ -69,6 +69,14 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 
 // --- tables ---
 
+// nullOptions is options with JSON null read as absent (the defaults).
+func nullOptions(o json.RawMessage) json.RawMessage {
+	if strings.TrimSpace(string(o)) == "null" {
+		return nil
+	}
+	return o
+}
+
 type openTableRequest struct {
 	Game    string          `json:"game"`
 	Variant string          `json:"variant"`
@@ -136,9 +144,7 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 	if req.Stake != nil {
 		stake = *req.Stake
 	}
-	if opts := strings.TrimSpace(string(req.Options)); opts == "null" {
-		req.Options = nil
-	}
+	req.Options = nullOptions(req.Options)
 	if req.Private && s.Rooms == nil {
 		s.writeError(w, r, errNoRooms)
 		return

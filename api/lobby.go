@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -90,6 +91,7 @@ func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.showOptions(p)
 	writeJSON(w, http.StatusOK, p)
 	return nil
 }
@@ -121,8 +123,18 @@ func (s *server) myTables(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.showOptions(p)
 	writeJSON(w, http.StatusOK, p)
 	return nil
+}
+
+// showOptions fills the defaults into the recorded options of a page of
+// the directory, as the table view shows them.
+func (s *server) showOptions(p projections.TablePage) {
+	for i := range p.Tables {
+		t := &p.Tables[i]
+		t.Options = s.Tables.ShownOptions(t.Game, t.Variant, t.RulesVersion, t.Options)
+	}
 }
 
 type quickRequest struct {
@@ -132,6 +144,8 @@ type quickRequest struct {
 	// Spectators is the spectator policy of the tables the caller accepts
 	// (absent: public only).
 	Spectators string `json:"spectators"`
+	// Options are the table options asked for (absent: the defaults).
+	Options json.RawMessage `json:"options"`
 }
 
 // quickPlay seats the caller at an open table of the kind asked for, or
@@ -155,7 +169,7 @@ func (s *server) quickPlay(w http.ResponseWriter, r *http.Request) {
 	if req.Stake != nil {
 		stake = *req.Stake
 	}
-	res, opened, err := s.Tables.Quick(r.Context(), p, service.QuickRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Spectators: req.Spectators}, cond)
+	res, opened, err := s.Tables.Quick(r.Context(), p, service.QuickRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Spectators: req.Spectators, Options: nullOptions(req.Options)}, cond)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -24,6 +24,9 @@ type Problem struct {
 	Status int    `json:"status"`
 	Detail string `json:"detail,omitempty"`
 	Code   string `json:"code"`
+	// Option names the table option an invalid_option refuses, when one
+	// key is at fault.
+	Option string `json:"option,omitempty"`
 	// RequestID is the request's X-Request-Id, to quote to an operator.
 	RequestID string `json:"request_id,omitempty"`
 	// retryAfter, when set, is sent as Retry-After.
@@ -61,7 +64,9 @@ func toProblem(err error) (*Problem, bool) {
 	var de *table.Error
 	if errors.As(err, &de) {
 		if status, ok := kindStatus[de.Kind]; ok {
-			return problem(status, de.Code, de.Msg), true
+			p := problem(status, de.Code, de.Msg)
+			p.Option = de.Option
+			return p, true
 		}
 	}
 	var pe *cards.ParseError

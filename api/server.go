@@ -5,6 +5,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -51,6 +52,8 @@ type Tables interface {
 	// CheckKind returns the error opening a table of game and variant would
 	// meet (unknown_game, unknown_variant); an empty variant checks the game.
 	CheckKind(game, variant string) error
+	// ShownOptions is a table's recorded options with the defaults filled in.
+	ShownOptions(game, variant, version string, recorded json.RawMessage) json.RawMessage
 }
 
 var _ Tables = (*service.Service)(nil)

@@ -69,7 +69,7 @@ func viewOf(l *service.Loaded, c caller) tableView {
 	seat := service.ViewerSeat(st, c.playerID, c.auditor)
 	v := tableView{
 		ID: st.ID, Game: st.Game, Variant: st.Variant, Stake: st.Stake,
-		Options: st.Options, RulesVersion: st.RulesVersion, Version: st.Version,
+		Options: table.ShownOptions(st.Rules), RulesVersion: st.RulesVersion, Version: st.Version,
 		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed, Clock: st.Clock, MaxHands: st.MaxHands, Tournament: st.Tournament,
 		Private: st.Private, Spectators: spectatorsOf(st), Watchers: true, Hand: []cards.Card{},
 	}

@@ -15,12 +15,13 @@ import (
 )
 
 // TableKind is what quick play matches tables by: game, variant and stake,
-// with the options, turn clock and rules version a table opened without
-// options records (compact JSON; "" for no clock), and the spectator policy
+// the normalized options asked for (compact JSON, {} for the defaults), the
+// turn clock and rules version such a table records ("" for no clock), and
+// the spectator policy
 // asked for (table.SpectatorsPublic unless the player asks for another):
 // nobody is seated at a table whose spectators see more than they chose.
-// A table opened with other options, another clock or a max_hands limit is
-// never of a quick kind.
+// A table opened with another clock or a max_hands limit is never of a
+// quick kind.
 type TableKind struct {
 	Game, Variant string
 	Stake         int
@@ -47,6 +48,10 @@ type QuickRequest struct {
 	// Spectators is the spectator policy of the tables the player accepts
 	// ("": table.SpectatorsPublic).
 	Spectators string
+	// Options are the game's table options the player asks for (house
+	// rules); absent keys are the defaults. Tables match by the
+	// normalized options, so {} and {"cap":null}-free equivalents meet.
+	Options json.RawMessage
 }
 
 // quickCandidates bounds the tables one quick play tries before it opens
@@ -112,6 +117,15 @@ func (s *Service) quickKind(req QuickRequest) (TableKind, error) {
 	rules, err := s.rulesOf(game, variant)
 	if err != nil {
 		return TableKind{}, err
+	}
+	if len(bytes.TrimSpace(req.Options)) > 0 {
+		g := s.cfg.Games[game]
+		if err := table.CheckOrdinaryOptions(g, req.Options); err != nil {
+			return TableKind{}, err
+		}
+		if rules, err = g.Rules(variant, req.Options); err != nil {
+			return TableKind{}, err
+		}
 	}
 	if stake < 1 || stake > table.MaxStake {
 		return TableKind{}, table.ErrBadOption.With("stake must be an integer from 1 to %d, got %d", table.MaxStake, stake)
@@ -211,7 +225,7 @@ func (s *Service) Quick(ctx context.Context, p Player, req QuickRequest, cond Co
 			return nil, false, err
 		}
 	}
-	res, err = s.Open(ctx, p, OpenRequest{Game: req.Game, Variant: req.Variant, Stake: req.Stake, Spectators: kind.Spectators, Sit: true}, cond)
+	res, err = s.Open(ctx, p, OpenRequest{Game: req.Game, Variant: req.Variant, Stake: req.Stake, Options: json.RawMessage(kind.Options), Spectators: kind.Spectators, Sit: true}, cond)
 	if err != nil {
 		return nil, false, err
 	}

@@ -311,6 +311,27 @@ func (s *Service) Open(ctx context.Context, p Player, req OpenRequest, cond Cond
 	})
 }
 
+// ShownOptions is a table's recorded options as the lobby and the table
+// view show them, defaults filled in (rules README, Table options); the
+// recorded options as they are when the game no longer plays the version.
+func (s *Service) ShownOptions(game, variant, version string, recorded json.RawMessage) json.RawMessage {
+	g, ok := s.cfg.Games[game]
+	if !ok {
+		return recorded
+	}
+	var rules table.Rules
+	var err error
+	if vg, ok := g.(table.Versioned); ok && version != "" {
+		rules, err = vg.RulesAt(version, variant, recorded)
+	} else {
+		rules, err = g.Rules(variant, recorded)
+	}
+	if err != nil {
+		return recorded
+	}
+	return table.ShownOptions(rules)
+}
+
 // open is Open once no other call with its Idempotency-Key is running here.
 func (s *Service) open(ctx context.Context, p Player, rules table.Rules, req OpenRequest, cond Cond) (*Result, error) {
 	if replay, err := s.replay(ctx, p, cond); replay != nil || err != nil {

@@ -32,6 +32,9 @@ type Error struct {
 	Kind Kind
 	Code string // stable snake_case code, e.g. "not_your_turn"
 	Msg  string // human-readable detail
+	// Option names the table option an ErrBadOption refuses (BadOption),
+	// when the error is about one key.
+	Option string
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Msg }
