@@ -108,8 +108,12 @@ func (c *Client) playSeat(ctx context.Context, streams *http.Client, t *Table, s
 			// A pushed client waits for the stream's legal message, which
 			// comes for the version its answer reached when the game
 			// awaits the seat again (斗地主's landlord after the last
-			// bid): that version must stay unknown.
+			// bid): that version must stay unknown. The messages for the
+			// versions before it were computed before this move landed
+			// (another seat acted meanwhile in a window open to several,
+			// as 升级's final declaration window): they are stale.
 			if pushed != nil {
+				known = max(known, ack.Version-1)
 				return false
 			}
 			known = max(known, ack.Version)
