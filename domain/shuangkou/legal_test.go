@@ -52,7 +52,7 @@ func TestLegalCounts(t *testing.T) {
 }
 
 // legalSet is Legal's plays as "pattern key/reading name" strings.
-func legalSet(t *testing.T, legal []table.Action, wild bool, lead *Reading) map[string]bool {
+func legalSet(t *testing.T, legal []table.Action, wild Wild, lead *Reading) map[string]bool {
 	t.Helper()
 	out := map[string]bool{}
 	for _, a := range legal {
