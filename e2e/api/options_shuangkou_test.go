@@ -273,6 +273,26 @@ func TestShuangkouOptionsOverREST(t *testing.T) {
 			t.Fatalf("the closed table: closed %v, match %+v; want over after 1 hand", v.Closed, m)
 		}
 	})
+	t.Run("quick play", func(t *testing.T) {
+		e := newEnv(t, 65)
+		quick := func(name string, options map[string]any) (int, tableView, player) {
+			p := e.newPlayer(name)
+			r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/quick", Token: p.Token,
+				Body: map[string]any{"game": "shuangkou", "variant": "classic", "options": options}})
+			var v tableView
+			r.Decode(t, &v)
+			return r.Status, v, p
+		}
+		s1, big, ann := quick("ann", map[string]any{"wild": "big"})
+		// "none" is classic's default: the normalized options are {}, not
+		// those of ann's table.
+		s2, plain, _ := quick("ben", map[string]any{"wild": "none"})
+		s3, again, _ := quick("cat", map[string]any{"wild": "big"})
+		if s1 != http.StatusCreated || s2 != http.StatusCreated || plain.ID == big.ID || s3 != http.StatusOK || again.ID != big.ID {
+			t.Fatalf("quick plays: %d %s, %d %s, %d %s; want ann and cat at one wild-big table, ben at another", s1, big.ID, s2, plain.ID, s3, again.ID)
+		}
+		e.checkSkShown(big.ID, ann.Token, `{"bomb_bonus":false,"wild":"big"}`, `{"wild":"big"}`)
+	})
 	t.Run("bad values", func(t *testing.T) {
 		e := newEnv(t, 64)
 		p := e.newPlayer("ann")
