@@ -223,7 +223,6 @@ func (v variant) whyNot(cs []cards.Card, last bool) string {
 	return ""
 }
 
-
 // ended reports whether the hand is over once finish are out (dadun.md,
 // Play): both seats of a side; in 打独 as soon as anyone is out, since the
 // soloist must be 头游 (dadun.md, Rulings: when an opponent of the soloist

@@ -16,9 +16,9 @@ const (
 	optDunAwards    = "dun_awards"     // true | false
 	optLeadAfterOut = "lead_after_out" // "next" | "partner"
 
-	bombOrderSeed, bombOrderHigh = "seed", "high"
-	pureSuitsTie, pureSuitsSuit  = "tie", "suit"
-	leadNext, leadPartner        = "next", "partner"
+	bombOrderSeed, bombOrderHigh  = "seed", "high"
+	pureSuitsTie, pureSuitsSuit   = "tie", "suit"
+	leadNext, leadPartner         = "next", "partner"
 	jokerBombsSeed, jokerBombsTwo = 3, 2
 )
 
