@@ -20,9 +20,10 @@ import (
 // hand's cards of a rank in suit order (♠ ♥ ♣ ♦), and Decide accepts the
 // same play with any suits. Suits matter in two places, and there Legal
 // lists each outcome: a 510K is pure or plain (one play each, when the hand
-// can make it), and a bomb of 4 to 6 cards earns one more award with four
-// cards of one colour (one play with and one without, when the hand can
-// make both). A pattern with several readings (3333 as a bomb or, as the
+// can make it; under pure_suits "suit" one pure 510K per suit that beats
+// the play on the table), and a bomb earns more awards with four cards of
+// one colour (one play per number of awards, when the hand can make them).
+// Under joker_bombs 2 a two-joker play is named "joker_bomb". A pattern with several readings (3333 as a bomb or, as the
 // last cards, a trio with one kicker) is listed once per reading that may be
 // played now, with "as" naming it.
 func (r *Rules) Legal(s *State, seat int) []table.Action {

@@ -178,6 +178,17 @@ func TestDadunOptionsShown(t *testing.T) {
 		}
 	}
 	checkShownOptions(t, "the table view", dadunViewOptions(p.env, withOpts, ann.Token), want)
+	// Quick play matches the tables by their normalized options: asking
+	// for joker_bombs 2 opens a table, the same ask again joins it, the
+	// defaults spelled out are another kind.
+	quick := map[string]any{"game": "dadun", "variant": "lean", "stake": 3, "options": map[string]any{"joker_bombs": 2}}
+	st1, first, _ := p.quick(p.newPlayer("bo"), quick, nil)
+	st2, second, _ := p.quick(p.newPlayer("cy"), quick, nil)
+	quick["options"] = map[string]any{"joker_bombs": 3}
+	st3, third, _ := p.quick(p.newPlayer("di"), quick, nil)
+	if st1 != http.StatusCreated || st2 != http.StatusOK || second.ID != first.ID || st3 != http.StatusCreated || third.ID == first.ID {
+		t.Fatalf("quick play with options: %d %s, %d %s, %d %s; want a table, the same, another", st1, first.ID, st2, second.ID, st3, third.ID)
+	}
 	for id, rec := range map[string]string{withOpts: `{"joker_bombs":2,"lead_after_out":"partner"}`, plain: `{}`} {
 		evs, err := p.store.Load(context.Background(), service.StreamID(id), 0)
 		if err != nil {
