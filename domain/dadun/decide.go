@@ -120,7 +120,8 @@ func (s *State) decideCall(seat int, c cards.Card) ([]table.Payload, error) {
 // decidePass records a pass and, when every other seat with cards has passed
 // on the last play, the end of the trick (dadun.md, Play): the last player
 // takes the trick's points and leads again; if that player is out, the next
-// seat after it with cards leads (接风), or its partner (jiefeng).
+// seat after it with cards leads (接风), or under lead_after_out "partner"
+// its partner (State.jiefeng).
 func (s *State) decidePass(seat int) []table.Payload {
 	evs := []table.Payload{PlayPassed{Seat: seat}}
 	w := s.last.seat
