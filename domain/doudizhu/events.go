@@ -60,6 +60,18 @@ type HandOpened struct {
 	Multiplier int          `json:"multiplier"`
 }
 
+// DoubleMade (option double, 加倍): a farmer doubled, or with Back the
+// landlord doubled back on the farmers that doubled.
+type DoubleMade struct {
+	Seat int  `json:"seat"`
+	Back bool `json:"back,omitempty"`
+}
+
+// DoublePassed (option double): Seat did not double.
+type DoublePassed struct {
+	Seat int `json:"seat"`
+}
+
 // MatchEnded ends a match of the option "hands": Hands is the number of
 // hands played (more than the option when a tie for first needed extra
 // hands) and Standings the final ranking. A table.TableClosed follows.
@@ -102,6 +114,8 @@ func (GrabMade) EventType() string       { return "GrabMade" }
 func (GrabDeclined) EventType() string   { return "GrabDeclined" }
 func (HandOpened) EventType() string     { return "HandOpened" }
 func (MatchEnded) EventType() string     { return "MatchEnded" }
+func (DoubleMade) EventType() string     { return "DoubleMade" }
+func (DoublePassed) EventType() string   { return "DoublePassed" }
 
 // Result is the game's detail of a HandSettled, as its JSON result.
 type Result struct {
@@ -127,13 +141,22 @@ type Result struct {
 	// hubei, fourplayer only (absent in classic): the bidding's multiplier
 	// (bid × 2 per grab, at most 24), the grabs (grab-back included) and
 	// whether the caller grabbed back, open play, and the bombs and rockets
-	// played.
+	// played (these also in classic with bomb_double).
 	BidMultiplier int  `json:"bid_multiplier,omitempty"`
 	Grabs         int  `json:"grabs,omitempty"`
 	GrabBack      bool `json:"grab_back,omitempty"`
 	Open          bool `json:"open,omitempty"`
 	Bombs         int  `json:"bombs,omitempty"`
 	Rockets       int  `json:"rockets,omitempty"`
+	// The table options' marks, absent at the defaults (doudizhu.md, Table
+	// options): Factors is each farmer's double factor (1, 2 or 4; 0 for
+	// the landlord) when a farmer doubled; Settled, when some farmer's
+	// differs from Multiplier, is what each seat was settled at (a farmer
+	// stake × S_f = min(Multiplier × factor, cap), the landlord the sum of
+	// the farmers'); Cap is the cap when it lowered the settlement.
+	Factors []int `json:"factors,omitempty"`
+	Settled []int `json:"settled,omitempty"`
+	Cap     int   `json:"cap,omitempty"`
 	// CardsLeft counts the cards each seat still held.
 	CardsLeft []int `json:"cards_left"`
 	// Escaper, Penalty: who escaped and the penalty they paid in stake units
@@ -145,4 +168,5 @@ type Result struct {
 // events decodes the game's own event types.
 var events = table.Events(
 	BidMade{}, BidPassed{}, LandlordChosen{}, CardsPlayed{}, PlayPassed{}, CallWon{}, GrabMade{}, GrabDeclined{}, HandOpened{}, MatchEnded{},
+	DoubleMade{}, DoublePassed{},
 )
