@@ -265,11 +265,14 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 }
 
 // settlePlayedOut settles the hand that winner has just played out of with a
-// play read as last (doudizhu.md, Scoring): each farmer pays or receives
-// stake × the multiplier; the landlord's delta balances. classic: the bid,
-// doubled for a spring or an anti-spring. hubei, fourplayer: the current
-// multiplier (last counted if a bomb or the rocket), ×4 for a spring, ×2 for
-// an anti-spring (the landlord played once and a farmer went out).
+// play read as last (doudizhu.md, Scoring and Table options): each farmer
+// pays or receives stake × the multiplier (settleFarmers: × its double
+// factor, at most the cap); the landlord's delta balances. classic: the bid
+// (× 2 per bomb and rocket with bomb_double, last counted), × the spring
+// factor for a spring or an anti-spring. hubei, fourplayer: the current
+// multiplier (last counted if a bomb or the rocket), × the spring factor for
+// a spring, ×2 for an anti-spring (the landlord played once and a farmer
+// went out).
 func (s *State) settlePlayedOut(winner int, last Reading) (table.HandSettled, error) {
 	plays := s.plays
 	plays[winner]++

@@ -20,7 +20,8 @@ type BidPassed struct {
 }
 
 // LandlordChosen ends the bidding: Seat is the landlord (地主) at Bid, and
-// Kitty, shown to everyone, joins the landlord's hand. The landlord leads.
+// Kitty, shown to everyone, joins the landlord's hand. The landlord leads
+// (with the option double, after the doubling phase).
 // Multiplier (hubei, fourplayer only; absent in classic) is the bidding's
 // multiplier: Bid × 2 per grab, at most the ceiling of 24.
 type LandlordChosen struct {
@@ -127,11 +128,13 @@ type Result struct {
 	Winner string `json:"winner,omitempty"`
 	// Bid is the landlord's bid (0 before bidding ended).
 	Bid int `json:"bid"`
-	// Multiplier is what each farmer's stake was multiplied by. classic: the
-	// bid, ×2 for a spring or an anti-spring. hubei, fourplayer: BidMultiplier,
-	// ×2 if Open, ×2 per bomb, ×4 per rocket, ×4 for a spring, ×2 for an
-	// anti-spring. For an escape it is the current multiplier the penalty
-	// was computed from (see State.multiplier).
+	// Multiplier is M, what each farmer's stake was multiplied by before the
+	// options double and cap (see Settled). classic: the bid (×2 per bomb and
+	// rocket with bomb_double), × the spring factor (default 2) for a spring
+	// or an anti-spring. hubei, fourplayer: BidMultiplier, ×2 if Open, ×2 per
+	// bomb, ×4 per rocket, × the spring factor (default 4) for a spring, ×2
+	// for an anti-spring. For an escape it is the current multiplier the
+	// penalty was computed from (see State.multiplier; at most the cap).
 	Multiplier int `json:"multiplier"`
 	// Spring: the landlord went out and the farmers never played (春天).
 	Spring bool `json:"spring"`

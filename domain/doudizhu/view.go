@@ -137,8 +137,8 @@ type PlayView struct {
 	Reading Reading      `json:"reading"`
 }
 
-// View is what seat sees: phase "waiting" (no deal running), "bidding" or
-// "playing"; the seat's own cards (none for spectators); the public details
+// View is what seat sees: phase "waiting" (no deal running), "bidding",
+// "grabbing", "doubling" or "playing"; the seat's own cards (none for spectators); the public details
 // of the deal; and, for the auditor, every hand and the kitty.
 func (r *Rules) View(s *State, seat int) table.View {
 	v := table.View{Phase: s.phase.String()}
