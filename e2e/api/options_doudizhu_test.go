@@ -415,3 +415,25 @@ func TestDoudizhuOptionsInLobby(t *testing.T) {
 		t.Errorf("TableOpened %s: want the options recorded as {\"cap\":48} (defaults left out)", opened.Data)
 	}
 }
+
+// TestDoudizhuQuickPlayOptions: quick play matches 斗地主 tables by their
+// normalized options: the same house rules (a default spelled out or not)
+// seat together, other rules open another table.
+func TestDoudizhuQuickPlayOptions(t *testing.T) {
+	e := newEnv(t, 4245)
+	quick := func(name string, options map[string]any) (tableView, int) {
+		p := e.newPlayer(name)
+		body := map[string]any{"game": "doudizhu", "variant": "classic", "options": options}
+		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/quick", Token: p.Token, Body: body})
+		var v tableView
+		r.Decode(t, &v)
+		return v, r.Status
+	}
+	first, st1 := quick("ann", map[string]any{"double": true, "spring": 2})
+	same, st2 := quick("ben", map[string]any{"double": true})
+	other, st3 := quick("cai", map[string]any{"double": true, "cap": 8})
+	if st1 != http.StatusCreated || st2 != http.StatusOK || same.ID != first.ID || st3 != http.StatusCreated || other.ID == first.ID {
+		t.Fatalf("quick play: %d %s, %d %s, %d %s; want ben at ann's table (spring 2 is the default) and cai at a new one",
+			st1, first.ID, st2, same.ID, st3, other.ID)
+	}
+}
