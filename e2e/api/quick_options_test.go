@@ -17,7 +17,7 @@ func TestQuickPlayMatchesOptions(t *testing.T) {
 	ann, ben, cat, dan := p.newPlayer("ann"), p.newPlayer("ben"), p.newPlayer("cat"), p.newPlayer("dan")
 	match := map[string]any{"game": "doudizhu", "variant": "classic", "options": map[string]any{"hands": 3}}
 	st, first, r := p.quick(ann, match, nil)
-	if st != http.StatusCreated || string(optionsOf(t, r)) != `{"hands":3}` {
+	if st != http.StatusCreated || handsOf(t, optionsOf(t, r)) != 3 {
 		t.Fatalf("ann's quick play with hands 3: %d %s, want a new table with those options", st, r.Body)
 	}
 	if st, tv, r := p.quick(ben, match, nil); st != http.StatusOK || tv.ID != first.ID {
@@ -31,7 +31,7 @@ func TestQuickPlayMatchesOptions(t *testing.T) {
 	}
 	lp := p.page("/v1/tables?game=doudizhu", ann.Token)
 	for _, e := range lp.Tables {
-		if e.ID == first.ID && string(e.Options) != `{"hands":3}` {
+		if e.ID == first.ID && handsOf(t, e.Options) != 3 {
 			t.Errorf("the lobby shows the match's options as %s", e.Options)
 		}
 	}
@@ -58,6 +58,18 @@ func TestQuickPlayMatchesOptions(t *testing.T) {
 			t.Errorf("quick play with %s appended to the store", c.name)
 		}
 	}
+}
+
+// handsOf is the option "hands" of shown options (0 when absent).
+func handsOf(t *testing.T, options json.RawMessage) int {
+	t.Helper()
+	var o struct {
+		Hands int `json:"hands"`
+	}
+	if err := json.Unmarshal(options, &o); err != nil {
+		t.Fatalf("options %s: %v", options, err)
+	}
+	return o.Hands
 }
 
 func optionsOf(t *testing.T, r *apitest.Response) json.RawMessage {
