@@ -3,9 +3,15 @@
 // (GET /v1/tables), refreshed every few seconds.
 //
 // Each listed table is <li class="listing" data-table-id="..."> with a
-// Join button (open tables) and a Watch link.
+// Join button (open tables) and a Watch link; its facts name the house
+// rules it plays away from the defaults. The open form offers the house
+// rules of the game and variant chosen (optionsform.js) and sends those
+// changed; a refused one is shown next to its control.
 
+import { ApiError } from "../api.js";
 import { GAMES, gameName, kindName, variantName } from "../games.js";
+import { activeOptions } from "../options.js";
+import { optionsEditor } from "../optionsform.js";
 
 /** @typedef {import("../app.js").AppContext} AppContext */
 /** @typedef {import("../types.js").TableListing} TableListing */
@@ -133,25 +139,41 @@ export function render(root, _params, ctx) {
     o.value = String(n);
     bots.append(o);
   }
+  const rules = optionsEditor("create");
+  const offer = () => rules.show(ck.game.value, ck.variant.value);
+  // kindPicker's own listener has filled the variants by now.
+  ck.game.addEventListener("change", offer);
+  ck.variant.addEventListener("change", offer);
+  offer();
   const cb = el("button", "primary", t("lobby.createSubmit"));
   cb.type = "submit";
-  create.append(ch, ...ck.fields, field(t("lobby.stake"), stake), field(t("lobby.clock"), clock), field(t("lobby.bots"), bots), cb);
+  create.append(ch, ...ck.fields, field(t("lobby.stake"), stake), field(t("lobby.clock"), clock), field(t("lobby.bots"), bots), rules.element, cb);
   create.addEventListener("submit", (e) => {
     e.preventDefault();
     cb.disabled = true;
+    rules.clear();
+    const options = rules.values();
     const body = /** @type {OpenTable} */ ({
       game: ck.game.value,
       variant: ck.variant.value,
       stake: Number(stake.value),
       clock: { turn_seconds: Number(clock.value) },
       bots: Number(bots.value),
+      ...(options ? { options } : {}),
     });
     api.openTable(body)
       .then(async (tbl) => {
         await api.join(tbl.id);
         ctx.navigate(`/tables/${encodeURIComponent(tbl.id)}`);
       })
-      .catch(fail)
+      .catch((err) => {
+        // A refused option is told next to its control; the status says
+        // which, for those who read the page from the top.
+        const label = err instanceof ApiError && err.code === "invalid_option" && err.option ? rules.refuse(err.option, err.detail) : null;
+        if (label === null) return fail(err);
+        status.textContent = t("opt.refused", { label });
+        status.classList.add("error");
+      })
       .finally(() => (cb.disabled = false));
   });
 
@@ -187,6 +209,7 @@ export function render(root, _params, ctx) {
     const who = el("span", "who", l.players.map((p) => p.name).join(t("list.sep")) || t("lobby.nobody"));
     const facts = [t("lobby.free", { n: l.free_seats }), t("table.stake", { n: l.stake }), t("lobby.played", { n: l.hands_played })];
     if (l.spectators === "after_deal") facts.push(t("lobby.afterDeal")); // spectators see each deal once it has ended
+    facts.push(...activeOptions(l.game, l.variant, l.options).map((o) => o.text));
     const meta = el("span", "meta muted", facts.join(" · "));
     li.append(kind, who, meta);
     const seated = l.players.some((p) => p.player_id === ctx.player.id);
