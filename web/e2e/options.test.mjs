@@ -225,6 +225,26 @@ test("the form sends only the changed options, and a refused one shows at its co
   assert.deepEqual((await submit()).options, { step: 20, start_level: "2", show_points: false });
 
   await page.unroute("**/v1/tables");
+
+  // Quick play offers them too, and sends them likewise.
+  /** @type {unknown[]} */
+  const quick = [];
+  await page.route("**/v1/tables/quick", async (route) => {
+    quick.push(route.request().postDataJSON());
+    await route.fulfill({
+      status: 422,
+      contentType: "application/problem+json",
+      body: JSON.stringify({ type: "about:blank", title: "Unprocessable Entity", status: 422, code: "invalid_option", option: "joker_bombs", detail: "joker_bombs refused" }),
+    });
+  });
+  await page.selectOption("#quick-game", "dadun");
+  await page.locator("form.quick details.options summary").click();
+  await page.selectOption('form.quick select[name="joker_bombs"]', "2");
+  await page.uncheck('form.quick input[name="dun_awards"]');
+  await page.locator("form.quick button[type=submit]").click();
+  await page.locator('form.quick .opt[data-option="joker_bombs"] .opt-error:not(:empty)').waitFor();
+  assert.deepEqual(quick, [{ game: "dadun", variant: "lean", options: { joker_bombs: 2, dun_awards: false } }]);
+  assert.equal(await page.locator('form.create .opt-error:not(:empty)').count(), 0, "the other form is untouched");
   assert.deepEqual(problems().filter((p) => !p.includes("422")), []);
   await context.close();
 });
@@ -255,6 +275,17 @@ test("a table opened with an option shows it on the table page and in the lobby"
     assert.deepEqual(problems(), []);
     await context.close();
   }
+  // Quick play with an option finds or opens a table that plays it.
+  const { page, context, problems } = await openPage(browser, env.server.url, PHONE, { locale: "en-US" });
+  await page.selectOption("#quick-game", "doudizhu");
+  await page.selectOption("#quick-variant", "hubei");
+  await page.locator("form.quick details.options summary").click();
+  await page.fill('form.quick input[name="hands"]', "2");
+  await page.locator("form.quick button[type=submit]").click();
+  await page.waitForURL(/\/tables\/[^/]+$/);
+  assert.equal(await page.locator('ul.table-options li[data-option="hands"]').innerText(), "Match length: 2 hands");
+  assert.deepEqual(problems(), []);
+  await context.close();
 });
 
 test("the table page shows the options away from the defaults, whatever form the view gives them in", { timeout: 120_000 }, async (t) => {

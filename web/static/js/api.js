@@ -137,7 +137,10 @@ export class Api {
     return this.json("POST", "/v1/tables", { body });
   }
 
-  /** @param {{game: string, variant: string, stake?: number}} body @returns {Promise<Table>} */
+  /**
+   * @param {{game: string, variant: string, stake?: number, options?: Record<string, unknown>}} body
+   * @returns {Promise<Table>}
+   */
   quickPlay(body) {
     return this.json("POST", "/v1/tables/quick", { body });
   }

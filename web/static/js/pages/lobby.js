@@ -4,9 +4,9 @@
 //
 // Each listed table is <li class="listing" data-table-id="..."> with a
 // Join button (open tables) and a Watch link; its facts name the house
-// rules it plays away from the defaults. The open form offers the house
-// rules of the game and variant chosen (optionsform.js) and sends those
-// changed; a refused one is shown next to its control.
+// rules it plays away from the defaults. Quick play and the open form
+// offer the house rules of the game and variant chosen (optionsform.js)
+// and send those changed; a refused one is shown next to its control.
 
 import { ApiError } from "../api.js";
 import { GAMES, gameName, kindName, variantName } from "../games.js";
@@ -16,6 +16,7 @@ import { optionsEditor } from "../optionsform.js";
 /** @typedef {import("../app.js").AppContext} AppContext */
 /** @typedef {import("../types.js").TableListing} TableListing */
 /** @typedef {import("../types.js").OpenTable} OpenTable */
+/** @typedef {ReturnType<typeof optionsEditor>} OptionsEditor */
 
 /**
  * @template {keyof HTMLElementTagNameMap} K
@@ -75,6 +76,23 @@ function kindPicker(t, prefix) {
 }
 
 /**
+ * The house rules of a form's game and variant, offered again whenever
+ * either changes.
+ * @param {{game: HTMLSelectElement, variant: HTMLSelectElement}} kind
+ * @param {string} prefix id prefix
+ * @returns {OptionsEditor}
+ */
+function withOptions(kind, prefix) {
+  const editor = optionsEditor(prefix);
+  const offer = () => editor.show(kind.game.value, kind.variant.value);
+  // kindPicker's own listener has filled the variants by now.
+  kind.game.addEventListener("change", offer);
+  kind.variant.addEventListener("change", offer);
+  offer();
+  return editor;
+}
+
+/**
  * @param {HTMLElement} root
  * @param {Record<string, string>} _params
  * @param {AppContext} ctx
@@ -91,6 +109,20 @@ export function render(root, _params, ctx) {
     status.classList.add("error");
   };
 
+  /**
+   * A refused option is told next to its control; the status says which,
+   * for those who read the page from the top. Other errors go to the
+   * status alone.
+   * @param {OptionsEditor} editor
+   * @param {unknown} err
+   */
+  const refused = (editor, err) => {
+    const label = err instanceof ApiError && err.code === "invalid_option" && err.option ? editor.refuse(err.option, err.detail) : null;
+    if (label === null) return fail(err);
+    status.textContent = t("opt.refused", { label });
+    status.classList.add("error");
+  };
+
   const page = el("div", "lobby");
   page.append(el("h1", undefined, t("page.lobby")), status);
 
@@ -100,15 +132,19 @@ export function render(root, _params, ctx) {
   const qh = el("h2", undefined, t("lobby.quick"));
   qh.id = "quick-h";
   const qk = kindPicker(t, "quick");
+  // Quick play matches tables by their options too (openapi.yaml, quickPlay).
+  const qrules = withOptions(qk, "quick");
   const qb = el("button", "primary", t("lobby.quickPlay"));
   qb.type = "submit";
-  quick.append(qh, el("p", "muted", t("lobby.quickHelp")), ...qk.fields, qb);
+  quick.append(qh, el("p", "muted", t("lobby.quickHelp")), ...qk.fields, qrules.element, qb);
   quick.addEventListener("submit", (e) => {
     e.preventDefault();
     qb.disabled = true;
-    api.quickPlay({ game: qk.game.value, variant: qk.variant.value })
+    qrules.clear();
+    const options = qrules.values();
+    api.quickPlay({ game: qk.game.value, variant: qk.variant.value, ...(options ? { options } : {}) })
       .then((tbl) => ctx.navigate(`/tables/${encodeURIComponent(tbl.id)}`))
-      .catch(fail)
+      .catch((err) => refused(qrules, err))
       .finally(() => (qb.disabled = false));
   });
 
@@ -139,12 +175,7 @@ export function render(root, _params, ctx) {
     o.value = String(n);
     bots.append(o);
   }
-  const rules = optionsEditor("create");
-  const offer = () => rules.show(ck.game.value, ck.variant.value);
-  // kindPicker's own listener has filled the variants by now.
-  ck.game.addEventListener("change", offer);
-  ck.variant.addEventListener("change", offer);
-  offer();
+  const rules = withOptions(ck, "create");
   const cb = el("button", "primary", t("lobby.createSubmit"));
   cb.type = "submit";
   create.append(ch, ...ck.fields, field(t("lobby.stake"), stake), field(t("lobby.clock"), clock), field(t("lobby.bots"), bots), rules.element, cb);
@@ -166,14 +197,7 @@ export function render(root, _params, ctx) {
         await api.join(tbl.id);
         ctx.navigate(`/tables/${encodeURIComponent(tbl.id)}`);
       })
-      .catch((err) => {
-        // A refused option is told next to its control; the status says
-        // which, for those who read the page from the top.
-        const label = err instanceof ApiError && err.code === "invalid_option" && err.option ? rules.refuse(err.option, err.detail) : null;
-        if (label === null) return fail(err);
-        status.textContent = t("opt.refused", { label });
-        status.classList.add("error");
-      })
+      .catch((err) => refused(rules, err))
       .finally(() => (cb.disabled = false));
   });
 
