@@ -187,15 +187,15 @@ func TestSpecialClasses(t *testing.T) {
 		want Bull
 	}{
 		{"SA HA C2 D3 S2", all, FiveSmall},
-		{"SA HA C4 D4 S2", all, NoBull},      // sum 12
-		{"SA HA C2 D3 S5", all, NoBull},      // a 5
-		{"SA HA CA DA S4", all, FiveSmall},   // also a bomb: the higher class
+		{"SA HA C4 D4 S2", all, NoBull},    // sum 12
+		{"SA HA C2 D3 S5", all, NoBull},    // a 5
+		{"SA HA CA DA S4", all, FiveSmall}, // also a bomb: the higher class
 		{"SA HA CA DA S4", PayTable{Bomb: 7}, Bomb},
 		{"S9 H9 C9 D9 BJ", all, Bomb},
 		{"SJ HQ CK DK SQ", all, FiveFace},
-		{"SJ HQ CK DK BJ", all, NoBull},      // a joker is not a face card
-		{"SJ HQ CK DK S10", all, NoBull},     // a 10 is not either
-		{"SK HK CK DK SQ", all, Bomb},        // a bomb above five_face
+		{"SJ HQ CK DK BJ", all, NoBull},  // a joker is not a face card
+		{"SJ HQ CK DK S10", all, NoBull}, // a 10 is not either
+		{"SK HK CK DK SQ", all, Bomb},    // a bomb above five_face
 		{"SK HK CK DK SQ", PayTable{FiveFace: 5}, FiveFace},
 		{"SJ HQ CK DK SQ", PayTable{}, NoBull}, // the seed plays none
 	} {

@@ -48,22 +48,22 @@ func TestRandomGames(t *testing.T) {
 // randomDone checks a random table once it has played its hands: a short
 // deadline was exercised, and a recorded stream verifies.
 func randomDone(t *testing.T, d *gametest.Driver) {
-		rt := d.Game.(*randomTable)
-		if s := rt.r.opts.ArrangeSeconds; s > 0 && s <= 10 && rt.reveals == 0 {
-			t.Fatalf("table seed %d: a deadline of %d s and no reveal called in %d hands: the deadline is not exercised", d.Seed, s, d.Settled)
-		}
-		if rt.stream == nil {
-			return
-		}
-		rep, err := audit.VerifyTable(func(o table.TableOpened) (table.Rules, error) {
-			return New().Rules(o.Variant, o.Options)
-		}, rt.stream)
-		if err != nil {
-			t.Fatalf("table seed %d: the recorded stream does not verify: %v", d.Seed, err)
-		}
-		if rep.Deals < rt.hands {
-			t.Fatalf("table seed %d: %d deals verified, want ≥ %d", d.Seed, rep.Deals, rt.hands)
-		}
+	rt := d.Game.(*randomTable)
+	if s := rt.r.opts.ArrangeSeconds; s > 0 && s <= 10 && rt.reveals == 0 {
+		t.Fatalf("table seed %d: a deadline of %d s and no reveal called in %d hands: the deadline is not exercised", d.Seed, s, d.Settled)
+	}
+	if rt.stream == nil {
+		return
+	}
+	rep, err := audit.VerifyTable(func(o table.TableOpened) (table.Rules, error) {
+		return New().Rules(o.Variant, o.Options)
+	}, rt.stream)
+	if err != nil {
+		t.Fatalf("table seed %d: the recorded stream does not verify: %v", d.Seed, err)
+	}
+	if rep.Deals < rt.hands {
+		t.Fatalf("table seed %d: %d deals verified, want ≥ %d", d.Seed, rep.Deals, rt.hands)
+	}
 }
 
 // randomConfig is the random-hand test: the table seeds (only when not 0),
@@ -80,9 +80,9 @@ func randomConfig(only uint64, record func(seed uint64) bool, house bool) gamete
 		c.Seeds, c.Hands, c.Stream = optionTableSeeds, optionHandsPerTable, 0x6f7074
 	}
 	c.New = func(d *gametest.Driver) gametest.RandomGame {
-			rt := &randomTable{Driver: d, record: record(d.Seed), now: clockStart, withOptions: house, hands: c.Hands}
-			d.Seeds = &datedSeq{SeedSeq: gametest.SeedSeq{ID: d.Seed}, now: &rt.now}
-			return rt
+		rt := &randomTable{Driver: d, record: record(d.Seed), now: clockStart, withOptions: house, hands: c.Hands}
+		d.Seeds = &datedSeq{SeedSeq: gametest.SeedSeq{ID: d.Seed}, now: &rt.now}
+		return rt
 	}
 	return c
 }
