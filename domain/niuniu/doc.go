@@ -69,8 +69,8 @@
 //     shuffled by the same Fisher–Yates from a fresh stream of the seed.
 //  2. Card i of the shuffled deck, for i = 0..5n-1, goes to seat i mod n;
 //     the other cards are not used and not recorded (the kitty is empty).
-//  3. The banker: the option banker under banker_mode fixed; (banker + h −
-//  1. mod n under rotate; under random stream.Below(n), the next draw
+//  3. The banker: the option banker under banker_mode fixed; under rotate
+//     (banker + h − 1) mod n; under random stream.Below(n), the next draw
 //     from the stream after the shuffle. Nothing else is drawn.
 //  4. HandDealt records the commitment SHA-256(seed) and each seat's five
 //     cards in display order (Sort: A, 2, …, 10, J, Q, K, BJ, RJ; within a
