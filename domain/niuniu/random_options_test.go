@@ -9,6 +9,7 @@ import (
 
 	"paiju/domain/cards"
 	"paiju/domain/internal/gametest"
+	"paiju/domain/table"
 )
 
 // optionTableSeeds are the tables TestRandomGamesWithOptions plays, each
@@ -136,4 +137,116 @@ func (h house) special(hand []cards.Card) (Bull, int) {
 		return FiveFace, 0
 	}
 	return NoBull, 0
+}
+
+// TestRandomSpecialPositions: special hands are rare in random deals, so
+// this deals them on purpose: 400 positions of 2–4 seats where each hand is
+// a five_small, a bomb, a five_face or random cards, at tables with random
+// house rules, every seat arranging at random (a bull, or no bull). Each
+// reveal and settlement is checked against the test's restatement
+// (house.special, randomTable.bout): the highest special class the table
+// plays whatever the seat arranged, its pay, the ties without the banker's
+// edge, zero-sum deltas.
+func TestRandomSpecialPositions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2026, 12))
+	specials := 0
+	for range 400 {
+		seats := 2 + rng.IntN(3)
+		h, more := randomHouse(rng, seats)
+		r := rulesWith(t, fmt.Sprintf(`{"seats":%d%s}`, seats, more))
+		hands := specialHands(rng, seats, !h.noJokers)
+		st := positionAt(t, r, 2, h.b0, hands...)
+		rt := &randomTable{house: h}
+		want := make([]Reading, seats)
+		var evs []table.Payload
+		for _, seat := range rng.Perm(seats) {
+			hand := gametest.Game[State](st).hands[seat]
+			legal := r.Legal(st.G.(*State), seat)
+			a := legal[rng.IntN(len(legal))]
+			want[seat] = Reading{High: rt.highest(hand)}
+			if a.Type == ActionArrange {
+				want[seat].Bull, _, _ = bruteBull(hand)
+			}
+			if b, four := h.special(hand); b != NoBull {
+				want[seat].Bull, want[seat].Four = b, four
+				specials++
+			}
+			evs = gametest.MustAct(t, st, seat, a)
+		}
+		hs, res := gametest.SettledOf[Result](t, evs)
+		deltas := make([]int, seats)
+		for seat := range seats {
+			if res.Readings[seat] != want[seat].Bull {
+				t.Fatalf("%v: seat %d reads %v, want %v (niuniu.md, Table options, special_hands)", hands, seat, res.Readings[seat], want[seat].Bull)
+			}
+			if seat != h.b0 {
+				deltas[seat] = rt.bout(2, want[h.b0], want[seat])
+				deltas[h.b0] -= deltas[seat]
+			}
+		}
+		if !slices.Equal(hs.Deltas, deltas) {
+			t.Fatalf("%v under %s: deltas %v, want %v (niuniu.md, Settlement; Table options)", hands, more, hs.Deltas, deltas)
+		}
+	}
+	if specials < 150 {
+		t.Fatalf("only %d special hands dealt: the test proves little", specials)
+	}
+}
+
+// specialHands deals seats hands from one deck (with or without jokers):
+// each a five_small, a bomb, a five_face or five random cards.
+func specialHands(rng *rand.Rand, seats int, jokers bool) []string {
+	deck := cards.Deck(1)
+	if !jokers {
+		deck = deck[:52]
+	}
+	left := cards.Of(deck)
+	take := func(want func(cards.Card) bool, n int) []cards.Card {
+		var pool []cards.Card
+		for _, c := range left.Cards() {
+			if want(c) {
+				pool = append(pool, c)
+			}
+		}
+		if len(pool) < n {
+			return nil
+		}
+		rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+		return pool[:n]
+	}
+	anyCard := func(cards.Card) bool { return true }
+	var out []string
+	for range seats {
+		var hand []cards.Card
+		switch rng.IntN(4) {
+		case 0: // five_small: values A–4 summing to at most 10, when the deck has one
+			for range 20 {
+				h := take(func(c cards.Card) bool { return !c.IsJoker() && Value(c) <= 4 }, 5)
+				sum := 0
+				for _, c := range h {
+					sum += Value(c)
+				}
+				if h != nil && sum <= 10 {
+					hand = h
+					break
+				}
+			}
+		case 1: // bomb: a rank whose four cards are left
+			r := cards.Rank(2 + rng.IntN(13))
+			four := take(func(c cards.Card) bool { return !c.IsJoker() && c.Rank == r }, 4)
+			if four != nil {
+				left.Remove(four)
+				hand = append(four, take(anyCard, 1)...)
+				left.Add(four...)
+			}
+		case 2: // five_face
+			hand = take(func(c cards.Card) bool { return !c.IsJoker() && c.Rank >= cards.Jack && c.Rank <= cards.King }, 5)
+		}
+		if hand == nil {
+			hand = take(anyCard, 5)
+		}
+		left.Remove(hand)
+		out = append(out, cards.Format(hand))
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -235,9 +236,11 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 			// the banker valued at its arrangement or else its best bull.
 			d := -rt.St.Stake * rt.house.pay[rt.value(b)]
 			rt.forfeit[seat] = &d
-			if f, ok := evs[1].(BoutForfeited); !ok || f.Seat != seat || f.Delta != d || f.Multiplier != -d/rt.St.Stake {
+			f, ok := evs[1].(BoutForfeited)
+			if !ok || f.Seat != seat || f.Delta != d || f.Multiplier != -d/rt.St.Stake {
 				rt.Fatalf("seat %d escapes: %v, want BoutForfeited at delta %d (niuniu.md, Escape)", seat, gametest.EventTypes(evs), d)
 			}
+			rt.checkForfeitHidden(f)
 		}
 	case RevealCalled:
 		if a.Type != ActionReveal || e.Seat != seat || !e.At.Equal(rt.now) {
@@ -284,6 +287,19 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 		rt.checkEscape(pre, seat, evs[last].(table.HandSettled))
 	case a.Type != table.ActionEscape && (all || a.Type == ActionReveal):
 		rt.checkReveal(pre, evs[1].(HandsRevealed), evs[2].(table.HandSettled))
+	}
+}
+
+// checkForfeitHidden: until the hand ends only the hand's banker (and the
+// auditor) sees a forfeited bout whole, its multiplier telling the banker's
+// class (doc.go, Hidden information), whoever the banker is this hand.
+func (rt *randomTable) checkForfeitHidden(f BoutForfeited) {
+	for viewer := table.Auditor; viewer < rt.r.Seats(); viewer++ {
+		got := table.Redact(rt.St.Rules, f, viewer, false)
+		whole := viewer == rt.banker || viewer == table.Auditor
+		if whole != reflect.DeepEqual(got, f) || !whole && !reflect.DeepEqual(got, BoutForfeited{Seat: f.Seat, Hidden: true}) {
+			rt.Fatalf("viewer %d sees the forfeit %+v of hand %d (banker %d) as %+v (doc.go, Hidden information)", viewer, f, rt.Dealt.Hand, rt.banker, got)
+		}
 	}
 }
 
