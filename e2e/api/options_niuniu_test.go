@@ -344,3 +344,30 @@ func TestNiuniuOptionsShownAndRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestNiuniuQuickPlayOptions: quick play matches 牛牛 tables by their
+// normalized options, so asking a default explicitly meets a table opened
+// without options, and a house rule meets only its like.
+func TestNiuniuQuickPlayOptions(t *testing.T) {
+	p := newProjEnv(t, 66)
+	ann, ben, cat, dan := p.newPlayer("ann"), p.newPlayer("ben"), p.newPlayer("cat"), p.newPlayer("dan")
+	quick := func(pl player, options map[string]any) (int, string) {
+		t.Helper()
+		st, tv, r := p.quick(pl, map[string]any{"game": "niuniu", "variant": "classic", "options": options}, nil)
+		if st != http.StatusOK && st != http.StatusCreated {
+			t.Fatalf("%s's quick play with %v: %d %s", pl.Name, options, st, r.Body)
+		}
+		return st, tv.ID
+	}
+	_, rotating := quick(ann, map[string]any{"banker_mode": "rotate", "jokers": false})
+	if st, id := quick(ben, map[string]any{"jokers": false, "banker_mode": "rotate", "banker": 0}); st != http.StatusOK || id != rotating {
+		t.Errorf("ben's quick play with the same house rules: %d table %s, want ann's %s", st, id, rotating)
+	}
+	_, plain := quick(cat, map[string]any{})
+	if plain == rotating {
+		t.Errorf("a quick play without options met the table of house rules")
+	}
+	if st, id := quick(dan, map[string]any{"banker_mode": "fixed", "special_hands": map[string]any{}, "jokers": true}); st != http.StatusOK || id != plain {
+		t.Errorf("dan's quick play with the defaults asked: %d table %s, want cat's %s", st, id, plain)
+	}
+}
