@@ -314,8 +314,12 @@ func (r *Rules) Banker() int { return r.opts.Banker }
 
 // NewState is the state of a table that has dealt nothing.
 func (r *Rules) NewState() *State {
+	banker := r.opts.Banker
+	if r.opts.BankerMode == BankerRandom {
+		banker = -1 // drawn with each deal: nobody is banker before the first
+	}
 	return &State{
-		seats: r.opts.Seats, banker: r.opts.Banker, bankerMoves: r.opts.BankerMode != BankerFixed,
+		seats: r.opts.Seats, banker: banker, bankerMoves: r.opts.BankerMode != BankerFixed,
 		pay:        r.opts.Pay,
 		arrangeFor: time.Duration(r.opts.ArrangeSeconds) * time.Second, escapeCancelsBouts: r.escapeCancelsBouts,
 	}

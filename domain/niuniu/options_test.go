@@ -331,12 +331,15 @@ func TestMovingBanker(t *testing.T) {
 		options := fmt.Sprintf(`{"seats":3,"banker_mode":%q}`, mode)
 		r := rulesWith(t, options)
 		seeds := &gametest.SeedSeq{ID: 77}
+		if v := r.View(r.NewState(), 1).Game.(GameView); (mode == BankerRandom) != (v.Banker == nil) {
+			t.Errorf("%s: before the first deal the view shows banker %v, want null only when the deal draws it", mode, v.Banker)
+		}
 		st := openTable(t, r, 1, seeds)
 		players := []gametest.Player{gametest.BotPlayer, gametest.TimeoutPlayer, gametest.BotPlayer}
 		for range 12 {
 			b := gametest.Game[State](st).banker
-			if v := r.View(st.G.(*State), 1).Game.(GameView); v.Banker != b {
-				t.Fatalf("%s: the view shows banker %d, the deal %d", mode, v.Banker, b)
+			if v := r.View(st.G.(*State), 1).Game.(GameView); v.Banker == nil || *v.Banker != b {
+				t.Fatalf("%s: the view shows banker %v, the deal %d", mode, v.Banker, b)
 			}
 			hs := playHand(t, st, seeds, time.Time{}, players)
 			_, res := gametest.SettledOf[Result](t, []table.Payload{hs})

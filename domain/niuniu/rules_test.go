@@ -487,7 +487,7 @@ func TestView(t *testing.T) {
 		if v.Phase != "arranging" || v.Turn != nil || !slices.Equal(v.Hand, dealt) {
 			t.Fatalf("seat %d view: phase %s turn %v hand %s", seat, v.Phase, v.Turn, cards.Format(v.Hand))
 		}
-		if !slices.Equal(g.Arranged, []bool{false, false, true, false}) || g.Banker != 0 || g.Hands != nil || g.Arrangements != nil {
+		if !slices.Equal(g.Arranged, []bool{false, false, true, false}) || g.Banker == nil || *g.Banker != 0 || g.Hands != nil || g.Arrangements != nil {
 			t.Fatalf("seat %d game view %+v", seat, g)
 		}
 		if (g.Arrangement != nil) != (seat == 2) {

@@ -10,8 +10,10 @@ import (
 
 // GameView is the public state of the current (or last) hand, View's Game.
 type GameView struct {
-	Hand   int `json:"hand"`
-	Banker int `json:"banker"`
+	Hand int `json:"hand"`
+	// Banker is the running (or last) hand's banker; null before the
+	// first deal under banker_mode random, which draws it with the deal.
+	Banker *int `json:"banker"`
 	// Arranged tells, per seat, whether it has arranged or declared no bull
 	// in the running hand; what it arranged stays hidden until the reveal.
 	Arranged []bool `json:"arranged"`
@@ -46,7 +48,10 @@ type ArrangementView struct {
 // for the auditor, every hand and arrangement.
 func (r *Rules) View(s *State, seat int) table.View {
 	v := table.View{Phase: s.phase.String()}
-	g := GameView{Hand: s.hand, Banker: s.banker, LastReveal: s.last}
+	g := GameView{Hand: s.hand, LastReveal: s.last}
+	if s.banker >= 0 {
+		g.Banker = &s.banker
+	}
 	if due, ok := s.deadline(); ok {
 		g.Deadline = &due
 	}

@@ -641,7 +641,7 @@ export function render(root, params, ctx) {
     }
     if (v.game === "niuniu") {
       const gs = v.game_state;
-      publicEl.append(el("p", "facts", t("niuniu.banker", { name: name(gs.banker) })));
+      if (gs.banker !== null) publicEl.append(el("p", "facts", t("niuniu.banker", { name: name(gs.banker) })));
       if (gs.last_reveal && gs.last_reveal.hands) {
         const ul = el("ul", "reveal");
         for (const rh of gs.last_reveal.hands) {
