@@ -4,19 +4,22 @@ import "math/bits"
 
 // MaxStake bounds a table's base stake (rules/README.md, Stakes and settlement). It is
 // chosen with MaxMultiplier so that no settlement of any game can overflow
-// int64: MaxStake × MaxMultiplier < 2^58, 32 times below math.MaxInt64, so
-// the running totals of a table also have room for many hands at the bound.
+// int64: MaxStake × MaxMultiplier < 2^60, 8 times below math.MaxInt64, so
+// the running totals of a table also have room for hands at the bound.
 const MaxStake = 1_000_000
 
 // MaxMultiplier bounds the stake units any one seat can win or lose in one
-// hand, in every game. The worst case is 斗地主 fourplayer (two decks): an
-// escaping landlord pays 16 × (ceiling 24 × 2 open × 2^26 for 26 four-card
-// bombs × 4 for the rocket) = 3·2^36 < 2^38; played out, the landlord's
-// 3 × 24 × 2 × 2^26 × 4 × 4 (spring) = 9·2^33 is smaller. hubei (one deck,
-// 13 bombs) reaches 3·2^23, 升级 escapes 16 (× the bonus seats), 打盾 4 per
-// opponent plus awards, 牛牛 5 per bout × 7 bouts, 双扣 3 × 2^(相 − 4) with
-// bomb_bonus (at most 3·2^11); all far below.
-const MaxMultiplier = 1 << 38
+// hand, in every game, under every table option. The worst case is 斗地主
+// fourplayer (two decks) with 加倍 (option double): played out, each farmer
+// pays ceiling 24 × 2 open × 2^26 for 26 four-card bombs × 4 for the two
+// rockets × 4 spring × 4 doubled and doubled back = 3·2^36, and the landlord
+// three times that, 9·2^36 < 2^40; an escaping landlord pays 16 × the
+// multiplier without spring or doubles, 3·2^36. hubei (one deck, 13 bombs)
+// reaches 3·2^25, classic with bomb_double 3·2^21, 升级 escapes 16 (× the
+// bonus seats), 打盾 4 per opponent plus awards, 牛牛 50 per bout (a
+// special hand) × 7 bouts, 双扣 3 × 2^(相 − 4) with bomb_bonus (at most
+// 3·2^11); all far below.
+const MaxMultiplier = 1 << 40
 
 // MaxDelta bounds the magnitude of a seat's delta (and of the house's share)
 // in one settlement at any legal stake.

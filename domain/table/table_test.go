@@ -269,7 +269,7 @@ func TestNoJoinWhileADealRuns(t *testing.T) {
 	for i := range r.Seats() {
 		mustJoin(t, st, seeds, fmt.Sprint("p", i), i)
 	}
-	escaper := (r.View(st.G, table.Auditor).Game.(niuniu.GameView).Banker + 1) % r.Seats()
+	escaper := (*r.View(st.G, table.Auditor).Game.(niuniu.GameView).Banker + 1) % r.Seats()
 	evs, err = table.Act(st, escaper, table.Action{Type: table.ActionEscape}, seeds)
 	if err != nil {
 		t.Fatal(err)

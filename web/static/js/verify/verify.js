@@ -34,7 +34,7 @@ export { FaultError } from "./chain.js";
 /** table.MaxStake */
 export const maxStake = 1_000_000n;
 /** table.MaxMultiplier: the most a game multiplies a stake by in one hand. */
-export const maxMultiplier = 1n << 38n;
+export const maxMultiplier = 1n << 40n;
 const int64Max = (1n << 63n) - 1n;
 const int64Min = -(1n << 63n);
 
@@ -278,7 +278,7 @@ function cardListOfHands(x) {
 /**
  * A settlement's bounds and balance (audit checkSettled and
  * table.CheckSettlement): each delta and the house's share within ±stake ×
- * 2^38, their sum zero, every running total within a signed 64-bit integer.
+ * 2^40, their sum zero, every running total within a signed 64-bit integer.
  * Integers are read from the raw text as BigInt: they may exceed 2^53.
  * @param {ExportEvent} e
  * @param {Map<string, string>} raw
