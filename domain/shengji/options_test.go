@@ -217,10 +217,10 @@ func TestStartLevelOption(t *testing.T) {
 		want   [2]string
 		won    bool
 	}{
-		{`{"start_level":"2"}`, [2]int{12, 3}, 40, [2]string{"A", "3"}, false}, // Q +2: K, then A
+		{`{"start_level":"2"}`, [2]int{12, 3}, 40, [2]string{"A", "3"}, false},  // Q +2: K, then A
 		{`{"start_level":"2"}`, [2]int{13, 3}, 40, [2]string{"won", "3"}, true}, // K +2 passes A
 		{`{"start_level":"2"}`, [2]int{14, 3}, 60, [2]string{"won", "3"}, true}, // A +1
-		{``, [2]int{12, 3}, 40, [2]string{"won", "3"}, true},                     // from A: passing K wins
+		{``, [2]int{12, 3}, 40, [2]string{"won", "3"}, true},                    // from A: passing K wins
 	}
 	for _, c := range cases {
 		_, res, evs := settleWith(t, "ningyang", c.opts, c.levels, nil, 0, Shape{}, c.x)
