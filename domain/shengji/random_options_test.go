@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"paiju/domain/cards"
+	"paiju/domain/internal/gametest"
 	"paiju/domain/table"
 )
 
@@ -230,5 +231,49 @@ func (rt *randomTable) checkPointsShown() {
 		rt.count("points_shown")
 	} else {
 		rt.count("points_hidden")
+	}
+}
+
+// TestOptionsTimeoutsAndBots: under random table options (fixed seeds),
+// hands played by bots and by seats that only time out settle, zero-sum,
+// and at every position each bot's choice is one of its Legal actions
+// (the bots read a view whose points a table may hide).
+func TestOptionsTimeoutsAndBots(t *testing.T) {
+	gametest.SkipUnderRace(t)
+	for _, variant := range variants() {
+		for i := range uint64(4) {
+			seed := 7400 + i
+			opts := randomTableOptions(variant, seed)
+			t.Run(fmt.Sprintf("%s/%s", variant, opts), func(t *testing.T) {
+				r := variantRules(t, variant, opts)
+				seeds := &gametest.SeedSeq{ID: seed}
+				d := &handDriver{t: t, st: openTable(t, r, 1, seeds), seeds: seeds,
+					players: []gametest.Player{firstDeclarer, gametest.BotPlayer, gametest.TimeoutPlayer, gametest.BotPlayer},
+					visit: func(st *table.State) {
+						for _, seat := range []int{1, 3} {
+							legal := r.Legal(st.G.(*State), seat)
+							if len(legal) == 0 {
+								continue
+							}
+							if a := r.BotAction(r.View(st.G.(*State), seat), legal); !containsAction(legal, a) {
+								t.Fatalf("hand %d: the bot of seat %d chose %s, not one of its legal actions", st.Hand, seat, gametest.DescribeAction(a))
+							}
+						}
+					}}
+				for range 8 {
+					if d.st.Closed {
+						d.st = openTable(t, r, 1, seeds)
+					}
+					hs := d.hand()
+					sum := hs.House
+					for _, x := range hs.Deltas {
+						sum += x
+					}
+					if sum != 0 {
+						t.Fatalf("hand %d under %s: deltas %v, house %d (shengji.md, Scoring: zero-sum)", d.st.Hand, opts, hs.Deltas, hs.House)
+					}
+				}
+			})
+		}
 	}
 }
