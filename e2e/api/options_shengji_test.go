@@ -395,3 +395,43 @@ func sjLevelName(l, start int) string {
 	}
 	return map[int]string{11: "J", 12: "Q", 13: "K"}[l] + map[bool]string{true: fmt.Sprint(l), false: ""}[l <= 10]
 }
+
+// TestShengjiQuickOptions: quick play matches 升级 tables by their
+// normalized options: options at their defaults are the table without
+// options; another value opens another table; a bad value is 422
+// invalid_option naming the key.
+func TestShengjiQuickOptions(t *testing.T) {
+	e := newEnv(t, 960)
+	quick := func(name string, options map[string]any) (int, string, *apitest.Response) {
+		p := e.newPlayer(name)
+		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/quick", Token: p.Token, Raw: true,
+			Body: map[string]any{"game": "shengji", "variant": "ningyang", "options": options}})
+		var tv tableView
+		if r.Status == http.StatusOK || r.Status == http.StatusCreated {
+			r.Decode(t, &tv)
+		}
+		return r.Status, tv.ID, r
+	}
+	st, plain, _ := quick("ann", map[string]any{})
+	if st != http.StatusCreated {
+		t.Fatalf("ann's quick play: %d", st)
+	}
+	if st, id, _ := quick("ben", map[string]any{"step": 40, "start_level": "A", "must_defend": "none", "show_points": true, "kitty_multiplier": "by_shape"}); st != http.StatusOK || id != plain {
+		t.Fatalf("ben's quick play with the defaults spelled out: %d at %s, want 200 at %s", st, id, plain)
+	}
+	st, fast, _ := quick("cat", map[string]any{"step": 20})
+	if st != http.StatusCreated || fast == plain {
+		t.Fatalf("cat's quick play with step 20: %d at %s, want a new table", st, fast)
+	}
+	if st, id, _ := quick("dan", map[string]any{"step": 20}); st != http.StatusOK || id != fast {
+		t.Fatalf("dan's quick play with step 20: %d at %s, want 200 at %s", st, id, fast)
+	}
+	st, _, r := quick("eve", map[string]any{"must_defend": "sometimes"})
+	var prob struct {
+		Option string `json:"option"`
+	}
+	mustUnmarshal(t, r.Body, &prob)
+	if st != http.StatusUnprocessableEntity || r.Problem(t) != "invalid_option" || prob.Option != "must_defend" {
+		t.Fatalf("a bad must_defend in quick play: %d %s", st, r.Body)
+	}
+}
