@@ -147,6 +147,12 @@ func (f *fixedSeeds) NewSeed() (cards.Seed, error) {
 
 func recordStream(t *testing.T, reg table.Registry, v versionOf) []byte {
 	t.Helper()
+	return recordStreamWith(t, reg, v, nil)
+}
+
+// recordStreamWith is recordStream at a table opened with options.
+func recordStreamWith(t *testing.T, reg table.Registry, v versionOf, options json.RawMessage) []byte {
+	t.Helper()
 	ctx := context.Background()
 	clock := testclock.New(time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC))
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "f.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler), Now: clock.Now, Synchronous: "NORMAL"})
@@ -157,7 +163,7 @@ func recordStream(t *testing.T, reg table.Registry, v versionOf) []byte {
 	// Fixed deals: a stream recorded for the same version is the same
 	// stream, and a deal that ends the match early cannot come by chance.
 	svc := service.New(service.Config{Store: store, Games: reg, Clock: clock, Seeds: &fixedSeeds{r: rand.New(rand.NewPCG(2026, 12))}})
-	rules, err := reg[v.game].Rules(v.variant, nil)
+	rules, err := reg[v.game].Rules(v.variant, options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +173,7 @@ func recordStream(t *testing.T, reg table.Registry, v versionOf) []byte {
 	}
 	// Timeouts never delegate here: delegation is asked for, so that the
 	// players keep their seats.
-	res, err := svc.Open(ctx, players[0], service.OpenRequest{Game: v.game, Variant: v.variant, Stake: 1, Clock: &table.Clock{TurnSeconds: 30, DelegateAfter: 5}}, service.NoCond)
+	res, err := svc.Open(ctx, players[0], service.OpenRequest{Game: v.game, Variant: v.variant, Options: options, Stake: 1, Clock: &table.Clock{TurnSeconds: 30, DelegateAfter: 5}}, service.NoCond)
 	if err != nil {
 		t.Fatalf("%s: open: %v", v.version, err)
 	}

@@ -61,6 +61,17 @@ func TestWebVerifierAgreesWithGo(t *testing.T) {
 	for _, v := range currentVersions(t, reg) {
 		exports["played_"+strings.ReplaceAll(v.version, "/", "_")] = recordStream(t, reg, v)
 	}
+	// Tables with house rules that change the deal: the verifiers re-deal
+	// them under the recorded options (niuniu.md, Table options).
+	for name, options := range map[string]string{
+		"niuniu_rotate":        `{"seats":3,"banker":2,"banker_mode":"rotate"}`,
+		"niuniu_random":        `{"banker_mode":"random"}`,
+		"niuniu_random_52":     `{"seats":2,"banker_mode":"random","jokers":false}`,
+		"niuniu_52_multiplied": `{"banker":1,"jokers":false,"multipliers":{"bull_bull":8},"special_hands":{"bomb":9,"five_small":10}}`,
+	} {
+		v := versionOf{"niuniu", "classic", "niuniu/classic with " + options}
+		exports["options_"+name] = recordStreamWith(t, reg, v, json.RawMessage(options))
+	}
 	for k, b := range duplicateExports(t, reg, "doudizhu", "classic", 6) {
 		exports["duplicate_doudizhu_"+k] = b
 	}

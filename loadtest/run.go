@@ -29,6 +29,13 @@ type Result struct {
 	// and POST /actions; Misses the /legal asked of a seat that turned out
 	// not to be the one to act.
 	Requests, NotModified, Misses int
+	// Stale counts the moves of --per-seat the server refused once the
+	// table had moved on from the version their legal actions were listed
+	// at: another seat acted first in a window open to several (升级's
+	// declarations) and made them illegal. A refused move changes nothing,
+	// and the seat acts again on its next legal actions: these are lost
+	// races, not errors.
+	Stale int
 	// CPU is the servers' process CPU over the run, read from /metrics
 	// (process_cpu_seconds_total); 0 when it could not be read.
 	CPU time.Duration
@@ -52,6 +59,9 @@ func (r Result) String() string {
 		r.Quantile(0.50).Round(10*time.Microsecond), r.Quantile(0.95).Round(10*time.Microsecond), r.Quantile(0.99).Round(10*time.Microsecond), r.Errors)
 	if r.Moves > 0 {
 		s += fmt.Sprintf(", %.2f requests per move (%d /legal answered 304, %d asked of a seat not to act)", float64(r.Requests)/float64(r.Moves), r.NotModified, r.Misses)
+	}
+	if r.Stale > 0 {
+		s += fmt.Sprintf(", %d moves refused as another seat acted first", r.Stale)
 	}
 	if r.CPU > 0 && r.Moves > 0 {
 		s += fmt.Sprintf(", server CPU %s = %.0f µs per move", r.CPU.Round(10*time.Millisecond), float64(r.CPU.Microseconds())/float64(r.Moves))
@@ -298,22 +308,24 @@ func (c *Client) Move(ctx context.Context, t *Table, rng *rand.Rand) (Ack, error
 // to the selection until the answer is complete or lists plays of the
 // selected cards (then it stops there or goes on, at random).
 func (c *Client) legal(ctx context.Context, node int, t *Table, seat int, rng *rand.Rand) ([]json.RawMessage, error) {
-	return c.legalFrom(ctx, node, t, seat, rng, nil)
+	actions, _, err := c.legalFrom(ctx, node, t, seat, rng, nil)
+	return actions, err
 }
 
 // legalFrom is legal starting from first, the seat's unnarrowed answer
-// when the client has it already (a stream's legal message), else asking.
-func (c *Client) legalFrom(ctx context.Context, node int, t *Table, seat int, rng *rand.Rand, first *legalAnswer) ([]json.RawMessage, error) {
+// when the client has it already (a stream's legal message), else asking;
+// it returns the table version the actions are legal at too.
+func (c *Client) legalFrom(ctx context.Context, node int, t *Table, seat int, rng *rand.Rand, first *legalAnswer) ([]json.RawMessage, int, error) {
 	var sel []string
 	for {
 		var l legalAnswer
 		if first != nil {
 			l, first = *first, nil
 			if l.Complete || len(l.Extend) == 0 {
-				return l.Actions, nil
+				return l.Actions, l.Version, nil
 			}
 			if slices.ContainsFunc(l.Actions, namesCards) && rng.IntN(2) == 0 {
-				return l.Actions, nil
+				return l.Actions, l.Version, nil
 			}
 			sel = append(sel, l.Extend[rng.IntN(len(l.Extend))])
 			continue
@@ -330,7 +342,7 @@ func (c *Client) legalFrom(ctx context.Context, node int, t *Table, seat int, rn
 		c.requests.Add(1)
 		rep, status, err := c.doWith(ctx, node, "GET", path, t.tokens[seat], "", hdr, nil, &l)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		switch {
 		case status == http.StatusNotModified:
@@ -341,10 +353,10 @@ func (c *Client) legalFrom(ctx context.Context, node int, t *Table, seat int, rn
 			*cached = l
 		}
 		if l.Complete || len(l.Extend) == 0 {
-			return l.Actions, nil
+			return l.Actions, l.Version, nil
 		}
 		if slices.ContainsFunc(l.Actions, namesCards) && rng.IntN(2) == 0 {
-			return l.Actions, nil
+			return l.Actions, l.Version, nil
 		}
 		sel = append(sel, l.Extend[rng.IntN(len(l.Extend))])
 	}
@@ -440,7 +452,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (Result, error) {
 	clients := cfg.Clients
 	if cfg.PerSeat {
 		o := c.playSeats(runCtx, cfg, tables, record)
-		res.Latencies, res.Errors, res.FirstErr, res.Streams = o.lat, o.errs, o.firstErr, o.streams
+		res.Latencies, res.Errors, res.FirstErr, res.Streams, res.Stale = o.lat, o.errs, o.firstErr, o.streams, o.stale
 		clients = 0
 	}
 	for i := range clients {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -26,6 +27,22 @@ import (
 // Awaited-Seats names its seat again it acts at once, without waiting for
 // the stream to say so.
 
+// errStale is a move the server refused after the table had moved on from
+// the version its legal actions were listed at: in a window open to
+// several seats (升级's declarations), another seat acted first and made
+// it illegal. A lost race, not an error: the seat acts again on its next
+// legal actions. (If-Match would refuse every move that another seat's
+// independent move preceded, as 牛牛's arrangements.)
+var errStale = errors.New("another seat acted first")
+
+// movedOn reports whether seat's table is past version, asking /legal.
+func (c *Client) movedOn(ctx context.Context, node int, t *Table, seat, version int) bool {
+	var l legalAnswer
+	c.requests.Add(1)
+	_, _, err := c.doWith(ctx, node, "GET", "/v1/tables/"+t.id+"/legal", t.tokens[seat], "", nil, nil, &l)
+	return err == nil && l.Version > version
+}
+
 // seatTurn is the data of a stream's turn message.
 type seatTurn struct {
 	Version int   `json:"version"`
@@ -36,6 +53,7 @@ type seatTurn struct {
 type seatOutcome struct {
 	lat      []time.Duration
 	errs     int
+	stale    int // moves refused after another seat acted first
 	firstErr string
 	streams  int // streams opened, reconnections included
 }
@@ -67,6 +85,7 @@ func (c *Client) playSeats(ctx context.Context, cfg Config, tables []*Table, rec
 				mu.Lock()
 				all.lat = append(all.lat, o.lat...)
 				all.errs += o.errs
+				all.stale += o.stale
 				all.streams += o.streams
 				if all.firstErr == "" {
 					all.firstErr = o.firstErr
@@ -94,6 +113,12 @@ func (c *Client) playSeat(ctx context.Context, streams *http.Client, t *Table, s
 	act := func(at int, pushed *legalAnswer) (reopen bool) {
 		for ctx.Err() == nil {
 			ack, awaited, err := c.seatMove(ctx, node, t, seat, rng, pushed)
+			if errors.Is(err, errStale) {
+				// The stream brings the seat's legal actions at the new
+				// version if it is still awaited.
+				o.stale++
+				return false
+			}
 			if err != nil {
 				if ctx.Err() == nil {
 					o.fail(err)
@@ -108,8 +133,12 @@ func (c *Client) playSeat(ctx context.Context, streams *http.Client, t *Table, s
 			// A pushed client waits for the stream's legal message, which
 			// comes for the version its answer reached when the game
 			// awaits the seat again (斗地主's landlord after the last
-			// bid): that version must stay unknown.
+			// bid): that version must stay unknown. The messages for the
+			// versions before it were computed before this move landed
+			// (another seat acted meanwhile in a window open to several,
+			// as 升级's final declaration window): they are stale.
 			if pushed != nil {
+				known = max(known, ack.Version-1)
 				return false
 			}
 			known = max(known, ack.Version)
@@ -230,7 +259,7 @@ func (c *Client) readStream(ctx context.Context, streams *http.Client, node int,
 // seat the client knows to be awaited, and returns the seats the answer
 // names as awaited next.
 func (c *Client) seatMove(ctx context.Context, node int, t *Table, seat int, rng *rand.Rand, pushed *legalAnswer) (Ack, []int, error) {
-	actions, err := c.legalFrom(ctx, node, t, seat, rng, pushed)
+	actions, version, err := c.legalFrom(ctx, node, t, seat, rng, pushed)
 	if err != nil {
 		return Ack{}, nil, err
 	}
@@ -252,8 +281,11 @@ func (c *Client) seatMove(ctx context.Context, node int, t *Table, seat int, rng
 	}
 	start := time.Now()
 	c.requests.Add(1)
-	rep, _, err := c.doWith(ctx, node, "POST", "/v1/tables/"+t.id+"/actions", t.tokens[seat], key, http.Header{"Prefer": {"return=minimal"}}, a, &r)
+	rep, status, err := c.doWith(ctx, node, "POST", "/v1/tables/"+t.id+"/actions", t.tokens[seat], key, http.Header{"Prefer": {"return=minimal"}}, a, &r)
 	took := time.Since(start)
+	if (status == http.StatusConflict || status == http.StatusUnprocessableEntity) && c.movedOn(ctx, node, t, seat, version) {
+		return Ack{}, nil, fmt.Errorf("table %s, seat %d at version %d: %w", t.id, seat, version, errStale)
+	}
 	if err != nil {
 		return Ack{}, nil, err
 	}

@@ -12,12 +12,37 @@ import (
 
 var autoSeeds = []uint64{1, 2, 3, 5}
 
-func autoVariant(t testing.TB) autoplaytest.Variant {
-	r, err := New().Rules("lean", json.RawMessage(nil))
+func autoVariant(t testing.TB) autoplaytest.Variant { return autoVariantWith(t, "") }
+
+// autoVariantWith is lean under the table options opts (JSON).
+func autoVariantWith(t testing.TB, opts string) autoplaytest.Variant {
+	r, err := New().Rules("lean", json.RawMessage(opts))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return autoplaytest.Variant{Game: "dadun", Name: "lean", Rules: r, Phases: []string{"declaring", "playing"}, Policy: checkTimeoutPolicy}
+}
+
+// optionCombos are the option combinations the bots and timeouts are
+// checked under (dadun.md, Table options): every non-default value.
+var optionCombos = []string{
+	`{"bomb_order":"high","pure_suits":"suit","joker_bombs":2}`,
+	`{"dun_awards":false,"lead_after_out":"partner","joker_bombs":2}`,
+}
+
+// The bots play legally and the timeouts too under every option, and the
+// bots see no more than their seats may (dadun.md, Table options).
+func TestAutoplayOptions(t *testing.T) {
+	for _, opts := range optionCombos {
+		t.Run(opts, func(t *testing.T) {
+			v := autoVariantWith(t, opts)
+			if n := autoplaytest.BotLegal(t, v, autoSeeds[:2], 4); n < 200 {
+				t.Fatalf("only %d positions checked", n)
+			}
+			autoplaytest.TimeoutHandsSettle(t, v, 7, 10)
+			autoplaytest.HiddenInformation(t, v, reshuffle, autoSeeds[:1], 3)
+		})
+	}
 }
 
 // checkTimeoutPolicy holds a timeout to doc.go's Turn clock: pass where

@@ -2,7 +2,6 @@ package dadun
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -65,6 +64,11 @@ type Reading struct {
 	Main    climb.Rank `json:"main"`
 	Length  int        `json:"length"`
 	Kickers int        `json:"kickers,omitempty"`
+	// sub orders two plays of one type and size that the fields above do
+	// not: a pure 510K's suit under pure_suits "suit" (suitOrder) and the
+	// jokers of a two-joker bomb (jokerPairOrder). The played cards give it
+	// (variant.refine), so it is not recorded; 0 when nothing orders them.
+	sub int8
 }
 
 // Name is the reading as a client names it in an action's "as": the type for
@@ -128,43 +132,75 @@ func validAs(as string) bool {
 	return true
 }
 
-// power places a special combination on the one scale of dadun.md,
-// Combinations Decision: plain 510K < pure 510K < 4-card bomb < … < 8-card
-// bomb < 3-joker bomb < 4-joker bomb, bombs of one size by rank, and k sets
-// of 510K as a bomb of k+1 cards above every natural bomb of that size.
-// Equal powers tie, and a tie does not beat.
-func (r Reading) power() (tier, sub int) {
+// power places a special combination on the one scale of the variant's
+// bomb_order (dadun.md, Combinations Decision, and Table options). "seed":
+// plain 510K < pure 510K < 4-card bomb < … < 8-card bomb < 3-joker bomb <
+// 4-joker bomb, bombs of one size by rank, and k sets of 510K as a bomb of
+// k+1 cards above every natural bomb of that size. "high": 4-card bomb < …
+// < 8-card bomb < plain 510K < pure 510K < multi-510K of 3 sets < … < of 8
+// sets < the joker bombs. Under joker_bombs 2 the two-joker bombs sit just
+// below the 3-joker bomb in both. Equal powers tie, and a tie does not beat.
+func (v variant) power(r Reading) (tier, sub int) {
 	switch r.Type {
 	case Plain510K:
+		if v.opts.highBombs {
+			return 20, 0
+		}
 		return 1, 0
 	case Pure510K:
-		return 2, 0
+		if v.opts.highBombs {
+			return 21, int(r.sub)
+		}
+		return 2, int(r.sub)
 	case Bomb:
 		return 10 + r.Length, int(r.Main)
 	case Multi510K:
+		if v.opts.highBombs {
+			// Decision (Table options): k sets above the pure 510K, by k.
+			return 20 + r.Length, 0
+		}
 		// Decision: eight sets (a 9-card bomb) still rank below the joker
 		// bombs, which the rules file puts above every bomb.
 		return 10 + r.Length + 1, climb.NumRanks
 	case JokerBomb:
-		return 30 + r.Length, 0
+		return 30 + r.Length, int(r.sub)
 	}
 	return 0, 0
 }
 
-// Beats reports whether r may be played on lead (dadun.md, Combinations
+// Beats reports whether r may be played on lead under the current rules
+// and the default options; see variant.beats.
+func (r Reading) Beats(lead Reading) bool { return variant{}.beats(r, lead) }
+
+// following keeps the readings of rs, the readings of the cards cs, that
+// this variant lets follow lead (nil: leading, when all may), each refined
+// by the cards (variant.refine).
+func (v variant) following(rs []Reading, cs []cards.Card, lead *Reading) []Reading {
+	out := make([]Reading, 0, len(rs))
+	for _, r := range rs {
+		r = v.refine(r, cs)
+		if lead == nil || v.beats(r, *lead) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// beats reports whether r may be played on lead (dadun.md, Combinations
 // Decision): a special combination beats every ordinary one and a weaker
-// special one; an ordinary combination beats only the same type with the
-// same length, the same number of kickers (so the same card count) and a
-// higher main rank. One exception (dadun.md, Rulings: 最后一手牌只剩下三张牌
-// 的话，可以不带): a trio or trio run short of kickers, which only a player's
-// last cards can be, may follow a full one (two kickers a trio) of the same
-// length and beats it by rank.
-func (r Reading) Beats(lead Reading) bool {
+// special one (variant.power); an ordinary combination beats only the same
+// type with the same length, the same number of kickers (so the same card
+// count) and a higher main rank. One exception (dadun.md, Rulings: 最后一
+// 手牌只剩下三张牌的话，可以不带): a trio or trio run short of kickers, which
+// only a player's last cards can be, may follow a full one (two kickers a
+// trio) of the same length and beats it by rank; not under rules /1
+// (sameKickersToFollow), where it followed only one with as many kickers.
+func (v variant) beats(r, lead Reading) bool {
 	rs, ls := r.Type.Special(), lead.Type.Special()
 	switch {
 	case rs && ls:
-		rt, rsub := r.power()
-		lt, lsub := lead.power()
+		rt, rsub := v.power(r)
+		lt, lsub := v.power(lead)
 		return rt > lt || (rt == lt && rsub > lsub)
 	case rs:
 		return true
@@ -174,26 +210,47 @@ func (r Reading) Beats(lead Reading) bool {
 	if r.Type != lead.Type || r.Length != lead.Length || r.Main <= lead.Main {
 		return false
 	}
-	return r.Kickers == lead.Kickers || (r.Type.takesKickers() && lead.Kickers == 2*lead.Length && r.Kickers < lead.Kickers)
+	if r.Kickers == lead.Kickers {
+		return true
+	}
+	return !v.sameKickersToFollow && r.Type.takesKickers() && lead.Kickers == 2*lead.Length && r.Kickers < lead.Kickers
 }
 
-// following keeps the readings of rs that this variant lets follow lead
-// (nil: leading, when all may). Under rules /1 (sameKickersToFollow) an
-// ordinary combination follows only one with as many kickers, as Beats had
-// it before the Rulings; rs itself is returned when nothing is dropped.
-func (v variant) following(rs []Reading, lead *Reading) []Reading {
-	if lead == nil || !v.sameKickersToFollow {
-		return rs
+// refine sets r.sub from the cards cs that play r, where an option orders
+// plays the reading alone does not: a pure 510K by suit under pure_suits
+// "suit", a two-joker bomb by its jokers.
+func (v variant) refine(r Reading, cs []cards.Card) Reading {
+	switch {
+	case r.Type == Pure510K && v.opts.pureSuits && len(cs) > 0:
+		r.sub = suitOrder(cs[0].Suit)
+	case r.Type == JokerBomb && r.Length == 2:
+		r.sub = jokerPairOrder(cs)
 	}
-	return slices.DeleteFunc(slices.Clone(rs), func(r Reading) bool { return !v.beats(r, *lead) })
+	return r
 }
 
-// beats is Beats under this variant's rules.
-func (v variant) beats(r, lead Reading) bool {
-	if v.sameKickersToFollow && !r.Type.Special() && !lead.Type.Special() && r.Kickers != lead.Kickers {
-		return false
+// refines reports whether refine may change r: its cards must be known
+// before it is compared.
+func (v variant) refines(r Reading) bool {
+	return (r.Type == Pure510K && v.opts.pureSuits) || (r.Type == JokerBomb && r.Length == 2)
+}
+
+// recorded is r as CardsPlayed records it, without what the cards give.
+func (r Reading) recorded() Reading {
+	r.sub = 0
+	return r
+}
+
+// jokerPairOrder orders the two-joker bombs of joker_bombs 2 (dadun.md,
+// Table options): BJ RJ 1 < BJ BJ 2 < RJ RJ 3.
+func jokerPairOrder(cs []cards.Card) int8 {
+	rj := 0
+	for _, c := range cs {
+		if climb.RankOf(c) == climb.RankRJ {
+			rj++
+		}
 	}
-	return r.Beats(lead)
+	return [3]int8{2, 1, 3}[min(rj, 2)]
 }
 
 // takesKickers reports a type with kickers: the trio and the trio run.
@@ -203,8 +260,10 @@ func (t Type) takesKickers() bool { return t == Trio || t == TrioRun }
 // whose client names none: the stronger special combination, then the
 // higher main rank, then the longer run, then the later type.
 func (r Reading) Outranks(o Reading) bool {
-	rt, rsub := r.power()
-	ot, osub := o.power()
+	// The readings of one play differ in kind (at most one is special), so
+	// the default order decides among them under every bomb_order.
+	rt, rsub := variant{}.power(r)
+	ot, osub := variant{}.power(o)
 	switch {
 	case rt != ot:
 		return rt > ot
@@ -221,13 +280,17 @@ func (r Reading) Outranks(o Reading) bool {
 // isRed reports a red card (♥ ♦); jokers are neither red nor black here.
 func isRed(c cards.Card) bool { return c.Suit == cards.Hearts || c.Suit == cards.Diamonds }
 
-// Classify lists every reading of the cards cs (dadun.md, Combinations).
-// last reports that cs are the player's last cards, which alone allows a
-// bare trio, a trio with one kicker and a trio run with fewer kickers than
-// two per trio. It returns nil when cs is no combination.
-func Classify(cs []cards.Card, last bool) []Reading {
+// Classify lists every reading of the cards cs (dadun.md, Combinations)
+// under the default options. last reports that cs are the player's last
+// cards, which alone allows a bare trio, a trio with one kicker and a trio
+// run with fewer kickers than two per trio. It returns nil when cs is no
+// combination.
+func Classify(cs []cards.Card, last bool) []Reading { return variant{}.classify(cs, last) }
+
+// classify is Classify under this variant's options (joker_bombs).
+func (v variant) classify(cs []cards.Card, last bool) []Reading {
 	c := climb.CountsOf(cs)
-	rs := classifyCounts(&c, last, nil)
+	rs := v.classifyCounts(&c, last, nil)
 	out := rs[:0]
 	for _, r := range rs {
 		switch r.Type {
@@ -259,8 +322,10 @@ func oneSuit(cs []cards.Card) bool {
 
 // classifyCounts appends to out the readings of a multiset given by its rank
 // counts. Suits decide only between a plain and a pure 510K, so a single set
-// of 5, 10, K yields both; Classify keeps the one its suits make.
-func classifyCounts(c *climb.Counts, last bool, out []Reading) []Reading {
+// of 5, 10, K yields both; Classify keeps the one its suits make. Under
+// joker_bombs 2 any two jokers are a joker bomb and never a pair (dadun.md,
+// Table options).
+func (v variant) classifyCounts(c *climb.Counts, last bool, out []Reading) []Reading {
 	n := c.Total()
 	if n == 0 {
 		return out
@@ -279,10 +344,10 @@ func classifyCounts(c *climb.Counts, last bool, out []Reading) []Reading {
 	switch {
 	case n == 1:
 		return append(out, Reading{Type: Single, Main: climb.Rank(lo), Length: 1})
+	case jokers == n && n >= v.jokerBombMin() && n <= 4:
+		return append(out, Reading{Type: JokerBomb, Main: climb.RankRJ, Length: n})
 	case n == 2 && ranks == 1:
 		return append(out, Reading{Type: Pair, Main: climb.Rank(lo), Length: 1})
-	case jokers == n && n >= 3 && n <= 4:
-		return append(out, Reading{Type: JokerBomb, Main: climb.RankRJ, Length: n})
 	}
 	if ranks == 1 && n >= 4 && n <= 8 && !climb.Rank(lo).IsJoker() {
 		out = append(out, Reading{Type: Bomb, Main: climb.Rank(lo), Length: n})
@@ -336,6 +401,15 @@ func classifyCounts(c *climb.Counts, last bool, out []Reading) []Reading {
 	return out
 }
 
+// jokerBombMin is the fewest jokers that make a bomb: 3, or 2 under
+// joker_bombs 2.
+func (v variant) jokerBombMin() int {
+	if v.opts.twoJokerBombs {
+		return jokerBombsTwo
+	}
+	return jokerBombsSeed
+}
+
 // Awards is the 盾 awards a play earns (dadun.md, 盾 awards): a pair of RJ
 // or of BJ 1, three jokers 3, four 6; k sets of 510K k; a bomb of 5, 6, 7, 8
 // cards 1, 2, 4, 6, plus 1 for each 四红 (the four red cards of its rank) and
@@ -351,10 +425,17 @@ func Awards(cs []cards.Card, r Reading) int {
 			return 1
 		}
 	case JokerBomb:
-		if r.Length == 4 {
+		switch r.Length {
+		case 4:
 			return 6
+		case 3:
+			return 3
 		}
-		return 3
+		// joker_bombs 2 (dadun.md, Table options): the awards are
+		// unchanged, BJ BJ and RJ RJ 1 each, BJ RJ nothing.
+		if climb.RankOf(cs[0]) == climb.RankOf(cs[1]) {
+			return 1
+		}
 	case Multi510K:
 		return r.Length
 	case Bomb:
@@ -363,10 +444,14 @@ func Awards(cs []cards.Card, r Reading) int {
 	return 0
 }
 
-// awards is Awards under this variant's rules. Under rules /1
-// (unstackedAwards) a bomb of 4 to 6 cards with four cards of one colour
-// earned one more, once, and a 7- or 8-card bomb nothing more.
+// awards is Awards under this variant's rules. Under dun_awards false
+// (dadun.md, Table options) nothing earns. Under rules /1 (unstackedAwards)
+// a bomb of 4 to 6 cards with four cards of one colour earned one more,
+// once, and a 7- or 8-card bomb nothing more.
 func (v variant) awards(cs []cards.Card, r Reading) int {
+	if v.opts.noAwards {
+		return 0
+	}
 	if !v.unstackedAwards || r.Type != Bomb {
 		return Awards(cs, r)
 	}

@@ -120,7 +120,8 @@ func (s *State) decideCall(seat int, c cards.Card) ([]table.Payload, error) {
 // decidePass records a pass and, when every other seat with cards has passed
 // on the last play, the end of the trick (dadun.md, Play): the last player
 // takes the trick's points and leads again; if that player is out, the next
-// seat after it with cards leads (接风).
+// seat after it with cards leads (接风), or under lead_after_out "partner"
+// its partner (State.jiefeng).
 func (s *State) decidePass(seat int) []table.Payload {
 	evs := []table.Payload{PlayPassed{Seat: seat}}
 	w := s.last.seat
@@ -129,9 +130,27 @@ func (s *State) decidePass(seat int) []table.Payload {
 	}
 	end := TrickEnded{Winner: w, Points: s.trick, Leader: w}
 	if s.out(w) {
-		end.Leader, end.Jiefeng = s.nextWithCards(w), true
+		end.Leader, end.Jiefeng = s.jiefeng(w), true
 	}
 	return append(evs, end)
+}
+
+// jiefeng is the seat that leads after out, who is out and won the trick
+// (接风): the next seat with cards; under lead_after_out "partner"
+// (dadun.md, Table options), once the sides are public, the first seat
+// after out on its side with cards, else the next seat with cards. While
+// the friend is hidden it stays the next seat, so the lead never tells who
+// the friend is.
+func (s *State) jiefeng(out int) int {
+	if s.v.opts.partnerLead && s.sidesPublic() {
+		for i := 1; i < seats; i++ {
+			p := (out + i) % seats
+			if s.side(p) == s.side(out) && !s.out(p) {
+				return p
+			}
+		}
+	}
+	return s.nextWithCards(out)
 }
 
 func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
@@ -142,12 +161,12 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	played := slices.Clone(a.Cards)
 	climb.Sort(played)
 	last := len(played) == hand.Len()
-	readings := Classify(played, last)
+	readings := s.v.classify(played, last)
 	if len(readings) == 0 && twoSets510K(played) {
 		return nil, ErrTwo510K.With("%s is two 510K sets: play one set alone, or at least three sets together (dadun.md, Combinations)", cards.Format(played))
 	}
 	if len(readings) == 0 {
-		return nil, table.ErrInvalidCombo.With("%s is no combination%s (dadun.md, Combinations)", cards.Format(played), whyNot(played, last))
+		return nil, table.ErrInvalidCombo.With("%s is no combination%s (dadun.md, Combinations)", cards.Format(played), s.v.whyNot(played, last))
 	}
 	if a.As != "" {
 		all := readings
@@ -160,13 +179,15 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	if s.last != nil {
 		lead = &s.last.reading
 	}
-	reading, ok := climb.Pick(s.v.following(readings, lead), lead)
+	// Beating is the variant's (its options order the specials), so the
+	// readings that beat lead are kept first and Pick only chooses.
+	reading, ok := climb.Pick(s.v.following(readings, played, lead), nil)
 	if !ok {
 		return nil, table.ErrDoesNotBeat.With("%s (%s) does not beat seat %d's %s (%s) (dadun.md, Combinations)",
 			cards.Format(played), climb.Describe(readings), s.last.seat, cards.Format(s.last.cards), s.last.reading)
 	}
 	awards := s.v.awards(played, reading)
-	evs := []table.Payload{CardsPlayed{Seat: seat, Cards: played, Reading: reading, Awards: awards}}
+	evs := []table.Payload{CardsPlayed{Seat: seat, Cards: played, Reading: reading.recorded(), Awards: awards}}
 	if seat == s.friend && !s.revealed && s.soloist < 0 && slices.Contains(played, s.friendCard) {
 		evs = append(evs, FriendRevealed{Seat: seat, Card: s.friendCard})
 	}
@@ -193,19 +214,14 @@ func twoSets510K(cs []cards.Card) bool {
 
 // whyNot explains the kicker rules when a trio without its kickers is
 // refused (dadun.md, Combinations: fewer kickers only as the last cards).
-func whyNot(cs []cards.Card, last bool) string {
+func (v variant) whyNot(cs []cards.Card, last bool) string {
 	if last {
 		return ""
 	}
-	if len(classifyCountsOf(cs, true)) > 0 {
+	if c := climb.CountsOf(cs); len(v.classifyCounts(&c, true, nil)) > 0 {
 		return "; a trio or trio run with fewer than two kickers per trio is only allowed as your last cards"
 	}
 	return ""
-}
-
-func classifyCountsOf(cs []cards.Card, last bool) []Reading {
-	c := climb.CountsOf(cs)
-	return classifyCounts(&c, last, nil)
 }
 
 // ended reports whether the hand is over once finish are out (dadun.md,

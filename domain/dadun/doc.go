@@ -27,6 +27,24 @@
 // refusal two_510k_sets, and /1 names it so too: a refusal records nothing,
 // so no stream depends on its code.
 //
+// # Table options
+//
+// The house rules of dadun.md, Table options, are fields of the variant
+// (variant.opts) that every rules version reads; the defaults are the rules
+// before them, and TableOpened records only the keys set otherwise
+// (options.go):
+//
+//   - bomb_order "seed" | "high": the order of the special combinations
+//     (variant.power); "high" puts plain < pure 510K < multi-510K above
+//     every bomb, below the joker bombs.
+//   - pure_suits "tie" | "suit": pure 510Ks rank ♠ > ♥ > ♣ > ♦; the suit is
+//     not in the recorded reading but in the played cards (variant.refine).
+//   - joker_bombs 3 | 2: two jokers are a bomb (BJ RJ < BJ BJ < RJ RJ, just
+//     below the 3-joker bomb), no pair; Legal names them "joker_bomb".
+//   - dun_awards true | false: false earns no 盾 award.
+//   - lead_after_out "next" | "partner": 接风 to the partner of the seat out
+//     once the sides are public; the next seat while the friend is hidden.
+//
 // # Dealing (auditors re-implement this)
 //
 // A deal of hand h from the 32-byte seed:

@@ -14,7 +14,9 @@ import (
 // Classify never panics, that it returns exactly the readings a brute-force
 // check of every type, main rank and length accepts (dadun.md,
 // Combinations), with no reading twice, and that the order of the cards
-// does not matter.
+// does not matter; under the default options and under joker_bombs 2
+// (dadun.md, Table options), which alone of the options changes what cards
+// make.
 func FuzzClassify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, last bool) {
 		if len(data) > 2*cards.DeckSize {
@@ -24,48 +26,56 @@ func FuzzClassify(f *testing.F) {
 		for i, b := range data {
 			cs[i] = cards.FromIndex(int(b) % cards.DeckSize)
 		}
-		got := Classify(cs, last)
-		var want []Reading
-		for ty := Single; ty <= JokerBomb; ty++ {
-			for main := range climb.NumRanks {
-				for length := 1; length <= max(1, len(cs)); length++ {
-					rd := Reading{Type: ty, Main: climb.Rank(main), Length: length}
-					if ty == Trio || ty == TrioRun {
-						rd.Kickers = len(cs) - 3*length
-					}
-					if sound(cs, rd, last) == nil {
-						want = append(want, rd)
-					}
-				}
-			}
-		}
-		for i, rd := range got {
-			if err := sound(cs, rd, last); err != nil {
-				t.Fatalf("%s (last %v) reads as %v, but %v (dadun.md, Combinations)", cards.Format(cs), last, rd, err)
-			}
-			if slices.Contains(got[:i], rd) {
-				t.Fatalf("%s reads as %v twice", cards.Format(cs), rd)
-			}
-		}
-		for _, rd := range want {
-			if !slices.Contains(got, rd) {
-				t.Fatalf("%s (last %v) may be read as %v, Classify misses it: %v (dadun.md, Combinations)", cards.Format(cs), last, rd, got)
-			}
-		}
-		if len(got) != len(want) {
-			t.Fatalf("%s (last %v): readings %v, want %v", cards.Format(cs), last, got, want)
-		}
-		rot := append(slices.Clone(cs[len(cs)/2:]), cs[:len(cs)/2]...)
-		slices.Reverse(rot)
-		if again := Classify(rot, last); !slices.Equal(again, got) {
-			t.Fatalf("%s reads as %v, reordered as %v: order must not matter", cards.Format(cs), got, again)
+		for _, v := range []variant{{}, {opts: options{twoJokerBombs: true}}} {
+			checkClassify(t, v, cs, last)
 		}
 	})
 }
 
-// sound checks, by the letter of dadun.md, Combinations, that cs make the
-// combination rd; last: cs are the player's last cards.
-func sound(cs []cards.Card, rd Reading, last bool) error {
+// checkClassify checks v's classifier on cs against sound.
+func checkClassify(t *testing.T, v variant, cs []cards.Card, last bool) {
+	got := v.classify(cs, last)
+	var want []Reading
+	for ty := Single; ty <= JokerBomb; ty++ {
+		for main := range climb.NumRanks {
+			for length := 1; length <= max(1, len(cs)); length++ {
+				rd := Reading{Type: ty, Main: climb.Rank(main), Length: length}
+				if ty == Trio || ty == TrioRun {
+					rd.Kickers = len(cs) - 3*length
+				}
+				if sound(v, cs, rd, last) == nil {
+					want = append(want, rd)
+				}
+			}
+		}
+	}
+	for i, rd := range got {
+		if err := sound(v, cs, rd, last); err != nil {
+			t.Fatalf("%s (last %v, %+v) reads as %v, but %v (dadun.md, Combinations)", cards.Format(cs), last, v.opts, rd, err)
+		}
+		if slices.Contains(got[:i], rd) {
+			t.Fatalf("%s reads as %v twice", cards.Format(cs), rd)
+		}
+	}
+	for _, rd := range want {
+		if !slices.Contains(got, rd) {
+			t.Fatalf("%s (last %v) may be read as %v, Classify misses it: %v (dadun.md, Combinations)", cards.Format(cs), last, rd, got)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s (last %v): readings %v, want %v", cards.Format(cs), last, got, want)
+	}
+	rot := append(slices.Clone(cs[len(cs)/2:]), cs[:len(cs)/2]...)
+	slices.Reverse(rot)
+	if again := v.classify(rot, last); !slices.Equal(again, got) {
+		t.Fatalf("%s reads as %v, reordered as %v: order must not matter", cards.Format(cs), got, again)
+	}
+}
+
+// sound checks, by the letter of dadun.md, Combinations, and of Table
+// options, joker_bombs, that cs make the combination rd under v; last: cs
+// are the player's last cards.
+func sound(v variant, cs []cards.Card, rd Reading, last bool) error {
 	n := len(cs)
 	c := climb.CountsOf(cs)
 	only := func(want map[climb.Rank]int) error {
@@ -116,6 +126,9 @@ func sound(cs []cards.Card, rd Reading, last bool) error {
 	case Single:
 		return only(map[climb.Rank]int{rd.Main: 1})
 	case Pair:
+		if v.opts.twoJokerBombs && rd.Main.IsJoker() {
+			return fmt.Errorf("joker_bombs 2: two jokers are a bomb, no pair")
+		}
 		return only(map[climb.Rank]int{rd.Main: 2})
 	case PairRun:
 		return run(2, 2)
@@ -151,7 +164,7 @@ func sound(cs []cards.Card, rd Reading, last bool) error {
 		}
 		return only(map[climb.Rank]int{rd.Main: n})
 	case JokerBomb:
-		if rd.Main != climb.RankRJ || n < 3 || n > 4 || rd.Length != n || int(c[climb.RankBJ])+int(c[climb.RankRJ]) != n {
+		if rd.Main != climb.RankRJ || n < v.jokerBombMin() || n > 4 || rd.Length != n || int(c[climb.RankBJ])+int(c[climb.RankRJ]) != n {
 			return fmt.Errorf("no joker bomb")
 		}
 		return nil

@@ -1,11 +1,8 @@
 package dadun
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 
 	"paiju/domain/table"
 )
@@ -22,6 +19,8 @@ var (
 	_ table.Decider[*State] = (*Rules)(nil)
 	// Tables opened under an older rules version replay under it.
 	_ table.Versioned = (*Game)(nil)
+	// The lobby and the view show the options with defaults filled in.
+	_ table.OptionsShown = (*Rules)(nil)
 )
 
 // Name is the game's API name.
@@ -59,22 +58,21 @@ const (
 	escapePenalty = 16
 )
 
-// Rules returns the rules of variant lean. It takes no options: the options
-// must be empty, null or {}; any key is rejected by name.
+// Rules returns the rules of variant lean under the table options of
+// dadun.md, Table options (see options.go); a bad option is refused with a
+// table.BadOption naming its key.
 func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
 	if variant != variantLean {
 		return nil, table.ErrUnknownVariant.With("dadun has no variant %q (variants: lean)", variant)
 	}
-	if err := checkOptions(options); err != nil {
-		return nil, err
-	}
-	return table.Adapt[*State](&Rules{v: current()}), nil
+	return rulesOf(current(), options)
 }
 
 // RulesAt returns the rules of lean as they were at version, for a table
 // opened under it (docs/OPERATIONS.md, Rules versions): the current version,
-// or dadun/lean/1 (doc.go, Rules versions). Any other version is refused
-// with an error wrapping table.ErrRulesVersion.
+// or dadun/lean/1 (doc.go, Rules versions), under the options the table
+// recorded. Any other version is refused with an error wrapping
+// table.ErrRulesVersion.
 func (*Game) RulesAt(at, variant string, options json.RawMessage) (table.Rules, error) {
 	v, ok := variantAt(at)
 	if !ok {
@@ -83,9 +81,16 @@ func (*Game) RulesAt(at, variant string, options json.RawMessage) (table.Rules, 
 	if variant != variantLean {
 		return nil, table.ErrUnknownVariant.With("dadun has no variant %q (variants: lean)", variant)
 	}
-	if err := checkOptions(options); err != nil {
+	return rulesOf(v, options)
+}
+
+// rulesOf is the rules of version v under options.
+func rulesOf(v variant, options json.RawMessage) (table.Rules, error) {
+	o, err := readOptions(options)
+	if err != nil {
 		return nil, err
 	}
+	v.opts = o
 	return table.Adapt[*State](&Rules{v: v}), nil
 }
 
@@ -106,6 +111,9 @@ type variant struct {
 	// are. /2 ends it when anyone is out (dadun.md, Rulings: 打独的玩家必须是
 	// 头游，不然就算失败).
 	soloPlaysOn bool
+	// opts are the table's options (dadun.md, Table options), which every
+	// version reads; the zero value is the defaults.
+	opts options
 }
 
 // current is the variant new tables open under.
@@ -122,26 +130,6 @@ func variantAt(at string) (variant, bool) {
 	return variant{}, false
 }
 
-func checkOptions(raw json.RawMessage) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return table.ErrBadOption.With("dadun/lean options must be a JSON object: %v", err)
-	}
-	if len(m) > 0 {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		return table.ErrBadOption.With("unknown option %q: dadun/lean takes no options (got %s)", keys[0], strings.Join(keys, ", "))
-	}
-	return nil
-}
-
 // Rules are the rules of 乐安打盾; see doc.go.
 type Rules struct {
 	v variant
@@ -150,8 +138,13 @@ type Rules struct {
 // Version names the rules engine version recorded in TableOpened.
 func (r *Rules) Version() string { return r.v.version }
 
-// Options is the normalized options: {}.
-func (r *Rules) Options() json.RawMessage { return json.RawMessage(`{}`) }
+// Options is the normalized options, as TableOpened records them: the keys
+// not at their defaults ({} for a table of defaults, as before options).
+func (r *Rules) Options() json.RawMessage { return table.OptionsJSON(r.v.opts.recorded()) }
+
+// ShownOptions is every option with its default filled in, for the lobby
+// and the table view (table.OptionsShown).
+func (r *Rules) ShownOptions() json.RawMessage { return table.OptionsJSON(r.v.opts.shown()) }
 
 // Seats is the number of players: four.
 func (r *Rules) Seats() int { return seats }

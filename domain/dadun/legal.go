@@ -20,9 +20,10 @@ import (
 // hand's cards of a rank in suit order (♠ ♥ ♣ ♦), and Decide accepts the
 // same play with any suits. Suits matter in two places, and there Legal
 // lists each outcome: a 510K is pure or plain (one play each, when the hand
-// can make it), and a bomb of 4 to 6 cards earns one more award with four
-// cards of one colour (one play with and one without, when the hand can
-// make both). A pattern with several readings (3333 as a bomb or, as the
+// can make it; under pure_suits "suit" one pure 510K per suit that beats
+// the play on the table), and a bomb earns more awards with four cards of
+// one colour (one play per number of awards, when the hand can make them).
+// Under joker_bombs 2 a two-joker play is named "joker_bomb". A pattern with several readings (3333 as a bomb or, as the
 // last cards, a trio with one kicker) is listed once per reading that may be
 // played now, with "as" naming it.
 func (r *Rules) Legal(s *State, seat int) []table.Action {
@@ -279,7 +280,7 @@ func (g *gen) specials() {
 	}
 	for bj := 0; bj <= int(c[climb.RankBJ]); bj++ {
 		for rj := 0; rj <= int(c[climb.RankRJ]); rj++ {
-			if bj+rj >= 3 {
+			if bj+rj >= g.v.jokerBombMin() {
 				var p climb.Counts
 				p[climb.RankBJ], p[climb.RankRJ] = uint8(bj), uint8(rj)
 				g.add(p)
@@ -309,9 +310,11 @@ func (g *gen) plays(lead *Reading) []table.Action {
 		p := new(climb.Counts)
 		*p = countsOfKey(key)
 		last := p.Total() == g.h.total
-		rs := classifyCounts(p, last, buf[:0])
+		rs := g.v.classifyCounts(p, last, buf[:0])
 		for _, rd := range rs {
-			if lead != nil && !g.v.beats(rd, *lead) {
+			// A reading its cards refine is compared card by card below.
+			refined := g.v.refines(rd)
+			if lead != nil && !refined && !g.v.beats(rd, *lead) {
 				continue
 			}
 			if rd.Type != Plain510K && rd.Type != Pure510K && rd.Type != Bomb {
@@ -320,38 +323,54 @@ func (g *gen) plays(lead *Reading) []table.Action {
 				for r, k := range p {
 					backing = append(backing, g.h.cards[r][:k]...)
 				}
-				a := table.Action{Type: ActionPlay, Cards: backing[at:len(backing):len(backing)]}
-				if len(rs) > 1 && len(Classify(a.Cards, last)) > 1 {
-					a.As = rd.Name()
+				cs := backing[at:len(backing):len(backing)]
+				if lead != nil && refined && !g.v.beats(g.v.refine(rd, cs), *lead) {
+					continue
 				}
-				out = append(out, a)
+				out = append(out, g.action(cs, rd, len(rs), last))
 				continue
 			}
 			for _, cs := range g.h.choices(g.v, rd) {
-				a := table.Action{Type: ActionPlay, Cards: cs}
-				if len(rs) > 1 && len(Classify(cs, last)) > 1 {
-					a.As = rd.Name()
+				if lead != nil && refined && !g.v.beats(g.v.refine(rd, cs), *lead) {
+					continue
 				}
-				out = append(out, a)
+				out = append(out, g.action(cs, rd, len(rs), last))
 			}
 		}
 	}
 	return out
 }
 
+// action is the play of cs read as rd, one of n readings of its pattern:
+// "as" names rd when cs have several readings, and names a two-joker bomb
+// (joker_bombs 2), which a client or a bot would otherwise take for a pair.
+func (g *gen) action(cs []cards.Card, rd Reading, n int, last bool) table.Action {
+	a := table.Action{Type: ActionPlay, Cards: cs}
+	if (n > 1 && len(g.v.classify(cs, last)) > 1) || (rd.Type == JokerBomb && rd.Length == 2) {
+		a.As = rd.Name()
+	}
+	return a
+}
+
 // choices lists the cards that play rd where suits change the
-// play: a pure or a plain 510K (one each, when the hand can make it), and a
+// play: a pure or a plain 510K (one each, when the hand can make it; one
+// pure 510K per suit under pure_suits "suit", where suits rank them), and a
 // bomb once per number of awards. Other plays take the hand's cards of each
 // rank in suit order (plays).
 func (h *holding) choices(v variant, rd Reading) [][]cards.Card {
 	switch rd.Type {
 	case Pure510K:
+		var out [][]cards.Card
 		for s := cards.Spades; s <= cards.Diamonds; s++ {
 			cs := []cards.Card{{Suit: s, Rank: 5}, {Suit: s, Rank: 10}, {Suit: s, Rank: cards.King}}
 			if h.holds(cs) {
-				return [][]cards.Card{cs}
+				out = append(out, cs)
+				if !v.opts.pureSuits {
+					break
+				}
 			}
 		}
+		return out
 	case Plain510K:
 		for _, a := range h.distinct(climb.Rank5) {
 			for _, b := range h.distinct(climb.Rank10) {

@@ -76,10 +76,11 @@ func TestLegalCounts(t *testing.T) {
 }
 
 // playKey identifies a play up to what Legal leaves out (doc.go, Legal):
-// its rank pattern, its reading, and its awards.
-func playKey(cs []cards.Card, rd Reading, awards int) string {
+// its rank pattern, its reading, its awards, and what its cards order
+// under v's options (a pure 510K's suit under pure_suits "suit").
+func playKey(v variant, cs []cards.Card, rd Reading, awards int) string {
 	c := climb.CountsOf(cs)
-	return fmt.Sprintf("%x/%s/%d", c.Key(), rd.Name(), awards)
+	return fmt.Sprintf("%x/%s/%d/%d", c.Key(), rd.Name(), awards, v.refine(rd, cs).sub)
 }
 
 // TestLegalMatchesDecide checks both directions on random small hands and
@@ -88,15 +89,35 @@ func playKey(cs []cards.Card, rd Reading, awards int) string {
 // listed by Legal with that reading and the same awards (up to suits that
 // change neither, doc.go, Legal).
 func TestLegalMatchesDecide(t *testing.T) {
-	r := rulesFor(t)
+	checkLegalMatchesDecide(t, rulesFor(t), legalLeads, 1500)
+}
+
+// legalLeads are the plays TestLegalMatchesDecide answers ("": leading).
+var legalLeads = []string{"", "", "", "S3", "S9", "SA", "S2", "BJ", "S4 H4", "SK HK", "BJ BJ", "S3 H3 S4 H4",
+	"S6 H6 C6 S3 S4", "S6 H6 C6 S7 H7 C7 S3 S4 S8 S9", "S3 S4 S5 S6 S7", "S8 S9 S10 SJ SQ",
+	"S5 H10 SK", "S5 S10 SK", "S5 H5 C5 D5", "SK HK CK DK SK", "S5 H5 C5 S10 H10 C10 SK HK CK", "BJ BJ RJ"}
+
+// TestLegalMatchesDecideOptions is TestLegalMatchesDecide under the table
+// options that change what beats what (dadun.md, Table options), with leads
+// they make: two-joker bombs and pure 510Ks of every suit.
+func TestLegalMatchesDecideOptions(t *testing.T) {
+	leads := append(slices.Clone(legalLeads), "BJ RJ", "RJ RJ", "H5 H10 HK", "C5 C10 CK", "D5 D10 DK", "S8 H8 C8 D8 S8 H8 C8 D8")
+	for _, opts := range []string{
+		`{"bomb_order":"high","pure_suits":"suit","joker_bombs":2}`,
+		`{"pure_suits":"suit","joker_bombs":2,"dun_awards":false}`,
+	} {
+		t.Run(opts, func(t *testing.T) { checkLegalMatchesDecide(t, rulesWith(t, opts), leads, 400) })
+	}
+}
+
+// checkLegalMatchesDecide checks Legal against Decide under r on n random
+// hands, each answering one of leads.
+func checkLegalMatchesDecide(t *testing.T, r *Rules, leads []string, n int) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	deck := cards.Deck(2)
-	leads := []string{"", "", "", "S3", "S9", "SA", "S2", "BJ", "S4 H4", "SK HK", "BJ BJ", "S3 H3 S4 H4",
-		"S6 H6 C6 S3 S4", "S6 H6 C6 S7 H7 C7 S3 S4 S8 S9", "S3 S4 S5 S6 S7", "S8 S9 S10 SJ SQ",
-		"S5 H10 SK", "S5 S10 SK", "S5 H5 C5 D5", "SK HK CK DK SK", "S5 H5 C5 S10 H10 C10 SK HK CK", "BJ BJ RJ"}
 	// Hands lean on few ranks one time in two, so that trios, runs, bombs and
 	// 510Ks come up.
-	for i := range 1500 {
+	for i := range n {
 		var hand []cards.Card
 		n := 3 + rng.IntN(9)
 		if i%2 == 0 {
@@ -129,7 +150,7 @@ func TestLegalMatchesDecide(t *testing.T) {
 				t.Fatalf("hand %s on %q: Legal's %s is refused: %v", cards.Format(hand), lead, gametest.DescribeAction(a), err)
 			}
 			cp := evs[0].(CardsPlayed)
-			k := playKey(cp.Cards, cp.Reading, cp.Awards)
+			k := playKey(r.v, cp.Cards, cp.Reading, cp.Awards)
 			if want[k] {
 				t.Fatalf("hand %s on %q: Legal lists %s twice", cards.Format(hand), lead, k)
 			}
@@ -149,11 +170,11 @@ func TestLegalMatchesDecide(t *testing.T) {
 				if len(sub) == 0 {
 					return
 				}
-				for _, rd := range Classify(sub, len(sub) == len(hand)) {
+				for _, rd := range r.v.classify(sub, len(sub) == len(hand)) {
 					a := table.Action{Type: ActionPlay, Cards: sub, As: rd.Name()}
 					if evs, err := r.Decide(st.G.(*State), 0, a); err == nil {
 						cp := evs[0].(CardsPlayed)
-						got[playKey(cp.Cards, cp.Reading, cp.Awards)] = true
+						got[playKey(r.v, cp.Cards, cp.Reading, cp.Awards)] = true
 					}
 				}
 				return

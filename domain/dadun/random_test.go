@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -36,8 +37,50 @@ func TestRandomHands(t *testing.T) {
 	gametest.PlayRandom(t, randomConfig(rulesFor(t), *tableSeedFlag))
 }
 
+// optionTableSeeds are the tables TestRandomHandsOptions plays, each table
+// under options drawn from its seed.
+var optionTableSeeds = []uint64{7, 11, 17, 19, 23, 29, 31, 37}
+
+// TestRandomHandsOptions is TestRandomHands under random combinations of
+// the table options (dadun.md, Table options), drawn anew for every table
+// from its fixed seed: 8 tables of 60 hands, with the same checks, each
+// read under the table's options (the order of combinations, the awards,
+// the 接风 to the partner once the sides are public).
+func TestRandomHandsOptions(t *testing.T) {
+	t.Parallel()
+	c := randomConfig(nil, *tableSeedFlag)
+	c.Seeds, c.Hands = optionTableSeeds, 60
+	gametest.PlayRandom(t, c)
+}
+
+// randomOptions draws a combination of the table options: each key left
+// out or set to one of its values.
+func randomOptions(rng *rand.Rand) json.RawMessage {
+	m := map[string]any{}
+	for _, o := range []struct {
+		key    string
+		values [2]any
+	}{
+		{optBombOrder, [2]any{bombOrderSeed, bombOrderHigh}},
+		{optPureSuits, [2]any{pureSuitsTie, pureSuitsSuit}},
+		{optJokerBombs, [2]any{jokerBombsSeed, jokerBombsTwo}},
+		{optDunAwards, [2]any{true, false}},
+		{optLeadAfterOut, [2]any{leadNext, leadPartner}},
+	} {
+		if k := rng.IntN(3); k < 2 {
+			m[o.key] = o.values[k]
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
 // randomConfig is the random-hand test: the table seeds (only when not 0),
-// the hands, the escapes.
+// the hands, the escapes. Every table plays r, or when r is nil options
+// drawn at random for it.
 func randomConfig(r *Rules, only uint64) gametest.RandomConfig {
 	return gametest.RandomConfig{
 		Seeds: randomTableSeeds, Only: only, Hands: handsPerTable,
@@ -56,6 +99,7 @@ type randomTable struct {
 	r        *Rules
 	deck     cards.Multiset // two whole decks
 	outcomes map[string]int
+	drawn    bool // r's options were drawn at random: draw again for a new table
 }
 
 func newRandomTable(t testing.TB, r *Rules, seed uint64) *randomTable {
@@ -69,6 +113,10 @@ func newRecordedTable(t testing.TB, r *Rules, seed uint64, record func([]table.P
 }
 
 func (rt *randomTable) Open() (table.Rules, []table.Payload) {
+	if rt.r == nil || rt.drawn {
+		opts := randomOptions(rt.Rng)
+		rt.r, rt.drawn = rulesWith(rt.T, string(opts)), true
+	}
 	stake := 1 + rt.Rng.IntN(5)
 	evs, err := table.Open(rt.r.untyped(), fmt.Sprint("t", rt.Seed), "dadun", "lean", stake, "p0")
 	if err != nil {
@@ -91,7 +139,8 @@ func (rt *randomTable) Applied(e table.Payload) {
 // plays (trio runs with every choice of kickers); TestLegalMatchesDecide
 // checks whole lists.
 func (rt *randomTable) sampleLead(hand *cards.Multiset) []table.Action {
-	g := &gen{h: newHolding(hand)}
+	v := gametest.Game[State](rt.St).v
+	g := &gen{v: v, h: newHolding(hand)}
 	switch k := rt.Rng.IntN(9); k {
 	case 0, 1:
 		g.groups(1, -1)
@@ -111,7 +160,7 @@ func (rt *randomTable) sampleLead(hand *cards.Multiset) []table.Action {
 	if plays := g.plays(nil); len(plays) > 0 {
 		return plays
 	}
-	return legalPlays(current(), hand, nil)
+	return legalPlays(v, hand, nil)
 }
 
 // choose picks a random legal action: in the declaring round, alone one time
@@ -190,15 +239,19 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
 		last := pre.hands[seat].Len() == len(e.Cards)
-		rs := Classify(e.Cards, last)
+		rs := pre.v.classify(e.Cards, last)
 		if !slices.Contains(rs, e.Reading) || (a.As != "" && !e.Reading.matches(a.As)) {
 			rt.Fatalf("%s recorded as %v, which is not one of its readings %v (as %q) (dadun.md, Combinations)", cards.Format(e.Cards), e.Reading, rs, a.As)
 		}
-		if pre.last != nil && !e.Reading.Beats(pre.last.reading) {
+		if pre.last != nil && !pre.v.beats(pre.v.refine(e.Reading, e.Cards), pre.last.reading) {
 			rt.Fatalf("%v played on %v, which it does not beat (dadun.md, Combinations)", e.Reading, pre.last.reading)
 		}
-		if e.Awards != Awards(e.Cards, e.Reading) {
-			rt.Fatalf("%s earns %d awards, recorded %d (dadun.md, 盾 awards)", cards.Format(e.Cards), Awards(e.Cards, e.Reading), e.Awards)
+		want := Awards(e.Cards, e.Reading)
+		if pre.v.opts.noAwards {
+			want = 0 // dadun.md, Table options, dun_awards false
+		}
+		if e.Awards != want {
+			rt.Fatalf("%s earns %d awards, recorded %d (dadun.md, 盾 awards)", cards.Format(e.Cards), want, e.Awards)
 		}
 		reveals := seat == pre.friend && pre.soloist < 0 && !pre.revealed && slices.Contains(e.Cards, pre.friendCard)
 		got := len(evs) > 1 && evs[1].EventType() == "FriendRevealed"
@@ -224,6 +277,9 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 			want := w
 			if pre.out(w) {
 				want = pre.nextWithCards(w)
+				if p := partnerWithCards(pre, w); p >= 0 {
+					want = p // dadun.md, Table options, lead_after_out partner
+				}
 			}
 			if e.Winner != w || e.Leader != want || e.Jiefeng != pre.out(w) || e.Points != pre.trick {
 				rt.Fatalf("%+v, want winner %d, leader %d, points %d (dadun.md, Play: 接风 to the next seat with cards)", e, w, want, pre.trick)
@@ -235,6 +291,22 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 			rt.checkSettlement(pre, seat, a, e)
 		}
 	}
+}
+
+// partnerWithCards is the seat that leads after w under lead_after_out
+// "partner" when the sides are public: the first seat after w on its side
+// with cards; -1 when the option or the sides say nothing, or none has.
+func partnerWithCards(s *State, w int) int {
+	if !s.v.opts.partnerLead || (s.soloist < 0 && !s.revealed) {
+		return -1
+	}
+	for i := 1; i < seats; i++ {
+		p := (w + i) % seats
+		if s.side(p) == s.side(w) && s.hands[p].Len() > 0 {
+			return p
+		}
+	}
+	return -1
 }
 
 // checkHidden: while the sides are not public, no game event names the

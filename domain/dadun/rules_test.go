@@ -12,8 +12,9 @@ import (
 	"paiju/domain/table"
 )
 
-// TestVariantsAndOptions: the game plays "lean", takes no options, and
-// records its rules version.
+// TestVariantsAndOptions: the game plays "lean", refuses an option it does
+// not take (TestOptionsRead has those it takes), and records its rules
+// version.
 func TestVariantsAndOptions(t *testing.T) {
 	r, err := New().Rules("lean", json.RawMessage(`{}`))
 	if err != nil {
@@ -26,7 +27,7 @@ func TestVariantsAndOptions(t *testing.T) {
 		t.Errorf("unknown variant: got %v, want unknown_variant", err)
 	}
 	if _, err := New().Rules("lean", json.RawMessage(`{"alone":false}`)); !errors.Is(err, table.ErrBadOption) {
-		t.Errorf("an option: got %v, want invalid_option", err)
+		t.Errorf("an unknown option: got %v, want invalid_option", err)
 	}
 }
 

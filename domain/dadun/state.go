@@ -186,7 +186,9 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		if s.last == nil {
 			s.lastLead = e.Seat
 		}
-		s.last = &play{seat: e.Seat, cards: slices.Clone(e.Cards), reading: e.Reading}
+		// The reading's order within its type comes from the cards
+		// (variant.refine), which the event records.
+		s.last = &play{seat: e.Seat, cards: slices.Clone(e.Cards), reading: s.v.refine(e.Reading, e.Cards)}
 		s.passes = 0
 		s.trick += points(e.Cards)
 		if e.Awards > 0 {

@@ -24,14 +24,21 @@ func (p pcgSeeds) NewSeed() (cards.Seed, error) {
 }
 
 // TestAuditVerifiesEveryVariant records tables of random legal play (an
-// escape now and then; a match of 2 hands, and an endless table) in every
+// escape now and then; a match of 2 hands, an endless table, and one under
+// table options) in every
 // variant as the store would hold them, and has the auditor re-execute each
 // stream command by command (DESIGN.md, Events record facts; audit).
 func TestAuditVerifiesEveryVariant(t *testing.T) {
 	t.Parallel()
 	rulesOf := func(o table.TableOpened) (table.Rules, error) { return doudizhu.New().Rules(o.Variant, o.Options) }
 	for _, variant := range []string{"classic", "hubei", "fourplayer"} {
-		for i, opts := range []string{`{"hands":2}`, ""} {
+		// The house rules (doudizhu.md, Table options) replay under the
+		// recorded options: the doubling phase is re-decided word by word.
+		house := `{"double":true,"cap":8,"spring":3,"show_counts":false}`
+		if variant == "classic" {
+			house = `{"double":true,"cap":8,"spring":3,"show_counts":false,"bomb_double":true}`
+		}
+		for i, opts := range []string{`{"hands":2}`, "", house} {
 			name := fmt.Sprintf("%s/%d", variant, i)
 			evs := record(t, variant, opts, uint64(i+1), 3)
 			rep, err := audit.VerifyTable(rulesOf, evs)

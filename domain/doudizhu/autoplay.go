@@ -35,8 +35,8 @@ func awaited(s *State) []int {
 // bidding every seat passes is dealt again (002: 如果都不叫，則重新發牌); a
 // table of absent players is closed by AbandonAfter instead (rules README,
 // Clocks, timeouts and absent players). A leader plays its lowest card as a
-// single (climb.Sort's order: the lowest rank, then ♠ ♥ ♣ ♦). Never a grab
-// or open play. The versions before (timeoutBids) had the last bidder after
+// single (climb.Sort's order: the lowest rank, then ♠ ♥ ♣ ♦). Never a grab,
+// a double or open play. The versions before (timeoutBids) had the last bidder after
 // every other seat passed bid 1.
 func timeoutAction(s *State, seat int) table.Action {
 	if s.v.timeoutBids && s.phase == phaseBidding && s.highBid == 0 && len(s.bids)+1 == s.v.seats {

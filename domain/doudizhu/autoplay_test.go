@@ -147,3 +147,68 @@ func BenchmarkBotChoice(b *testing.B) {
 		b.Run(v.Name, func(b *testing.B) { autoplaytest.BenchmarkChoice(b, v, views, legals) })
 	}
 }
+
+// optionVariants are variants under the table options that add a phase or
+// hide something (doudizhu.md, Table options): the doubling phase, hidden
+// counts, a cap, classic's bomb_double and a spring factor.
+func optionVariants(t testing.TB) []autoplaytest.Variant {
+	var out []autoplaytest.Variant
+	for _, tc := range []struct{ name, opts string }{
+		{"classic", `{"double":true,"show_counts":false,"cap":6,"bomb_double":true,"spring":3}`},
+		{"hubei", `{"double":true,"show_counts":false,"spring":2}`},
+	} {
+		r, err := New().Rules(tc.name, json.RawMessage(tc.opts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		phases := []string{"bidding", "grabbing", "doubling", "playing"}
+		if tc.name == "classic" {
+			phases = []string{"bidding", "doubling", "playing"}
+		}
+		out = append(out, autoplaytest.Variant{Game: "doudizhu", Name: tc.name, Rules: r, Phases: phases, Policy: checkTimeoutPolicy, TimeoutsThrowIn: true})
+	}
+	return out
+}
+
+// Under the options, every phase (the doubling phase included) times out
+// legally, hands of timeouts and random players settle, the bot's choices
+// are legal and depend on nothing its view hides: neither the others' cards
+// nor, with show_counts false, the counts above 2 (reshuffleCounts).
+func TestOptionsTimeoutsAndBot(t *testing.T) {
+	gametest.SkipUnderRace(t)
+	for _, v := range optionVariants(t) {
+		t.Run(v.Name, func(t *testing.T) {
+			autoplaytest.TimeoutsEveryPhase(t, v, autoSeeds[:3], 10)
+			autoplaytest.TimeoutHandsSettle(t, v, 7, 10)
+			if n := autoplaytest.BotLegal(t, v, autoSeeds[:3], 10); n < 300 {
+				t.Fatalf("only %d positions checked", n)
+			}
+			autoplaytest.HiddenInformation(t, v, reshuffleCounts, autoSeeds[:3], 5)
+		})
+	}
+}
+
+// reshuffleCounts is reshuffle, and then, when the view hides counts, moves
+// one card between two other seats whose counts stay hidden (above 2): the
+// seat's view must not change, nor the bot's choice.
+func reshuffleCounts(gs table.GameState, seat int, rng *rand.Rand) (table.GameState, bool) {
+	out, moved := reshuffle(gs, seat, rng)
+	s := out.(*State)
+	if !s.v.opt.hideCounts || s.phase == phaseWaiting {
+		return out, moved
+	}
+	var hidden []int
+	for i := range s.v.seats {
+		if i != seat && !(s.open && i == s.landlord) && s.hands[i].Len() > 3 {
+			hidden = append(hidden, i)
+		}
+	}
+	if len(hidden) < 2 {
+		return out, moved
+	}
+	from, to := hidden[0], hidden[1]
+	c := s.hands[from].Cards()[rng.IntN(s.hands[from].Len())]
+	s.hands[from][c.Index()]--
+	s.hands[to].Add(c)
+	return s, true
+}

@@ -31,6 +31,9 @@ func botAction(v table.View, legal []table.Action) table.Action {
 		return bidChoice(shapes, &hand, legal)
 	case phaseGrabbing.String():
 		return grabChoice(shapes, &hand, legal)
+	case phaseDoubling.String():
+		// doudizhu.md, Table options, double: the bot passes.
+		return passOf(legal)
 	}
 	return legal[playChoice(shapes, seat, &g, &hand, legal)]
 }
@@ -109,7 +112,9 @@ func playChoice(shapes *climb.Shapes, seat int, g *GameView, hand *climb.Counts,
 		landlord = *g.Landlord
 	}
 	for i, left := range g.CardsLeft {
-		if i == seat || left == 0 || (seat != landlord && i != landlord) {
+		// A count the view hides (show_counts false: more than 2) is no
+		// danger.
+		if i == seat || left <= 0 || (seat != landlord && i != landlord) {
 			continue
 		}
 		if sit.OpponentLow == 0 || left < sit.OpponentLow {

@@ -22,6 +22,10 @@ func (r *Rules) Command(p table.Payload) (seat int, a table.Action, ok bool) {
 		return e.Seat, table.Action{Type: ActionGrab}, true
 	case GrabDeclined:
 		return e.Seat, table.Action{Type: ActionPass}, true
+	case DoubleMade:
+		return e.Seat, table.Action{Type: ActionDouble}, true
+	case DoublePassed:
+		return e.Seat, table.Action{Type: ActionPass}, true
 	case HandOpened:
 		return e.Seat, table.Action{Type: ActionOpen}, true
 	case CardsPlayed:

@@ -15,6 +15,9 @@ const (
 	ActionPlay = "play"
 	ActionGrab = "grab" // hubei, fourplayer: 抢地主
 	ActionOpen = "open" // hubei, fourplayer: 明牌
+	// ActionDouble is 加倍 (option double), a farmer's or the landlord's
+	// double-back; pass declines.
+	ActionDouble = "double"
 )
 
 // ErrCannotOpen: open play (明牌) is only for the landlord, before their
@@ -59,6 +62,11 @@ func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, err
 				return nil, err
 			}
 			return s.decideGrab(seat, false), nil
+		case phaseDoubling:
+			if err := s.onTurn(seat, phaseDoubling); err != nil {
+				return nil, err
+			}
+			return s.decideDouble(seat, false), nil
 		}
 		if err := s.onTurn(seat, phasePlaying); err != nil {
 			return nil, err
@@ -80,6 +88,17 @@ func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, err
 			return nil, err
 		}
 		return s.decidePlay(seat, a)
+	case ActionDouble:
+		if !r.v.opt.double {
+			break
+		}
+		if !a.TypeOnly() {
+			return nil, table.ErrBadAction.With(`double takes no fields besides "type"`)
+		}
+		if err := s.onTurn(seat, phaseDoubling); err != nil {
+			return nil, err
+		}
+		return s.decideDouble(seat, true), nil
 	case ActionGrab, ActionOpen:
 		if !r.v.grab {
 			break
@@ -98,10 +117,14 @@ func (r *Rules) Decide(s *State, seat int, a table.Action) ([]table.Payload, err
 		}
 		return s.decideOpen(seat)
 	}
-	if r.v.grab {
-		return nil, table.ErrUnknownAction.With("doudizhu/%s has no action %q (actions: bid, grab, pass, open, play, escape)", r.v.name, a.Type)
+	double := ""
+	if r.v.opt.double {
+		double = "double, "
 	}
-	return nil, table.ErrUnknownAction.With("doudizhu has no action %q (actions: bid, pass, play, escape)", a.Type)
+	if r.v.grab {
+		return nil, table.ErrUnknownAction.With("doudizhu/%s has no action %q (actions: bid, grab, %spass, open, play, escape)", r.v.name, a.Type, double)
+	}
+	return nil, table.ErrUnknownAction.With("doudizhu has no action %q (actions: bid, %spass, play, escape)", a.Type, double)
 }
 
 func (s *State) onTurn(seat int, want phase) error {
@@ -174,6 +197,17 @@ func (s *State) decideGrab(seat int, grab bool) []table.Payload {
 	return evs
 }
 
+// decideDouble records a word of the doubling phase (doudizhu.md, Table
+// options, double): a farmer's double or pass, then the landlord's
+// double-back (recorded with Back) or pass. Evolve moves the turn on, and to
+// the play after the last word.
+func (s *State) decideDouble(seat int, double bool) []table.Payload {
+	if !double {
+		return []table.Payload{DoublePassed{Seat: seat}}
+	}
+	return []table.Payload{DoubleMade{Seat: seat, Back: seat == s.landlord}}
+}
+
 // decideOpen lets the landlord play open (明牌): the whole hand is shown to
 // everyone from now on, ×2 (doudizhu.md, Bidding, hubei; 004 翻倍 4).
 func (s *State) decideOpen(seat int) ([]table.Payload, error) {
@@ -231,11 +265,14 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 }
 
 // settlePlayedOut settles the hand that winner has just played out of with a
-// play read as last (doudizhu.md, Scoring): each farmer pays or receives
-// stake × the multiplier; the landlord's delta balances. classic: the bid,
-// doubled for a spring or an anti-spring. hubei, fourplayer: the current
-// multiplier (last counted if a bomb or the rocket), ×4 for a spring, ×2 for
-// an anti-spring (the landlord played once and a farmer went out).
+// play read as last (doudizhu.md, Scoring and Table options): each farmer
+// pays or receives stake × the multiplier (settleFarmers: × its double
+// factor, at most the cap); the landlord's delta balances. classic: the bid
+// (× 2 per bomb and rocket with bomb_double, last counted), × the spring
+// factor for a spring or an anti-spring. hubei, fourplayer: the current
+// multiplier (last counted if a bomb or the rocket), × the spring factor for
+// a spring, ×2 for an anti-spring (the landlord played once and a farmer
+// went out).
 func (s *State) settlePlayedOut(winner int, last Reading) (table.HandSettled, error) {
 	plays := s.plays
 	plays[winner]++
@@ -252,50 +289,86 @@ func (s *State) settlePlayedOut(winner int, last Reading) (table.HandSettled, er
 	}
 	res.Spring = landlordWins && farmersPlayed == 0
 	res.AntiSpring = !landlordWins && plays[s.landlord] == 1
-	if s.v.grab {
-		after := *s
-		switch last.Type {
-		case Bomb:
-			after.bombs++
-		case Rocket:
-			after.rockets++
-		}
+	after := *s
+	switch last.Type {
+	case Bomb:
+		after.bombs++
+	case Rocket:
+		after.rockets++
+	}
+	switch {
+	case s.v.grab:
 		after.fillGrabResult(&res)
-		res.Multiplier = after.multiplier()
-		switch {
-		case res.Spring:
-			res.Multiplier *= 4
-		case res.AntiSpring:
-			res.Multiplier *= 2
-		}
-	} else {
-		res.Multiplier = s.bid
-		if res.Spring || res.AntiSpring {
-			res.Multiplier *= 2
-		}
+	case s.v.opt.bombDouble:
+		res.Bombs, res.Rockets = after.bombs, after.rockets
+	}
+	res.Multiplier = after.multiplier()
+	switch {
+	case res.Spring:
+		res.Multiplier *= s.v.opt.spring
+	case res.AntiSpring && s.v.grab:
+		res.Multiplier *= 2 // 004 keeps 反春 at ×2 whatever the spring option
+	case res.AntiSpring:
+		res.Multiplier *= s.v.opt.spring // 002 treats both alike
 	}
 	res.CardsLeft = s.cardsLeft()
 	res.CardsLeft[winner] = 0
 
-	each, err := table.MulStake(s.Stake, res.Multiplier)
+	deltas, err := s.settleFarmers(&res, landlordWins)
 	if err != nil {
 		return table.HandSettled{}, err
-	}
-	if landlordWins {
-		each = -each
-	}
-	deltas := make([]int, s.v.seats)
-	for seat := range deltas {
-		if seat != s.landlord {
-			deltas[seat] = each
-			deltas[s.landlord] -= each
-		}
 	}
 	return s.Settle(s.hand, deltas, 0, res)
 }
 
+// settleFarmers is the deltas of a played-out hand at res.Multiplier = M
+// (doudizhu.md, Table options): farmer f receives (farmers won) or pays
+// stake × S_f, S_f = min(M × its double factor, cap); the landlord gets
+// minus their sum. It marks res with the factors, each seat's settled
+// multiplier and the cap when the options changed anything.
+func (s *State) settleFarmers(res *Result, landlordWins bool) ([]int, error) {
+	deltas := make([]int, s.v.seats)
+	settled := make([]int, s.v.seats)
+	factors := make([]int, s.v.seats)
+	changed, doubled := false, false
+	for seat := range deltas {
+		if seat == s.landlord {
+			continue
+		}
+		factors[seat] = s.factor(seat)
+		doubled = doubled || factors[seat] > 1
+		sf, err := table.MulStake(res.Multiplier, factors[seat])
+		if err != nil {
+			return nil, err
+		}
+		if c := s.v.opt.cap; c > 0 && sf > c {
+			sf, res.Cap = c, c
+		}
+		changed = changed || sf != res.Multiplier
+		settled[seat] = sf
+		settled[s.landlord] += sf
+		each, err := table.MulStake(s.Stake, sf)
+		if err != nil {
+			return nil, err
+		}
+		if landlordWins {
+			each = -each
+		}
+		deltas[seat] = each
+		deltas[s.landlord] -= each
+	}
+	if doubled {
+		res.Factors = factors
+	}
+	if changed {
+		res.Settled = settled
+	}
+	return deltas, nil
+}
+
 // escape settles the hand seat leaves (doudizhu.md, Escape): the escaper pays
-// stake × current multiplier × 16 as landlord or × 8 as farmer; before the
+// stake × current multiplier (at most the cap) × 16 as landlord or × 8 as
+// farmer; before the
 // landlord is known every escaper counts as a farmer. The penalty is shared
 // equally by the seats that stayed, the remainder going to the lowest of them.
 //
@@ -316,8 +389,17 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 			res.Bid = s.highBid
 		}
 		s.fillGrabResult(&res)
+	} else if s.v.opt.bombDouble {
+		res.Bombs, res.Rockets = s.bombs, s.rockets
 	}
-	units, err := table.MulStake(res.Multiplier, units)
+	// doudizhu.md, Table options, cap: charged at min(current, cap) × 16
+	// or × 8; the 16/8 is a penalty, never capped, and the double factors
+	// are ignored.
+	mult := res.Multiplier
+	if c := s.v.opt.cap; c > 0 && mult > c {
+		mult, res.Cap = c, c
+	}
+	units, err := table.MulStake(mult, units)
 	if err != nil {
 		return nil, err
 	}

@@ -30,11 +30,22 @@
 //
 // # Options
 //
-// Every variant takes one option: {"hands": N}, an integer from 1 to
-// 1,000,000, for a match of N hands (002's tournament plays 5); without it
-// the table plays hands without end. Any other key, and any other value of
-// "hands" (a string, a fraction, 0), is invalid_option. The normalized
-// options are {} or {"hands":N}.
+// Every variant takes {"hands": N}, an integer from 1 to 1,000,000, for a
+// match of N hands (002's tournament plays 5); without it the table plays
+// hands without end. The house rules of doudizhu.md, Table options, are
+// fields of the variant the rules read: "cap" (3..1,000,000), "bomb_double"
+// (classic only), "spring" (1..4), "double" (the doubling phase below) and
+// "show_counts" (view only). Any other key, a key the variant does not take,
+// and a bad value are invalid_option naming the key. The normalized
+// (recorded) options leave every key at its default out, so {} and
+// {"hands":N} are as before; ShownOptions fills the defaults in.
+//
+// Scoring under the options: M is the multiplier as below, × 2 per bomb and
+// rocket in classic with bomb_double, × the spring factor for a spring
+// (classic: also for an anti-spring). Farmer f settles at S_f = min(M × its
+// double factor, cap); the landlord at minus the sum. Result.multiplier stays
+// M; "settled" (per seat), "factors" and "cap" say what changed it. An
+// escape pays min(current multiplier, cap) × 16 or × 8, factors ignored.
 //
 // # Dealing (auditors re-implement this)
 //
@@ -79,6 +90,13 @@
 //	GrabDeclined   {"seat":1}                                  不抢
 //	HandOpened     {"seat":2,"cards":["S3",…],"multiplier":48} 明牌: the landlord's whole hand, shown to everyone
 //
+// The option "double" adds, in the doubling phase between LandlordChosen and
+// the first play (the farmers in turn from the landlord's next seat, then
+// the landlord if a farmer doubled):
+//
+//	DoubleMade     {"seat":1}                                  加倍; {"seat":0,"back":true} is the landlord's double-back
+//	DoublePassed   {"seat":2}
+//
 // A fourplayer bomb or rocket reading carries its number of cards:
 // {"type":"bomb","main":"7","length":1,"count":6}. A match adds, in the batch
 // of the HandSettled that ends it:
@@ -100,6 +118,7 @@
 //	{"type":"grab"}              hubei, fourplayer: 抢地主 in the grab phase
 //	{"type":"pass"}              不叫 in the bidding, 不抢 in the grab phase, 不出 in the play (not when leading)
 //	{"type":"open"}              hubei, fourplayer: 明牌, the landlord before their first play
+//	{"type":"double"}            option double: 加倍 in the doubling phase (the landlord's is its double-back); pass declines
 //	{"type":"play","cards":["S3","H3"],"as":"pair"}   "as" optional
 //	{"type":"escape"}            handled by the table, settled by the game
 //

@@ -20,7 +20,8 @@ type BidPassed struct {
 }
 
 // LandlordChosen ends the bidding: Seat is the landlord (地主) at Bid, and
-// Kitty, shown to everyone, joins the landlord's hand. The landlord leads.
+// Kitty, shown to everyone, joins the landlord's hand. The landlord leads
+// (with the option double, after the doubling phase).
 // Multiplier (hubei, fourplayer only; absent in classic) is the bidding's
 // multiplier: Bid × 2 per grab, at most the ceiling of 24.
 type LandlordChosen struct {
@@ -58,6 +59,18 @@ type HandOpened struct {
 	Seat       int          `json:"seat"`
 	Cards      []cards.Card `json:"cards"`
 	Multiplier int          `json:"multiplier"`
+}
+
+// DoubleMade (option double, 加倍): a farmer doubled, or with Back the
+// landlord doubled back on the farmers that doubled.
+type DoubleMade struct {
+	Seat int  `json:"seat"`
+	Back bool `json:"back,omitempty"`
+}
+
+// DoublePassed (option double): Seat did not double.
+type DoublePassed struct {
+	Seat int `json:"seat"`
 }
 
 // MatchEnded ends a match of the option "hands": Hands is the number of
@@ -102,6 +115,8 @@ func (GrabMade) EventType() string       { return "GrabMade" }
 func (GrabDeclined) EventType() string   { return "GrabDeclined" }
 func (HandOpened) EventType() string     { return "HandOpened" }
 func (MatchEnded) EventType() string     { return "MatchEnded" }
+func (DoubleMade) EventType() string     { return "DoubleMade" }
+func (DoublePassed) EventType() string   { return "DoublePassed" }
 
 // Result is the game's detail of a HandSettled, as its JSON result.
 type Result struct {
@@ -113,11 +128,13 @@ type Result struct {
 	Winner string `json:"winner,omitempty"`
 	// Bid is the landlord's bid (0 before bidding ended).
 	Bid int `json:"bid"`
-	// Multiplier is what each farmer's stake was multiplied by. classic: the
-	// bid, ×2 for a spring or an anti-spring. hubei, fourplayer: BidMultiplier,
-	// ×2 if Open, ×2 per bomb, ×4 per rocket, ×4 for a spring, ×2 for an
-	// anti-spring. For an escape it is the current multiplier the penalty
-	// was computed from (see State.multiplier).
+	// Multiplier is M, what each farmer's stake was multiplied by before the
+	// options double and cap (see Settled). classic: the bid (×2 per bomb and
+	// rocket with bomb_double), × the spring factor (default 2) for a spring
+	// or an anti-spring. hubei, fourplayer: BidMultiplier, ×2 if Open, ×2 per
+	// bomb, ×4 per rocket, × the spring factor (default 4) for a spring, ×2
+	// for an anti-spring. For an escape it is the current multiplier the
+	// penalty was computed from (see State.multiplier; at most the cap).
 	Multiplier int `json:"multiplier"`
 	// Spring: the landlord went out and the farmers never played (春天).
 	Spring bool `json:"spring"`
@@ -127,13 +144,22 @@ type Result struct {
 	// hubei, fourplayer only (absent in classic): the bidding's multiplier
 	// (bid × 2 per grab, at most 24), the grabs (grab-back included) and
 	// whether the caller grabbed back, open play, and the bombs and rockets
-	// played.
+	// played (these also in classic with bomb_double).
 	BidMultiplier int  `json:"bid_multiplier,omitempty"`
 	Grabs         int  `json:"grabs,omitempty"`
 	GrabBack      bool `json:"grab_back,omitempty"`
 	Open          bool `json:"open,omitempty"`
 	Bombs         int  `json:"bombs,omitempty"`
 	Rockets       int  `json:"rockets,omitempty"`
+	// The table options' marks, absent at the defaults (doudizhu.md, Table
+	// options): Factors is each farmer's double factor (1, 2 or 4; 0 for
+	// the landlord) when a farmer doubled; Settled, when some farmer's
+	// differs from Multiplier, is what each seat was settled at (a farmer
+	// stake × S_f = min(Multiplier × factor, cap), the landlord the sum of
+	// the farmers'); Cap is the cap when it lowered the settlement.
+	Factors []int `json:"factors,omitempty"`
+	Settled []int `json:"settled,omitempty"`
+	Cap     int   `json:"cap,omitempty"`
 	// CardsLeft counts the cards each seat still held.
 	CardsLeft []int `json:"cards_left"`
 	// Escaper, Penalty: who escaped and the penalty they paid in stake units
@@ -145,4 +171,5 @@ type Result struct {
 // events decodes the game's own event types.
 var events = table.Events(
 	BidMade{}, BidPassed{}, LandlordChosen{}, CardsPlayed{}, PlayPassed{}, CallWon{}, GrabMade{}, GrabDeclined{}, HandOpened{}, MatchEnded{},
+	DoubleMade{}, DoublePassed{},
 )

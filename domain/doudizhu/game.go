@@ -1,12 +1,8 @@
 package doudizhu
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -24,6 +20,8 @@ var (
 	_ table.Decider[*State] = (*Rules)(nil)
 	// Tables opened under an older rules version replay under it.
 	_ table.Versioned = (*Game)(nil)
+	// The lobby and the view show the options with defaults filled in.
+	_ table.OptionsShown = (*Rules)(nil)
 )
 
 // Name is the game's API name.
@@ -34,16 +32,16 @@ func (*Game) EventTypes() []string { return events.Names() }
 
 // ActionTypes lists the action types of every variant (table.Catalog).
 func (*Game) ActionTypes() []string {
-	return []string{ActionBid, ActionGrab, ActionOpen, ActionPass, ActionPlay}
+	return []string{ActionBid, ActionDouble, ActionGrab, ActionOpen, ActionPass, ActionPlay}
 }
 
 // Variants lists the variants this version plays.
 func (*Game) Variants() []string { return []string{"classic", "hubei", "fourplayer"} }
 
-// Rules returns a variant's rules. Every variant takes one option, "hands"
-// (an integer ≥ 1: the table plays a match of that many hands, see doc.go);
-// empty, null or {} options play hands without end. Any other key is
-// rejected by name.
+// Rules returns a variant's rules under a table's options (doc.go, Options):
+// "hands" (a match of that many hands) and the house rules of doudizhu.md,
+// Table options; empty, null or {} options play today's rules without end.
+// Any other key, or a bad value, is invalid_option naming the key.
 func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
 	v, ok := variantNamed(variant)
 	if !ok {
@@ -101,33 +99,39 @@ type variant struct {
 	// matchHands is the number of hands of a match (002's tournament plays 5),
 	// from the option "hands"; 0 plays hands without end.
 	matchHands int
+	// opt is the table's house rules (doudizhu.md, Table options).
+	opt options
 }
 
 func (v *variant) handSize() int { return (v.decks*cards.DeckSize - v.kitty) / v.seats }
 
 // variantNamed returns a fresh config, which the caller may fill with options.
 func variantNamed(name string) (*variant, bool) {
+	var v *variant
 	switch name {
 	case "classic":
-		return &variant{
+		v = &variant{
 			name: "classic", version: "doudizhu/classic/2",
 			decks: 1, seats: 3, kitty: 3, maxBid: 3,
 			escapeLandlord: 16, escapeFarmer: 8,
-		}, true
+		}
 	case "hubei":
-		return &variant{
+		v = &variant{
 			name: "hubei", version: "doudizhu/hubei/3",
 			decks: 1, seats: 3, kitty: 3, maxBid: 3, grab: true, ceiling: 24,
 			escapeLandlord: 16, escapeFarmer: 8,
-		}, true
+		}
 	case "fourplayer":
-		return &variant{
+		v = &variant{
 			name: "fourplayer", version: "doudizhu/fourplayer/3",
 			decks: 2, seats: 4, kitty: 8, maxBid: 3, grab: true, ceiling: 24,
 			escapeLandlord: 16, escapeFarmer: 8,
-		}, true
+		}
+	default:
+		return nil, false
 	}
-	return nil, false
+	v.opt.spring = v.defaultSpring()
+	return v, true
 }
 
 // variantAt returns a fresh config of variant name as it was at rules
@@ -162,39 +166,84 @@ func variantAt(version, name string) (*variant, bool) {
 	return v, true
 }
 
-// maxMatchHands bounds the option "hands", so that it always fits an int.
-const maxMatchHands = 1_000_000
+// maxMatchHands bounds the option "hands", so that it always fits an int;
+// maxCap bounds "cap" alike (doudizhu.md, Table options, cap).
+const (
+	maxMatchHands = 1_000_000
+	minCap        = 3 // Decision: never below a bid
+	maxCap        = 1_000_000
+)
 
-// parseOptions reads the options of a table into v: only "hands", an integer
-// from 1 to maxMatchHands.
+// options are a table's house rules (doudizhu.md, Table options), read by
+// the rules as fields of the variant. Their zero values are the defaults but
+// for spring, whose default depends on the variant (defaultSpring).
+type options struct {
+	// cap 封顶 bounds each farmer's settled multiplier and an escape's
+	// multiplier; 0 = no cap.
+	cap int
+	// bombDouble (classic only): ×2 per bomb and per rocket played.
+	bombDouble bool
+	// spring is the 春天 factor (and classic's 反春 factor).
+	spring int
+	// double 加倍: the doubling phase after LandlordChosen.
+	double bool
+	// hideCounts is show_counts false: cards_left shows another seat's
+	// count only at 2 or fewer.
+	hideCounts bool
+}
+
+// defaultSpring is the spring factor before the option existed: ×2 in
+// classic (002), ×4 in hubei and fourplayer (004).
+func (v *variant) defaultSpring() int {
+	if v.grab {
+		return 4
+	}
+	return 2
+}
+
+// parseOptions reads the options of a table into v (doudizhu.md, Table
+// options): "hands", "cap", "bomb_double" (classic only), "spring",
+// "double", "show_counts"; any other key is refused by name.
 func parseOptions(v *variant, raw json.RawMessage) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return table.ErrBadOption.With("doudizhu/%s options must be a JSON object", v.name)
-	}
-	var unknown []string
-	for k := range m {
-		if k != "hands" {
-			unknown = append(unknown, k)
+	r := table.ReadOptions("doudizhu/"+v.name, raw)
+	r.Int("hands", 1, maxMatchHands, &v.matchHands)
+	r.Int("cap", minCap, maxCap, &v.opt.cap)
+	if v.grab {
+		if r.Has("bomb_double") {
+			r.Fail(table.BadOption("bomb_double", "option \"bomb_double\" is classic only: doudizhu/%s already counts its bombs", v.name))
 		}
+	} else {
+		r.Bool("bomb_double", &v.opt.bombDouble)
 	}
-	if len(unknown) > 0 {
-		slices.Sort(unknown)
-		return table.ErrBadOption.With("unknown option %q: doudizhu/%s takes only \"hands\" (got %s)", unknown[0], v.name, strings.Join(unknown, ", "))
-	}
-	if h, ok := m["hands"]; ok {
-		// A JSON integer literal only: not a string, a fraction or an exponent.
-		k, err := strconv.ParseInt(string(bytes.TrimSpace(h)), 10, 64)
-		if err != nil || k < 1 || k > maxMatchHands {
-			return table.ErrBadOption.With("option \"hands\" must be an integer from 1 to %d, got %s", maxMatchHands, h)
-		}
-		v.matchHands = int(k)
-	}
-	return nil
+	r.Int("spring", 1, 4, &v.opt.spring)
+	r.Bool("double", &v.opt.double)
+	show := true
+	r.Bool("show_counts", &show)
+	v.opt.hideCounts = !show
+	return r.Done()
+}
+
+// recordedOptions is the options as TableOpened records them: a key at its
+// default is left out, so {} and {"hands":N} stay as they always were.
+type recordedOptions struct {
+	BombDouble bool  `json:"bomb_double,omitempty"`
+	Cap        int   `json:"cap,omitempty"`
+	Double     bool  `json:"double,omitempty"`
+	Hands      int   `json:"hands,omitempty"`
+	ShowCounts *bool `json:"show_counts,omitempty"`
+	Spring     int   `json:"spring,omitempty"`
+}
+
+// shownOptions is every option the variant takes that has a value, defaults
+// filled in: no "cap" without a cap, no "hands" on an endless table, no
+// "bomb_double" but in classic.
+type shownOptions struct {
+	BombDouble *bool `json:"bomb_double,omitempty"`
+	Cap        int   `json:"cap,omitempty"`
+	Double     bool  `json:"double"`
+	Hands      int   `json:"hands,omitempty"`
+	ShowCounts bool  `json:"show_counts"`
+	Spring     int   `json:"spring"`
 }
 
 // Rules are one variant's rules; see doc.go.
@@ -218,12 +267,28 @@ func (r *Rules) AbandonAfter() int {
 // Version names the rules engine version recorded in TableOpened.
 func (r *Rules) Version() string { return r.v.version }
 
-// Options is the normalized options: {} or {"hands":N}.
+// Options is the normalized options, as recorded: {} at every default.
 func (r *Rules) Options() json.RawMessage {
-	if r.v.matchHands > 0 {
-		return json.RawMessage(fmt.Sprintf(`{"hands":%d}`, r.v.matchHands))
+	o := r.v.opt
+	rec := recordedOptions{BombDouble: o.bombDouble, Cap: o.cap, Double: o.double, Hands: r.v.matchHands}
+	if o.hideCounts {
+		rec.ShowCounts = new(bool)
 	}
-	return json.RawMessage(`{}`)
+	if o.spring != r.v.defaultSpring() {
+		rec.Spring = o.spring
+	}
+	return table.OptionsJSON(rec)
+}
+
+// ShownOptions is the options with their defaults filled in, for the lobby
+// and the table view (table.OptionsShown).
+func (r *Rules) ShownOptions() json.RawMessage {
+	o := r.v.opt
+	shown := shownOptions{Cap: o.cap, Double: o.double, Hands: r.v.matchHands, ShowCounts: !o.hideCounts, Spring: o.spring}
+	if !r.v.grab {
+		shown.BombDouble = &o.bombDouble
+	}
+	return table.OptionsJSON(shown)
 }
 
 // Seats is the number of players.

@@ -12,7 +12,8 @@ import (
 
 // Legal lists every action seat may take now (escape excluded): during the
 // bidding the bids above the highest so far, then pass; during the grab phase
-// (hubei, fourplayer) grab, then pass; during the play every distinct play
+// (hubei, fourplayer) grab, then pass; during the doubling phase (option
+// double) double, then pass; during the play every distinct play
 // the seat may make (distinct as multisets of cards, so S3 and H3 are two
 // plays, and with two decks the two S3 are one), then open (明牌) for a
 // landlord who may still open, then pass when the seat does not lead. A
@@ -32,6 +33,8 @@ func (r *Rules) Legal(s *State, seat int) []table.Action {
 		return append(out, table.Action{Type: ActionPass})
 	case phaseGrabbing:
 		return []table.Action{{Type: ActionGrab}, {Type: ActionPass}}
+	case phaseDoubling:
+		return []table.Action{{Type: ActionDouble}, {Type: ActionPass}}
 	}
 	var lead *Reading
 	if s.last != nil {
@@ -66,7 +69,7 @@ func (r *Rules) LegalSeq(s *State, seat int) iter.Seq[table.Action] {
 // their plays can contain sel, and the others are yielded as LegalSeq
 // yields them.
 func (r *Rules) LegalSeqHolding(s *State, seat int, sel cards.Multiset) iter.Seq[table.Action] {
-	if s.phase == phaseWaiting || seat != s.turn || s.phase == phaseBidding || s.phase == phaseGrabbing {
+	if s.phase == phaseWaiting || seat != s.turn || s.speaking() {
 		return slices.Values(r.Legal(s, seat))
 	}
 	var need climb.Counts

@@ -74,6 +74,10 @@ type randomTable struct {
 	bid, grabs     int
 	grabBack, open bool
 	bombs, rockets int
+	// The doubling phase's words (option double): each farmer's double and
+	// the landlord's double-back.
+	doubled [maxSeats]bool
+	back    bool
 
 	// The match's end, when the events of the last action held it.
 	ended  *MatchEnded
@@ -86,13 +90,22 @@ func newRandomTable(t testing.TB, variant string, seed uint64) *randomTable {
 	return gametest.NewDriver(t, randomConfig(variant, 0), seed, nil).Game.(*randomTable)
 }
 
-// Open opens a new table: endless, or (one in four) a match.
+// Open opens a new table: endless, or (one in four) a match; one table in
+// three plays a random combination of the table options (doudizhu.md,
+// Table options).
 func (rt *randomTable) Open() (table.Rules, []table.Payload) {
-	opts := ""
+	opts := map[string]any{}
 	if rt.Rng.IntN(4) == 0 {
-		opts = fmt.Sprintf(`{"hands":%d}`, 1+rt.Rng.IntN(6))
+		opts["hands"] = 1 + rt.Rng.IntN(6)
 	}
-	rt.r = rulesOf(rt.T, rt.variant, opts)
+	if rt.Rng.IntN(3) == 0 {
+		rt.randomOptions(opts)
+	}
+	b, err := json.Marshal(opts)
+	if err != nil {
+		rt.T.Fatal(err)
+	}
+	rt.r = rulesOf(rt.T, rt.variant, string(b))
 	stake := 1 + rt.Rng.IntN(5)
 	evs, err := table.Open(rt.r.untyped(), fmt.Sprint("t", rt.Seed, "-", rt.Tables), "doudizhu", rt.variant, stake, "p0")
 	if err != nil {
@@ -101,9 +114,31 @@ func (rt *randomTable) Open() (table.Rules, []table.Payload) {
 	return rt.r.untyped(), evs
 }
 
+// randomOptions adds to opts each table option at random, often at its
+// default (which the recorded options then leave out).
+func (rt *randomTable) randomOptions(opts map[string]any) {
+	rng := rt.Rng
+	if rng.IntN(2) == 0 {
+		opts["cap"] = []int{3, 4, 6, 8, 24, 96}[rng.IntN(6)]
+	}
+	if rt.variant == "classic" && rng.IntN(2) == 0 {
+		opts["bomb_double"] = rng.IntN(2) == 0
+	}
+	if rng.IntN(2) == 0 {
+		opts["spring"] = 1 + rng.IntN(4)
+	}
+	if rng.IntN(2) == 0 {
+		opts["double"] = true
+	}
+	if rng.IntN(2) == 0 {
+		opts["show_counts"] = rng.IntN(3) == 0
+	}
+}
+
 func (rt *randomTable) Applied(e table.Payload) {
 	if d, ok := e.(table.HandDealt); ok {
 		rt.bid, rt.grabs, rt.grabBack, rt.open, rt.bombs, rt.rockets = 0, 0, false, false, 0, 0
+		rt.doubled, rt.back = [maxSeats]bool{}, false
 		rt.checkDeal(d)
 	}
 }
@@ -125,8 +160,68 @@ func (rt *randomTable) Choose() (int, table.Action) {
 		rt.Fatalf("seat %d grabs, want the seats in turn after the caller %d that did not pass the call (doudizhu.md, Bidding, hubei, revised)", seat, g.caller)
 	case g.phase == phaseGrabbing && len(g.grabRecords) >= len(mayGrab(g)) && (seat != g.caller || g.grabs == 0):
 		rt.Fatalf("seat %d speaks after every other seat grabbed or declined; only the caller %d grabs back, and only after a grab (doudizhu.md, Bidding, hubei)", seat, g.caller)
+	case g.phase == phaseDoubling && seat != rt.doubleSeat(g):
+		rt.Fatalf("seat %d doubles, want seat %d: the farmers from the landlord's next seat, then the landlord (doudizhu.md, Table options, double)", seat, rt.doubleSeat(g))
+	}
+	if g.speaking() {
+		rt.checkWordsLegal(g, seat)
+	}
+	if rt.r.v.opt.hideCounts || rt.Rng.IntN(32) == 0 {
+		rt.checkCountsShown(g)
 	}
 	return seat, rt.randomLegal(g, seat)
+}
+
+// doubleSeat is the seat to speak next in the doubling phase, from the
+// words the events showed: the farmers in seat order from the landlord's
+// next seat, then the landlord (doudizhu.md, Table options, double).
+func (rt *randomTable) doubleSeat(g *State) int {
+	if words := g.doubleWords; words < rt.n-1 {
+		return (g.landlord + 1 + words) % rt.n
+	}
+	return g.landlord
+}
+
+// checkWordsLegal: outside the play, Decide accepts exactly the word
+// actions Legal lists (Legal⇔Decide in the bidding, grab and doubling
+// phases), and a timeout and the bot pick one of them.
+func (rt *randomTable) checkWordsLegal(g *State, seat int) {
+	legal := rt.r.Legal(g, seat)
+	words := []table.Action{passA(), grabA(), doubleA(), openA(), bidA(1), bidA(2), bidA(3), playA(cards.Format(g.handCards(seat)[:1]))}
+	for _, a := range words {
+		_, err := rt.r.Decide(g, seat, a)
+		listed := slices.ContainsFunc(legal, func(l table.Action) bool { return sameType(l, a) && (l.Bid == nil || *l.Bid == *a.Bid) })
+		if (err == nil) != listed {
+			rt.Fatalf("seat %d in the %s phase: Decide %s says %v, Legal lists it: %v", seat, g.phase, gametest.DescribeAction(a), err, listed)
+		}
+	}
+	if g.phase == phaseDoubling {
+		if a := rt.r.TimeoutAction(g, seat); a.Type != ActionPass {
+			rt.Fatalf("a timeout in the doubling phase is %s, want pass (doudizhu.md, Table options, double)", gametest.DescribeAction(a))
+		}
+		if a := rt.r.BotAction(rt.r.View(g, seat), legal); a.Type != ActionPass {
+			rt.Fatalf("the bot in the doubling phase chooses %s, want pass (doudizhu.md, Table options, double)", gametest.DescribeAction(a))
+		}
+	}
+}
+
+// checkCountsShown holds cards_left to show_counts (doudizhu.md, Table
+// options): by default every count; with show_counts false each seat sees
+// its own count, another's only at 2 or fewer (or the open landlord's),
+// null else; a spectator alike; the auditor everything.
+func (rt *randomTable) checkCountsShown(g *State) {
+	for _, viewer := range []int{0, 1, 2, rt.n - 1, table.Spectator, table.Auditor} {
+		got := rt.r.View(g, viewer).Game.(GameView).CardsLeft
+		for i, n := range g.cardsLeft() {
+			want := n
+			if rt.r.v.opt.hideCounts && viewer != table.Auditor && i != viewer && n > 2 && !(g.open && i == g.landlord) {
+				want = -1
+			}
+			if got[i] != want {
+				rt.Fatalf("seat %d sees cards_left %v, want %d for seat %d (holding %d; show_counts %v)", viewer, got, want, i, n, !rt.r.v.opt.hideCounts)
+			}
+		}
+	}
 }
 
 // After checks the match, the cards and the turn once an action is applied.
@@ -139,6 +234,11 @@ func (rt *randomTable) After(gpre table.GameState, seat int, a table.Action, evs
 		switch {
 		case post.phase == phasePlaying && pre.phase != phasePlaying:
 			want = post.landlord
+			if pre.phase == phaseDoubling && rt.doubleWordsWanted() != post.doubleWords {
+				rt.Fatalf("the doubling phase ends after %d words, want %d (the landlord speaks only after a farmer doubled)", post.doubleWords, rt.doubleWordsWanted())
+			}
+		case post.phase == phaseDoubling:
+			want = rt.doubleSeat(post)
 		case post.phase == phaseGrabbing && len(post.grabRecords) == len(mayGrab(post)):
 			want = post.caller
 		case post.phase == phaseGrabbing:
@@ -153,6 +253,15 @@ func (rt *randomTable) After(gpre table.GameState, seat int, a table.Action, evs
 	if rt.St.Closed && pre.v.matchHands == 0 {
 		rt.Fatalf("an endless table closed")
 	}
+}
+
+// doubleWordsWanted is the words of a whole doubling phase: the farmers',
+// and the landlord's after a farmer doubled.
+func (rt *randomTable) doubleWordsWanted() int {
+	if slices.Contains(rt.doubled[:], true) {
+		return rt.n
+	}
+	return rt.n - 1
 }
 
 // randomLegal picks a random legal action of seat, leanly: outside the play
@@ -260,6 +369,19 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 		case Rocket:
 			rt.rockets++
 		}
+	case DoubleMade:
+		if a.Type != ActionDouble || pre.phase != phaseDoubling || e.Seat != seat || e.Back != (seat == pre.landlord) || !rt.r.v.opt.double {
+			rt.Fatalf("seat %d %s emits %+v (doudizhu.md, Table options, double: the landlord's double is its double-back)", seat, gametest.DescribeAction(a), e)
+		}
+		if e.Back {
+			rt.back = true
+		} else {
+			rt.doubled[seat] = true
+		}
+	case DoublePassed:
+		if a.Type != ActionPass || pre.phase != phaseDoubling || e.Seat != seat {
+			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
+		}
 	case table.PlayerEscaped:
 		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
 			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
@@ -360,8 +482,16 @@ func (rt *randomTable) checkMatch(pre *State, ended *MatchEnded, closed *table.T
 
 // currentMult is the multiplier so far as the events showed it
 // (doudizhu.md, Scoring, hubei): bid × 2 per grab (at most 24), × 2 if open,
-// × 2 per bomb, × 4 per rocket.
+// × 2 per bomb, × 4 per rocket; in classic the bid (Table options,
+// bomb_double: × 2 per bomb and rocket).
 func (rt *randomTable) currentMult() int {
+	if !rt.r.v.grab {
+		// classic: the bid, × 2 per bomb and rocket with bomb_double.
+		if rt.r.v.opt.bombDouble {
+			return rt.bid << (rt.bombs + rt.rockets)
+		}
+		return rt.bid
+	}
 	m := min(rt.bid<<rt.grabs, 24)
 	if rt.open {
 		m *= 2
@@ -444,7 +574,7 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		mult, units, landlord := 1, 8, pre.landlord
 		switch {
 		case !grab && pre.landlord >= 0:
-			mult = pre.bid
+			mult = rt.currentMult()
 		case grab && pre.phase == phaseGrabbing:
 			mult, landlord = min(rt.bid<<rt.grabs, 24), pre.provisional
 		case grab && pre.landlord >= 0:
@@ -453,7 +583,13 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		if landlord >= 0 && seat == landlord {
 			units = 16
 		}
-		p := stake * mult * units
+		// Table options, cap: min(current, cap) × 16 or × 8; the double
+		// factors are ignored.
+		charged := mult
+		if c := rt.r.v.opt.cap; c > 0 {
+			charged = min(mult, c)
+		}
+		p := stake * charged * units
 		share, rem := p/(n-1), p%(n-1)
 		for i := range want {
 			if i != seat {
@@ -476,33 +612,38 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 			}
 		}
 		spring, anti := seat == l && farmers == 0, seat != l && plays[l] == 1
-		mult := pre.bid
+		// Table options: the spring factor (default 2 in classic, 4 else),
+		// classic's 反春 alike, hubei's and fourplayer's 反春 ×2.
+		mult := rt.currentMult()
 		switch {
-		case !grab && (spring || anti):
+		case spring || (anti && !grab):
+			mult *= rt.r.v.opt.spring
+		case anti:
 			mult *= 2
-		case grab:
-			mult = rt.currentMult()
-			if spring {
-				mult *= 4
-			}
-			if anti {
-				mult *= 2
-			}
 		}
+		settled := rt.settledMultipliers(l, mult)
 		for i := range want {
-			switch {
-			case i == l && seat == l:
-				want[i] = (n - 1) * stake * mult
-			case i == l:
-				want[i] = -(n - 1) * stake * mult
-			case seat == l:
-				want[i] = -stake * mult
-			default:
-				want[i] = stake * mult
+			if i == l {
+				continue
 			}
+			want[i] = stake * settled[i]
+			if seat == l {
+				want[i] = -want[i]
+			}
+			want[l] -= want[i]
 		}
 		if res.Multiplier != mult || res.Bid != pre.bid || *res.Landlord != l || res.Spring != spring || res.AntiSpring != anti {
 			rt.Fatalf("result %+v, want multiplier %d spring %v anti-spring %v", res, mult, spring, anti)
+		}
+		changed := false
+		for i, s := range settled {
+			changed = changed || (i != l && s != mult)
+		}
+		if changed != (res.Settled != nil) || (changed && !slices.Equal(res.Settled, settled)) {
+			rt.Fatalf("result settled %v, want %v (present only when a farmer's differs from the multiplier %d)", res.Settled, settled, mult)
+		}
+		if !grab && rt.r.v.opt.bombDouble && (res.Bombs != rt.bombs || res.Rockets != rt.rockets) {
+			rt.Fatalf("result %+v, want bombs %d rockets %d (doudizhu.md, Table options, bomb_double)", res, rt.bombs, rt.rockets)
 		}
 		if grab && (res.Grabs != rt.grabs || res.GrabBack != rt.grabBack || res.Open != rt.open || res.Bombs != rt.bombs || res.Rockets != rt.rockets ||
 			res.BidMultiplier != min(rt.bid<<rt.grabs, 24)) {
@@ -523,6 +664,31 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		rt.Fatalf("settles hand %d, want %d", hs.Hand, pre.hand)
 	}
 	rt.checkSeed(hs.Seed)
+}
+
+// settledMultipliers is each seat's settled multiplier of a hand played out
+// at mult (doudizhu.md, Table options): farmer f at S_f = min(mult × its
+// double factor, cap), the landlord l at their sum.
+func (rt *randomTable) settledMultipliers(l, mult int) []int {
+	out := make([]int, rt.n)
+	for i := range out {
+		if i == l {
+			continue
+		}
+		f := 1
+		if rt.doubled[i] {
+			f = 2
+			if rt.back {
+				f = 4
+			}
+		}
+		out[i] = mult * f
+		if c := rt.r.v.opt.cap; c > 0 {
+			out[i] = min(out[i], c)
+		}
+		out[l] += out[i]
+	}
+	return out
 }
 
 // mayGrab lists, from the bids alone, the seats that may grab from the

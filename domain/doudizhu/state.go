@@ -15,6 +15,7 @@ const (
 	phaseBidding
 	phasePlaying
 	phaseGrabbing // hubei, fourplayer: 抢地主 after the call phase
+	phaseDoubling // option double: 加倍 between LandlordChosen and the first play
 )
 
 func (p phase) String() string {
@@ -25,6 +26,8 @@ func (p phase) String() string {
 		return "grabbing"
 	case phasePlaying:
 		return "playing"
+	case phaseDoubling:
+		return "doubling"
 	}
 	return "waiting"
 }
@@ -68,6 +71,12 @@ type State struct {
 	grabBack    bool // the caller grabbed back
 	provisional int
 	bidMult     int // the bidding's multiplier, fixed by LandlordChosen
+
+	// The doubling phase (option double, 加倍): the words spoken, each
+	// farmer's double and the landlord's double-back.
+	doubleWords int
+	doubled     [maxSeats]bool
+	doubleBack  bool
 
 	open           bool // the landlord plays open (明牌)
 	bombs, rockets int  // played this deal
@@ -139,9 +148,15 @@ func (s *State) NeedsDeal() bool {
 
 func (s *State) next(seat int) int { return (seat + 1) % s.v.seats }
 
+// speaking reports a phase of words (bidding, grabbing, doubling), where
+// Legal lists a few actions and no play.
+func (s *State) speaking() bool {
+	return s.phase == phaseBidding || s.phase == phaseGrabbing || s.phase == phaseDoubling
+}
+
 // multiplier is the current multiplier, public in every view and what an
 // escape is charged at (doudizhu.md, Escape). classic: the bid once bidding
-// has ended, 1 before. hubei, fourplayer: 1 in the call phase; then the
+// has ended, 1 before (with bomb_double × 2 per bomb and rocket so far). hubei, fourplayer: 1 in the call phase; then the
 // bid × 2 per grab (at most the ceiling); in the play also × 2 if open, × 2
 // per bomb and × 4 per rocket played so far.
 func (s *State) multiplier() int {
@@ -149,6 +164,10 @@ func (s *State) multiplier() int {
 	case !s.v.grab:
 		if s.landlord < 0 {
 			return 1
+		}
+		if s.v.opt.bombDouble {
+			// doudizhu.md, Table options, bomb_double: each counts at once.
+			return s.bid * pow(2, s.bombs+s.rockets)
 		}
 		return s.bid
 	case s.phase == phaseGrabbing:
@@ -238,6 +257,33 @@ func (s *State) grabbers(caller, speaker int, passed bool) []int {
 	return out
 }
 
+// doubleSeat is the seat to speak the n-th word of the doubling phase
+// (doudizhu.md, Table options, double): the farmers in seat order from the
+// landlord's next seat, then the landlord if a farmer doubled; -1 when the
+// phase is over.
+func (s *State) doubleSeat(n int) int {
+	farmers := s.v.seats - 1
+	switch {
+	case n < farmers:
+		return (s.landlord + 1 + n) % s.v.seats
+	case n == farmers && slices.Contains(s.doubled[:s.v.seats], true):
+		return s.landlord
+	}
+	return -1
+}
+
+// factor is farmer seat's double factor: ×2 if it doubled, ×2 more if the
+// landlord doubled back (doudizhu.md, Table options, double).
+func (s *State) factor(seat int) int {
+	switch {
+	case !s.doubled[seat]:
+		return 1
+	case s.doubleBack:
+		return 4
+	}
+	return 2
+}
+
 func (s *State) cardsLeft() []int {
 	left := make([]int, s.v.seats)
 	for i := range left {
@@ -285,6 +331,18 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		s.kittyShown = true
 		s.phase = phasePlaying
 		s.turn, s.last, s.passes = e.Seat, nil, 0
+		if s.v.opt.double {
+			s.phase, s.turn = phaseDoubling, s.doubleSeat(0)
+		}
+	case DoubleMade:
+		if e.Back {
+			s.doubleBack = true
+		} else {
+			s.doubled[e.Seat] = true
+		}
+		s.doubleSpoken()
+	case DoublePassed:
+		s.doubleSpoken()
 	case CardsPlayed:
 		hand := &s.hands[e.Seat]
 		for _, c := range e.Cards {
@@ -329,6 +387,15 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 	return s
 }
 
+// doubleSpoken moves the doubling phase on after a word: to the next seat
+// to speak, or to the play, which the landlord leads.
+func (s *State) doubleSpoken() {
+	s.doubleWords++
+	if s.turn = s.doubleSeat(s.doubleWords); s.turn < 0 {
+		s.phase, s.turn = phasePlaying, s.landlord
+	}
+}
+
 func (s *State) startDeal(e table.HandDealt) {
 	s.hand, s.deal = e.Hand, e.Deal
 	s.phase = phaseBidding
@@ -347,6 +414,7 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.caller, s.provisional, s.grabs, s.grabBack, s.bidMult = -1, -1, 0, false, 0
 	s.grabRecords = s.grabRecords[:0:0]
 	s.open, s.bombs, s.rockets = false, 0, 0
+	s.doubleWords, s.doubled, s.doubleBack = 0, [maxSeats]bool{}, false
 	s.last, s.passes = nil, 0
 	s.plays = [maxSeats]int{}
 	for i := range s.v.seats {

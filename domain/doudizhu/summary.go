@@ -15,10 +15,10 @@ var _ table.SummaryDecider[*State] = (*Rules)(nil)
 // (table.SummaryDecider): how many plays of a pattern hold sel is a product
 // over its ranks of the choices of suits that hold sel's cards of the rank,
 // and only the plays that are sel exactly are given their suits. Other
-// phases (bidding, grabbing, another seat's turn) list a few actions: ok is
+// phases (bidding, grabbing, doubling, another seat's turn) list a few actions: ok is
 // false there.
 func (r *Rules) LegalSummary(s *State, seat int, sel cards.Multiset) (table.HoldingSummary, bool) {
-	if s.phase == phaseWaiting || seat != s.turn || s.phase == phaseBidding || s.phase == phaseGrabbing {
+	if s.phase == phaseWaiting || seat != s.turn || s.speaking() {
 		return table.HoldingSummary{}, false
 	}
 	var lead *Reading

@@ -1,7 +1,9 @@
 package doudizhu
 
 import (
+	"encoding/json"
 	"slices"
+	"strconv"
 
 	"paiju/domain/cards"
 	"paiju/domain/climb"
@@ -33,14 +35,23 @@ type GameView struct {
 	OpenHand []cards.Card `json:"open_hand,omitempty"`
 	Bombs    int          `json:"bombs,omitempty"`
 	Rockets  int          `json:"rockets,omitempty"`
+	// Cap is the option cap (封顶); Multiplier stays uncapped.
+	Cap int `json:"cap,omitempty"`
+	// The doubling phase (option double, 加倍), once the landlord is known:
+	// each word spoken, and each farmer's factor so far (1, 2 or 4; 0 for
+	// the landlord).
+	Doubles []DoubleView `json:"doubles,omitempty"`
+	Factors []int        `json:"factors,omitempty"`
 	// Match is the match of the option "hands"; absent without it.
 	Match *MatchView   `json:"match,omitempty"`
 	Kitty []cards.Card `json:"kitty"` // null until shown to all
 	// LastPlay is the play to beat; null when the player on turn leads.
-	LastPlay  *PlayView `json:"last_play"`
-	Passes    int       `json:"passes"`     // passes in a row since LastPlay
-	CardsLeft []int     `json:"cards_left"` // per seat
-	Plays     []int     `json:"plays"`      // plays made per seat this deal
+	LastPlay *PlayView `json:"last_play"`
+	Passes   int       `json:"passes"` // passes in a row since LastPlay
+	// CardsLeft is per seat; with show_counts false another seat's count
+	// is hidden (-1, null in JSON) above 2 (see View).
+	CardsLeft SeatCounts `json:"cards_left"`
+	Plays     []int      `json:"plays"` // plays made per seat this deal
 	// Hands holds every seat's cards, for the auditor only.
 	Hands [][]cards.Card `json:"hands,omitempty"`
 }
@@ -49,6 +60,58 @@ type GameView struct {
 type GrabView struct {
 	Seat int  `json:"seat"`
 	Grab bool `json:"grab"`
+}
+
+// DoubleView is one seat's word in the doubling phase; Back marks the
+// landlord's double-back.
+type DoubleView struct {
+	Seat   int  `json:"seat"`
+	Double bool `json:"double"`
+	Back   bool `json:"back,omitempty"`
+}
+
+// SeatCounts is a count per seat where -1 is a count the viewer may not
+// see, null in JSON.
+type SeatCounts []int
+
+// MarshalJSON writes a hidden count as null.
+func (c SeatCounts) MarshalJSON() ([]byte, error) {
+	if c == nil {
+		return []byte("null"), nil
+	}
+	b := []byte{'['}
+	for i, n := range c {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if n < 0 {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// UnmarshalJSON reads null as a hidden count, -1.
+func (c *SeatCounts) UnmarshalJSON(data []byte) error {
+	var ps []*int
+	if err := json.Unmarshal(data, &ps); err != nil {
+		return err
+	}
+	if ps == nil {
+		*c = nil
+		return nil
+	}
+	out := make(SeatCounts, len(ps))
+	for i, p := range ps {
+		out[i] = -1
+		if p != nil {
+			out[i] = *p
+		}
+	}
+	*c = out
+	return nil
 }
 
 // MatchView is a match's progress: the hands it plays, the hands settled, and
@@ -74,8 +137,8 @@ type PlayView struct {
 	Reading Reading      `json:"reading"`
 }
 
-// View is what seat sees: phase "waiting" (no deal running), "bidding" or
-// "playing"; the seat's own cards (none for spectators); the public details
+// View is what seat sees: phase "waiting" (no deal running), "bidding",
+// "grabbing", "doubling" or "playing"; the seat's own cards (none for spectators); the public details
 // of the deal; and, for the auditor, every hand and the kitty.
 func (r *Rules) View(s *State, seat int) table.View {
 	v := table.View{Phase: s.phase.String()}
@@ -88,8 +151,12 @@ func (r *Rules) View(s *State, seat int) table.View {
 	g := GameView{Hand: s.hand, Deal: s.deal, Bid: s.bid, Multiplier: s.multiplier(), Passes: s.passes}
 	if s.hand > 0 {
 		g.FirstBidder = table.Seat(s.firstSeat)
-		g.CardsLeft = s.cardsLeft()
+		g.CardsLeft = s.countsSeenBy(seat)
 		g.Plays = slices.Clone(s.plays[:s.v.seats])
+	}
+	g.Cap = s.v.opt.cap
+	if s.v.opt.double && s.landlord >= 0 {
+		g.Doubles, g.Factors = s.doubleViews()
 	}
 	for _, b := range s.bids {
 		g.Bids = append(g.Bids, BidView{Seat: b.seat, Bid: b.bid, Pass: b.bid == 0})
@@ -129,6 +196,44 @@ func (r *Rules) View(s *State, seat int) table.View {
 	}
 	v.Game = g
 	return v
+}
+
+// countsSeenBy is cards_left as seat sees it (doudizhu.md, Table options,
+// show_counts): every count by default; with show_counts false only its own,
+// another seat's at 2 or fewer (报牌) and the open landlord's, until the
+// hand is over. The auditor sees every count.
+func (s *State) countsSeenBy(seat int) SeatCounts {
+	left := SeatCounts(s.cardsLeft())
+	if !s.v.opt.hideCounts || seat == table.Auditor || s.phase == phaseWaiting {
+		return left
+	}
+	for i, n := range left {
+		if i != seat && n > 2 && !(s.open && i == s.landlord) {
+			left[i] = -1
+		}
+	}
+	return left
+}
+
+// doubleViews is the doubling phase's words so far and each farmer's
+// factor.
+func (s *State) doubleViews() ([]DoubleView, []int) {
+	words := make([]DoubleView, 0, s.doubleWords)
+	for n := range s.doubleWords {
+		seat := s.doubleSeat(n)
+		if seat == s.landlord {
+			words = append(words, DoubleView{Seat: seat, Double: s.doubleBack, Back: s.doubleBack})
+			continue
+		}
+		words = append(words, DoubleView{Seat: seat, Double: s.doubled[seat]})
+	}
+	factors := make([]int, s.v.seats)
+	for i := range factors {
+		if i != s.landlord {
+			factors[i] = s.factor(i)
+		}
+	}
+	return words, factors
 }
 
 func (s *State) handCards(seat int) []cards.Card {

@@ -166,9 +166,13 @@ func (s *State) reveal(evs []table.Payload, done [maxSeats]arrangement, forfeit 
 		res.End = "deadline"
 	}
 	for seat := range s.seats {
+		rd := Reading{Bull: done[seat].bull, High: Highest(s.hands[seat])}
+		if forfeit[seat] == nil {
+			rd = s.special(seat, rd)
+		}
 		rh := RevealedHand{
 			Seat: seat, Cards: slices.Clone(s.hands[seat]), BullCards: slices.Clone(done[seat].cards),
-			Reading: Reading{Bull: done[seat].bull, High: Highest(s.hands[seat])},
+			Reading: rd,
 		}
 		rev.Hands = append(rev.Hands, rh)
 		res.Readings = append(res.Readings, rh.Reading.Bull)
@@ -188,9 +192,9 @@ func (s *State) reveal(evs []table.Payload, done [maxSeats]arrangement, forfeit 
 		}
 		player := rev.Hands[seat].Reading
 		bankerWins, by := Compare(banker, player)
-		b := Bout{Seat: seat, Winner: "player", By: by, Multiplier: player.Bull.Multiplier()}
+		b := Bout{Seat: seat, Winner: "player", By: by, Multiplier: s.pay[player.Bull]}
 		if bankerWins {
-			b.Winner, b.Multiplier = "banker", banker.Bull.Multiplier()
+			b.Winner, b.Multiplier = "banker", s.pay[banker.Bull]
 		}
 		delta, err := table.MulStake(s.Stake, b.Multiplier)
 		if err != nil {
@@ -227,6 +231,9 @@ func (s *State) reveal(evs []table.Payload, done [maxSeats]arrangement, forfeit 
 // when it had not arranged yet: the escape took away its time to arrange,
 // and an escape must not cost less because the other side was slow.
 //
+// A special class (option special_hands) values a seat whatever it
+// arranged, as at the reveal; the escaper stays 没牛.
+//
 // A seat whose player escaped earlier in the deal and that another player
 // has taken since holds no hand in it: that player's escape only empties the
 // seat again.
@@ -240,10 +247,11 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		return evs, nil
 	}
 	value := func(i int) Bull {
+		b := Best(s.hands[i])
 		if s.arr[i].done {
-			return s.arr[i].bull
+			b = s.arr[i].bull
 		}
-		return Best(s.hands[i])
+		return s.special(i, Reading{Bull: b}).Bull
 	}
 	forfeit, done := s.forfeit, s.arr
 	// lost is the escaper's bout under rules /1 (escapeCancelsBouts), where
@@ -251,12 +259,17 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 	// the other players' bouts are not played (delta 0).
 	var lost *Bout
 	if seat != s.banker {
-		m := value(s.banker).Multiplier()
+		m := s.pay[value(s.banker)]
 		delta, err := table.MulStake(s.Stake, m)
 		if err != nil {
 			return nil, err
 		}
 		f := BoutForfeited{Seat: seat, Multiplier: m, Delta: -delta}
+		if s.bankerMoves {
+			// Redact shows the bout whole to this hand's banker only.
+			banker := s.banker
+			f.Banker = &banker
+		}
 		b := f.bout()
 		if s.escapeCancelsBouts {
 			lost = &b
@@ -287,7 +300,7 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 		if p == s.banker || (lost != nil && p != seat) {
 			continue
 		}
-		b := Bout{Seat: p, Winner: "player", By: ByEscape, Multiplier: res.Readings[p].Multiplier()}
+		b := Bout{Seat: p, Winner: "player", By: ByEscape, Multiplier: s.pay[res.Readings[p]]}
 		delta, err := table.MulStake(s.Stake, b.Multiplier)
 		if err != nil {
 			return nil, err
@@ -320,4 +333,18 @@ func (s *State) countPlayers(forfeit [maxSeats]*Bout) int {
 		}
 	}
 	return n
+}
+
+// special is seat's reading rd at the reveal under the option
+// special_hands (niuniu.md, Table options, Decisions): the highest special
+// class the table plays that the five cards make, whatever the seat
+// arranged; else rd. A bomb's reading keeps the four's rank for ties.
+func (s *State) special(seat int, rd Reading) Reading {
+	if b := Special(s.hands[seat], s.pay); b != NoBull {
+		rd.Bull = b
+		if b == Bomb {
+			rd.Four = fourOf(s.hands[seat])
+		}
+	}
+	return rd
 }

@@ -18,27 +18,61 @@
 //
 // # Table options
 //
-//	{"seats": 2..4, "banker": 0..seats-1, "arrange_seconds": 0..3600}
-//	defaults {"seats":4,"banker":0} (arrange_seconds 0: no deadline)
+//	{"seats": 2..4, "banker": 0..seats-1, "arrange_seconds": 0..3600,
+//	 "banker_mode": "fixed"|"rotate"|"random",
+//	 "multipliers": {"bull_7","bull_8","bull_9","bull_bull": 1..20},
+//	 "special_hands": {"five_small","bomb","five_face": 1..50},
+//	 "jokers": true|false}
+//	defaults {"seats":4,"banker":0} (arrange_seconds 0: no deadline;
+//	banker_mode fixed; multipliers the seed's; no special hands; jokers true)
 //
-// The banker (庄家) is the seat the table names when it is opened (seed:
-// "庄位由房间指定位置") and stays the banker for every hand of the table; the
-// other seats are players (闲家), each playing against the banker only.
-// arrange_seconds is the table's deadline: how long after the deal the seats
-// have to arrange (see Reveal). Unknown keys and values out of range are
-// rejected (invalid_option).
+// The banker (庄家) is by default the seat the table names when it is opened
+// (seed: "庄位由房间指定位置") and stays the banker for every hand of the
+// table; the other seats are players (闲家), each playing against the
+// banker only. arrange_seconds is the table's deadline: how long after the
+// deal the seats have to arrange (see Reveal). The house rules of
+// niuniu.md, Table options:
+//
+//   - banker_mode rotate: hand h's banker is (banker + h − 1) mod seats;
+//     random: the seed draws each hand's banker (see Dealing), and the key
+//     banker is refused with it. The banker is HandDealt.first_seat, public
+//     before anyone arranges.
+//   - multipliers: what 牛7, 牛8, 牛9 and 牛牛 pay; a missing key keeps the
+//     seed's value (2, 3, 4, 5), and the four must not decrease. 牛1–牛6 and
+//     没牛 pay ×1. Escapes pay by the same table.
+//   - special_hands: the special classes the table plays and what each
+//     pays, at least the 牛牛 multiplier: five_small (五小牛: every card A–4,
+//     values summing to at most 10) > bomb (炸弹牛: four of a rank) >
+//     five_face (五花牛: every card J, Q or K; a joker is none) > 牛牛. A
+//     hand takes its highest special class at the reveal from its five
+//     cards, whatever it arranged (a seat that escaped stays 没牛); escapes
+//     value the seats the same way. Two equal special classes compare, with
+//     no banker's edge, bombs by the four's rank (A low, K high; by
+//     "bomb_rank"), the others by the highest card then suit.
+//   - jokers false: 52 cards, BJ and RJ left out (see Dealing).
+//
+// The recorded options (TableOpened.options) hold seats, banker (unless
+// banker_mode is random) and every other key only when it is not its
+// default, so a table opened without the new keys records what it did
+// before them; multipliers, when recorded, hold all four classes. Unknown
+// keys, values out of range and refused combinations are invalid_option,
+// naming the key.
 //
 // # Dealing (auditors re-implement this)
 //
 // A hand h from the 32-byte seed, at a table of n seats:
 //
-//  1. deck, _ := cards.Shuffled(seed, 1): the 54 cards in canonical order
-//     (♠2..♠A, ♥2..♥A, ♣2..♣A, ♦2..♦A, BJ, RJ) shuffled by Fisher–Yates driven
-//     by the seed's SHA-256 counter stream (see package cards).
+//  1. deck, stream := cards.Shuffled(seed, 1): the 54 cards in canonical
+//     order (♠2..♠A, ♥2..♥A, ♣2..♣A, ♦2..♦A, BJ, RJ) shuffled by Fisher–Yates
+//     driven by the seed's SHA-256 counter stream (see package cards). Under
+//     jokers false the deck is the first 52 of that order (no BJ, RJ),
+//     shuffled by the same Fisher–Yates from a fresh stream of the seed.
 //  2. Card i of the shuffled deck, for i = 0..5n-1, goes to seat i mod n;
-//     the other 54-5n cards are not used and not recorded (the kitty is
-//     empty). Nothing else is drawn from the stream.
-//  3. HandDealt records the commitment SHA-256(seed) and each seat's five
+//     the other cards are not used and not recorded (the kitty is empty).
+//  3. The banker: the option banker under banker_mode fixed; under rotate
+//     (banker + h − 1) mod n; under random stream.Below(n), the next draw
+//     from the stream after the shuffle. Nothing else is drawn.
+//  4. HandDealt records the commitment SHA-256(seed) and each seat's five
 //     cards in display order (Sort: A, 2, …, 10, J, Q, K, BJ, RJ; within a
 //     rank ♠ ♥ ♣ ♦), and the banker as FirstSeat. Hands are never re-dealt,
 //     so Deal is always 1.
@@ -86,19 +120,21 @@
 // Besides the table's events (HandDealt, DealSecret, HandSettled,
 // PlayerEscaped) the game emits these, JSON as shown; cards use the card
 // notation, classes are written by name ("no_bull", "bull_1".."bull_9",
-// "bull_bull"):
+// "bull_bull"; at the reveal, with special_hands, also "five_face", "bomb",
+// "five_small"):
 //
 //	HandArranged  {"seat":1,"cards":["S3","H7","DK"],"reading":"bull_6"}
 //	HandArranged  {"seat":2,"reading":"no_bull"}
 //	RevealCalled  {"seat":2,"at":"2026-11-29T12:00:30Z"}
 //	HandsRevealed {"hand":1,"hands":[{"seat":0,"cards":["S3","H7","C9","DK","RJ"],"bull":["S3","H7","DK"],"reading":"bull_9","high":"RJ"}, …]}
 //	BoutForfeited {"seat":2,"multiplier":3,"delta":-6}   follows a player's PlayerEscaped; others see {"seat":2,"hidden":true} until the hand ends
+//	BoutForfeited {"seat":2,"multiplier":3,"delta":-6,"banker":1}   the same under banker_mode rotate or random, naming the hand's banker
 //
 // RevealCalled is always followed by HandsRevealed; HandsRevealed is always
 // followed by the HandSettled of the hand, whose result is a Result:
 // {"end":"revealed"|"deadline"|"escape","banker","readings","high",
 // "bouts":[{"seat","winner":"banker"|"player","by":"class"|"high_card"|
-// "banker_edge"|"escape","multiplier","delta"}], for an escape that ended
+// "banker_edge"|"escape"|"bomb_rank","multiplier","delta"}], for an escape that ended
 // the hand "escaper", and "escaped": the players who escaped during the hand
 // (omitted when none)}. It reveals the seed.
 //
@@ -110,8 +146,9 @@
 // banker wins (the banker's edge, for bulls by the seed and for two no-bull
 // hands by the file's Decision), else the higher highest card wins, ranks RJ
 // > BJ > K > Q > … > A, then ♠ > ♥ > ♣ > ♦. The loser pays stake × the
-// winner's multiplier (牛牛 ×5, 牛9 ×4, 牛8 ×3, 牛7 ×2, else ×1) to the
-// winner; the banker's delta is minus the sum of the players'.
+// winner's multiplier (牛牛 ×5, 牛9 ×4, 牛8 ×3, 牛7 ×2, else ×1, or the
+// table's multipliers and special_hands) to the winner; the banker's delta
+// is minus the sum of the players'.
 //
 // Escape (niuniu.md, Escape, revised Decision): one seat's escape never
 // cancels another seat's bout. A player who escapes is 没牛 and loses its

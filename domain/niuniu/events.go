@@ -57,6 +57,10 @@ type BoutForfeited struct {
 	Seat       int `json:"seat"`
 	Multiplier int `json:"multiplier,omitempty"`
 	Delta      int `json:"delta,omitempty"`
+	// Banker is the hand's banker, recorded when it changes from hand to
+	// hand (banker_mode rotate or random) so that Redact knows whom to show
+	// the bout; absent under fixed, where it is the table's banker.
+	Banker *int `json:"banker,omitempty"`
 	// Hidden marks the redacted copy another seat sees; never stored.
 	Hidden bool `json:"hidden,omitempty"`
 }
@@ -97,7 +101,8 @@ type Bout struct {
 	Seat int `json:"seat"`
 	// Winner is "banker" or "player".
 	Winner string `json:"winner"`
-	// By is why: "class", "high_card", "banker_edge" or "escape".
+	// By is why: "class", "high_card", "banker_edge", "escape" or (two
+	// bombs, option special_hands) "bomb_rank".
 	By string `json:"by"`
 	// Multiplier is the winning hand's (niuniu.md, Settlement).
 	Multiplier int `json:"multiplier"`

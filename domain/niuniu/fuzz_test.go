@@ -66,7 +66,7 @@ func FuzzEvaluate(f *testing.F) {
 		if !ok {
 			return
 		}
-		b, p := Reading{Best(hand), high}, Reading{Best(other), Highest(other)}
+		b, p := Reading{Bull: Best(hand), High: high}, Reading{Bull: Best(other), High: Highest(other)}
 		bankerWins, by := Compare(b, p)
 		switch {
 		case b.Bull != p.Bull:

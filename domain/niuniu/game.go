@@ -1,7 +1,6 @@
 package niuniu
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -23,6 +22,8 @@ var (
 	_ table.TimedDecider[*State] = (*Rules)(nil)
 	// Tables opened under an older rules version replay under it.
 	_ table.Versioned = (*Game)(nil)
+	// The lobby and the view show the options with defaults filled in.
+	_ table.OptionsShown = (*Rules)(nil)
 )
 
 // Name is the game's API name.
@@ -52,20 +53,83 @@ const (
 // Options are the table options of classic; see doc.go.
 type Options struct {
 	// Seats is the number of seats, 2..4 (default 4).
-	Seats int `json:"seats"`
-	// Banker is the banker's seat (庄位), fixed for the table (default 0).
-	Banker int `json:"banker"`
+	Seats int
+	// Banker is the banker's seat (庄位) of every hand under banker_mode
+	// fixed, of hand 1 under rotate; unused under random (default 0).
+	Banker int
 	// ArrangeSeconds is the table's deadline: how long after the deal the
 	// seats have to arrange before any seat may call the reveal (niuniu.md,
 	// Arranging: "or when the table's clock runs out"). 0, the default, sets
-	// no deadline: the hand waits for every seat (or an escape). Omitted when
-	// 0, so tables opened before the option existed record the same options.
-	ArrangeSeconds int `json:"arrange_seconds,omitempty"`
+	// no deadline: the hand waits for every seat (or an escape).
+	ArrangeSeconds int
+	// BankerMode is how each hand's banker is chosen (niuniu.md, Table
+	// options, banker_mode): BankerFixed (default), BankerRotate or
+	// BankerRandom.
+	BankerMode string
+	// Pay is the multiplier of each class when it wins (niuniu.md,
+	// Settlement and Table options, multipliers and special_hands); 0 for a
+	// special class the table does not play.
+	Pay PayTable
+	// NoJokers deals from 52 cards, BJ and RJ left out (option jokers
+	// false).
+	NoJokers bool
+}
+
+// The banker modes (option banker_mode).
+const (
+	BankerFixed  = "fixed"
+	BankerRotate = "rotate"
+	BankerRandom = "random"
+)
+
+// PayTable is the multiplier of each class, indexed by Bull.
+type PayTable [FiveSmall + 1]int
+
+// seedPay is the seed's table (niuniu.md, Settlement): 牛牛 ×5, 牛9 ×4,
+// 牛8 ×3, 牛7 ×2, else ×1; no special class.
+var seedPay = PayTable{1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5, 0, 0, 0}
+
+// The option keys of the classes the table options price, in class order.
+var (
+	multiplierKeys = []Bull{7, 8, 9, BullBull}
+	specialKeys    = []Bull{FiveFace, Bomb, FiveSmall}
+)
+
+// Bounds of the priced classes (niuniu.md, Table options).
+const (
+	minMultiplier = 1
+	maxMultiplier = 20
+	maxSpecial    = 50
+)
+
+// recordedOptions is the normalized options as TableOpened records them:
+// seats always, banker unless drawn, every other key only when it is not
+// its default, so that a table opened before the key existed records the
+// same bytes (rules README, Table options: Default = today).
+type recordedOptions struct {
+	Seats          int            `json:"seats"`
+	Banker         *int           `json:"banker,omitempty"`
+	ArrangeSeconds int            `json:"arrange_seconds,omitempty"`
+	BankerMode     string         `json:"banker_mode,omitempty"`
+	Multipliers    map[string]int `json:"multipliers,omitempty"`
+	SpecialHands   map[string]int `json:"special_hands,omitempty"`
+	Jokers         *bool          `json:"jokers,omitempty"`
+}
+
+// shownOptions is every option with its default filled in, for the lobby
+// and the table view; banker is left out when the seed draws it.
+type shownOptions struct {
+	Seats          int            `json:"seats"`
+	Banker         *int           `json:"banker,omitempty"`
+	ArrangeSeconds int            `json:"arrange_seconds"`
+	BankerMode     string         `json:"banker_mode"`
+	Multipliers    map[string]int `json:"multipliers"`
+	SpecialHands   map[string]int `json:"special_hands"`
+	Jokers         bool           `json:"jokers"`
 }
 
 // Rules returns a variant's rules. Options are a JSON object with the
-// optional integer keys "seats", "banker" and "arrange_seconds"; any other
-// key is rejected.
+// optional keys of doc.go, Table options; any other key is rejected.
 func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
 	return rulesOf(&Rules{version: currentVersion}, variant, options)
 }
@@ -103,44 +167,86 @@ func rulesOf(r *Rules, variant string, options json.RawMessage) (table.Rules, er
 	return table.Adapt[*State](r), nil
 }
 
+// parseOptions reads the table options (doc.go, Table options); a refused
+// value is a table.BadOption naming its key.
 func parseOptions(raw json.RawMessage) (Options, error) {
-	o := Options{Seats: defaultSeats}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return o, nil
+	o := Options{Seats: defaultSeats, BankerMode: BankerFixed, Pay: seedPay}
+	r := table.ReadOptions("niuniu/classic", raw)
+	r.Int("seats", minSeats, maxSeats, &o.Seats)
+	r.Enum("banker_mode", &o.BankerMode, BankerFixed, BankerRotate, BankerRandom)
+	if o.BankerMode == BankerRandom {
+		// niuniu.md, Table options, banker_mode: "banker with it is 422".
+		if r.Has("banker") {
+			r.Fail(table.BadOption("banker", "banker_mode random draws the banker of each hand: the option banker does not go with it"))
+		}
+	} else {
+		r.Int("banker", 0, o.Seats-1, &o.Banker)
 	}
-	var in struct {
-		Seats          *int `json:"seats"`
-		Banker         *int `json:"banker"`
-		ArrangeSeconds *int `json:"arrange_seconds"`
+	r.Int("arrange_seconds", 0, maxArrangeSeconds, &o.ArrangeSeconds)
+	var mult, special map[string]int
+	r.IntMap("multipliers", bullNames(multiplierKeys), minMultiplier, maxMultiplier, &mult)
+	r.IntMap("special_hands", bullNames(specialKeys), minMultiplier, maxSpecial, &special)
+	jokers := true
+	r.Bool("jokers", &jokers)
+	o.NoJokers = !jokers
+	if err := r.Done(); err != nil {
+		return o, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return o, table.ErrBadOption.With("niuniu/classic options are a JSON object with the integer keys seats (2..4), banker (a seat) and arrange_seconds (0..3600): %v", err)
+	return o, o.price(mult, special)
+}
+
+// price fills o.Pay from the multipliers and special_hands options and
+// checks them (niuniu.md, Table options, Decisions): missing multipliers
+// take the seed's value and the four must not decrease from 牛7 to 牛牛; a
+// special class is worth at least 牛牛.
+func (o *Options) price(mult, special map[string]int) error {
+	prev := 0
+	for _, b := range multiplierKeys {
+		if m, ok := mult[b.String()]; ok {
+			o.Pay[b] = m
+		}
+		if o.Pay[b] < prev {
+			return table.BadOption("multipliers", "multipliers must not decrease from bull_7 to bull_bull (the seed's values fill the missing keys): %s is %d, below %d", b, o.Pay[b], prev)
+		}
+		prev = o.Pay[b]
 	}
-	if dec.More() {
-		return o, table.ErrBadOption.With("niuniu/classic options must be one JSON object")
+	for _, b := range specialKeys {
+		m, ok := special[b.String()]
+		if !ok {
+			continue
+		}
+		if m < o.Pay[BullBull] {
+			return table.BadOption("special_hands", "special_hands: %s is %d, below the bull_bull multiplier %d", b, m, o.Pay[BullBull])
+		}
+		o.Pay[b] = m
 	}
-	if in.Seats != nil {
-		o.Seats = *in.Seats
+	return nil
+}
+
+func bullNames(bs []Bull) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.String()
 	}
-	if o.Seats < minSeats || o.Seats > maxSeats {
-		return o, table.ErrBadOption.With("seats must be %d..%d (niuniu.md: 2–4 players), got %d", minSeats, maxSeats, o.Seats)
+	return out
+}
+
+// priced is the multipliers of the classes bs the table plays, by name,
+// when one differs from the seed's; else nil (the default, left out of the
+// recorded options).
+func (o Options) priced(bs []Bull) map[string]int {
+	m := map[string]int{}
+	changed := false
+	for _, b := range bs {
+		if o.Pay[b] != 0 {
+			m[b.String()] = o.Pay[b]
+		}
+		changed = changed || o.Pay[b] != seedPay[b]
 	}
-	if in.Banker != nil {
-		o.Banker = *in.Banker
+	if !changed {
+		return nil
 	}
-	if o.Banker < 0 || o.Banker >= o.Seats {
-		return o, table.ErrBadOption.With("banker must be a seat of the table, 0..%d, got %d", o.Seats-1, o.Banker)
-	}
-	if in.ArrangeSeconds != nil {
-		o.ArrangeSeconds = *in.ArrangeSeconds
-	}
-	if o.ArrangeSeconds < 0 || o.ArrangeSeconds > maxArrangeSeconds {
-		return o, table.ErrBadOption.With("arrange_seconds must be 0 (no deadline) .. %d, got %d", maxArrangeSeconds, o.ArrangeSeconds)
-	}
-	return o, nil
+	return m
 }
 
 // Rules are the rules of classic with a table's options; see doc.go.
@@ -157,25 +263,62 @@ type Rules struct {
 // Version names the rules engine version recorded in TableOpened.
 func (r *Rules) Version() string { return r.version }
 
-// Options is the normalized options: seats and banker filled in,
-// arrange_seconds when a deadline is set.
+// Options is the normalized options: seats, and banker unless drawn,
+// filled in; every other key only when it is not its default.
 func (r *Rules) Options() json.RawMessage {
-	b, err := json.Marshal(r.opts)
-	if err != nil {
-		panic(fmt.Sprintf("niuniu: encode options: %v", err)) // two ints always encode
+	o := r.opts
+	rec := recordedOptions{
+		Seats: o.Seats, ArrangeSeconds: o.ArrangeSeconds,
+		Multipliers: o.priced(multiplierKeys), SpecialHands: o.priced(specialKeys),
 	}
-	return b
+	if o.BankerMode != BankerRandom {
+		rec.Banker = &o.Banker
+	}
+	if o.BankerMode != BankerFixed {
+		rec.BankerMode = o.BankerMode
+	}
+	if o.NoJokers {
+		rec.Jokers = new(bool)
+	}
+	return table.OptionsJSON(rec)
+}
+
+// ShownOptions is every option with its default filled in
+// (table.OptionsShown).
+func (r *Rules) ShownOptions() json.RawMessage {
+	o := r.opts
+	sh := shownOptions{
+		Seats: o.Seats, ArrangeSeconds: o.ArrangeSeconds, BankerMode: o.BankerMode,
+		Multipliers: map[string]int{}, SpecialHands: map[string]int{}, Jokers: !o.NoJokers,
+	}
+	if o.BankerMode != BankerRandom {
+		sh.Banker = &o.Banker
+	}
+	for _, b := range multiplierKeys {
+		sh.Multipliers[b.String()] = o.Pay[b]
+	}
+	for _, b := range specialKeys {
+		if o.Pay[b] != 0 {
+			sh.SpecialHands[b.String()] = o.Pay[b]
+		}
+	}
+	return table.OptionsJSON(sh)
 }
 
 // Seats is the number of players.
 func (r *Rules) Seats() int { return r.opts.Seats }
 
-// Banker is the banker's seat.
+// Banker is the banker's seat of hand 1 (of every hand under banker_mode
+// fixed); 0 under random, where the seed draws it.
 func (r *Rules) Banker() int { return r.opts.Banker }
 
 // NewState is the state of a table that has dealt nothing.
 func (r *Rules) NewState() *State {
-	return &State{seats: r.opts.Seats, banker: r.opts.Banker, arrangeFor: time.Duration(r.opts.ArrangeSeconds) * time.Second, escapeCancelsBouts: r.escapeCancelsBouts}
+	return &State{
+		seats: r.opts.Seats, banker: r.opts.Banker, bankerMoves: r.opts.BankerMode != BankerFixed,
+		pay:        r.opts.Pay,
+		arrangeFor: time.Duration(r.opts.ArrangeSeconds) * time.Second, escapeCancelsBouts: r.escapeCancelsBouts,
+	}
 }
 
 // Decode decodes the game's own events.

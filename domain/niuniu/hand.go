@@ -70,16 +70,26 @@ func Sort(cs []cards.Card) {
 	slices.SortFunc(cs, func(a, b cards.Card) int { return strength(a) - strength(b) })
 }
 
-// Bull is the class of an arranged hand: NoBull (没牛), Bull1..Bull9 (牛1..牛9)
-// or BullBull (牛牛, worth 10). Persisted by name: "no_bull", "bull_1" ..
-// "bull_9", "bull_bull".
+// Bull is the class of a hand: NoBull (没牛), Bull1..Bull9 (牛1..牛9) or
+// BullBull (牛牛, worth 10), which a seat arranges; and the special classes
+// FiveFace (五花牛), Bomb (炸弹牛) and FiveSmall (五小牛), which a table with
+// the option special_hands finds at the reveal. Persisted by name:
+// "no_bull", "bull_1" .. "bull_9", "bull_bull", "five_face", "bomb",
+// "five_small".
 type Bull uint8
 
-// The classes, in increasing order (niuniu.md, Comparing).
+// The classes, in increasing order (niuniu.md, Comparing; Table options,
+// special_hands: five_small > bomb > five_face > 牛牛).
 const (
-	NoBull   Bull = 0
-	BullBull Bull = 10
+	NoBull    Bull = 0
+	BullBull  Bull = 10
+	FiveFace  Bull = 11
+	Bomb      Bull = 12
+	FiveSmall Bull = 13
 )
+
+// special reports a class of the option special_hands.
+func (b Bull) special() bool { return b > BullBull && b <= FiveSmall }
 
 func (b Bull) String() string {
 	switch {
@@ -89,13 +99,19 @@ func (b Bull) String() string {
 		return "bull_bull"
 	case b < BullBull:
 		return fmt.Sprintf("bull_%d", int(b))
+	case b == FiveFace:
+		return "five_face"
+	case b == Bomb:
+		return "bomb"
+	case b == FiveSmall:
+		return "five_small"
 	}
 	return fmt.Sprintf("Bull(%d)", int(b))
 }
 
 // MarshalText writes the class by name.
 func (b Bull) MarshalText() ([]byte, error) {
-	if b > BullBull {
+	if b > FiveSmall {
 		return nil, fmt.Errorf("niuniu: cannot encode class %d", int(b))
 	}
 	return []byte(b.String()), nil
@@ -103,7 +119,7 @@ func (b Bull) MarshalText() ([]byte, error) {
 
 // UnmarshalText reads a class by name.
 func (b *Bull) UnmarshalText(t []byte) error {
-	for c := NoBull; c <= BullBull; c++ {
+	for c := NoBull; c <= FiveSmall; c++ {
 		if c.String() == string(t) {
 			*b = c
 			return nil
@@ -113,7 +129,8 @@ func (b *Bull) UnmarshalText(t []byte) error {
 }
 
 // Multiplier is what a hand of this class multiplies the stake by when it
-// wins (niuniu.md, Settlement): 牛牛 ×5, 牛9 ×4, 牛8 ×3, 牛7 ×2, else ×1.
+// wins under the seed's table (niuniu.md, Settlement): 牛牛 ×5, 牛9 ×4,
+// 牛8 ×3, 牛7 ×2, else ×1. A table's options may change it (PayTable).
 func (b Bull) Multiplier() int {
 	switch b {
 	case BullBull:
@@ -126,6 +143,63 @@ func (b Bull) Multiplier() int {
 		return 2
 	}
 	return 1
+}
+
+// Special is the highest special class of a five-card hand that pay
+// prices (niuniu.md, Table options, special_hands), else NoBull:
+// five_small (every card A–4, values summing to at most 10), bomb (four
+// cards of a rank), five_face (every card J, Q or K; a joker is none).
+func Special(hand []cards.Card, pay PayTable) Bull {
+	for _, b := range []Bull{FiveSmall, Bomb, FiveFace} {
+		if pay[b] != 0 && isSpecial(hand, b) {
+			return b
+		}
+	}
+	return NoBull
+}
+
+func isSpecial(hand []cards.Card, b Bull) bool {
+	switch b {
+	case FiveSmall:
+		sum := 0
+		for _, c := range hand {
+			if c.IsJoker() || Value(c) > 4 {
+				return false
+			}
+			sum += Value(c)
+		}
+		return sum <= 10
+	case Bomb:
+		return fourOf(hand) != 0
+	case FiveFace:
+		for _, c := range hand {
+			if c.IsJoker() || c.Rank < cards.Jack || c.Rank > cards.King {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// fourOf is the order (rankOrder: A low, K high) of the rank a hand holds
+// four of, or 0.
+func fourOf(hand []cards.Card) int {
+	for _, c := range hand {
+		if c.IsJoker() {
+			continue
+		}
+		n := 0
+		for _, d := range hand {
+			if !d.IsJoker() && d.Rank == c.Rank {
+				n++
+			}
+		}
+		if n >= 4 {
+			return rankOrder(c)
+		}
+	}
+	return 0
 }
 
 // bullOf is the class of a hand arranged with a valid bull: the other two
@@ -208,6 +282,10 @@ func Best(hand []cards.Card) Bull {
 type Reading struct {
 	Bull Bull       `json:"reading"`
 	High cards.Card `json:"high"`
+	// Four is a bomb's rank order (A low, K high), which breaks a tie of
+	// two bombs (niuniu.md, Table options, special_hands); never recorded,
+	// as the hand shows it.
+	Four int `json:"-"`
 }
 
 // Why a bout was won, as recorded in a Result.
@@ -216,17 +294,25 @@ const (
 	ByHighCard   = "high_card"   // same class, the higher highest card
 	ByBankerEdge = "banker_edge" // same class, both highest cards Q or lower
 	ByEscape     = "escape"      // the other side escaped
+	ByBombRank   = "bomb_rank"   // two bombs, the higher four
 )
 
 // Compare decides a player's hand against the banker's (niuniu.md,
 // Comparing): the higher class wins; within a class the banker wins when
 // both highest cards are Q or lower (the banker's edge, for bulls by the seed
 // and for no bull by the file's Decision), else the higher highest card wins.
-// With one deck two hands never share a card, so there is always a winner.
+// Two equal special classes have no banker's edge (niuniu.md, Table
+// options, special_hands, Decisions): bombs compare the four's rank, the
+// others the highest card. With one deck two hands never share a card, so
+// there is always a winner.
 func Compare(banker, player Reading) (bankerWins bool, by string) {
 	switch {
 	case banker.Bull != player.Bull:
 		return banker.Bull > player.Bull, ByClass
+	case banker.Bull == Bomb:
+		return banker.Four > player.Four, ByBombRank
+	case banker.Bull.special():
+		return Higher(banker.High, player.High), ByHighCard
 	case queenOrLower(banker.High) && queenOrLower(player.High):
 		return true, ByBankerEdge
 	}

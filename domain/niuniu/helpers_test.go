@@ -56,6 +56,13 @@ func openTable(t testing.TB, r *Rules, stake int, seeds table.SeedSource) *table
 // at stake; the seats arrange next.
 func position(t testing.TB, r *Rules, stake int, hands ...string) *table.State {
 	t.Helper()
+	return positionAt(t, r, stake, r.Banker(), hands...)
+}
+
+// positionAt is position with the hand's banker named, as a table whose
+// banker moves (banker_mode rotate or random) deals it.
+func positionAt(t testing.TB, r *Rules, stake, banker int, hands ...string) *table.State {
+	t.Helper()
 	if len(hands) != r.Seats() {
 		t.Fatalf("position of %d hands for %d seats", len(hands), r.Seats())
 	}
@@ -66,7 +73,7 @@ func position(t testing.TB, r *Rules, stake int, hands ...string) *table.State {
 		table.Apply(st, table.PlayerSeated{Seat: i, PlayerID: fmt.Sprintf("p%d", i)})
 	}
 	seed := cards.Seed{1, 2, 3}
-	d := table.HandDealt{Hand: 1, Deal: 1, Commitment: seed.Commitment(), FirstSeat: r.Banker()}
+	d := table.HandDealt{Hand: 1, Deal: 1, Commitment: seed.Commitment(), FirstSeat: banker}
 	for _, h := range hands {
 		cs := cards.MustParse(h)
 		if len(cs) != HandSize {

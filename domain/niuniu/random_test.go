@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -40,42 +41,51 @@ func TestRandomGames(t *testing.T) {
 	t.Parallel()
 	c := randomConfig(*tableSeedFlag, func(seed uint64) bool {
 		return *tableSeedFlag != 0 || slices.Index(randomTableSeeds, seed)%2 == 0
-	})
-	c.Done = func(t *testing.T, d *gametest.Driver) {
-		rt := d.Game.(*randomTable)
-		if s := rt.r.opts.ArrangeSeconds; s > 0 && s <= 10 && rt.reveals == 0 {
-			t.Fatalf("table seed %d: a deadline of %d s and no reveal called in %d hands: the deadline is not exercised", d.Seed, s, d.Settled)
-		}
-		if rt.stream == nil {
-			return
-		}
-		rep, err := audit.VerifyTable(func(o table.TableOpened) (table.Rules, error) {
-			return New().Rules(o.Variant, o.Options)
-		}, rt.stream)
-		if err != nil {
-			t.Fatalf("table seed %d: the recorded stream does not verify: %v", d.Seed, err)
-		}
-		if rep.Deals < handsPerTable {
-			t.Fatalf("table seed %d: %d deals verified, want ≥ %d", d.Seed, rep.Deals, handsPerTable)
-		}
-	}
+	}, false)
+	c.Done = randomDone
 	gametest.PlayRandom(t, c)
+}
+
+// randomDone checks a random table once it has played its hands: a short
+// deadline was exercised, and a recorded stream verifies.
+func randomDone(t *testing.T, d *gametest.Driver) {
+	rt := d.Game.(*randomTable)
+	if s := rt.r.opts.ArrangeSeconds; s > 0 && s <= 10 && rt.reveals == 0 {
+		t.Fatalf("table seed %d: a deadline of %d s and no reveal called in %d hands: the deadline is not exercised", d.Seed, s, d.Settled)
+	}
+	if rt.stream == nil {
+		return
+	}
+	rep, err := audit.VerifyTable(func(o table.TableOpened) (table.Rules, error) {
+		return New().Rules(o.Variant, o.Options)
+	}, rt.stream)
+	if err != nil {
+		t.Fatalf("table seed %d: the recorded stream does not verify: %v", d.Seed, err)
+	}
+	if rep.Deals < rt.hands {
+		t.Fatalf("table seed %d: %d deals verified, want ≥ %d", d.Seed, rep.Deals, rt.hands)
+	}
 }
 
 // randomConfig is the random-hand test: the table seeds (only when not 0),
 // the hands, the escapes; record says which tables keep their stream for
-// the audit.
-func randomConfig(only uint64, record func(seed uint64) bool) gametest.RandomConfig {
-	return gametest.RandomConfig{
+// the audit; house opens the tables with random house rules (niuniu.md,
+// Table options).
+func randomConfig(only uint64, record func(seed uint64) bool, house bool) gametest.RandomConfig {
+	c := gametest.RandomConfig{
 		Seeds: randomTableSeeds, Only: only, Hands: handsPerTable,
 		Stream: 0x6e6975, MaxSteps: 500, Catalog: New(),
 		Escapes: gametest.Escapes{OneIn: 30, Within: 6},
-		New: func(d *gametest.Driver) gametest.RandomGame {
-			rt := &randomTable{Driver: d, record: record(d.Seed), now: clockStart}
-			d.Seeds = &datedSeq{SeedSeq: gametest.SeedSeq{ID: d.Seed}, now: &rt.now}
-			return rt
-		},
 	}
+	if house {
+		c.Seeds, c.Hands, c.Stream = optionTableSeeds, optionHandsPerTable, 0x6f7074
+	}
+	c.New = func(d *gametest.Driver) gametest.RandomGame {
+		rt := &randomTable{Driver: d, record: record(d.Seed), now: clockStart, withOptions: house, hands: c.Hands}
+		d.Seeds = &datedSeq{SeedSeq: gametest.SeedSeq{ID: d.Seed}, now: &rt.now}
+		return rt
+	}
+	return c
 }
 
 // randomTable is niuniu's side of a random table: it picks the actions,
@@ -88,6 +98,12 @@ type randomTable struct {
 	record  bool
 	stream  []eventstore.Event // as the store would hold it, when recording
 	reveals int                // reveals called after a deadline
+	hands   int                // the hands the table plays
+	// withOptions opens the table with random house rules; house is the
+	// table's, as the test restates them, and banker the running hand's.
+	withOptions bool
+	house       house
+	banker      int
 	// arranged is each seat's last arrangement in the running deal, as the
 	// test saw it made.
 	arranged [maxSeats]*table.Action
@@ -99,7 +115,7 @@ type randomTable struct {
 // newRandomTable opens a table of random size, banker and stake; record
 // keeps its stream for the audit.
 func newRandomTable(t testing.TB, seed uint64, record bool) *randomTable {
-	c := randomConfig(0, func(uint64) bool { return record })
+	c := randomConfig(0, func(uint64) bool { return record }, false)
 	return gametest.NewDriver(t, c, seed, nil).Game.(*randomTable)
 }
 
@@ -110,7 +126,14 @@ func (rt *randomTable) Open() (table.Rules, []table.Payload) {
 	if rt.Rng.IntN(3) > 0 {
 		deadline = 1 + rt.Rng.IntN(60)
 	}
-	r, err := New().Rules("classic", json.RawMessage(fmt.Sprintf(`{"seats":%d,"banker":%d,"arrange_seconds":%d}`, seats, rt.Rng.IntN(seats), deadline)))
+	rt.house = house{mode: BankerFixed, b0: rt.Rng.IntN(seats), pay: seedPay}
+	options := fmt.Sprintf(`{"seats":%d,"banker":%d,"arrange_seconds":%d}`, seats, rt.house.b0, deadline)
+	if rt.withOptions {
+		var more string
+		rt.house, more = randomHouse(rt.Rng, seats)
+		options = fmt.Sprintf(`{"seats":%d,"arrange_seconds":%d%s}`, seats, deadline, more)
+	}
+	r, err := New().Rules("classic", json.RawMessage(options))
 	if err != nil {
 		rt.T.Fatal(err)
 	}
@@ -208,15 +231,16 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 		if a.Type != table.ActionEscape || e.Seat != seat || e.PlayerID != pre.Players[seat] {
 			rt.Fatalf("seat %d %s emits %+v", seat, gametest.DescribeAction(a), e)
 		}
-		if b := rt.r.Banker(); seat != b {
+		if b := rt.banker; seat != b {
 			// The escaper is 没牛 and loses at once at the banker's multiplier,
 			// the banker valued at its arrangement or else its best bull.
-			mult := []int{1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5}
-			d := -rt.St.Stake * mult[rt.value(b)]
+			d := -rt.St.Stake * rt.house.pay[rt.value(b)]
 			rt.forfeit[seat] = &d
-			if f, ok := evs[1].(BoutForfeited); !ok || f.Seat != seat || f.Delta != d || f.Multiplier != -d/rt.St.Stake {
+			f, ok := evs[1].(BoutForfeited)
+			if !ok || f.Seat != seat || f.Delta != d || f.Multiplier != -d/rt.St.Stake {
 				rt.Fatalf("seat %d escapes: %v, want BoutForfeited at delta %d (niuniu.md, Escape)", seat, gametest.EventTypes(evs), d)
 			}
+			rt.checkForfeitHidden(f)
 		}
 	case RevealCalled:
 		if a.Type != ActionReveal || e.Seat != seat || !e.At.Equal(rt.now) {
@@ -229,13 +253,13 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 	all, playersIn := true, 0
 	for i := range rt.r.Seats() {
 		all = all && (rt.arranged[i] != nil || rt.forfeit[i] != nil || i == seat && a.Type != table.ActionEscape)
-		if i != rt.r.Banker() && rt.forfeit[i] == nil {
+		if i != rt.banker && rt.forfeit[i] == nil {
 			playersIn++
 		}
 	}
 	wantTypes := []string{"HandArranged"}
 	switch {
-	case a.Type == table.ActionEscape && seat == rt.r.Banker():
+	case a.Type == table.ActionEscape && seat == rt.banker:
 		wantTypes = []string{"PlayerEscaped", "HandSettled"}
 	case a.Type == table.ActionEscape && playersIn == 0:
 		wantTypes = []string{"PlayerEscaped", "BoutForfeited", "HandSettled"}
@@ -266,9 +290,26 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 	}
 }
 
+// checkForfeitHidden: until the hand ends only the hand's banker (and the
+// auditor) sees a forfeited bout whole, its multiplier telling the banker's
+// class (doc.go, Hidden information), whoever the banker is this hand.
+func (rt *randomTable) checkForfeitHidden(f BoutForfeited) {
+	for viewer := table.Auditor; viewer < rt.r.Seats(); viewer++ {
+		got := table.Redact(rt.St.Rules, f, viewer, false)
+		whole := viewer == rt.banker || viewer == table.Auditor
+		if whole != reflect.DeepEqual(got, f) || !whole && !reflect.DeepEqual(got, BoutForfeited{Seat: f.Seat, Hidden: true}) {
+			rt.Fatalf("viewer %d sees the forfeit %+v of hand %d (banker %d) as %+v (doc.go, Hidden information)", viewer, f, rt.Dealt.Hand, rt.banker, got)
+		}
+	}
+}
+
 // value is what an escape counts seat's hand as (niuniu.md, Escape): its
-// arrangement, or its best bull when it has none.
+// arrangement, or its best bull when it has none; a special class the
+// table plays whatever it arranged (Table options, special_hands).
 func (rt *randomTable) value(seat int) Bull {
+	if b, _ := rt.house.special(rt.Dealt.Hands[seat]); b != NoBull {
+		return b
+	}
 	if rt.arranged[seat] == nil {
 		best, _, _ := bruteBull(rt.Dealt.Hands[seat])
 		return best
@@ -284,6 +325,9 @@ func (rt *randomTable) reading(seat int) Reading {
 	r := Reading{High: rt.highest(hand)}
 	if a := rt.arranged[seat]; a != nil && a.Type == ActionArrange && rt.forfeit[seat] == nil {
 		r.Bull, _, _ = bruteBull(hand)
+	}
+	if b, four := rt.house.special(hand); b != NoBull && rt.forfeit[seat] == nil {
+		r.Bull, r.Four = b, four
 	}
 	return r
 }
@@ -311,22 +355,27 @@ func (rt *randomTable) highest(hand []cards.Card) cards.Card {
 }
 
 // bout is a player's delta against the banker (niuniu.md, Comparing and
-// Settlement), restated.
-func bout(stake int, banker, player Reading) int {
-	mult := []int{1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5}
+// Settlement; Table options, multipliers and special_hands), restated.
+func (rt *randomTable) bout(stake int, banker, player Reading) int {
 	bankerWins := banker.Bull > player.Bull
-	if banker.Bull == player.Bull {
+	switch {
+	case banker.Bull != player.Bull:
+	case banker.Bull == Bomb:
+		bankerWins = banker.Four > player.Four
+	case banker.Bull > BullBull: // no banker's edge in special classes
+		bankerWins = Higher(banker.High, player.High)
+	default:
 		edge := rankOrder(banker.High) <= 12 && rankOrder(player.High) <= 12
 		bankerWins = edge || Higher(banker.High, player.High)
 	}
 	if bankerWins {
-		return -stake * mult[banker.Bull]
+		return -stake * rt.house.pay[banker.Bull]
 	}
-	return stake * mult[player.Bull]
+	return stake * rt.house.pay[player.Bull]
 }
 
 func (rt *randomTable) checkReveal(pre *State, rev HandsRevealed, hs table.HandSettled) {
-	n, b, stake := rt.r.Seats(), rt.r.Banker(), rt.St.Stake
+	n, b, stake := rt.r.Seats(), rt.banker, rt.St.Stake
 	if rev.Hand != pre.hand || len(rev.Hands) != n {
 		rt.Fatalf("reveal %+v", rev)
 	}
@@ -342,7 +391,7 @@ func (rt *randomTable) checkReveal(pre *State, rev HandsRevealed, hs table.HandS
 			want[i] = *rt.forfeit[i] // lost at the escape, whatever the reveal shows
 			want[b] -= want[i]
 		default:
-			want[i] = bout(stake, rt.reading(b), exp)
+			want[i] = rt.bout(stake, rt.reading(b), exp)
 			want[b] -= want[i]
 		}
 	}
@@ -350,8 +399,7 @@ func (rt *randomTable) checkReveal(pre *State, rev HandsRevealed, hs table.HandS
 }
 
 func (rt *randomTable) checkEscape(pre *State, seat int, hs table.HandSettled) {
-	n, b, stake := rt.r.Seats(), rt.r.Banker(), rt.St.Stake
-	mult := []int{1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5}
+	n, b, stake := rt.r.Seats(), rt.banker, rt.St.Stake
 	want := make([]int, n)
 	for i := range n {
 		switch {
@@ -360,7 +408,7 @@ func (rt *randomTable) checkEscape(pre *State, seat int, hs table.HandSettled) {
 		case rt.forfeit[i] != nil: // the escapers' bouts stand (the last escaper's included)
 			want[i] = *rt.forfeit[i]
 		case seat == b:
-			want[i] = stake * mult[rt.value(i)]
+			want[i] = stake * rt.house.pay[rt.value(i)]
 		default:
 			rt.Fatalf("the escape of seat %d ends the hand while seat %d plays on (niuniu.md, Escape)", seat, i)
 		}
@@ -392,11 +440,21 @@ func (rt *randomTable) checkSettled(pre *State, hs table.HandSettled, want []int
 	if err != nil || seed.Commitment() != rt.Dealt.Commitment {
 		rt.Fatalf("revealed seed %q does not open the commitment %s (rules/README.md, Shuffling)", hs.Seed, rt.Dealt.Commitment)
 	}
-	deck, _ := cards.Shuffled(seed, 1)
 	n := rt.r.Seats()
+	deck := cards.Deck(1)
+	if rt.house.noJokers {
+		deck = deck[:52] // niuniu.md, Table options, jokers: without BJ, RJ
+	}
+	stream := cards.NewStream(seed)
+	cards.Shuffle(stream, deck)
 	for i, c := range deck[:n*HandSize] {
 		if !slices.Contains(rt.Dealt.Hands[i%n], c) {
 			rt.Fatalf("the seed deals %s to seat %d, the deal has it elsewhere (doc.go, Dealing)", c, i%n)
+		}
+	}
+	if rt.house.mode == BankerRandom {
+		if b := int(stream.Below(uint64(n))); b != rt.Dealt.FirstSeat {
+			rt.Fatalf("the seed draws banker %d after the shuffle, the deal names %d (niuniu.md, Table options, banker_mode)", b, rt.Dealt.FirstSeat)
 		}
 	}
 }
@@ -415,9 +473,21 @@ func (rt *randomTable) checkDeal(d table.HandDealt) {
 			rt.Fatalf("a card dealt twice from one deck (niuniu.md)")
 		}
 	}
-	if len(d.Hands) != rt.r.Seats() || d.FirstSeat != rt.r.Banker() || d.Deal != 1 {
-		rt.Fatalf("deal %+v", d)
+	if rt.house.noJokers && (all.Count(cards.BJ) > 0 || all.Count(cards.RJ) > 0) {
+		rt.Fatalf("a joker dealt at a table without jokers (niuniu.md, Table options, jokers)")
 	}
+	n := rt.r.Seats()
+	want := rt.house.b0 // fixed
+	switch rt.house.mode {
+	case BankerRotate:
+		want = (rt.house.b0 + d.Hand - 1) % n
+	case BankerRandom:
+		want = d.FirstSeat // the seed's draw, checked at the settlement
+	}
+	if len(d.Hands) != n || d.FirstSeat != want || d.FirstSeat < 0 || d.FirstSeat >= n || d.Deal != 1 {
+		rt.Fatalf("deal %+v: want banker %d (niuniu.md, Table options, banker_mode)", d, want)
+	}
+	rt.banker = d.FirstSeat
 }
 
 // TestTamperingIsFound: the audit re-execution catches a recorded

@@ -37,7 +37,13 @@ type arrangement struct {
 // Clone shares those and copies the rest.
 type State struct {
 	table.Basics
+	// banker is the running (or last) hand's banker: HandDealt.FirstSeat
+	// when bankerMoves (banker_mode rotate or random), else the table's.
 	seats, banker int
+	bankerMoves   bool
+	// pay is the multiplier of each class (options multipliers and
+	// special_hands).
+	pay PayTable
 	// arrangeFor is the table's deadline after the deal (0: none).
 	arrangeFor time.Duration
 	// escapeCancelsBouts plays rules /1: a player's escape ends the hand and
@@ -87,6 +93,9 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 	switch e := p.(type) {
 	case table.HandDealt:
 		s.hand, s.deal = e.Hand, e.Deal
+		if s.bankerMoves {
+			s.banker = e.FirstSeat
+		}
 		s.phase = phaseArranging
 		s.dealtAt = e.At
 		s.Seed = ""

@@ -97,7 +97,11 @@ func (r *Rules) Redact(p table.Payload, seat int, handOver bool) table.Payload {
 		}
 		return HandArranged{Seat: e.Seat, Hidden: true}
 	case BoutForfeited:
-		if handOver || seat == r.opts.Banker {
+		banker := r.opts.Banker
+		if e.Banker != nil {
+			banker = *e.Banker
+		}
+		if handOver || seat == banker {
 			return p
 		}
 		return BoutForfeited{Seat: e.Seat, Hidden: true}

@@ -19,6 +19,14 @@ func rulesOfOpened(o table.TableOpened) (table.Rules, error) {
 // returns its stream as the store would hold it.
 func recordTable(t *testing.T, variant string, seed uint64, hands int) []eventstore.Event {
 	t.Helper()
+	return recordTableOf(t, rulesFor(t, variant), seed, hands)
+}
+
+// recordTableOf is recordTable under r's options; the stream ends early
+// when a match closes the table.
+func recordTableOf(t *testing.T, r *Rules, seed uint64, hands int) []eventstore.Event {
+	t.Helper()
+	variant := r.v.name
 	var out []eventstore.Event
 	version := 0
 	rec := func(evs []table.Payload) {
@@ -31,11 +39,38 @@ func recordTable(t *testing.T, variant string, seed uint64, hands int) []eventst
 			out = append(out, eventstore.Event{Stream: "table-" + variant, Version: version, Type: e.EventType(), Data: data})
 		}
 	}
-	rt := newRecordedTable(t, rulesFor(t, variant), seed, rec)
+	rt := newRecordedTable(t, r, seed, rec)
 	for rt.Settled < hands {
-		rt.Step()
+		rt.Act()
+		if rt.St.Closed {
+			break // Step would open the next table into this stream
+		}
+		for !rt.St.Full() && !rt.St.InDeal {
+			rt.Join()
+		}
 	}
 	return out
+}
+
+// TestRecordedStreamsVerifyOptions: tables played under house rules
+// (shuangkou.md, Table options) re-execute through audit.VerifyTable under
+// the options their TableOpened records: RJ alone wild, 相 and the cap,
+// and a match of "hands" that closes the table.
+func TestRecordedStreamsVerifyOptions(t *testing.T) {
+	for i, c := range []struct{ variant, raw string }{
+		{"baibian", `{"wild":"big","bomb_bonus":true,"cap":6,"hands":2}`},
+		{"classic", `{"wild":"all","bomb_bonus":true,"hands":3}`},
+		{"baibian", `{"wild":"none","cap":3}`},
+	} {
+		evs := recordTableOf(t, rulesWith(t, c.variant, c.raw), uint64(200+i), 4)
+		rep, err := audit.VerifyTable(rulesOfOpened, evs)
+		if err != nil {
+			t.Fatalf("%s %s: a legal stream fails verification: %v", c.variant, c.raw, err)
+		}
+		if rep.Deals < 2 {
+			t.Fatalf("%s %s: %d deals recomputed, want ≥ 2", c.variant, c.raw, rep.Deals)
+		}
+	}
 }
 
 // TestRecordedStreamsVerify: streams of random legal hands of both variants

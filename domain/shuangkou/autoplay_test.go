@@ -24,6 +24,26 @@ func autoVariants(t testing.TB) []autoplaytest.Variant {
 	return out
 }
 
+// autoVariantsOptions are autoVariants and tables with house rules
+// (shuangkou.md, Table options): RJ alone wild with 相 and a cap, and
+// classic with both jokers wild and 相. Timeouts and bots play under them
+// too; the match of "hands" closes its table, which these drivers do not
+// expect, and TestMatchPlaysOut plays it.
+func autoVariantsOptions(t testing.TB) []autoplaytest.Variant {
+	out := autoVariants(t)
+	for _, c := range []struct{ variant, raw string }{
+		{"baibian", `{"wild":"big","bomb_bonus":true,"cap":6}`},
+		{"classic", `{"wild":"all","bomb_bonus":true}`},
+	} {
+		r, err := New().Rules(c.variant, json.RawMessage(c.raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, autoplaytest.Variant{Game: "shuangkou", Name: c.variant, Rules: r, Phases: []string{"playing"}, Policy: checkTimeoutPolicy})
+	}
+	return out
+}
+
 // checkTimeoutPolicy holds a timeout to doc.go's Turn clock: pass when
 // following; a leader plays its lowest card as a single.
 func checkTimeoutPolicy(t testing.TB, st *table.State, seat int, legal []table.Action, a table.Action) {
@@ -44,7 +64,7 @@ func checkTimeoutPolicy(t testing.TB, st *table.State, seat int, legal []table.A
 // no seat off turn has a legal action (Driver.Hand checks that only
 // awaited seats may act).
 func TestTimeoutEveryPhase(t *testing.T) {
-	for _, v := range autoVariants(t) {
+	for _, v := range autoVariantsOptions(t) {
 		t.Run(v.Name, func(t *testing.T) { autoplaytest.TimeoutsEveryPhase(t, v, autoSeeds, 10) })
 	}
 }
@@ -56,7 +76,7 @@ func TestTimeoutHandsSettle(t *testing.T) {
 }
 
 func TestBotLegal(t *testing.T) {
-	for _, v := range autoVariants(t) {
+	for _, v := range autoVariantsOptions(t) {
 		t.Run(v.Name, func(t *testing.T) {
 			if n := autoplaytest.BotLegal(t, v, autoSeeds, 10); n < 1000 {
 				t.Fatalf("only %d positions checked", n)
@@ -88,7 +108,7 @@ func reshuffle(gs table.GameState, seat int, rng *rand.Rand) (table.GameState, b
 }
 
 func TestBotHiddenInformation(t *testing.T) {
-	for _, v := range autoVariants(t) {
+	for _, v := range autoVariantsOptions(t) {
 		t.Run(v.Name, func(t *testing.T) { autoplaytest.HiddenInformation(t, v, reshuffle, autoSeeds[:2], 5) })
 	}
 }

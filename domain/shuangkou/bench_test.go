@@ -36,7 +36,7 @@ func BenchmarkLegalLead(b *testing.B) {
 				deck, _ := cards.Shuffled(seed, decks)
 				hands[i] = cards.Of(deck[:handSize])
 			}
-			wild := variant == "baibian"
+			wild := rulesFor(b, variant).v.wild
 			n := 0
 			b.ResetTimer()
 			for i := range b.N {
@@ -51,6 +51,6 @@ func BenchmarkLegalLead(b *testing.B) {
 func BenchmarkClassify(b *testing.B) {
 	cs := cards.MustParse("S5 H5 S6 C6 S7 D7 S8 H8 BJ BJ RJ RJ")
 	for range b.N {
-		Classify(cs, true)
+		Classify(cs, WildAll)
 	}
 }

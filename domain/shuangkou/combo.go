@@ -2,6 +2,7 @@ package shuangkou
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"paiju/domain/cards"
@@ -87,6 +88,19 @@ func (r Reading) String() string {
 	return s
 }
 
+// xiang is the 相 of a bomb (shuangkou.md, Table options, bomb_bonus): its
+// card count, jokers included; 7 for the joker bomb (QB); 0 for a play
+// that is no bomb.
+func (r Reading) xiang() int {
+	switch r.Type {
+	case Bomb:
+		return r.Length
+	case JokerBomb:
+		return 7
+	}
+	return 0
+}
+
 func isRun(t Type) bool { return t == PairRun || t == TrioRun || t == Straight }
 
 // same reports whether two readings are the same (Wild follows from the rest).
@@ -152,12 +166,42 @@ func (r Reading) Outranks(o Reading) bool {
 	return r.Type > o.Type
 }
 
+// Wild is which jokers stand in for natural cards: the variant's, or the
+// option "wild" (shuangkou.md, 百变 and Table options). Persisted by name.
+type Wild string
+
+const (
+	WildAll  Wild = "all"  // both jokers wild (千变; baibian's default)
+	WildBig  Wild = "big"  // only RJ wild, BJ plays only as itself (WZ's 百变)
+	WildNone Wild = "none" // no wilds (classic's default)
+)
+
+// wilds reports which jokers may join natural cards.
+func (w Wild) wilds() (bj, rj bool) { return w == WildAll, w == WildAll || w == WildBig }
+
+// why explains, for a play of several cards that is no combination, a joker
+// in it that is not wild; "" when there is none.
+func (w Wild) why(cs []cards.Card) string {
+	if len(cs) < 2 || !slices.ContainsFunc(cs, func(c cards.Card) bool { return !c.IsJoker() }) {
+		return ""
+	}
+	bj, _ := w.wilds()
+	switch {
+	case w == WildNone && slices.ContainsFunc(cs, cards.Card.IsJoker):
+		return "; jokers are not wild at this table"
+	case !bj && slices.Contains(cs, cards.BJ):
+		return "; only RJ are wild at this table (wild: big)"
+	}
+	return ""
+}
+
 // Classify lists every reading of the cards cs (shuangkou.md, Combinations;
-// 百变 when wild). Without natural cards, jokers play as themselves: a single
-// joker, a pair of the same joker, or all four as the joker bomb. With
-// natural cards, jokers are wild in 百变 (each stands for any rank 3 … 2) and
-// make the play invalid in classic. It returns nil when cs is no combination.
-func Classify(cs []cards.Card, wild bool) []Reading {
+// 百变 as wild says). Without natural cards, jokers play as themselves: a
+// single joker, a pair of the same joker, or all four as the joker bomb.
+// With natural cards, a wild joker stands for any rank 3 … 2, and a joker
+// that is not wild makes the play invalid. It returns nil when cs is no
+// combination.
+func Classify(cs []cards.Card, wild Wild) []Reading {
 	return cardTypes{wild: wild}.read(cs)
 }
 
@@ -166,12 +210,13 @@ func Classify(cs []cards.Card, wild bool) []Reading {
 // down every call, says which plays exist. Both variants share every type;
 // they differ in the jokers alone.
 type cardTypes struct {
-	// wild: jokers join natural cards, each standing for any rank 3 … 2
-	// (百变); else a joker plays only as itself (classic).
-	wild bool
+	// wild: which jokers join natural cards, each standing for any rank
+	// 3 … 2 (百变); the others play only as themselves.
+	wild Wild
 }
 
-// cardTypes returns the combinations of the variant.
+// cardTypes returns the combinations of the table: the variant's, with the
+// option "wild".
 func (v *variant) cardTypes() cardTypes { return cardTypes{wild: v.wild} }
 
 // read lists every reading of the cards cs, Wild filled in: what Decide
@@ -202,8 +247,8 @@ func (t cardTypes) classify(s *climb.Counts, withWild bool, out []Reading) []Rea
 		}
 		return out
 	}
-	if j > 0 && !t.wild {
-		return out // classic: a joker never joins natural cards
+	if wildBJ, wildRJ := t.wild.wilds(); bj > 0 && !wildBJ || rj > 0 && !wildRJ {
+		return out // a joker that is not wild never joins natural cards
 	}
 	lo, hi, maxCount := -1, -1, 0
 	for r, k := range s[:climb.NumNatural] {

@@ -30,7 +30,7 @@ func jokersN(n int) []cards.Card {
 // sound checks a reading against the cards it reads (independently of
 // Classify): the natural cards and the ranks the jokers stand for make up
 // exactly the combination, and wilds appear only in 百变 with natural cards.
-func sound(cs []cards.Card, rd Reading, wild bool) error {
+func sound(cs []cards.Card, rd Reading, wild Wild) error {
 	s := climb.CountsOf(cs)
 	n := len(cs)
 	if s.Total() == s.Jokers() {
@@ -54,7 +54,7 @@ func sound(cs []cards.Card, rd Reading, wild bool) error {
 		}
 		return nil
 	}
-	if len(rd.Wild) != s.Jokers() || (!wild && s.Jokers() > 0) {
+	if bj, rj := wild.wilds(); len(rd.Wild) != s.Jokers() || !bj && s[climb.RankBJ] > 0 || !rj && s[climb.RankRJ] > 0 {
 		return fmt.Errorf("%d jokers but %d wild ranks (wild %v)", s.Jokers(), len(rd.Wild), wild)
 	}
 	full := [climb.NumNatural]uint8(s[:climb.NumNatural])
@@ -119,16 +119,16 @@ func TestFourJokersCompleteBombs(t *testing.T) {
 				for range j {
 					want.Wild = append(want.Wild, r)
 				}
-				got := Classify(cs, true)
+				got := Classify(cs, WildAll)
 				if !slices.ContainsFunc(got, func(g Reading) bool { return g.same(want) && slices.Equal(g.Wild, want.Wild) }) {
 					t.Errorf("%s reads as %v, want it to include %v (shuangkou.md, 百变)", cards.Format(cs), got, want)
 				}
 				for _, g := range got {
-					if err := sound(cs, g, true); err != nil {
+					if err := sound(cs, g, WildAll); err != nil {
 						t.Errorf("%s read as %v: %v", cards.Format(cs), g, err)
 					}
 				}
-				if classic := Classify(cs, false); j > 0 && classic != nil {
+				if classic := Classify(cs, WildNone); j > 0 && classic != nil {
 					t.Errorf("classic reads %s as %v, want no combination: no wilds in classic (shuangkou.md)", cards.Format(cs), classic)
 				}
 			}
@@ -170,13 +170,13 @@ func TestFourJokersCompleteRuns(t *testing.T) {
 						}
 						cs = append(cs, jokersN(j)...)
 						want := Reading{Type: typ, Main: climb.Rank(first + length - 1), Length: length, Wild: wild}
-						got := Classify(cs, true)
+						got := Classify(cs, WildAll)
 						checked++
 						if !slices.ContainsFunc(got, func(x Reading) bool { return x.same(want) && slices.Equal(x.Wild, want.Wild) }) {
 							t.Fatalf("%s reads as %v, want it to include %v (shuangkou.md, 百变)", cards.Format(cs), got, want)
 						}
 						for _, x := range got {
-							if err := sound(cs, x, true); err != nil {
+							if err := sound(cs, x, WildAll); err != nil {
 								t.Fatalf("%s read as %v: %v", cards.Format(cs), x, err)
 							}
 						}
@@ -233,7 +233,7 @@ func TestClassify(t *testing.T) {
 		{"S7 H7 BJ BJ RJ RJ", true, []string{"bomb:7×6 (jokers as 7 7 7 7)", "pair_run:7×3 (jokers as 5 5 6 6)", "pair_run:8×3 (jokers as 6 6 8 8)", "pair_run:9×3 (jokers as 8 8 9 9)", "trio_run:7×2 (jokers as 6 6 6 7)", "trio_run:8×2 (jokers as 7 8 8 8)"}},
 	} {
 		var got []string
-		for _, r := range Classify(cards.MustParse(c.cards), c.wild) {
+		for _, r := range Classify(cards.MustParse(c.cards), wildOf(c.wild)) {
 			got = append(got, r.String())
 		}
 		if !slices.Equal(got, c.want) {
@@ -247,7 +247,7 @@ func TestClassify(t *testing.T) {
 // combinations only the same type and length with a higher main rank.
 func TestBeats(t *testing.T) {
 	rd := func(cs string) Reading {
-		rs := Classify(cards.MustParse(cs), true)
+		rs := Classify(cards.MustParse(cs), WildAll)
 		if len(rs) != 1 {
 			t.Fatalf("%s has readings %v", cs, rs)
 		}
@@ -279,7 +279,7 @@ func TestBeats(t *testing.T) {
 		{"S7 H7 C7 D7 S7 H7 C7 D7 BJ BJ RJ", "S2 H2 C2 D2 S2 H2 C2 D2", true}, // wilds count as cards
 	} {
 		p, l := cards.MustParse(c.play), cards.MustParse(c.lead)
-		lr := Classify(l, true)
+		lr := Classify(l, WildAll)
 		if len(lr) == 0 {
 			if c.want {
 				t.Errorf("lead %s is no combination", c.lead)

@@ -98,10 +98,7 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	climb.Sort(played)
 	readings := s.v.cardTypes().read(played)
 	if len(readings) == 0 {
-		why := ""
-		if !s.v.wild && slices.ContainsFunc(played, cards.Card.IsJoker) && len(played) > 1 {
-			why = "; in classic jokers are not wild"
-		}
+		why := s.v.wild.why(played)
 		return nil, table.ErrInvalidCombo.With("%s is no combination%s (shuangkou.md, Combinations)", cards.Format(played), why)
 	}
 	if a.As != "" {
@@ -127,11 +124,12 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 	finish := append(slices.Clone(s.finish), seat)
 	evs = append(evs, PlayerOut{Seat: seat, Place: len(finish)})
 	if slices.Contains(finish, partner(seat)) {
-		settled, err := s.settlePlayedOut(finish, seat, len(played))
+		settled, err := s.settlePlayedOut(finish, seat, len(played), reading)
 		if err != nil {
 			return nil, err
 		}
 		evs = append(evs, settled)
+		evs = append(evs, s.matchEnd(settled.Deltas)...)
 	}
 	return evs, nil
 }
@@ -140,8 +138,9 @@ func (s *State) decidePlay(seat int, a table.Action) ([]table.Payload, error) {
 // (shuangkou.md, Result): 1st and 2nd on one side is 双扣 (3 × base each),
 // 1st and 3rd 单扣 (2 ×), and when the side out is not the 1st's, the 1st
 // went out with the 4th and the 1st's side wins 1 × base each. last is the
-// seat that has just gone out with its final n cards.
-func (s *State) settlePlayedOut(finish []int, last, n int) (table.HandSettled, error) {
+// seat that has just gone out with its final n cards, read as final. The
+// options bomb_bonus and cap change the stake units (units).
+func (s *State) settlePlayedOut(finish []int, last, n int, final Reading) (table.HandSettled, error) {
 	first := finish[0]
 	res := Result{End: "played_out", Finish: finish}
 	switch {
@@ -156,7 +155,7 @@ func (s *State) settlePlayedOut(finish []int, last, n int) (table.HandSettled, e
 	res.CardsLeft[last] -= n
 	win := sideOf(first)
 	res.Winners = []int{win, win + 2}
-	each, err := table.MulStake(s.Stake, res.Multiplier)
+	each, err := table.MulStake(s.Stake, s.units(&res, win, last, final))
 	if err != nil {
 		return table.HandSettled{}, err
 	}
@@ -168,6 +167,86 @@ func (s *State) settlePlayedOut(finish []int, last, n int) (table.HandSettled, e
 		}
 	}
 	return s.Settle(s.hand, deltas, 0, res)
+}
+
+// units is the stake units each seat of a hand played out wins or loses:
+// the result's multiplier, × 2^(L−4) for the winning side's 相 L ≥ 5 under
+// the option bomb_bonus, at most the option cap (shuangkou.md, Table
+// options). It records Xiang, Bonus and Capped in res when they apply.
+// last has just played final, which Evolve has not yet counted.
+func (s *State) units(res *Result, win, last int, final Reading) int {
+	u := res.Multiplier
+	if s.v.bombBonus {
+		l := s.sideXiang(win, last, final)
+		res.Xiang, res.Bonus = &l, 1
+		if l >= 5 {
+			res.Bonus = 1 << (l - 4)
+		}
+		u *= res.Bonus
+	}
+	if s.v.cap > 0 && u > s.v.cap {
+		u, res.Capped = s.v.cap, s.v.cap
+	}
+	return u
+}
+
+// sideXiang is side win's 相 (shuangkou.md, Table options, bomb_bonus): the
+// largest 相 of its two players' bombs this deal, and at least k + 2 when
+// they played k ≥ 3 bombs (三个炸当五相); 0 without a bomb. last's final
+// play counts too.
+func (s *State) sideXiang(win, last int, final Reading) int {
+	l, k := 0, 0
+	for _, seat := range [...]int{win, win + 2} {
+		x, b := s.xiang[seat], s.bombs[seat]
+		if seat == last && final.xiang() > 0 {
+			x, b = max(x, final.xiang()), b+1
+		}
+		l, k = max(l, x), k+b
+	}
+	if k >= 3 {
+		l = max(l, k+2)
+	}
+	return l
+}
+
+// matchEnd returns, after a hand that settles with deltas, the end of a
+// match of the option "hands" (shuangkou.md, Table options, Decision): once
+// the match has played its hands, escapes included, it ends when one
+// side's total is higher; level sides play one more hand at a time.
+// MatchEnded, then TableClosed with the seats' totals.
+func (s *State) matchEnd(deltas []int) []table.Payload {
+	if s.v.matchHands == 0 || s.settled+1 < s.v.matchHands {
+		return nil
+	}
+	totals := make([]int, seats)
+	for i := range totals {
+		totals[i] = s.totals[i] + deltas[i]
+	}
+	sides := sideStandings(totals)
+	if sides[0].Place == sides[1].Place {
+		return nil // level: one more hand
+	}
+	return []table.Payload{
+		MatchEnded{Hands: s.settled + 1, Sides: sides},
+		table.TableClosed{Reason: "match_over", Totals: totals},
+	}
+}
+
+// sideStandings is the two sides' totals from the seats', the higher first
+// (level sides share place 1, seats 0 & 2 first).
+func sideStandings(totals []int) []SideTotal {
+	out := make([]SideTotal, 2)
+	for side := range out {
+		out[side] = SideTotal{Place: 1, Seats: []int{side, side + 2}, Total: totals[side] + totals[side+2]}
+	}
+	switch {
+	case out[0].Total > out[1].Total:
+		out[1].Place = 2
+	case out[1].Total > out[0].Total:
+		out[0].Place = 2
+		out[0], out[1] = out[1], out[0]
+	}
+	return out
 }
 
 // escape settles the hand seat leaves (shuangkou.md, Escape Decision): the
@@ -192,8 +271,9 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []table.Payload{
+	evs := []table.Payload{
 		table.PlayerEscaped{Seat: seat, PlayerID: s.Players[seat], Hand: s.hand},
 		settled,
-	}, nil
+	}
+	return append(evs, s.matchEnd(settled.Deltas)...), nil
 }

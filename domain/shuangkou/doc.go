@@ -3,6 +3,34 @@
 // "baibian", where jokers are wild inside combinations, and "classic", with
 // no wilds. Four seats in partnerships (0 & 2 against 1 & 3), two decks.
 //
+// # Options (house rules, shuangkou.md, Table options)
+//
+// Every variant takes four optional keys; each default is the game before
+// the key existed, and a key at its default is left out of the recorded
+// options, so a table without options records {} (rules README, Table
+// options). Read with table.ReadOptions; a bad value is invalid_option
+// naming the key.
+//
+//	hands       integer 1 … 1,000,000; absent: hands without end. A match
+//	            decided by sides (Decision): after the N-th settled hand
+//	            (escapes count) it ends when one side's total, its two
+//	            seats' sum, is higher, else after the next hand that breaks
+//	            the tie. MatchEnded, then TableClosed {"reason":"match_over"}.
+//	wild        "all" | "big" | "none"; default the variant's (baibian all,
+//	            classic none). big: only RJ join natural cards as wilds; BJ
+//	            play only as themselves (a single, BJ BJ, the joker bomb).
+//	bomb_bonus  false | true (相). A bomb's 相 is its card count, jokers
+//	            included, the joker bomb 7. The winning side's 相 L is the
+//	            largest of its two players' bombs this deal, at least k + 2
+//	            when they played k ≥ 3 bombs; a hand played out pays its
+//	            result × 2^(L−4) when L ≥ 5. Escapes unchanged.
+//	cap         integer 3 … 1,000,000; absent: none. A seat's win or loss in
+//	            a hand played out is at most cap × stake (only 相 reaches it).
+//
+// The lobby and the table view show "wild" and "bomb_bonus" always and
+// "hands" and "cap" when set (ShownOptions). The view's Match shows a
+// match's hands, hands played and the sides' totals.
+//
 // # Dealing (auditors re-implement this)
 //
 // A deal of hand h from the 32-byte seed:
@@ -31,6 +59,8 @@
 //	PlayPassed  {"seat":1}
 //	PlayerOut   {"seat":0,"place":1}                        follows the CardsPlayed of a seat's last cards
 //	TrickEnded  {"winner":0,"leader":2,"jiefeng":true}      follows the PlayPassed that ends a trick
+//	MatchEnded  {"hands":3,"sides":[{"place":1,"seats":[1,3],"total":8},{"place":2,"seats":[0,2],"total":-8}]}
+//	                                                        option "hands": follows the HandSettled ending the match
 //
 // A reading's "wild" lists, sorted, the ranks the jokers of the play stand
 // for; it is absent when the play has no joker or its jokers play as
@@ -43,6 +73,9 @@
 // "played_out"|"escape", "outcome": "shuangkou"|"dankou"|"pingkou",
 // "finish" (the seats out, in order), "winners" (the winning side's seats),
 // "multiplier", "cards_left", and for an escape "escaper" and "penalty"}.
+// Under the option bomb_bonus a hand played out adds "xiang" (the winning
+// side's 相, 0 without a bomb) and "bonus" (2^(xiang−4) from 5相, else 1);
+// under the option cap, "capped" (the cap) when it cut multiplier × bonus.
 // It reveals the seed.
 //
 // # Actions
@@ -59,7 +92,9 @@
 // no combination (Decision: the rules file makes jokers wild "inside a
 // combination", which we read as a combination with a natural card). In
 // baibian, jokers played with natural cards stand for whatever ranks 3 … 2
-// complete the combination; in classic such a play is invalid.
+// complete the combination; in classic such a play is invalid. The option
+// "wild" overrides the variant's: with "big" only RJ stand in, and a play of
+// BJ with natural cards is invalid.
 //
 // A play may have several readings: S5 S6 S7 BJ RJ is a straight to 7, 8 or
 // 9; S7 H7 + four jokers is a bomb, three pair runs or two trio runs. The
@@ -99,7 +134,8 @@
 // 1st and 3rd 2 × stake each (单扣, "dankou"); when the side out is not the
 // 1st player's, the 1st went out with the 4th and the 1st's side wins 1 ×
 // stake each ("pingkou"). The losers pay as much each, so every settlement
-// sums to zero.
+// sums to zero. With the options bomb_bonus and cap, each wins or pays
+// stake × min(multiplier × bonus, cap).
 //
 // Escape (shuangkou.md, Escape Decision): the escaper's side loses as in 双扣:
 // each opponent wins 3 × stake, the escaper pays 6 × stake, the partner 0.

@@ -37,10 +37,27 @@ type TrickEnded struct {
 	Jiefeng bool `json:"jiefeng"`
 }
 
+// MatchEnded ends a match of the option "hands" (shuangkou.md, Table
+// options, Decision: decided by sides): Hands is the hands played (more
+// than the option when the sides were level after it), Sides the two
+// sides' totals, the winner first. A table.TableClosed follows.
+type MatchEnded struct {
+	Hands int         `json:"hands"`
+	Sides []SideTotal `json:"sides"`
+}
+
+// SideTotal is a side's total in a match: its two seats' totals summed.
+type SideTotal struct {
+	Place int   `json:"place"` // 1 = first; equal totals share a place
+	Seats []int `json:"seats"` // the side's seats, lowest first
+	Total int   `json:"total"`
+}
+
 func (CardsPlayed) EventType() string { return "CardsPlayed" }
 func (PlayPassed) EventType() string  { return "PlayPassed" }
 func (PlayerOut) EventType() string   { return "PlayerOut" }
 func (TrickEnded) EventType() string  { return "TrickEnded" }
+func (MatchEnded) EventType() string  { return "MatchEnded" }
 
 // The outcomes of a hand played out (shuangkou.md, Result).
 const (
@@ -61,6 +78,8 @@ type Result struct {
 	Winners []int `json:"winners"`
 	// Multiplier is the base stakes each winner wins and each loser pays:
 	// 3, 2 or 1; for an escape 3, the escaper paying the partner's share too.
+	// With the options bomb_bonus and cap, Bonus multiplies it and Cap
+	// bounds the product.
 	Multiplier int `json:"multiplier"`
 	// CardsLeft counts the cards each seat still held.
 	CardsLeft []int `json:"cards_left"`
@@ -68,9 +87,17 @@ type Result struct {
 	// multiplied out.
 	Escaper *int `json:"escaper,omitempty"`
 	Penalty int  `json:"penalty,omitempty"`
+	// Xiang, Bonus (option bomb_bonus, a hand played out): the winning
+	// side's 相 (0 without a bomb) and the factor it gives, 2^(xiang−4)
+	// from 5相, else 1.
+	Xiang *int `json:"xiang,omitempty"`
+	Bonus int  `json:"bonus,omitempty"`
+	// Capped (option cap): the cap, when it cut the stake units each seat
+	// won or lost (Multiplier × Bonus) down to it.
+	Capped int `json:"capped,omitempty"`
 }
 
 // events decodes the game's own event types.
 var events = table.Events(
-	CardsPlayed{}, PlayPassed{}, PlayerOut{}, TrickEnded{},
+	CardsPlayed{}, PlayPassed{}, PlayerOut{}, TrickEnded{}, MatchEnded{},
 )

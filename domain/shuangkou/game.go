@@ -1,10 +1,7 @@
 package shuangkou
 
 import (
-	"bytes"
 	"encoding/json"
-	"slices"
-	"strings"
 
 	"paiju/domain/table"
 )
@@ -19,6 +16,7 @@ var (
 	_ table.Game            = (*Game)(nil)
 	_ table.Catalog         = (*Game)(nil)
 	_ table.Decider[*State] = (*Rules)(nil)
+	_ table.OptionsShown    = (*Rules)(nil)
 )
 
 // Name is the game's API name.
@@ -35,25 +33,36 @@ func (*Game) ActionTypes() []string {
 // Variants lists the variants: baibian (jokers wild) and classic (no wilds).
 func (*Game) Variants() []string { return []string{"baibian", "classic"} }
 
-// Rules returns a variant's rules. Neither variant takes options: the options
-// must be empty, null or {}; any key is rejected by name.
+// Rules returns a variant's rules under the table's options
+// (shuangkou.md, Table options; doc.go, Options). A bad option is a
+// table.BadOption naming its key.
 func (*Game) Rules(variant string, options json.RawMessage) (table.Rules, error) {
 	v, ok := variantNamed(variant)
 	if !ok {
 		return nil, table.ErrUnknownVariant.With("shuangkou has no variant %q (variants: baibian, classic)", variant)
 	}
-	if err := checkOptions(v, options); err != nil {
+	if err := v.readOptions(options); err != nil {
 		return nil, err
 	}
 	return table.Adapt[*State](&Rules{v: v}), nil
 }
 
-// variant is what one variant fixes. Both play four seats in partnerships
-// with two decks of 27 cards each (shuangkou.md); they differ only in wild.
+// variant is what one variant fixes, and the table's options read into it.
+// Both variants play four seats in partnerships with two decks of 27 cards
+// each (shuangkou.md); they differ only in which jokers are wild, which the
+// option "wild" may change too.
 type variant struct {
 	name    string
 	version string
-	wild    bool // jokers stand for any rank 3 … 2 inside a combination (百搭)
+	// wildDefault is the variant's own wild (baibian all, classic none);
+	// wild is the table's, from the option "wild".
+	wildDefault, wild Wild
+
+	// The house rules (shuangkou.md, Table options); each zero value is
+	// the behaviour before the option existed.
+	matchHands int  // "hands": the match's hands, decided by sides; 0 endless
+	bombBonus  bool // "bomb_bonus": 相 doubles a played-out result from 5相
+	cap        int  // "cap": a seat's win or loss in a played-out hand at most cap × stake; 0 none
 }
 
 const (
@@ -67,36 +76,55 @@ const (
 	winPingkou   = 1 // 1st and 4th: the side of the 1st
 	// shuangkou.md, Escape (Decision): the escaper pays for the whole side.
 	escapeEach = winShuangkou
+
+	// Bounds of the integer options (shuangkou.md, Table options).
+	maxMatchHands = 1_000_000
+	minCap        = 3 // below 3 the cap would cut every 双扣
+	maxCap        = 1_000_000
 )
 
 func variantNamed(name string) (*variant, bool) {
 	switch name {
 	case "baibian":
-		return &variant{name: "baibian", version: "shuangkou/baibian/1", wild: true}, true
+		return &variant{name: "baibian", version: "shuangkou/baibian/1", wildDefault: WildAll, wild: WildAll}, true
 	case "classic":
-		return &variant{name: "classic", version: "shuangkou/classic/1"}, true
+		return &variant{name: "classic", version: "shuangkou/classic/1", wildDefault: WildNone, wild: WildNone}, true
 	}
 	return nil, false
 }
 
-func checkOptions(v *variant, raw json.RawMessage) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
+// readOptions reads the table's options into v: "hands", "wild",
+// "bomb_bonus" and "cap", each optional (shuangkou.md, Table options).
+func (v *variant) readOptions(raw json.RawMessage) error {
+	o := table.ReadOptions("shuangkou/"+v.name, raw)
+	o.Int("hands", 1, maxMatchHands, &v.matchHands)
+	w := string(v.wild)
+	if o.Enum("wild", &w, string(WildAll), string(WildBig), string(WildNone)) {
+		v.wild = Wild(w)
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return table.ErrBadOption.With("shuangkou/%s options must be a JSON object: %v", v.name, err)
+	o.Bool("bomb_bonus", &v.bombBonus)
+	o.Int("cap", minCap, maxCap, &v.cap)
+	return o.Done()
+}
+
+// options is the options as JSON: every key for ShownOptions, the keys
+// away from their defaults for Options.
+type options struct {
+	BombBonus *bool  `json:"bomb_bonus,omitempty"`
+	Cap       int    `json:"cap,omitempty"`
+	Hands     int    `json:"hands,omitempty"`
+	Wild      string `json:"wild,omitempty"`
+}
+
+func (v *variant) options(shown bool) options {
+	o := options{Cap: v.cap, Hands: v.matchHands}
+	if shown || v.bombBonus {
+		o.BombBonus = &v.bombBonus
 	}
-	if len(m) > 0 {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		return table.ErrBadOption.With("unknown option %q: shuangkou/%s takes no options (got %s)", keys[0], v.name, strings.Join(keys, ", "))
+	if shown || v.wild != v.wildDefault {
+		o.Wild = string(v.wild)
 	}
-	return nil
+	return o
 }
 
 // Rules are one variant's rules; see doc.go.
@@ -107,8 +135,14 @@ type Rules struct {
 // Version names the rules engine version recorded in TableOpened.
 func (r *Rules) Version() string { return r.v.version }
 
-// Options is the normalized options: {}.
-func (r *Rules) Options() json.RawMessage { return json.RawMessage(`{}`) }
+// Options is the normalized options, as TableOpened records them: only the
+// keys away from their defaults, so that a table without options records
+// {} as before the options existed (rules README, Table options).
+func (r *Rules) Options() json.RawMessage { return table.OptionsJSON(r.v.options(false)) }
+
+// ShownOptions is every option with a value, defaults filled in, for the
+// lobby and the table view; "hands" and "cap" are shown only when set.
+func (r *Rules) ShownOptions() json.RawMessage { return table.OptionsJSON(r.v.options(true)) }
 
 // Seats is the number of players: four.
 func (r *Rules) Seats() int { return seats }

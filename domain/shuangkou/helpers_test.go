@@ -69,6 +69,15 @@ func (p position) build(t testing.TB, r *Rules) *table.State {
 	return st
 }
 
+// wildOf is the wild of the variants: all in baibian (true), none in
+// classic.
+func wildOf(baibian bool) Wild {
+	if baibian {
+		return WildAll
+	}
+	return WildNone
+}
+
 func passA() table.Action { return table.Action{Type: ActionPass} }
 func playA(cs string) table.Action {
 	return table.Action{Type: ActionPlay, Cards: cards.MustParse(cs)}

@@ -42,6 +42,7 @@ func (r *Rules) Legal(s *State, seat int) []table.Action {
 type holding struct {
 	s     climb.Counts
 	wilds int                                 // jokers that may stand in for natural cards
+	bjMay bool                                // BJ among them (not under the option wild "big")
 	cards [climb.NumNatural][2 * 4]cards.Card // the cards of each rank in suit order
 }
 
@@ -62,8 +63,13 @@ func newHolding(m *cards.Multiset, ct cardTypes) *holding {
 			h.s[r]++
 		}
 	}
-	if ct.wild {
-		h.wilds = h.s.Jokers()
+	bj, rj := ct.wild.wilds()
+	if bj {
+		h.wilds += int(h.s[climb.RankBJ])
+		h.bjMay = true
+	}
+	if rj {
+		h.wilds += int(h.s[climb.RankRJ])
 	}
 	return h
 }
@@ -90,13 +96,17 @@ func countsOfKey(k uint64) climb.Counts {
 }
 
 // addWild adds natural pattern p completed by w wild jokers, once per choice
-// of which jokers (so many BJ, the rest RJ) the hand can make.
+// of which jokers (so many BJ, the rest RJ) the hand can make; RJ alone
+// when BJ are not wild.
 func (g *gen) addWild(p climb.Counts, w int) {
 	if w == 0 {
 		g.add(p)
 		return
 	}
 	bj, rj := int(g.h.s[climb.RankBJ]), int(g.h.s[climb.RankRJ])
+	if !g.h.bjMay {
+		bj = 0
+	}
 	for x := max(0, w-rj); x <= min(bj, w); x++ {
 		p[climb.RankBJ], p[climb.RankRJ] = uint8(x), uint8(w-x)
 		g.add(p)

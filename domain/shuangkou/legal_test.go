@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"paiju/domain/cards"
@@ -52,7 +53,7 @@ func TestLegalCounts(t *testing.T) {
 }
 
 // legalSet is Legal's plays as "pattern key/reading name" strings.
-func legalSet(t *testing.T, legal []table.Action, wild bool, lead *Reading) map[string]bool {
+func legalSet(t *testing.T, legal []table.Action, wild Wild, lead *Reading) map[string]bool {
 	t.Helper()
 	out := map[string]bool{}
 	for _, a := range legal {
@@ -87,8 +88,11 @@ func TestLegalMatchesDecide(t *testing.T) {
 	leads := []string{"", "", "S3", "S9", "SA", "S2", "BJ", "S4 H4", "SK HK", "BJ BJ", "S6 H6 C6",
 		"S3 S4 S5 S6 S7", "S8 S9 S10 SJ SQ", "S3 S4 S5 S6 S7 S8", "S5 H5 S6 H6 S7 H7", "S3 H3 C3 S4 H4 C4",
 		"S5 H5 C5 D5", "SK HK CK DK SK", "BJ BJ RJ RJ"}
-	for _, variant := range []string{"baibian", "classic"} {
-		r := rulesFor(t, variant)
+	// Both variants, and the wild jokers of the option "wild": RJ alone
+	// (shuangkou.md, Table options).
+	for _, variant := range []string{"baibian", "classic", `classic {"wild":"big"}`} {
+		name, raw, _ := strings.Cut(variant, " ")
+		r := rulesWith(t, name, raw)
 		for i := range 1000 {
 			// 9 to 11 cards, with extra jokers one time in two.
 			var hand []cards.Card

@@ -58,6 +58,16 @@ type randomTable struct {
 	*gametest.Driver
 	r    *Rules
 	deck cards.Multiset // two whole decks
+
+	// randomOptions: each table opens with options drawn from Rng
+	// (TestRandomHandsOptions), read into r.
+	randomOptions bool
+	// What the table has seen, for the options' checks: each seat's bombs
+	// this deal as 相 (shuangkou.md, Table options, bomb_bonus), the
+	// seats' totals and the hands settled at this table.
+	xiangs  [seats][]int
+	totals  [seats]int
+	settled int
 }
 
 func newRandomTable(t testing.TB, r *Rules, seed uint64) *randomTable {
@@ -71,6 +81,15 @@ func newRecordedTable(t testing.TB, r *Rules, seed uint64, record func([]table.P
 }
 
 func (rt *randomTable) Open() (table.Rules, []table.Payload) {
+	if rt.randomOptions {
+		raw := randomOptions(rt.Rng)
+		r, err := New().Rules(rt.r.v.name, raw)
+		if err != nil {
+			rt.T.Fatalf("options %s: %v", raw, err)
+		}
+		rt.r = table.Adapted(r).(*Rules)
+	}
+	rt.totals, rt.settled = [seats]int{}, 0
 	stake := 1 + rt.Rng.IntN(5)
 	evs, err := table.Open(rt.r.untyped(), fmt.Sprint("t", rt.Seed), "shuangkou", rt.r.v.name, stake, "p0")
 	if err != nil {
@@ -80,8 +99,19 @@ func (rt *randomTable) Open() (table.Rules, []table.Payload) {
 }
 
 func (rt *randomTable) Applied(e table.Payload) {
-	if d, ok := e.(table.HandDealt); ok {
-		rt.checkDeal(d)
+	switch e := e.(type) {
+	case table.HandDealt:
+		rt.checkDeal(e)
+		rt.xiangs = [seats][]int{}
+	case CardsPlayed:
+		if x := bombXiang(e); x > 0 {
+			rt.xiangs[e.Seat] = append(rt.xiangs[e.Seat], x)
+		}
+	case table.HandSettled:
+		rt.settled++
+		for i, d := range e.Deltas {
+			rt.totals[i] += d
+		}
 	}
 }
 
@@ -214,7 +244,8 @@ func (rt *randomTable) Events(gpre table.GameState, seat int, a table.Action, ev
 				rt.Fatalf("trick ended after %d passes with %d others holding cards", pre.passes+1, pre.othersWithCards(w))
 			}
 		case table.HandSettled:
-			rt.checkSettlement(pre, seat, a, e)
+			rt.checkSettlement(pre, seat, a, e, evs[0])
+			rt.checkMatch(e, evs)
 		}
 	}
 }
@@ -270,7 +301,7 @@ func (rt *randomTable) checkCards() {
 	}
 }
 
-func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs table.HandSettled) {
+func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs table.HandSettled, firstEv table.Payload) {
 	rt.T.Helper()
 	var res Result
 	if err := json.Unmarshal(hs.Result, &res); err != nil {
@@ -287,7 +318,11 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 			}
 		}
 		want[seat] = -6 * stake
+		if res.Xiang != nil || res.Bonus != 0 || res.Capped != 0 {
+			rt.Fatalf("an escape's result %+v names 相 or the cap (shuangkou.md, Table options: escapes unchanged)", res)
+		}
 	} else {
+		lastPlay := firstEv.(CardsPlayed)
 		finish := append(slices.Clone(pre.finish), seat)
 		first := finish[0]
 		// shuangkou.md, Result: the hand ends when a side is out.
@@ -303,10 +338,11 @@ func (rt *randomTable) checkSettlement(pre *State, seat int, a table.Action, hs 
 		if sideOf(seat) == sideOf(first) {
 			mult = 5 - len(finish) // out 2nd: 双扣 3; out 3rd: 单扣 2
 		}
+		units := rt.optionUnits(mult, sideOf(first), lastPlay, res)
 		for i := range want {
-			want[i] = -stake * mult
+			want[i] = -stake * units
 			if sideOf(i) == sideOf(first) {
-				want[i] = stake * mult
+				want[i] = stake * units
 			}
 		}
 		if res.Multiplier != mult || !slices.Equal(res.Finish, finish) {

@@ -46,6 +46,16 @@ type State struct {
 	finish   []int      // seats out, in order
 	plays    [seats]int // plays made by each seat this deal
 	lastLead int        // who led the current trick
+
+	// 相 of the option "bomb_bonus": each seat's bombs this deal and its
+	// largest bomb's 相 (its card count; 7 for the joker bomb).
+	bombs, xiang [seats]int
+
+	// The match of the option "hands": hands settled (escapes count), each
+	// seat's total, and whether MatchEnded ended it.
+	settled   int
+	totals    [seats]int
+	matchOver bool
 }
 
 type play struct {
@@ -65,8 +75,9 @@ func (s *State) Clone() table.GameState {
 	return &c
 }
 
-// NeedsDeal reports that no deal is running: 双扣 plays hands without end.
-func (s *State) NeedsDeal() bool { return s.phase == phaseWaiting }
+// NeedsDeal reports that no deal is running and the table plays on: hands
+// without end, or with the option "hands" until MatchEnded.
+func (s *State) NeedsDeal() bool { return s.phase == phaseWaiting && !s.matchOver }
 
 func partner(seat int) int { return (seat + 2) % seats }
 
@@ -104,6 +115,10 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		}
 		s.played.Add(e.Cards...)
 		s.plays[e.Seat]++
+		if x := e.Reading.xiang(); x > 0 {
+			s.bombs[e.Seat]++
+			s.xiang[e.Seat] = max(s.xiang[e.Seat], x)
+		}
 		if s.last == nil {
 			s.lastLead = e.Seat
 		}
@@ -122,6 +137,12 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		s.phase = phaseWaiting
 	case table.HandSettled:
 		s.phase = phaseWaiting
+		s.settled++
+		for i, d := range e.Deltas {
+			s.totals[i] += d
+		}
+	case MatchEnded:
+		s.matchOver = true
 	}
 	return s
 }
@@ -139,4 +160,5 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.last, s.passes = nil, 0
 	s.finish = nil
 	s.plays = [seats]int{}
+	s.bombs, s.xiang = [seats]int{}, [seats]int{}
 }

@@ -14,7 +14,8 @@ import (
 type GameView struct {
 	Hand int `json:"hand"`
 	Deal int `json:"deal"`
-	// Wild reports jokers wild in combinations (百变).
+	// Wild reports jokers wild in combinations (百变): both, or RJ alone
+	// under the option wild "big" (the table's options say which).
 	Wild bool `json:"wild"`
 	// Sides are the two fixed partnerships, [[0, 2], [1, 3]] (partners sit
 	// opposite, shuangkou.md); Partner is the viewer's partner, null for
@@ -31,8 +32,20 @@ type GameView struct {
 	CardsLeft []int     `json:"cards_left"` // per seat
 	Finish    []int     `json:"finish"`     // seats out, in order (头游 first)
 	Plays     []int     `json:"plays"`      // plays made per seat this deal
+	// Match is the match of the option "hands"; absent without it.
+	Match *MatchView `json:"match,omitempty"`
 	// Hands holds every seat's cards, for the auditor only.
 	Hands [][]cards.Card `json:"hands,omitempty"`
+}
+
+// MatchView is a match of the option "hands", decided by sides
+// (shuangkou.md, Table options): Hands is the option, Played the hands
+// settled, Sides the two sides' totals, Over true once MatchEnded.
+type MatchView struct {
+	Hands  int         `json:"hands"`
+	Played int         `json:"played"`
+	Over   bool        `json:"over"`
+	Sides  []SideTotal `json:"sides"`
 }
 
 // PlayView is a play on the table.
@@ -53,7 +66,7 @@ func (r *Rules) View(s *State, seat int) table.View {
 	if seat >= 0 && seat < seats && s.hand > 0 {
 		v.Hand = s.handCards(seat)
 	}
-	g := GameView{Hand: s.hand, Deal: s.deal, Wild: r.v.wild, Passes: s.passes, Finish: slices.Clone(s.finish),
+	g := GameView{Hand: s.hand, Deal: s.deal, Wild: r.v.wild != WildNone, Passes: s.passes, Finish: slices.Clone(s.finish),
 		Sides: [][]int{{0, 2}, {1, 3}}}
 	if seat >= 0 && seat < seats {
 		g.Partner = table.Seat(partner(seat))
@@ -66,6 +79,9 @@ func (r *Rules) View(s *State, seat int) table.View {
 		g.Leader = table.Seat(s.lastLead)
 		g.CardsLeft = s.cardsLeft()
 		g.Plays = slices.Clone(s.plays[:])
+	}
+	if r.v.matchHands > 0 {
+		g.Match = &MatchView{Hands: r.v.matchHands, Played: s.settled, Over: s.matchOver, Sides: sideStandings(s.totals[:])}
 	}
 	if s.last != nil {
 		g.LastPlay = &PlayView{Seat: s.last.seat, Cards: slices.Clone(s.last.cards), Reading: s.last.reading}

@@ -179,7 +179,7 @@ func CheckOrdinaryOptions(g Game, options json.RawMessage) error {
 	}
 	for _, k := range t.TournamentOnly() {
 		if _, ok := m[k]; ok {
-			return ErrBadOption.With("option %q is only for the tables of a duplicate tournament, never an ordinary table's", k)
+			return BadOption(k, "option %q is only for the tables of a duplicate tournament, never an ordinary table's", k)
 		}
 	}
 	return nil

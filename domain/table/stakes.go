@@ -14,7 +14,8 @@ const MaxStake = 1_000_000
 // bombs × 4 for the rocket) = 3·2^36 < 2^38; played out, the landlord's
 // 3 × 24 × 2 × 2^26 × 4 × 4 (spring) = 9·2^33 is smaller. hubei (one deck,
 // 13 bombs) reaches 3·2^23, 升级 escapes 16 (× the bonus seats), 打盾 4 per
-// opponent plus awards, 牛牛 5 per bout × 7 bouts, 双扣 6; all far below.
+// opponent plus awards, 牛牛 5 per bout × 7 bouts, 双扣 3 × 2^(相 − 4) with
+// bomb_bonus (at most 3·2^11); all far below.
 const MaxMultiplier = 1 << 38
 
 // MaxDelta bounds the magnitude of a seat's delta (and of the house's share)

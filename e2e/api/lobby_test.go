@@ -26,7 +26,9 @@ type listing struct {
 	HandsPlayed int    `json:"hands_played"`
 	Spectators  string `json:"spectators"`
 	Watchers    bool   `json:"watchers"`
-	Players     []struct {
+	// Options are the table's options, defaults filled in.
+	Options json.RawMessage `json:"options"`
+	Players []struct {
 		Seat     int    `json:"seat"`
 		PlayerID string `json:"player_id"`
 		Name     string `json:"name"`
@@ -328,7 +330,7 @@ func TestQuickPlay(t *testing.T) {
 		{"unknown variant", ann.Token, map[string]any{"game": "doudizhu", "variant": "moon"}, nil, false, 422, "unknown_variant"},
 		{"stake 0", ann.Token, map[string]any{"game": "doudizhu", "variant": "classic", "stake": 0}, nil, true, 422, "invalid_option"},
 		{"no variant", ann.Token, map[string]any{"game": "doudizhu"}, nil, true, 400, "malformed_json"},
-		{"options", ann.Token, map[string]any{"game": "doudizhu", "variant": "classic", "options": map[string]any{}}, nil, true, 400, "malformed_json"},
+		{"options not an object", ann.Token, map[string]any{"game": "doudizhu", "variant": "classic", "options": []int{3}}, nil, true, 422, "invalid_option"},
 		{"If-Match", ann.Token, kind, map[string]string{"If-Match": `"1"`}, true, 400, "invalid_if_match"},
 		{"auditor", auditorToken, kind, nil, false, 403, "auditor_read_only"},
 	} {

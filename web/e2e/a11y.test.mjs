@@ -67,6 +67,12 @@ test("text contrast on every page at both sizes", { timeout: 180_000 }, async (t
   for (const viewport of [DESKTOP, PHONE]) {
     const { page, context, problems } = await openPage(browser, env.server.url, viewport, { locale: "zh-CN" });
     await page.locator("ul.listings[data-loaded]").waitFor();
+    // The open form's house rules shown, a refusal among them.
+    await page.locator("form.create details.options summary").click();
+    await page.evaluate(() => {
+      const e = document.querySelector("form.create .opt-error");
+      if (e) e.textContent = "invalid_option";
+    });
     assert.deepEqual(await lowContrast(page), [], "lobby");
     // A table with bots, so that seats, plays and the hand all show.
     await page.selectOption("#create-game", "doudizhu");
@@ -105,7 +111,7 @@ test("the keyboard reaches the lobby's controls, with a visible focus", async (t
     assert.ok(f.outline, `${f.what} shows no focus outline`);
     reached.push(f.what);
   }
-  for (const want of ["A:Skip to content", "A:Lobby", "A:Leaderboards", "SELECT:game", "SELECT:variant", "BUTTON:Play now", "INPUT:stake", "BUTTON:Open and sit down", "BUTTON:Refresh"]) {
+  for (const want of ["A:Skip to content", "A:Lobby", "A:Leaderboards", "SELECT:game", "SELECT:variant", "BUTTON:Play now", "INPUT:stake", "SUMMARY:House rules (defaults)", "BUTTON:Open and sit down", "BUTTON:Refresh"]) {
     assert.ok(reached.includes(want), `Tab never reaches ${want}: ${reached.join(", ")}`);
   }
   assert.ok(reached.indexOf("BUTTON:Play now") < reached.indexOf("BUTTON:Open and sit down"), "tab order follows the page");

@@ -99,3 +99,18 @@ test("the replay's hands hold every card a seat plays, buries or gives, at the s
     if (!f.startsWith("niuniu")) assert.ok(moved > 10, `${f}: ${moved} cards moved`);
   }
 });
+
+// The cases TestWebVerifierAgreesWithGo writes hold tables opened with
+// house rules (a 牛牛 table dealing 52 cards among them), whose hand
+// records hold no options.
+const casesFile = process.env.PAIJU_VERIFY_CASES;
+test("every hand of the tables with house rules verifies on the replay page", { skip: casesFile ? false : "PAIJU_VERIFY_CASES is not set (the Go test TestWebVerifierAgreesWithGo sets it)" }, async () => {
+  const cases = JSON.parse(readFileSync(/** @type {string} */ (casesFile), "utf8")).filter((/** @type {{ok: boolean, name: string}} */ c) => c.ok && c.name.startsWith("options_"));
+  assert.ok(cases.length > 0, "no export of a table with options among the cases");
+  for (const c of cases) {
+    for (const rec of records(readFileSync(c.file, "utf8"))) {
+      const res = await verifyHand(rec, rec.events, t);
+      assert.equal(res.ok, true, `${c.name} hand ${rec.hand}: ${res.lines[0]}`);
+    }
+  }
+});

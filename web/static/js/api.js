@@ -25,14 +25,16 @@ export class ApiError extends Error {
    * @param {string} code
    * @param {string} detail
    * @param {string} [requestID]
+   * @param {string} [option] with invalid_option, the table option refused (the problem's `option`)
    */
-  constructor(status, code, detail, requestID) {
+  constructor(status, code, detail, requestID, option) {
     super(`${status} ${code}: ${detail}`);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
     this.detail = detail;
     this.requestID = requestID;
+    this.option = option;
   }
 }
 
@@ -93,7 +95,7 @@ export class Api {
     } catch {
       // not problem+json: described by the status alone
     }
-    if (isProblem(body)) throw new ApiError(res.status, body.code, body.detail ?? body.title, body.request_id);
+    if (isProblem(body)) throw new ApiError(res.status, body.code, body.detail ?? body.title, body.request_id, body.option);
     throw new ApiError(res.status, "http_" + res.status, res.statusText);
   }
 
@@ -135,7 +137,10 @@ export class Api {
     return this.json("POST", "/v1/tables", { body });
   }
 
-  /** @param {{game: string, variant: string, stake?: number}} body @returns {Promise<Table>} */
+  /**
+   * @param {{game: string, variant: string, stake?: number, options?: Record<string, unknown>}} body
+   * @returns {Promise<Table>}
+   */
   quickPlay(body) {
     return this.json("POST", "/v1/tables/quick", { body });
   }

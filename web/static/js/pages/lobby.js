@@ -3,13 +3,20 @@
 // (GET /v1/tables), refreshed every few seconds.
 //
 // Each listed table is <li class="listing" data-table-id="..."> with a
-// Join button (open tables) and a Watch link.
+// Join button (open tables) and a Watch link; its facts name the house
+// rules it plays away from the defaults. Quick play and the open form
+// offer the house rules of the game and variant chosen (optionsform.js)
+// and send those changed; a refused one is shown next to its control.
 
+import { ApiError } from "../api.js";
 import { GAMES, gameName, kindName, variantName } from "../games.js";
+import { activeOptions } from "../options.js";
+import { optionsEditor } from "../optionsform.js";
 
 /** @typedef {import("../app.js").AppContext} AppContext */
 /** @typedef {import("../types.js").TableListing} TableListing */
 /** @typedef {import("../types.js").OpenTable} OpenTable */
+/** @typedef {ReturnType<typeof optionsEditor>} OptionsEditor */
 
 /**
  * @template {keyof HTMLElementTagNameMap} K
@@ -69,6 +76,23 @@ function kindPicker(t, prefix) {
 }
 
 /**
+ * The house rules of a form's game and variant, offered again whenever
+ * either changes.
+ * @param {{game: HTMLSelectElement, variant: HTMLSelectElement}} kind
+ * @param {string} prefix id prefix
+ * @returns {OptionsEditor}
+ */
+function withOptions(kind, prefix) {
+  const editor = optionsEditor(prefix);
+  const offer = () => editor.show(kind.game.value, kind.variant.value);
+  // kindPicker's own listener has filled the variants by now.
+  kind.game.addEventListener("change", offer);
+  kind.variant.addEventListener("change", offer);
+  offer();
+  return editor;
+}
+
+/**
  * @param {HTMLElement} root
  * @param {Record<string, string>} _params
  * @param {AppContext} ctx
@@ -85,6 +109,20 @@ export function render(root, _params, ctx) {
     status.classList.add("error");
   };
 
+  /**
+   * A refused option is told next to its control; the status says which,
+   * for those who read the page from the top. Other errors go to the
+   * status alone.
+   * @param {OptionsEditor} editor
+   * @param {unknown} err
+   */
+  const refused = (editor, err) => {
+    const label = err instanceof ApiError && err.code === "invalid_option" && err.option ? editor.refuse(err.option, err.detail) : null;
+    if (label === null) return fail(err);
+    status.textContent = t("opt.refused", { label });
+    status.classList.add("error");
+  };
+
   const page = el("div", "lobby");
   page.append(el("h1", undefined, t("page.lobby")), status);
 
@@ -94,15 +132,19 @@ export function render(root, _params, ctx) {
   const qh = el("h2", undefined, t("lobby.quick"));
   qh.id = "quick-h";
   const qk = kindPicker(t, "quick");
+  // Quick play matches tables by their options too (openapi.yaml, quickPlay).
+  const qrules = withOptions(qk, "quick");
   const qb = el("button", "primary", t("lobby.quickPlay"));
   qb.type = "submit";
-  quick.append(qh, el("p", "muted", t("lobby.quickHelp")), ...qk.fields, qb);
+  quick.append(qh, el("p", "muted", t("lobby.quickHelp")), ...qk.fields, qrules.element, qb);
   quick.addEventListener("submit", (e) => {
     e.preventDefault();
     qb.disabled = true;
-    api.quickPlay({ game: qk.game.value, variant: qk.variant.value })
+    qrules.clear();
+    const options = qrules.values();
+    api.quickPlay({ game: qk.game.value, variant: qk.variant.value, ...(options ? { options } : {}) })
       .then((tbl) => ctx.navigate(`/tables/${encodeURIComponent(tbl.id)}`))
-      .catch(fail)
+      .catch((err) => refused(qrules, err))
       .finally(() => (qb.disabled = false));
   });
 
@@ -133,25 +175,29 @@ export function render(root, _params, ctx) {
     o.value = String(n);
     bots.append(o);
   }
+  const rules = withOptions(ck, "create");
   const cb = el("button", "primary", t("lobby.createSubmit"));
   cb.type = "submit";
-  create.append(ch, ...ck.fields, field(t("lobby.stake"), stake), field(t("lobby.clock"), clock), field(t("lobby.bots"), bots), cb);
+  create.append(ch, ...ck.fields, field(t("lobby.stake"), stake), field(t("lobby.clock"), clock), field(t("lobby.bots"), bots), rules.element, cb);
   create.addEventListener("submit", (e) => {
     e.preventDefault();
     cb.disabled = true;
+    rules.clear();
+    const options = rules.values();
     const body = /** @type {OpenTable} */ ({
       game: ck.game.value,
       variant: ck.variant.value,
       stake: Number(stake.value),
       clock: { turn_seconds: Number(clock.value) },
       bots: Number(bots.value),
+      ...(options ? { options } : {}),
     });
     api.openTable(body)
       .then(async (tbl) => {
         await api.join(tbl.id);
         ctx.navigate(`/tables/${encodeURIComponent(tbl.id)}`);
       })
-      .catch(fail)
+      .catch((err) => refused(rules, err))
       .finally(() => (cb.disabled = false));
   });
 
@@ -187,6 +233,7 @@ export function render(root, _params, ctx) {
     const who = el("span", "who", l.players.map((p) => p.name).join(t("list.sep")) || t("lobby.nobody"));
     const facts = [t("lobby.free", { n: l.free_seats }), t("table.stake", { n: l.stake }), t("lobby.played", { n: l.hands_played })];
     if (l.spectators === "after_deal") facts.push(t("lobby.afterDeal")); // spectators see each deal once it has ended
+    facts.push(...activeOptions(l.game, l.variant, l.options).map((o) => o.text));
     const meta = el("span", "meta muted", facts.join(" · "));
     li.append(kind, who, meta);
     const seated = l.players.some((p) => p.player_id === ctx.player.id);

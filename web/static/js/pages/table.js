@@ -10,6 +10,9 @@
 // /legal. Legal actions of another version than the view's are never
 // shown.
 //
+// Under the title, the house rules the table plays away from the
+// defaults (options.js), one item each in <ul class="table-options">.
+//
 // The root element carries what a test or an assistive tool reads:
 //   <section class="table-page" data-table-id data-seat data-turn
 //            data-phase data-version data-ready="true|false">
@@ -19,6 +22,7 @@
 import { ApiError } from "../api.js";
 import { cardName, renderBacks, renderCard, renderHand, renderNiuniu, trumpSet } from "../cards.js";
 import { kindName } from "../games.js";
+import { activeOptions } from "../options.js";
 import { gameFacts, settlementFacts } from "./gamefacts.js";
 import { t as tr } from "../i18n.js";
 
@@ -227,6 +231,8 @@ export function render(root, params, ctx) {
   page.dataset.ready = "false";
   const title = el("h1", undefined, t("page.table"));
   const info = el("p", "table-info muted");
+  const rulesEl = el("ul", "table-options");
+  rulesEl.setAttribute("aria-label", t("opt.active"));
   const status = el("p", "status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
@@ -246,7 +252,7 @@ export function render(root, params, ctx) {
   const tableRow = el("div", "table-actions");
   const settleEl = el("section", "settlement");
   const arrangeEl = el("div", "arrangement");
-  page.append(title, info, status, announce, seatsEl, publicEl, handBox, actionsEl, tableRow, settleEl);
+  page.append(title, info, rulesEl, status, announce, seatsEl, publicEl, handBox, actionsEl, tableRow, settleEl);
   root.append(page);
 
   /** @type {Table | null} */
@@ -520,12 +526,26 @@ export function render(root, params, ctx) {
       v.clock && v.clock.turn_seconds > 0 ? t("table.clock", { n: v.clock.turn_seconds }) : t("table.noClock"),
       v.closed ? t("table.closed") : "",
     ].filter(Boolean).join(" · ");
+    drawRules(v);
     drawSeats(v);
     drawPublic(v);
     if (redrawHand || !hand) drawHand(v);
     drawArrangement(v);
     drawActions(v);
     drawSettlement(v);
+  }
+
+  /** @param {Table} v */
+  function drawRules(v) {
+    const items = activeOptions(v.game, v.variant, v.options);
+    const now = JSON.stringify(items);
+    if (rulesEl.dataset.shown === now) return; // fixed for the table's life: drawn once
+    rulesEl.dataset.shown = now;
+    rulesEl.replaceChildren(...items.map((o) => {
+      const li = el("li", undefined, o.text);
+      li.dataset.option = o.key;
+      return li;
+    }));
   }
 
   /** @param {Table} v */

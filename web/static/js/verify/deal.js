@@ -3,7 +3,7 @@
 // doc.go (Dealing) specify, so that a recorded HandDealt can be recomputed
 // from its revealed seed.
 
-import { shuffled } from "./shuffle.js";
+import { shuffled, shuffledWithout } from "./shuffle.js";
 
 /**
  * What a deal recomputes. firstSeat is null where it depends on the table's
@@ -174,15 +174,26 @@ export function dealerFor(game, variant, options) {
       if (variant !== "classic") return null;
       const seats = typeof options.seats === "number" ? options.seats : 4;
       const banker = typeof options.banker === "number" ? options.banker : 0;
+      // niuniu.md, Table options: banker_mode and jokers (doc.go, Dealing).
+      const mode = typeof options.banker_mode === "string" ? options.banker_mode : "fixed";
+      const jokers = options.jokers !== false;
+      let previous = -1;
       return {
         seats,
         decks: 1,
         async deal(seed) {
-          const { deck: d } = await shuffled(seed, 1);
+          const { deck: d, stream } = jokers ? await shuffled(seed, 1) : await shuffledWithout(seed, ["BJ", "RJ"]);
           const hands = roundRobin(d, seats, 5).map((h) => h.sort(niuniuOrder));
-          return { hands, kitty: [], firstSeat: banker, turned: null };
+          // rotate: hand 1 the banker seat, then the previous banker + 1;
+          // random: the next draw after the shuffle.
+          let f = banker;
+          if (mode === "rotate" && previous >= 0) f = (previous + 1) % seats;
+          if (mode === "random") f = await stream.below(seats);
+          return { hands, kitty: [], firstSeat: f, turned: null };
         },
-        dealt() {},
+        dealt(d) {
+          previous = d.first_seat;
+        },
         settled() {},
       };
     }

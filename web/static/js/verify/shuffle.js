@@ -108,7 +108,26 @@ export class Stream {
  * @param {number} k
  */
 export async function shuffled(seed, k) {
-  const d = deck(k);
+  return shuffleFrom(seed, deck(k));
+}
+
+/**
+ * One deck in canonical order without the cards left out (牛牛's jokers
+ * false leaves out BJ and RJ), shuffled from the seed by the same
+ * Fisher–Yates, with the stream left after the shuffle.
+ * @param {Uint8Array} seed
+ * @param {string[]} leftOut
+ */
+export async function shuffledWithout(seed, leftOut) {
+  return shuffleFrom(seed, deck(1).filter((c) => !leftOut.includes(c)));
+}
+
+/**
+ * Fisher–Yates over d in place, driven by the seed's stream.
+ * @param {Uint8Array} seed
+ * @param {string[]} d
+ */
+async function shuffleFrom(seed, d) {
   const st = new Stream(seed);
   for (let i = d.length - 1; i > 0; i--) {
     const j = await st.below(i + 1);
