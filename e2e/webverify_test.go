@@ -72,6 +72,17 @@ func TestWebVerifierAgreesWithGo(t *testing.T) {
 		v := versionOf{"niuniu", "classic", "niuniu/classic with " + options}
 		exports["options_"+name] = recordStreamWith(t, reg, v, json.RawMessage(options))
 	}
+	// 升级's options change no deal and no first seat (the deal reads only
+	// the seed and the last settlement's next_dealer): the browser's
+	// verifier re-deals a match played under them as it is.
+	for name, options := range map[string]string{
+		"shengji_ningyang_levels": `{"start_level":"2","must_defend":"points","step":20,"kitty_multiplier":"linear"}`,
+		"shengji_guafeng_levels":  `{"start_level":"2","must_defend":"last","step":30,"show_points":false}`,
+	} {
+		variant := strings.Split(name, "_")[1]
+		v := versionOf{"shengji", variant, "shengji/" + variant + " with " + options}
+		exports["options_"+name] = recordStreamWith(t, reg, v, json.RawMessage(options))
+	}
 	for k, b := range duplicateExports(t, reg, "doudizhu", "classic", 6) {
 		exports["duplicate_doudizhu_"+k] = b
 	}

@@ -213,11 +213,12 @@ func (s *State) closeDeal() []table.Payload {
 			return []table.Payload{table.DealVoided{Hand: s.hand, Deal: s.deal, Reason: "kitty_all_jokers", Seed: s.Seed}}
 		}
 		if s.v.menPai {
-			// 悶牌: the dealer side drops a level, not below A.
+			// 悶牌: the dealer side drops a level, not below the first
+			// (start_level).
 			side := sideOf(dealer)
-			l := max(1, s.levels[side]-1)
+			l := max(s.o.first(), s.levels[side]-1)
 			level = levelRank(l)
-			evs = append(evs, LevelDropped{Side: side, Level: levelName(l)})
+			evs = append(evs, LevelDropped{Side: side, Level: s.o.levelName(l)})
 		}
 		evs = append(evs, KittyFlipped{Cards: slices.Clone(s.kitty[:i+1]), Suit: suitName(s.kitty[i].Suit)})
 		if dealer < 0 {

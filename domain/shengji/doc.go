@@ -95,10 +95,31 @@
 //
 // # Options
 //
-//	{"match": true, "kitty_multiplier": "by_shape"}   the defaults
+//	{"match": true, "kitty_multiplier": "by_shape"}   the defaults as recorded
 //
-// match false plays one hand and closes the table. kitty_multiplier
-// "double" multiplies the kitty by 2 whatever the shape. duplicate true
+// match false plays one hand and closes the table. kitty_multiplier (with n
+// cards and p pairs in the last trick's winning play): "by_shape" 2^(p+1),
+// "double" 2 whatever the shape, "linear" 2n, "cards" n (Result.kitty_rule
+// names a mode other than the variant's default when the kitty counted).
+// The options of shengji.md's Table options, turn 3, recorded only when not
+// at their default (so a table opened without them records what it always
+// did), and shown by ShownOptions with every default filled in:
+//
+//	step         40 (default), 30, 20: points per level step; X < 80, the
+//	             dealer side wins 1 + ⌊(80 − X)/step⌋ (guafeng ⌈(80 − X)/step⌉,
+//	             +1 at X ≤ 0); X ≥ 80, the defenders 1 + ⌊(X − 80)/step⌋
+//	             (guafeng: one level less). Result.step when not 40.
+//	start_level  "A" (default) or "2": levels run 2 … K, A (level numbers
+//	             2 … 14) and passing A wins; 悶牌 drops no lower than 2.
+//	must_defend  "none" (default), "last" or "points": gates at the last
+//	             level (and 5, 10, K): a side stops at the first gate above
+//	             it, and rises from a gate only by a dealer-side win
+//	             (Result.steps_lost: the steps cut off).
+//	show_points  true (default) or false: view-only, GameView.defender_points
+//	             and the sides' points are null for the players and watchers
+//	             until the hand is over (the auditor sees them).
+//
+// step, start_level and must_defend are refused in qiangbao. duplicate true
 // (any variant; a duplicate tournament's tables) plays every hand as a
 // match's first hand: the levels stay where they start, the settlement
 // names no next dealer (the first-hand rule chooses each hand's), qiangbao
@@ -203,7 +224,12 @@
 // 120–155 +2 and one level; … Not on stage: the dealer's partner deals
 // next; on stage: the dealer's next seat.
 //
-//	{"match": true, "kitty_deduction": true}   guafeng's options, the defaults
+//	{"match": true, "kitty_deduction": true}   guafeng's options, the defaults as recorded
+//
+// guafeng's kitty_multiplier is "cards" (the default, left out of the
+// recorded options), "linear" or "double"; the trump-only condition stays,
+// and the deduction uses the same factor. step, start_level, must_defend and
+// show_points as ningyang's.
 //
 // # qiangbao (抢报, seed 002's team match; rules version "shengji/qiangbao/2")
 //

@@ -213,6 +213,14 @@ type Result struct {
 	Multiple   int    `json:"multiple"`
 	LevelSteps int    `json:"level_steps"`
 	NextDealer *int   `json:"next_dealer"`
+	// The table options that changed this result, absent at their
+	// defaults (shengji.md, Table options): KittyRule the kitty_multiplier
+	// mode that made KittyMultiplier, Step the points per level that made
+	// Multiple, StepsLost the level steps a must_defend gate cut off
+	// (LevelSteps is what the side did rise).
+	KittyRule string `json:"kitty_rule,omitempty"`
+	Step      int    `json:"step,omitempty"`
+	StepsLost int    `json:"steps_lost,omitempty"`
 	// Levels: each side's level after the hand (side 0 = seats 0 and 2),
 	// "won" past K. MatchWinner is the side that passed K.
 	Levels      []string `json:"levels"`

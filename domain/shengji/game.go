@@ -1,11 +1,9 @@
 package shengji
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"paiju/domain/cards"
 	"paiju/domain/table"
@@ -26,6 +24,8 @@ var (
 	_ table.Versioned = (*Game)(nil)
 	// "duplicate" is refused on an ordinary table.
 	_ table.TournamentOptions = (*Game)(nil)
+	// The lobby and the view show every option, defaults filled in.
+	_ table.OptionsShown = (*Rules)(nil)
 )
 
 // Name is the game's API name.
@@ -104,8 +104,9 @@ type variant struct {
 	// menPai: a later hand nobody declares drops the dealer side a level and
 	// flips the kitty; a first one is dealt again (悶牌, seed 003).
 	menPai bool
-	// score is the scoring table: the winning side and the multiple.
-	score func(x int) (dealerWins bool, multiple int)
+	// score is the scoring table: the winning side and the multiple, for
+	// the defenders' points x and the step option's points per level.
+	score func(x, step int) (dealerWins bool, multiple int)
 	// handSize and kittyLen: the cards each seat draws and the kitty
 	// (26 and 4; qiangbao 25 and 8).
 	handSize, kittyLen int
@@ -181,83 +182,260 @@ func variantAt(version, name string) (*variant, bool) {
 	return v, true
 }
 
-// Kitty multiplier modes (shengji.md, Kitty, ningyang Decision).
+// Kitty multiplier modes (shengji.md, Kitty, ningyang Decision; Table
+// options, kitty_multiplier): what the kitty's points are multiplied by,
+// with n cards and p pairs in the last trick's winning play.
 const (
-	// KittyByShape: ×2 for a single, ×4 for a pair, ×2^(pairs+1) for a tractor.
+	// KittyByShape: 2^(p+1): ×2 for a single, ×4 for a pair, ×2^(pairs+1)
+	// for a tractor (ningyang's and qiangbao's default).
 	KittyByShape = "by_shape"
 	// KittyDouble: ×2 whatever the shape of the last trick's winning play.
 	KittyDouble = "double"
+	// KittyLinear: ×2n.
+	KittyLinear = "linear"
+	// KittyCards: ×n (guafeng's default, seed 003 note 4).
+	KittyCards = "cards"
 )
 
-// options are a table's options, recorded normalized in TableOpened. Each
-// variant records only its own: ningyang match and kitty_multiplier,
-// guafeng match and kitty_deduction.
+// must_defend (必打) modes (shengji.md, Table options, must_defend).
+const (
+	MustDefendNone   = "none"
+	MustDefendLast   = "last"
+	MustDefendPoints = "points"
+)
+
+// Defaults of the options the rules file added in turn 3 (shengji.md, Table
+// options): the behaviour before they existed.
+const (
+	defaultStep = 40
+	// startAce and startTwo are the first level of the start_level option:
+	// levels are numbered by rank (1 = A, 2..13 = 2..K) and a start at 2
+	// climbs 2 … K and then A, numbered 14.
+	startAce = 1
+	startTwo = 2
+)
+
+// options are a table's options as the rules read them. The zero value of
+// every field added in turn 3 is its default (Step 0 is 40, StartLevel 0 is
+// A, MustDefend "" is none, HidePoints false shows them), so a stream that
+// lacks a key plays it at its default.
 type options struct {
-	// Match: play hands until a side passes K (true, the default), or one
-	// hand only (shengji.md, Levels: "a table may be opened as a single hand
-	// or as a match").
-	Match bool `json:"match"`
-	// KittyMultiplier (ningyang) is KittyByShape (default) or KittyDouble.
-	KittyMultiplier string `json:"kitty_multiplier,omitempty"`
+	// Match: play hands until a side passes its last level (true, the
+	// default), or one hand only (shengji.md, Levels: "a table may be
+	// opened as a single hand or as a match").
+	Match bool
+	// KittyMultiplier is one of the Kitty* modes; "" reads as by_shape.
+	KittyMultiplier string
 	// KittyDeduction (guafeng, default true): when the dealer side wins the
 	// last trick with trumps, the kitty's points × the multiplier are taken
 	// off the defenders' points (shengji.md, Scoring, guafeng Decision).
-	KittyDeduction *bool `json:"kitty_deduction,omitempty"`
+	KittyDeduction bool
 	// Duplicate: every hand is played as a match's first hand — levels as
 	// they start, the first-hand rule choosing the dealer — and nothing
 	// ends the match but the table's max_hands. Tables of a duplicate
 	// tournament play the same deals, and a deal is only comparable
 	// between them if it is played under the same level and dealer rule
 	// wherever it is dealt, not under what each table's earlier hands made.
-	Duplicate bool `json:"duplicate,omitempty"`
+	Duplicate bool
+	// Step is the defenders' points per level step (40, 30 or 20).
+	Step int
+	// StartLevel is the first level, startAce or startTwo.
+	StartLevel int
+	// MustDefend is one of the MustDefend* modes; "" reads as none.
+	MustDefend string
+	// HidePoints (show_points false): the views show no trick points until
+	// the hand is over (view-only).
+	HidePoints bool
+}
+
+// optionsJSON is the JSON form of the options, recorded (defaults of the
+// turn-3 options left out, the older keys as they always were recorded) or
+// shown (every option of the variant, defaults filled in).
+type optionsJSON struct {
+	Match           bool   `json:"match"`
+	KittyMultiplier string `json:"kitty_multiplier,omitempty"`
+	KittyDeduction  *bool  `json:"kitty_deduction,omitempty"`
+	Duplicate       bool   `json:"duplicate,omitempty"`
+	Step            int    `json:"step,omitempty"`
+	StartLevel      string `json:"start_level,omitempty"`
+	MustDefend      string `json:"must_defend,omitempty"`
+	ShowPoints      *bool  `json:"show_points,omitempty"`
 }
 
 func parseOptions(v *variant, raw json.RawMessage) (options, error) {
-	o := options{Match: true, KittyMultiplier: KittyByShape}
-	names := "match, kitty_multiplier, duplicate"
+	o := options{Match: true, KittyMultiplier: KittyByShape, Step: defaultStep, StartLevel: startAce, MustDefend: MustDefendNone}
+	kitty := []string{KittyByShape, KittyDouble, KittyLinear, KittyCards}
 	if v.guafengKitty {
-		on := true
-		o = options{Match: true, KittyDeduction: &on}
-		names = "match, kitty_deduction, duplicate"
+		o.KittyMultiplier, o.KittyDeduction = KittyCards, true
+		kitty = []string{KittyCards, KittyLinear, KittyDouble}
 	}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return o, nil
+	r := table.ReadOptions("shengji/"+v.name, raw)
+	r.Bool("match", &o.Match)
+	r.Enum("kitty_multiplier", &o.KittyMultiplier, kitty...)
+	if v.guafengKitty {
+		r.Bool("kitty_deduction", &o.KittyDeduction)
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return o, table.ErrBadOption.With("shengji/%s options must be a JSON object: %v", v.name, err)
+	r.Bool("duplicate", &o.Duplicate)
+	if v.fixedLevel > 0 {
+		// qiangbao plays level 3 throughout and has no level table
+		// (shengji.md, Table options: 422 in qiangbao).
+		for _, k := range []string{"step", "start_level", "must_defend"} {
+			if r.Has(k) {
+				r.Fail(table.BadOption(k, "option %q: shengji/%s plays level %d in every hand and moves no level", k, v.name, v.fixedLevel))
+			}
+		}
+	} else {
+		readStep(r, &o.Step)
+		start := "A"
+		if r.Enum("start_level", &start, "A", "2") && start == "2" {
+			o.StartLevel = startTwo
+		}
+		r.Enum("must_defend", &o.MustDefend, MustDefendNone, MustDefendLast, MustDefendPoints)
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	show := true
+	r.Bool("show_points", &show)
+	o.HidePoints = !show
+	return o, r.Done()
+}
+
+// readStep reads step, one of 40, 30 and 20 points per level.
+func readStep(r *table.OptionReader, dst *int) {
+	step := *dst
+	if r.Int("step", 20, 40, &step) && step%10 != 0 {
+		r.Fail(table.BadOption("step", "option %q must be 40, 30 or 20, got %d", "step", step))
+		return
 	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		switch {
-		case k == "match":
-			if err := json.Unmarshal(m[k], &o.Match); err != nil {
-				return o, table.ErrBadOption.With(`option "match" must be true or false`)
-			}
-		case k == "duplicate":
-			if err := json.Unmarshal(m[k], &o.Duplicate); err != nil {
-				return o, table.ErrBadOption.With(`option "duplicate" must be true or false`)
-			}
-		case k == "kitty_multiplier" && !v.guafengKitty:
-			if err := json.Unmarshal(m[k], &o.KittyMultiplier); err != nil || (o.KittyMultiplier != KittyByShape && o.KittyMultiplier != KittyDouble) {
-				return o, table.ErrBadOption.With(`option "kitty_multiplier" must be %q or %q`, KittyByShape, KittyDouble)
-			}
-		case k == "kitty_deduction" && v.guafengKitty:
-			var on bool
-			if err := json.Unmarshal(m[k], &on); err != nil {
-				return o, table.ErrBadOption.With(`option "kitty_deduction" must be true or false`)
-			}
-			o.KittyDeduction = &on
-		default:
-			return o, table.ErrBadOption.With("unknown option %q: shengji/%s takes %s (got %s)", k, v.name, names, strings.Join(keys, ", "))
+	*dst = step
+}
+
+// recorded is the normalized form TableOpened records: match always, and
+// kitty_multiplier (ningyang, qiangbao) and kitty_deduction (guafeng) as
+// they were recorded before the turn-3 options; every other key only when
+// it is not its default, so a table opened without them records what it
+// recorded before they existed.
+func (o options) recorded(v *variant) optionsJSON {
+	j := optionsJSON{Match: o.Match, Duplicate: o.Duplicate}
+	switch {
+	case !v.guafengKitty:
+		j.KittyMultiplier = o.kittyMode()
+	case o.kittyMode() != KittyCards:
+		j.KittyMultiplier = o.kittyMode()
+	}
+	if v.guafengKitty {
+		on := o.KittyDeduction
+		j.KittyDeduction = &on
+	}
+	if o.step() != defaultStep {
+		j.Step = o.step()
+	}
+	if o.first() != startAce {
+		j.StartLevel = o.startName()
+	}
+	if o.mustDefend() != MustDefendNone {
+		j.MustDefend = o.mustDefend()
+	}
+	if o.HidePoints {
+		off := false
+		j.ShowPoints = &off
+	}
+	return j
+}
+
+// shown is every option the variant takes, defaults filled in (duplicate
+// only on a tournament's table, where it is set).
+func (o options) shown(v *variant) optionsJSON {
+	j := o.recorded(v)
+	j.KittyMultiplier = o.kittyMode()
+	if v.fixedLevel == 0 {
+		j.Step, j.StartLevel, j.MustDefend = o.step(), o.startName(), o.mustDefend()
+	}
+	show := !o.HidePoints
+	j.ShowPoints = &show
+	return j
+}
+
+func (o options) kittyMode() string {
+	if o.KittyMultiplier == "" {
+		return KittyByShape
+	}
+	return o.KittyMultiplier
+}
+
+func (o options) step() int {
+	if o.Step == 0 {
+		return defaultStep
+	}
+	return o.Step
+}
+
+func (o options) mustDefend() string {
+	if o.MustDefend == "" {
+		return MustDefendNone
+	}
+	return o.MustDefend
+}
+
+// first is the level every side starts at (start_level): 1 (A) or 2.
+func (o options) first() int { return max(startAce, o.StartLevel) }
+
+// last is the last level: K (13) from A, A (14) from 2; a side passing it
+// has won the match.
+func (o options) last() int { return o.first() + 12 }
+
+func (o options) startName() string { return levelRank(o.first()).String() }
+
+// levelName writes a side's level for events and views: "A", "2" … "K",
+// and "won" past the last level.
+func (o options) levelName(level int) string {
+	if level > o.last() {
+		return "won"
+	}
+	return levelRank(level).String()
+}
+
+// levelNumber reads levelName back.
+func (o options) levelNumber(name string) int {
+	if name == "won" {
+		return o.last() + 1
+	}
+	for l := o.first(); l <= o.last(); l++ {
+		if levelRank(l).String() == name {
+			return l
 		}
 	}
-	return o, nil
+	panic(fmt.Sprintf("shengji: corrupt stream: level %q", name))
+}
+
+// gates are the levels must_defend (必打) makes a side stop at, ascending:
+// the last level (last), or 5, 10, K and the last level (points).
+func (o options) gates() []int {
+	switch o.mustDefend() {
+	case MustDefendLast:
+		return []int{o.last()}
+	case MustDefendPoints:
+		return slices.Compact([]int{5, 10, 13, o.last()})
+	}
+	return nil
+}
+
+// rise is where a side at level l goes up n steps to, and the steps lost
+// (shengji.md, Table options, must_defend): a side below a gate stops
+// there; a side at a gate rises only by a hand it won as the dealer side
+// (asDealer), else stays.
+func (o options) rise(l, n int, asDealer bool) (to, lost int) {
+	if n <= 0 {
+		return l, 0
+	}
+	gates := o.gates()
+	if slices.Contains(gates, l) && !asDealer {
+		return l, n
+	}
+	for _, g := range gates {
+		if l < g && l+n > g {
+			return g, l + n - g
+		}
+	}
+	return l + n, 0
 }
 
 // Rules are one variant's rules with a table's options; see doc.go.
@@ -285,10 +463,11 @@ func (r *Rules) AbandonAfter() int {
 func (r *Rules) Version() string { return r.v.version }
 
 // Options is the normalized options.
-func (r *Rules) Options() json.RawMessage {
-	b, _ := json.Marshal(r.o) // plain fields: cannot fail
-	return b
-}
+func (r *Rules) Options() json.RawMessage { return table.OptionsJSON(r.o.recorded(r.v)) }
+
+// ShownOptions is every option of the variant, defaults filled in, for the
+// lobby and the table view (table.OptionsShown).
+func (r *Rules) ShownOptions() json.RawMessage { return table.OptionsJSON(r.o.shown(r.v)) }
 
 // Seats is the number of players: two partnerships, 0&2 and 1&3.
 func (r *Rules) Seats() int { return seats }
@@ -316,7 +495,8 @@ func partner(seat int) int { return (seat + 2) % seats }
 func sideOf(seat int) int  { return seat % 2 }
 
 // levelRank is the card rank of a level: level 1 is A (every side starts
-// there, shengji.md, Levels), 2..13 are 2..K.
+// there, shengji.md, Levels), 2..13 are 2..K, and 14 is the A a match
+// started at 2 ends with (start_level).
 func levelRank(level int) cards.Rank {
 	if level <= 1 {
 		return cards.Ace
@@ -324,11 +504,6 @@ func levelRank(level int) cards.Rank {
 	return cards.Rank(level)
 }
 
-// levelName writes a side's level for events and views: "A", "2" … "K", and
-// "won" past K.
-func levelName(level int) string {
-	if level > 13 {
-		return "won"
-	}
-	return levelRank(level).String()
-}
+// levelName writes a level of a match started at A (the default
+// start_level); options.levelName is the table's.
+func levelName(level int) string { return options{}.levelName(level) }

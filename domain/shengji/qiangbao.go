@@ -25,7 +25,8 @@ func qiangbaoVariant() *variant {
 // dealer side scores 1 when the defenders end under 80, 2 under 30 (小光),
 // 3 at 0 (大光); the defenders (Decision) 1 at 80–115, 2 at 120–155, 3 at
 // 160 or more. The multiple is the side's match points and its stakes.
-func qiangbaoScore(x int) (dealerWins bool, multiple int) {
+// qiangbao takes no step option: the second argument is ignored.
+func qiangbaoScore(x, _ int) (dealerWins bool, multiple int) {
 	switch {
 	case x <= 0:
 		return true, 3

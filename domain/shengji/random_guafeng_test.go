@@ -328,10 +328,11 @@ func (rt *randomTable) checkGuafengSettled(e table.HandSettled) {
 	switch {
 	case !trump:
 	case g.isDefender(res.LastTrick):
-		x += worth * len(win)
+		x += worth * rt.checkKittyFactor(res)
 		rt.count("gf_kitty_defenders")
+	case !rt.r.o.KittyDeduction:
 	default:
-		x -= worth * len(win)
+		x -= worth * rt.checkKittyFactor(res)
 		if worth > 0 {
 			rt.count("gf_kitty_deducted")
 		}
@@ -342,11 +343,11 @@ func (rt *randomTable) checkGuafengSettled(e table.HandSettled) {
 	if x < 0 {
 		rt.count("gf_negative")
 	}
-	pts, dealerUp, defUp := guafengExpectedScore(x)
+	pts, dealerUp, defUp := guafengExpectedScoreStep(x, rt.r.o.step())
 	dside := sideOf(g.dealer)
 	levels := rt.levelsBefore
-	levels[dside] += dealerUp
-	levels[1-dside] += defUp
+	levels[dside] = rt.wantLevel(levels[dside], dealerUp, true)
+	levels[1-dside] = rt.wantLevel(levels[1-dside], defUp, false)
 	next := partner(g.dealer)
 	if pts < 0 {
 		next = (g.dealer + 1) % seats
@@ -364,11 +365,7 @@ func (rt *randomTable) checkGuafengSettled(e table.HandSettled) {
 	if *res.NextDealer != next {
 		rt.Fatalf("hand %d, X = %d: next dealer %d, want %d (shengji.md, Scoring, guafeng: next dealer)", g.hand, x, *res.NextDealer, next)
 	}
-	for side, l := range levels {
-		if res.Levels[side] != levelName(l) {
-			rt.Fatalf("hand %d, X = %d, levels %v: side %d goes to %s, want %s (shengji.md, Scoring and levels, guafeng)", g.hand, x, rt.levelsBefore, side, res.Levels[side], levelName(l))
-		}
-	}
+	rt.checkLevels(res, levels, x, "shengji.md, Scoring and levels, guafeng")
 	if rt.dealerBefore >= 0 && g.dealer != rt.dealerBefore {
 		rt.Fatalf("hand %d: dealt by %d, the last settlement named %d (shengji.md: later hands, the dealer does not change)", g.hand, g.dealer, rt.dealerBefore)
 	}

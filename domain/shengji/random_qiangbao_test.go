@@ -150,10 +150,7 @@ func (rt *randomTable) checkQiangbaoSettled(e table.HandSettled, res Result) {
 	}
 	x := g.defPts
 	if g.isDefender(res.LastTrick) {
-		x += kittyPts * res.KittyMultiplier
-		if res.KittyMultiplier < 2 {
-			rt.Fatalf("hand %d: defenders won the last trick, kitty multiplier %d", g.hand, res.KittyMultiplier)
-		}
+		x += kittyPts * rt.checkKittyFactor(res)
 		rt.count("kitty_multiplier")
 	}
 	if res.DefenderPoints != x || res.TrickPoints != g.defPts {

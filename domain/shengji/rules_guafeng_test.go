@@ -13,7 +13,8 @@ import (
 
 // TestGuafengOptions: guafeng's normalized options and its own option
 // (shengji.md, Scoring, guafeng Decision: the kitty deduction is a table
-// option, default on); ningyang's option is not guafeng's.
+// option, default on); ningyang's kitty_multiplier default, by_shape, is
+// not among guafeng's (Table options, kitty_multiplier).
 func TestGuafengOptions(t *testing.T) {
 	r := guafeng(t)
 	if string(r.Options()) != `{"match":true,"kitty_deduction":true}` || r.Version() != "shengji/guafeng/3" {
@@ -23,7 +24,7 @@ func TestGuafengOptions(t *testing.T) {
 	if string(off.Options()) != `{"match":false,"kitty_deduction":false}` {
 		t.Fatalf("options %s", off.Options())
 	}
-	for _, bad := range []string{`{"kitty_multiplier":"double"}`, `{"kitty_deduction":"yes"}`} {
+	for _, bad := range []string{`{"kitty_multiplier":"by_shape"}`, `{"kitty_deduction":"yes"}`} {
 		if _, err := New().Rules("guafeng", json.RawMessage(bad)); !errors.Is(err, table.ErrBadOption) {
 			t.Errorf("guafeng options %s: got %v, want invalid_option", bad, err)
 		}

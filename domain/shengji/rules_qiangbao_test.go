@@ -234,7 +234,7 @@ func TestQiangbaoScore(t *testing.T) {
 		{0, true, 3}, {5, true, 2}, {25, true, 2}, {30, true, 1}, {75, true, 1},
 		{80, false, 1}, {115, false, 1}, {120, false, 2}, {155, false, 2}, {160, false, 3}, {200, false, 3}, {600, false, 3},
 	} {
-		if w, k := qiangbaoScore(c.x); w != c.dealerWins || k != c.points {
+		if w, k := qiangbaoScore(c.x, defaultStep); w != c.dealerWins || k != c.points {
 			t.Fatalf("X = %d: dealer wins %v with %d, want %v with %d (shengji.md, qiangbao)", c.x, w, k, c.dealerWins, c.points)
 		}
 	}

@@ -14,18 +14,16 @@ const (
 
 // scoreTable reads the defenders' points X (shengji.md, Scoring and levels,
 // ningyang): the winning side and the stake multiple, which is also the
-// number of level steps (Decision). X = 0: dealer +3; 5–40: +2; 45–75: +1;
-// 80–115: defenders +1; then +1 more every further 40.
-func scoreTable(x int) (dealerWins bool, multiple int) {
-	switch {
-	case x <= 0:
-		return true, 3
-	case x < 45:
-		return true, 2
-	case x < 80:
-		return true, 1
+// number of level steps (Decision). At the default step of 40: X = 0:
+// dealer +3; 5–40: +2; 45–75: +1; 80–115: defenders +1; then +1 more every
+// further 40. The step option (Table options, step, Decision) generalizes
+// the table: X < 80, the dealer side wins 1 + ⌊(80 − X)/step⌋; X ≥ 80, the
+// defenders 1 + ⌊(X − 80)/step⌋.
+func scoreTable(x, step int) (dealerWins bool, multiple int) {
+	if x < 80 {
+		return true, 1 + (80-max(x, 0))/step
 	}
-	return false, (x-80)/40 + 1
+	return false, (x-80)/step + 1
 }
 
 // guafengScore reads the defenders' points X by seed 003's table
@@ -33,26 +31,32 @@ func scoreTable(x int) (dealerWins bool, multiple int) {
 // ways: −40…−5 dealer +4, 0 +3, 5–35 +2, 40–75 +1, 80–115 defenders +1
 // (on stage, no level), 120–155 +2, … The multiple is the points each seat
 // wins or loses; the dealer side goes up by it, the defenders by it − 1.
-func guafengScore(x int) (dealerWins bool, multiple int) {
-	switch {
-	case x < 0:
-		return true, 4 + (-x-5)/40
-	case x == 0:
-		return true, 3
-	case x < 40:
-		return true, 2
-	case x < 80:
-		return true, 1
+// With the step option (Table options, step, Decision): X < 80, the dealer
+// side ⌈(80 − X)/step⌉, +1 when X ≤ 0; X ≥ 80, the defenders
+// 1 + ⌊(X − 80)/step⌋.
+func guafengScore(x, step int) (dealerWins bool, multiple int) {
+	if x < 80 {
+		k := (80 - x + step - 1) / step
+		if x <= 0 {
+			k++
+		}
+		return true, k
 	}
-	return false, (x-80)/40 + 1
+	return false, (x-80)/step + 1
 }
 
 // kittyMultiplier is what the kitty's points are multiplied by when the
-// defenders win the last trick with a play of the given shape (shengji.md,
-// Kitty, ningyang Decision; the table option).
+// last trick is won with a play of shape sh (shengji.md, Kitty, ningyang
+// Decision; Table options, kitty_multiplier): with n cards and p pairs,
+// by_shape 2^(p+1), double 2, linear 2n, cards n.
 func (s *State) kittyMultiplier(sh Shape) int {
-	if s.o.KittyMultiplier == KittyDouble {
+	switch s.o.kittyMode() {
+	case KittyDouble:
 		return 2
+	case KittyLinear:
+		return 2 * sh.Size()
+	case KittyCards:
+		return sh.Size()
 	}
 	return 1 << (sh.Pairs + 1)
 }
@@ -67,6 +71,22 @@ func (s *State) kittyPoints() int {
 		n += s.order.guafengKittyValue(c)
 	}
 	return n
+}
+
+// optionsShown adds to res the options that shaped it, when not at their
+// defaults (rules README, Table options: fields saying why, absent at the
+// default).
+func (s *State) optionsShown(res *Result) {
+	def := KittyByShape
+	if s.v.guafengKitty {
+		def = KittyCards
+	}
+	if res.KittyMultiplier != 0 && s.o.kittyMode() != def {
+		res.KittyRule = s.o.kittyMode()
+	}
+	if s.o.step() != defaultStep {
+		res.Step = s.o.step()
+	}
 }
 
 // settlePlayedOut settles the hand after its last trick, won by last with a
@@ -93,45 +113,45 @@ func (s *State) settlePlayedOut(last int, sh Shape, trump bool, def int) ([]tabl
 		// Seed 003 note 4: the kitty counts only when the last trick's
 		// winning play is trumps.
 	case s.isDefender(last):
-		res.KittyMultiplier = sh.Size()
+		res.KittyMultiplier = s.kittyMultiplier(sh)
 		x += res.KittyPoints * res.KittyMultiplier
-	case *s.o.KittyDeduction:
-		res.KittyMultiplier = sh.Size()
+	case s.o.KittyDeduction:
+		res.KittyMultiplier = s.kittyMultiplier(sh)
 		res.KittyDeducted = true
 		x -= res.KittyPoints * res.KittyMultiplier
 	}
 	res.DefenderPoints = x
-	dealerWins, k := s.v.score(x)
+	s.optionsShown(&res)
+	dealerWins, k := s.v.score(x, s.o.step())
 	res.Multiple = k
 	levels := s.levels
 	dside := sideOf(dealer)
 	var next int
 	if dealerWins {
 		res.Winner = "dealer"
-		res.LevelSteps = k
-		levels[dside] += k
+		levels[dside], res.StepsLost = s.o.rise(levels[dside], k, true)
+		res.LevelSteps = k - res.StepsLost
 		next = partner(dealer)
 	} else {
 		// 上台: the defenders deal next at their own level, raised by
 		// (multiple − 1); the first step is the change of dealer.
 		res.Winner = "defenders"
-		res.LevelSteps = k - 1
-		levels[1-dside] += k - 1
+		levels[1-dside], res.StepsLost = s.o.rise(levels[1-dside], k-1, false)
+		res.LevelSteps = k - 1 - res.StepsLost
 		next = (dealer + 1) % seats
 	}
-	if s.v.fixedLevel > 0 {
+	if s.v.fixedLevel > 0 || s.o.Duplicate {
 		// qiangbao: the level never moves; points decide the match.
-		levels, res.LevelSteps = s.levels, 0
+		// duplicate: every hand is a first hand, no level moves.
+		levels, res.LevelSteps, res.StepsLost = s.levels, 0, 0
 	}
-	if s.o.Duplicate {
-		// Every hand is a first hand: no level moves, no dealer carries over.
-		levels, res.LevelSteps = s.levels, 0
-	} else {
+	if !s.o.Duplicate {
+		// duplicate: no dealer carries over either.
 		res.NextDealer = &next
 	}
 	for side, l := range levels {
-		res.Levels = append(res.Levels, levelName(l))
-		if l > 13 {
+		res.Levels = append(res.Levels, s.o.levelName(l))
+		if l > s.o.last() {
 			w := side
 			res.MatchWinner = &w
 		}
@@ -192,7 +212,7 @@ func (s *State) escape(seat int) ([]table.Payload, error) {
 	// The levels that stand: as the deal found them, a 悶牌 drop undone
 	// (Level keeps the level the hand was played at).
 	for _, l := range s.dealLevels {
-		res.Levels = append(res.Levels, levelName(l))
+		res.Levels = append(res.Levels, s.o.levelName(l))
 	}
 	deltas := make([]int, seats)
 	for i := range deltas {

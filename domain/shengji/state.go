@@ -73,7 +73,8 @@ type State struct {
 	v *variant
 	o options
 
-	// The match. levels[side] is 1 (A) … 13 (K), 14 once past K.
+	// The match. levels[side] is 1 (A) … 13 (K), 14 once past K (from a
+	// start_level of 2: 2 … 13 (K), 14 (A), 15 once past A).
 	// matchDealer is the dealer of the next (or running) hand, -1 while the
 	// first-hand rule still chooses it (no hand played out yet).
 	levels [2]int
@@ -132,7 +133,7 @@ type State struct {
 }
 
 func newState(v *variant, o options) *State {
-	l := max(1, v.fixedLevel)
+	l := max(o.first(), v.fixedLevel)
 	return &State{v: v, o: o, levels: [2]int{l, l}, dealLevels: [2]int{l, l}, matchDealer: -1, dealer: -1, declarer: -1, lastWin: -1, burier: -1, swapper: -1}
 }
 
@@ -150,7 +151,8 @@ func (s *State) Clone() table.GameState {
 func (s *State) NeedsDeal() bool { return s.phase == phaseWaiting && !s.over }
 
 // handLevel is the level of the hand about to be dealt: the dealer side's,
-// or A in a first hand (both sides start at A; an escape changes no level).
+// or the first level in a first hand (both sides start there, start_level;
+// an escape changes no level).
 func (s *State) handLevel() int {
 	if s.matchDealer >= 0 {
 		return s.levels[sideOf(s.matchDealer)]
@@ -195,7 +197,7 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		d.jokers, d.pairs = e.Jokers, e.Pairs
 		s.decls = decls
 	case LevelDropped:
-		s.levels[e.Side] = levelNumber(e.Level)
+		s.levels[e.Side] = s.o.levelNumber(e.Level)
 		s.order.Level = levelRank(s.levels[e.Side])
 	case DeclarePassed:
 		s.passed[e.Seat] = true
@@ -340,22 +342,13 @@ func (s *State) applyResult(raw json.RawMessage) {
 	}
 	s.played++
 	for side, name := range res.Levels {
-		s.levels[side] = levelNumber(name)
+		s.levels[side] = s.o.levelNumber(name)
 	}
 	if res.MatchWinner != nil {
 		s.over = true
 	}
 }
 
-// levelNumber reads levelName back.
-func levelNumber(name string) int {
-	if name == "won" {
-		return 14
-	}
-	for l := 1; l <= 13; l++ {
-		if levelRank(l).String() == name {
-			return l
-		}
-	}
-	panic(fmt.Sprintf("shengji: corrupt stream: level %q", name))
-}
+// levelNumber reads back a level of a match started at A (the default
+// start_level); options.levelNumber is the table's.
+func levelNumber(name string) int { return options{}.levelNumber(name) }

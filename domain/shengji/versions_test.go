@@ -224,7 +224,7 @@ func TestRulesAt(t *testing.T) {
 			t.Errorf("RulesAt(%q, %q): %v, want ErrRulesVersion", tc.version, tc.variant, err)
 		}
 	}
-	if _, err := New().RulesAt("shengji/guafeng/1", "guafeng", json.RawMessage(`{"kitty_multiplier":"double"}`)); !errors.Is(err, table.ErrBadOption) {
+	if _, err := New().RulesAt("shengji/guafeng/1", "guafeng", json.RawMessage(`{"kitty_multiplier":"by_shape"}`)); !errors.Is(err, table.ErrBadOption) {
 		t.Errorf("RulesAt with ningyang's option: %v, want bad_option", err)
 	}
 }

@@ -55,8 +55,10 @@ type GameView struct {
 	TrickWinner *int       `json:"trick_winner"`
 	LastTrick   []PlayView `json:"last_trick"`
 	Tricks      int        `json:"tricks"`
-	// DefenderPoints: the defenders' points from tricks so far.
-	DefenderPoints int   `json:"defender_points"`
+	// DefenderPoints: the defenders' points from tricks so far; null until
+	// the hand is over when the table hides them (show_points false,
+	// view-only: shengji.md, Table options).
+	DefenderPoints *int  `json:"defender_points"`
 	CardsLeft      []int `json:"cards_left"`
 	Totals         []int `json:"totals"`
 	// Burier (guafeng) is the seat that takes and buries the kitty when it
@@ -95,8 +97,10 @@ type SideView struct {
 	// is known (a first hand's draw).
 	Role *string `json:"role"`
 	// Points: the point cards (5, 10, K) the side took in this hand's
-	// tricks so far; the kitty's are added only by the settlement.
-	Points int `json:"points"`
+	// tricks so far; the kitty's are added only by the settlement. Null
+	// while the table hides the points (show_points false) and the hand
+	// runs.
+	Points *int `json:"points"`
 }
 
 // DeclarationView is one declaration: the suit and cards only for the
@@ -137,7 +141,7 @@ func (r *Rules) View(s *State, seat int) table.View {
 	g := GameView{
 		Hand: s.hand, Deal: s.deal, Match: s.o.Match,
 		Round: s.round, Passed: slices.Clone(s.passed[:]), Tricks: s.tricks,
-		DefenderPoints: s.defPts, Totals: slices.Clone(s.totals[:]), Turn: v.Turn,
+		Totals: slices.Clone(s.totals[:]), Turn: v.Turn,
 		CardsLeft: s.cardsLeft(),
 	}
 	if s.hand > 0 {
@@ -146,12 +150,17 @@ func (r *Rules) View(s *State, seat int) table.View {
 		g.Level, g.SideOrder = &level, s.order.sideOrder()
 	}
 	for _, l := range s.levels {
-		g.Levels = append(g.Levels, levelName(l))
+		g.Levels = append(g.Levels, s.o.levelName(l))
 	}
 	if s.dealer >= 0 {
 		g.Dealer = table.Seat(s.dealer)
 	}
-	g.Sides = s.sideViews()
+	showPoints := !s.o.HidePoints || all || over
+	if showPoints {
+		def := s.defPts
+		g.DefenderPoints = &def
+	}
+	g.Sides = s.sideViews(showPoints)
 	for i, d := range s.decls {
 		dv := DeclarationView{Seat: d.seat, Jokers: d.jokers, Pairs: d.pairs, Kind: d.kind}
 		for _, st := range d.stuck {
@@ -239,18 +248,23 @@ func (s *State) knowsTrump(viewer int) bool {
 		(s.declarer >= 0 && s.decls[s.declarer].seat == viewer)
 }
 
-// sideViews are the two sides with their levels, roles and trick points.
-func (s *State) sideViews() []SideView {
+// sideViews are the two sides with their levels, roles and, when shown,
+// trick points.
+func (s *State) sideViews(showPoints bool) []SideView {
 	out := make([]SideView, 2)
 	for side := range out {
-		sv := SideView{Seats: []int{side, side + 2}, Level: levelName(s.levels[side])}
+		sv := SideView{Seats: []int{side, side + 2}, Level: s.o.levelName(s.levels[side])}
+		pts := 0
 		if s.dealer >= 0 {
 			role := RoleDefenders
-			sv.Points = s.defPts
+			pts = s.defPts
 			if side == sideOf(s.dealer) {
-				role, sv.Points = RoleDealer, s.dealPts
+				role, pts = RoleDealer, s.dealPts
 			}
 			sv.Role = &role
+		}
+		if showPoints {
+			sv.Points = &pts
 		}
 		out[side] = sv
 	}

@@ -104,7 +104,7 @@ function shengji(v, name) {
       gs.sides.map((s, i) => {
         const bits = [t("shengji.side", { n: i + 1, a: name(s.seats[0] ?? 0), b: name(s.seats[1] ?? 0) }), t("shengji.level", { r: s.level === "won" ? t("shengji.won") : s.level })];
         if (s.role) bits.push(t("shengji.role." + s.role));
-        bits.push(t("shengji.sidePoints", { n: s.points }));
+        if (typeof s.points === "number") bits.push(t("shengji.sidePoints", { n: s.points })); // null: show_points false
         return bits.join(" · ");
       }),
     ),

@@ -636,7 +636,8 @@ export function render(root, params, ctx) {
       const facts = [];
       if (gs.level) facts.push(t("shengji.level", { r: gs.level }));
       facts.push(gs.trump ? t("shengji.trump", { s: gs.trump === "none" ? t("shengji.noTrump") : t("suit." + gs.trump) }) : t("shengji.trumpUnknown"));
-      facts.push(t("shengji.points", { n: gs.defender_points }));
+      // Null while the hand runs at a table with show_points false.
+      if (typeof gs.defender_points === "number") facts.push(t("shengji.points", { n: gs.defender_points }));
       publicEl.append(el("p", "facts", facts.join(" · ")));
     }
     if (v.game === "niuniu") {
