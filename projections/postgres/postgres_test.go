@@ -169,7 +169,7 @@ func TestMigrationsShareTheDatabase(t *testing.T) {
 		}
 		var v int
 		var dirty bool
-		if err := db.pool.QueryRow(ctx, `SELECT version, dirty FROM projections_schema_migrations`).Scan(&v, &dirty); err != nil || v != 12 || dirty {
+		if err := db.pool.QueryRow(ctx, `SELECT version, dirty FROM projections_schema_migrations`).Scan(&v, &dirty); err != nil || v != 14 || dirty {
 			t.Fatalf("projections_schema_migrations: %d %v %v", v, dirty, err)
 		}
 		var storeVersion int
