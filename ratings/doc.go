@@ -25,13 +25,17 @@
 //
 // Default uses the paper's and OpenSkill's mu 25, sigma 25/3, beta 25/6 and
 // kappa 1e-4. Inactivity widens a rating: sigma² grows by Tau² per whole day
-// without a rated hand (Tau 0.2), never past the initial sigma. A player who
+// without a rated hand (Tau 0.25), never past the initial sigma. A player who
 // settled near sigma 1.5 and stops playing is provisional again after about
-// a year, and back to a newcomer's uncertainty after about five; a regular who
-// plays a few dozen hands a day keeps sigma near 1, so that ratings still
-// move. A rating is provisional while sigma > ProvisionalSigma (4.5, a little
-// over half the initial sigma), which a newcomer passes after about 25 to 35
-// hands in the four-seat games (TestProvisionalAfter measures it).
+// ten months (288 days) and back to a newcomer's uncertainty after about
+// three years; a regular who plays 20 hands a day settles near sigma 1.2 (2
+// a day, near 1.9), so that a rating can still follow a player who improves. (OpenSkill's tau
+// widens sigma before every game instead; a per-day rule keeps the rating of
+// a player who plays many hands a day from depending on how many.) A rating
+// is provisional while sigma > ProvisionalSigma (4.5, a little over half the
+// initial sigma, as Lichess marks a rating provisional well below its initial
+// deviation): a newcomer at a table of established players passes it after
+// 15 to 30 hands (TestProvisionalAfter measures it).
 //
 // Bots are never rated. A bot seat (a bot, or a seat the bot played for the
 // whole hand) plays every contest at a fixed nominal rating, BotMu 25 and

@@ -28,7 +28,7 @@ func Default() Model {
 		Sigma:            25.0 / 3,
 		Beta:             25.0 / 6,
 		Kappa:            0.0001,
-		Tau:              0.2,
+		Tau:              0.25,
 		ProvisionalSigma: 4.5,
 		BotMu:            25,
 		BotSigma:         25.0 / 12,
@@ -149,14 +149,19 @@ func (m Model) steps(teams [][]Rating, places []int) [][]step {
 
 	out := make([][]step, len(teams))
 	for _, i := range order {
+		// A team equal to i in (place, Mu, Sigma²) is i's twin: its terms
+		// equal i's own, so the self term is taken at the first of them, and
+		// the sum does not depend on where i stands among its twins.
 		var omega, delta float64
+		self := false
 		for _, q := range order {
 			if sums[q].place > sums[i].place {
 				continue
 			}
 			quot := e[i] / sumQ[q]
-			if q == i {
+			if sums[q] == sums[i] && !self {
 				omega += (1 - quot) / a[q]
+				self = true
 			} else {
 				omega -= quot / a[q]
 			}
