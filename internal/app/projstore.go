@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"paiju/api"
+	"paiju/games"
 	"paiju/migrations/schema"
 	"paiju/projections"
+	"paiju/ratings"
 	ppostgres "paiju/projections/postgres"
 	psqlite "paiju/projections/sqlite"
 	"paiju/service"
@@ -72,18 +74,26 @@ func openProjections(ctx context.Context, c Common, tz string) (openedProjection
 	if err != nil {
 		return openedProjections{}, err
 	}
+	rater := Rater()
 	if kind == storePostgres {
-		db, err := ppostgres.Open(ctx, c.Store, ppostgres.Options{Location: loc})
+		db, err := ppostgres.Open(ctx, c.Store, ppostgres.Options{Location: loc, Rater: rater})
 		if err != nil {
 			return openedProjections{}, fmt.Errorf("open projections in %s: %w", schema.RedactURL(c.Store), err)
 		}
 		return openedProjections{db, func(log projections.Source) readModel { return ppostgres.Reader{DB: db, Log: log} }, true}, nil
 	}
-	db, err := psqlite.Open(ctx, c.ProjectionsPath(), psqlite.Options{Location: loc})
+	db, err := psqlite.Open(ctx, c.ProjectionsPath(), psqlite.Options{Location: loc, Rater: rater})
 	if err != nil {
 		return openedProjections{}, fmt.Errorf("open projections: %w", err)
 	}
 	return openedProjections{db, func(log projections.Source) readModel { return psqlite.Reader{DB: db, Log: log} }, false}, nil
+}
+
+// Rater is how the ratings projection rates hands: the default model, and
+// the contests of the games' rules (docs/AUDIT.md, Ratings). paiju verify
+// rates with it too.
+func Rater() projections.Rater {
+	return projections.Rater{Model: ratings.Default(), Contests: projections.RegistryContests(games.All())}
 }
 
 // openSeats adapts the table directory to quick play.
