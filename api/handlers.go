@@ -159,6 +159,7 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := viewOf(res.Table, callerOf(r.Context()))
+	s.rateSeats(r.Context(), &v)
 	if res.Table.State.Private {
 		// A replayed opening finds the code its first answer drew.
 		if v.RoomCode, err = s.roomCodeFor(r.Context(), res.Table.State.ID); err != nil {
@@ -197,6 +198,7 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
 	}
 	c := callerOf(r.Context())
 	v := viewOf(l, c)
+	s.rateSeats(r.Context(), &v)
 	if l.State.Private && (c.auditor || l.State.SeatOf(c.playerID) >= 0) && s.Rooms != nil {
 		// The players of a private table see its code, to pass it on.
 		if v.RoomCode, err = s.roomCodeFor(r.Context(), l.State.ID); err != nil && !errors.Is(err, ErrNoRoom) {
@@ -363,6 +365,7 @@ func (s *server) writeResult(w http.ResponseWriter, r *http.Request, res *servic
 		w.Header().Set("Preference-Applied", "return=minimal")
 	} else {
 		v := viewOf(res.Table, c)
+		s.rateSeats(r.Context(), &v)
 		resp.Table = &v
 	}
 	writeJSON(w, http.StatusOK, resp)

@@ -56,6 +56,10 @@ type seatView struct {
 	Bot       bool       `json:"bot"`
 	Delegated bool       `json:"delegated"`
 	Deadline  *time.Time `json:"deadline"`
+	// Rating is a seated human's current rating in the table's variant;
+	// null for a bot, an empty seat, a player not rated yet, and where the
+	// view is not read from the ratings (a past state).
+	Rating *seatRating `json:"rating"`
 }
 
 // Phases the table reports itself; the game reports the rest.

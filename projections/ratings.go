@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"paiju/domain/table"
@@ -341,4 +342,154 @@ func decodeRated[T any](ev eventstore.Event) (T, error) {
 		return v, fmt.Errorf("decode %s: %w", ev.Type, err)
 	}
 	return v, nil
+}
+
+// RatingQuery selects a page of a rating leaderboard.
+type RatingQuery struct {
+	Game    string
+	Variant string // empty: every variant, a row a player and variant
+	Period  string // all (default), day, week, month: players rated in it
+	Cursor  string
+	Limit   int
+	Around  string // as in LeaderboardQuery
+}
+
+// RatingRow is a player's line of a rating leaderboard: their current
+// rating (mu) and deviation (sigma) in the row's variant.
+type RatingRow struct {
+	Rank        int     `json:"rank"`
+	PlayerID    string  `json:"player_id"`
+	Name        string  `json:"name"`
+	Variant     string  `json:"variant"`
+	Rating      float64 `json:"rating"`
+	Deviation   float64 `json:"deviation"`
+	Provisional bool    `json:"provisional"`
+	Hands       int     `json:"hands"`
+}
+
+// RatingBoard is a page of a rating leaderboard.
+type RatingBoard struct {
+	Game     string      `json:"game"`
+	Variant  string      `json:"variant,omitempty"`
+	By       string      `json:"by"`
+	Period   string      `json:"period"`
+	From     time.Time   `json:"from,omitzero"`
+	To       time.Time   `json:"to,omitzero"`
+	TimeZone string      `json:"time_zone"`
+	Rows     []RatingRow `json:"rows"`
+	Next     string      `json:"next_cursor,omitempty"`
+}
+
+// RankRatings ranks all, a rating board's unranked rows, by the
+// conservative rating mu − 3·sigma (a provisional rating ranks low until
+// its deviation shrinks), ties broken by more hands, then player id, then
+// variant; it marks each row provisional by m, and returns a page as
+// RankPage does.
+func RankRatings(m ratings.Model, all []RatingRow, around string, after int64, limit int) (page []RatingRow, next string, err error) {
+	slices.SortFunc(all, func(a, b RatingRow) int {
+		ca, cb := a.Rating-3*a.Deviation, b.Rating-3*b.Deviation
+		switch {
+		case ca != cb:
+			if ca > cb {
+				return -1
+			}
+			return 1
+		case a.Hands != b.Hands:
+			return b.Hands - a.Hands
+		case a.PlayerID != b.PlayerID:
+			if a.PlayerID < b.PlayerID {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Variant, b.Variant)
+	})
+	for i := range all {
+		all[i].Rank = i + 1
+		all[i].Provisional = m.Provisional(ratings.Rating{Mu: all[i].Rating, Sigma: all[i].Deviation})
+	}
+	start := int(min(after, int64(len(all))))
+	if around != "" {
+		idx := slices.IndexFunc(all, func(r RatingRow) bool { return r.PlayerID == around })
+		if idx < 0 {
+			return nil, "", ErrNotFound
+		}
+		start = max(0, min(idx-limit/2, len(all)-limit))
+	}
+	end := min(start+limit, len(all))
+	if end < len(all) {
+		next = EncodeCursor(int64(end))
+	}
+	return all[start:end], next, nil
+}
+
+// RatingBoardBounds checks q and returns the board's frame with the
+// period's bounds (unix ns, [from, to)), the page size and the cursor's
+// position.
+func RatingBoardBounds(q RatingQuery, now time.Time, loc *time.Location) (b RatingBoard, from, to int64, limit int, after int64, err error) {
+	if q.Period == "" {
+		q.Period = PeriodAll
+	}
+	if from, to, err = PeriodBounds(q.Period, now, loc); err != nil {
+		return
+	}
+	if limit, err = ClampLimit(q.Limit); err != nil {
+		return
+	}
+	if after, err = DecodeCursor(q.Cursor); err != nil {
+		return
+	}
+	b = RatingBoard{Game: q.Game, Variant: q.Variant, By: "rating", Period: q.Period, TimeZone: loc.String(), Rows: []RatingRow{}}
+	if q.Period != PeriodAll {
+		b.From, b.To = time.Unix(0, from).In(loc), time.Unix(0, to).In(loc)
+	}
+	return
+}
+
+// CurrentRating is a player's current rating in one game and variant.
+type CurrentRating struct {
+	Game        string    `json:"game"`
+	Variant     string    `json:"variant"`
+	Rating      float64   `json:"rating"`
+	Deviation   float64   `json:"deviation"`
+	Provisional bool      `json:"provisional"`
+	Hands       int       `json:"hands"`
+	LastPlayed  time.Time `json:"last_played"`
+}
+
+// RatingValue is a rating with its deviation.
+type RatingValue struct {
+	Rating    float64 `json:"rating"`
+	Deviation float64 `json:"deviation"`
+}
+
+// RatingHistoryRow is one rated hand of a player: the rating as it stood
+// after their previous hand, the whole days idle before this one (the
+// deviation grew by them first), and the rating after it.
+type RatingHistoryRow struct {
+	Game      string      `json:"game"`
+	Variant   string      `json:"variant"`
+	HandID    string      `json:"hand_id"`
+	Seat      int         `json:"seat"`
+	Position  int64       `json:"position"`
+	SettledAt time.Time   `json:"settled_at"`
+	IdleDays  int         `json:"idle_days"`
+	Before    RatingValue `json:"before"`
+	After     RatingValue `json:"after"`
+}
+
+// PlayerRatings are a player's current ratings per game and variant and,
+// when asked, a page of their rating history, oldest first.
+type PlayerRatings struct {
+	PlayerID string             `json:"player_id"`
+	Ratings  []CurrentRating    `json:"ratings"`
+	History  []RatingHistoryRow `json:"history,omitempty"`
+	Next     string             `json:"next_cursor,omitempty"`
+}
+
+// HistoryRow is the row of a RatingChange.
+func (c RatingChange) HistoryRow() RatingHistoryRow {
+	return RatingHistoryRow{Game: c.Game, Variant: c.Variant, HandID: c.HandID, Seat: c.Seat, Position: c.Position,
+		SettledAt: time.Unix(0, c.SettledAt).UTC(), IdleDays: c.IdleDays,
+		Before: RatingValue{c.Before.Mu, c.Before.Sigma}, After: RatingValue{c.After.Mu, c.After.Sigma}}
 }

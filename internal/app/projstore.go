@@ -10,9 +10,9 @@ import (
 	"paiju/games"
 	"paiju/migrations/schema"
 	"paiju/projections"
-	"paiju/ratings"
 	ppostgres "paiju/projections/postgres"
 	psqlite "paiju/projections/sqlite"
+	"paiju/ratings"
 	"paiju/service"
 )
 
@@ -40,6 +40,7 @@ type readModel interface {
 	api.Projections
 	api.TableDirectory
 	api.TournamentBoard
+	api.Ratings
 }
 
 // openedProjections is the projection store --store selects, with its read
