@@ -1,0 +1,22 @@
+package shuangkou
+
+import (
+	"encoding/json"
+
+	"paiju/domain/table"
+)
+
+var _ table.Rated = (*Rules)(nil)
+
+// Contests is the two partnerships (seats 0 and 2 against 1 and 3), won by
+// the result's winners; an escape is already recorded as a loss for the
+// escaper's side (shuangkou.md, Escape), its partner's refund aside. A
+// settlement that does not decode rates nobody.
+func (r *Rules) Contests(hs table.HandSettled) []table.Contest {
+	var res Result
+	if json.Unmarshal(hs.Result, &res) != nil || len(res.Winners) != 2 {
+		return nil
+	}
+	won := res.Winners[0] % 2
+	return table.Beat([]int{won, won + 2}, []int{1 - won, 3 - won})
+}
