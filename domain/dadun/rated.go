@@ -16,7 +16,14 @@ var _ table.Rated = (*Rules)(nil)
 // escaper alone against the other three as one side. A settlement that does
 // not decode rates nobody.
 func (r *Rules) Contests(hs table.HandSettled) []table.Contest {
-	var res Result
+	// Only the fields that say who won (a Result's cards cost more to
+	// decode than the rating costs).
+	var res struct {
+		End     string  `json:"end"`
+		Sides   [][]int `json:"sides"`
+		Winners []int   `json:"winners"`
+		Escaper *int    `json:"escaper"`
+	}
 	if json.Unmarshal(hs.Result, &res) != nil {
 		return nil
 	}

@@ -14,7 +14,14 @@ var _ table.Rated = (*Rules)(nil)
 // landlord, is the escaper's loss against the other seats as one side. A
 // settlement that does not decode rates nobody.
 func (r *Rules) Contests(hs table.HandSettled) []table.Contest {
-	var res Result
+	// Only the fields that say who won: decoding the whole Result (its
+	// cards) would cost the projection more than the rating does.
+	var res struct {
+		End      string `json:"end"`
+		Landlord *int   `json:"landlord"`
+		Winner   string `json:"winner"`
+		Escaper  *int   `json:"escaper"`
+	}
 	if json.Unmarshal(hs.Result, &res) != nil {
 		return nil
 	}

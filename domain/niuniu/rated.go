@@ -14,7 +14,15 @@ var _ table.Rated = (*Rules)(nil)
 // seat without a settled bout (empty, or its bouts cancelled under rules /1)
 // is in no contest. A settlement that does not decode rates nobody.
 func (r *Rules) Contests(hs table.HandSettled) []table.Contest {
-	var res Result
+	// Only the banker and the bouts (a Result's readings and cards cost
+	// more to decode than the rating costs).
+	var res struct {
+		Banker int `json:"banker"`
+		Bouts  []struct {
+			Seat   int    `json:"seat"`
+			Winner string `json:"winner"`
+		} `json:"bouts"`
+	}
 	if json.Unmarshal(hs.Result, &res) != nil {
 		return nil
 	}

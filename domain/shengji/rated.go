@@ -13,7 +13,14 @@ var _ table.Rated = (*Rules)(nil)
 // for the escaper's partnership. A settlement that does not decode rates
 // nobody.
 func (r *Rules) Contests(hs table.HandSettled) []table.Contest {
-	var res Result
+	// Only the fields that say who won (a Result's cards cost more to
+	// decode than the rating costs).
+	var res struct {
+		End     string `json:"end"`
+		Dealer  *int   `json:"dealer"`
+		Winner  string `json:"winner"`
+		Escaper *int   `json:"escaper"`
+	}
 	if json.Unmarshal(hs.Result, &res) != nil {
 		return nil
 	}

@@ -13,7 +13,11 @@ var _ table.Rated = (*Rules)(nil)
 // escaper's side (shuangkou.md, Escape), its partner's refund aside. A
 // settlement that does not decode rates nobody.
 func (r *Rules) Contests(hs table.HandSettled) []table.Contest {
-	var res Result
+	// Only the winners (a Result's other fields cost more to decode than
+	// the rating costs).
+	var res struct {
+		Winners []int `json:"winners"`
+	}
 	if json.Unmarshal(hs.Result, &res) != nil || len(res.Winners) != 2 {
 		return nil
 	}

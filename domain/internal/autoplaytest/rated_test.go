@@ -366,3 +366,26 @@ func TestRatingsBotAboveRandom(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkContests is the cost of reading a settlement's contests, per
+// settled hand of each variant (random hands; the settlement's JSON decoded
+// each time, as the projection does).
+func BenchmarkContests(b *testing.B) {
+	for _, v := range allVariants(b) {
+		b.Run(v.game+"/"+v.name, func(b *testing.B) {
+			sm := newSim(b, v.rules, v.game, v.name, 38)
+			rng := rand.New(rand.NewPCG(38, 8))
+			players := slices.Repeat([]autoplaytest.Player{autoplaytest.Random(rng)}, v.rules.Seats())
+			var hands []table.HandSettled
+			for range 20 {
+				hands = append(hands, sm.hand(players))
+			}
+			rated := table.Adapted(v.rules).(table.Rated)
+			i := 0
+			for b.Loop() {
+				rated.Contests(hands[i%len(hands)])
+				i++
+			}
+		})
+	}
+}
