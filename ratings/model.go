@@ -281,3 +281,30 @@ func (m Model) Hand(contests []table.Contest, seats []Seat, before map[string]Ra
 	}
 	return out
 }
+
+// Win is the probability the model gives each team of placing first in a
+// contest of teams (Plackett–Luce: exp(mu_i/c) over the sum of them). No
+// rating depends on it: it is for reports and for tests that compare the
+// model's expectations with results.
+func (m Model) Win(teams [][]Rating) []float64 {
+	var cSq float64
+	mus := make([]float64, len(teams))
+	for i, team := range teams {
+		for _, r := range team {
+			mus[i] += r.Mu
+			cSq += float64(r.Sigma * r.Sigma)
+		}
+		cSq += float64(m.Beta * m.Beta)
+	}
+	c := math.Sqrt(cSq)
+	out := make([]float64, len(teams))
+	var sum float64
+	for i := range teams {
+		out[i] = exp(mus[i] / c)
+		sum += out[i]
+	}
+	for i := range out {
+		out[i] /= sum
+	}
+	return out
+}
