@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -492,4 +493,40 @@ func (c RatingChange) HistoryRow() RatingHistoryRow {
 	return RatingHistoryRow{Game: c.Game, Variant: c.Variant, HandID: c.HandID, Seat: c.Seat, Position: c.Position,
 		SettledAt: time.Unix(0, c.SettledAt).UTC(), IdleDays: c.IdleDays,
 		Before: RatingValue{c.Before.Mu, c.Before.Sigma}, After: RatingValue{c.After.Mu, c.After.Sigma}}
+}
+
+// RecomputeRatings rates every settled hand of src from position 0 in
+// memory, as the ratings projection does: the ratings and the history it
+// gives are the projection's, bit for bit (paiju verify compares them).
+func RecomputeRatings(ctx context.Context, src Source, r Rater) (*RatingsFold, error) {
+	f := NewRatingsFold(r,
+		func(string) (*RatedTable, error) { return nil, nil },
+		func(RatingKey) (*PlayerRating, error) { return nil, nil })
+	var after int64
+	for {
+		page, err := src.ReadAll(ctx, after, readPage)
+		if err != nil {
+			return nil, fmt.Errorf("ratings: read log after %d: %w", after, err)
+		}
+		if len(page) == 0 {
+			return f, nil
+		}
+		for _, ev := range page {
+			if err := f.Apply(ev); err != nil {
+				return nil, fmt.Errorf("ratings: event %d (%s %s:%d): %w", ev.Position, ev.Type, ev.Stream, ev.Version, err)
+			}
+			after = ev.Position
+		}
+	}
+}
+
+// PlayerHistory is player's rating history in the fold, in log order.
+func (f *RatingsFold) PlayerHistory(player string) []RatingHistoryRow {
+	out := []RatingHistoryRow{}
+	for _, h := range f.History {
+		if h.Player == player {
+			out = append(out, h.HistoryRow())
+		}
+	}
+	return out
 }

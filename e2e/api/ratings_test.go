@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"reflect"
 	"testing"
 
 	"paiju/api/apitest"
+	"paiju/internal/app"
 	"paiju/projections"
 )
 
@@ -95,6 +97,104 @@ func TestBotsOffLeaderboards(t *testing.T) {
 		}
 		if r := e.c.Unchecked().Do(apitest.Request{Method: "GET", Path: "/v1/players/" + *s.PlayerID, Token: host.Token}); r.Status != http.StatusNotFound {
 			t.Fatalf("bot %s has a player page: %d %s", *s.PlayerID, r.Status, r.Body)
+		}
+	}
+}
+
+// ratingBoard mirrors RatingLeaderboard.
+type ratingBoard struct {
+	By   string                  `json:"by"`
+	Rows []projections.RatingRow `json:"rows"`
+	Next string                  `json:"next_cursor"`
+}
+
+// TestRatingsOverREST: three players' 斗地主 hands rate them (issue 38):
+// the rating board ranks the three, each player's history moves hand by
+// hand from the rating as it stood, a page at a time; the table view
+// shows each one's rating; the history is what the log recomputed from
+// position 0 gives, and the projection rebuilt from 0 serves the same
+// bytes as it did built live.
+func TestRatingsOverREST(t *testing.T) {
+	p := newProjEnv(t, 380)
+	tid, ps := p.openFull()
+	const hands = 5
+	for range hands {
+		p.playHand(tid, ps)
+	}
+	var b ratingBoard
+	p.get("/v1/leaderboards/doudizhu?by=rating&variant=classic", ps[0].Token).Decode(t, &b)
+	if b.By != "rating" || len(b.Rows) != 3 {
+		t.Fatalf("rating board %+v, want the three players", b)
+	}
+	for i, r := range b.Rows {
+		if r.Hands != hands || r.Variant != "classic" || r.Rank != i+1 || r.Deviation >= 25.0/3 {
+			t.Fatalf("row %+v: want %d hands of classic, rank %d, a deviation below a new player's", r, hands, i+1)
+		}
+	}
+	if b.Rows[0].Rating-3*b.Rows[0].Deviation < b.Rows[2].Rating-3*b.Rows[2].Deviation {
+		t.Fatalf("rows %+v not ranked by rating − 3 × deviation", b.Rows)
+	}
+
+	src := projections.Source(p.store)
+	f, err := projections.RecomputeRatings(context.Background(), src, app.Rater())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pl := range ps {
+		var all []projections.RatingHistoryRow
+		for cursor := ""; ; {
+			var pr projections.PlayerRatings
+			p.get("/v1/players/"+pl.ID+"/ratings?history=true&limit=2&cursor="+cursor, ps[0].Token).Decode(t, &pr)
+			all = append(all, pr.History...)
+			if len(pr.Ratings) != 1 || pr.Ratings[0].Hands != hands {
+				t.Fatalf("%s ratings %+v, want classic over %d hands", pl.ID, pr.Ratings, hands)
+			}
+			if cursor = pr.Next; cursor == "" {
+				break
+			}
+		}
+		if len(all) != hands {
+			t.Fatalf("%s: %d history rows, want %d", pl.ID, len(all), hands)
+		}
+		for i := 1; i < len(all); i++ {
+			if all[i].Before != all[i-1].After || all[i].IdleDays != 0 {
+				t.Fatalf("%s hand %d starts from %+v, the previous ended at %+v", pl.ID, i, all[i].Before, all[i-1].After)
+			}
+		}
+		if want := f.PlayerHistory(pl.ID); !reflect.DeepEqual(all, want) {
+			t.Fatalf("%s: history served\n%+v\nrecomputed from the log\n%+v", pl.ID, all, want)
+		}
+		var tv struct {
+			Seats []struct {
+				PlayerID *string `json:"player_id"`
+				Rating   *struct {
+					Rating    float64 `json:"rating"`
+					Deviation float64 `json:"deviation"`
+				} `json:"rating"`
+			} `json:"seats"`
+		}
+		p.get("/v1/tables/"+tid, pl.Token).Decode(t, &tv)
+		for _, s := range tv.Seats {
+			if *s.PlayerID == pl.ID && (s.Rating == nil || s.Rating.Rating != all[len(all)-1].After.Rating) {
+				t.Fatalf("table view rating of %s: %+v, want %+v", pl.ID, s.Rating, all[len(all)-1].After)
+			}
+		}
+	}
+
+	before := string(p.get("/v1/leaderboards/doudizhu?by=rating", ps[0].Token).Body) + string(p.get("/v1/players/"+ps[1].ID+"/ratings?history=true", ps[0].Token).Body)
+	p.stop()
+	if err := p.pdb.Replay(context.Background(), projections.Ratings, src); err != nil {
+		t.Fatal(err)
+	}
+	after := string(p.get("/v1/leaderboards/doudizhu?by=rating", ps[0].Token).Body) + string(p.get("/v1/players/"+ps[1].ID+"/ratings?history=true", ps[0].Token).Body)
+	if before != after {
+		t.Fatalf("rebuilt from 0:\n%s\nbuilt live:\n%s", after, before)
+	}
+
+	for _, path := range []string{"/v1/leaderboards/doudizhu?by=elo", "/v1/players/" + ps[0].ID + "/ratings?history=yes", "/v1/players/" + ps[0].ID + "/ratings?history=true&cursor=zz"} {
+		r := p.c.Unchecked().Do(apitest.Request{Method: "GET", Path: path, Token: ps[0].Token})
+		if r.Status != http.StatusBadRequest {
+			t.Fatalf("GET %s: %d %s, want 400", path, r.Status, r.Body)
 		}
 	}
 }
