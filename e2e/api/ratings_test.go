@@ -66,9 +66,10 @@ func (e *env) playAgainstBots(id string, ps map[int]player, n int) {
 	e.t.Fatalf("table %s: %d hands not played in 2000 steps", id, n)
 }
 
-// TestBotsOffLeaderboards: server bots are on no point leaderboard (issue
-// 38): a table of bots only leaves its game's board empty, and a hand two
-// bots played with one player credits the player alone.
+// TestBotsOffLeaderboards: server bots are on no leaderboard, by points or
+// by rating (issue 38): a table of bots only leaves its game's boards
+// empty, and hands two bots played with one player credit and rate the
+// player alone.
 func TestBotsOffLeaderboards(t *testing.T) {
 	e := newEnv(t, 38)
 	host := e.newPlayer("host")
@@ -89,6 +90,17 @@ func TestBotsOffLeaderboards(t *testing.T) {
 	e.projected("/v1/leaderboards/doudizhu", host.Token).Decode(t, &lb)
 	if len(lb.Rows) != 1 || lb.Rows[0].PlayerID != ps[0].ID || lb.Rows[0].Hands < 2 {
 		t.Fatalf("斗地主 board %+v, want the one player's row over 2 hands and no bot", lb.Rows)
+	}
+	// Nor on a rating board: the hands rated the player alone, against
+	// the bots' fixed rating.
+	var rb ratingBoard
+	e.projected("/v1/leaderboards/shuangkou?by=rating", host.Token).Decode(t, &rb)
+	if len(rb.Rows) != 0 {
+		t.Fatalf("a table of bots put rows %+v on the 双扣 rating board, want none", rb.Rows)
+	}
+	e.projected("/v1/leaderboards/doudizhu?by=rating", host.Token).Decode(t, &rb)
+	if len(rb.Rows) != 1 || rb.Rows[0].PlayerID != ps[0].ID || rb.Rows[0].Hands != lb.Rows[0].Hands {
+		t.Fatalf("斗地主 rating board %+v, want the one player's row over %d hands", rb.Rows, lb.Rows[0].Hands)
 	}
 	v := e.liveView(id, ps[0].Token)
 	for _, s := range v.Seats {
