@@ -1,13 +1,17 @@
 package api_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"reflect"
+	"slices"
 	"testing"
 
 	"paiju/api/apitest"
+	"paiju/domain/table"
 	"paiju/internal/app"
 	"paiju/projections"
 )
@@ -208,5 +212,61 @@ func TestRatingsOverREST(t *testing.T) {
 		if r.Status != http.StatusBadRequest {
 			t.Fatalf("GET %s: %d %s, want 400", path, r.Status, r.Body)
 		}
+	}
+}
+
+// TestQuickPlayPrefersCloseRatings: among open tables of the kind asked for
+// with as many free seats, quick play seats a player at the one whose
+// seated players' mean rating is closest to theirs (issue 38).
+func TestQuickPlayPrefersCloseRatings(t *testing.T) {
+	e := newEnv(t, 83)
+	tid, ps := e.openTable(map[string]any{"game": "doudizhu", "variant": "classic", "stake": 2, "max_hands": 4}, 3)
+	for range 4 {
+		e.playHand(tid, ps)
+	}
+	var rs []projections.CurrentRating
+	for _, p := range ps {
+		var pr projections.PlayerRatings
+		e.projected("/v1/players/"+p.ID+"/ratings", p.Token).Decode(t, &pr)
+		rs = append(rs, pr.Ratings[0])
+	}
+	// lo, mid and hi by rating; mid quick-plays.
+	order := []int{0, 1, 2}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(rs[a].Rating, rs[b].Rating) })
+	lo, mid, hi := order[0], order[1], order[2]
+	if rs[lo].Rating == rs[hi].Rating {
+		t.Fatalf("ratings %+v: no spread to choose by", rs)
+	}
+	// The first table closed after its 4 hands; lo and hi each open one of
+	// the quick kind (the default clock), with one human and two free
+	// seats.
+	// The farther one's table is opened first: without the ratings,
+	// quick play would seat mid there, at the older table.
+	near, far := hi, lo
+	if math.Abs(rs[lo].Rating-rs[mid].Rating) < math.Abs(rs[hi].Rating-rs[mid].Rating) {
+		near, far = lo, hi
+	}
+	tables := map[int]string{}
+	for _, i := range []int{far, near} {
+		r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables", Token: ps[i].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 1,
+			"clock": map[string]any{"turn_seconds": table.DefaultTurnSeconds, "delegate_after": table.DefaultDelegateAfter}}})
+		if r.Status != http.StatusCreated {
+			t.Fatalf("open: %d %s", r.Status, r.Body)
+		}
+		var tv tableView
+		r.Decode(t, &tv)
+		if r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/join", Token: ps[i].Token, Body: map[string]any{"seat": 0}}); r.Status != http.StatusOK {
+			t.Fatalf("join: %d %s", r.Status, r.Body)
+		}
+		tables[i] = tv.ID
+	}
+	want := tables[near]
+	e.projected("/v1/tables", ps[mid].Token) // the directory holds both tables
+	r := e.c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/quick", Token: ps[mid].Token, Body: map[string]any{"game": "doudizhu", "variant": "classic", "stake": 1}})
+	var got tableView
+	r.Decode(t, &got)
+	if r.Status != http.StatusOK || got.ID != want {
+		t.Fatalf("quick play with ratings lo %v mid %v hi %v: %d at %s, want the table %s of the closest rating (lo's %s, hi's %s)",
+			rs[lo].Rating, rs[mid].Rating, rs[hi].Rating, r.Status, got.ID, want, tables[lo], tables[hi])
 	}
 }
