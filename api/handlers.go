@@ -159,7 +159,6 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := viewOf(res.Table, callerOf(r.Context()))
-	s.rateSeats(r.Context(), &v)
 	if res.Table.State.Private {
 		// A replayed opening finds the code its first answer drew.
 		if v.RoomCode, err = s.roomCodeFor(r.Context(), res.Table.State.ID); err != nil {
@@ -365,7 +364,6 @@ func (s *server) writeResult(w http.ResponseWriter, r *http.Request, res *servic
 		w.Header().Set("Preference-Applied", "return=minimal")
 	} else {
 		v := viewOf(res.Table, c)
-		s.rateSeats(r.Context(), &v)
 		resp.Table = &v
 	}
 	writeJSON(w, http.StatusOK, resp)

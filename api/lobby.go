@@ -178,7 +178,6 @@ func (s *server) quickPlay(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
 	v := viewOf(res.Table, callerOf(r.Context()))
-	s.rateSeats(r.Context(), &v)
 	w.Header().Set("Location", "/v1/tables/"+v.ID)
 	setETag(w, v.Version)
 	status := http.StatusOK
