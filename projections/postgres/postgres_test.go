@@ -33,7 +33,7 @@ func openSuite(t testing.TB, now func() time.Time) (projectionstest.DB, func() p
 	url := pgtest.NewDatabase(t)
 	open := func() projectionstest.DB {
 		t.Helper()
-		db, err := Open(context.Background(), url, Options{Location: shanghai(t), Now: now})
+		db, err := Open(context.Background(), url, Options{Location: shanghai(t), Now: now, Rater: projectionstest.Rater()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,25 +16,7 @@ import (
 	"paiju/projections"
 	"paiju/projections/projectionstest"
 	psqlite "paiju/projections/sqlite"
-	"paiju/ratings"
 )
-
-// byDeltas rates a random log's hands as a free-for-all: each seat its own
-// team, placed by its delta (the games' own contests need the games'
-// settlements, which a random log does not hold).
-func byDeltas(_ table.TableOpened, hs table.HandSettled) ([]table.Contest, bool) {
-	var c table.Contest
-	for seat, d := range hs.Deltas {
-		place := 0
-		for _, o := range hs.Deltas {
-			if o > d {
-				place++
-			}
-		}
-		c.Teams, c.Places = append(c.Teams, []int{seat}), append(c.Places, place)
-	}
-	return []table.Contest{c}, true
-}
 
 // bits prints a history with its floats as their bits.
 func bits(h []projections.RatingHistoryRow) string {
@@ -75,7 +57,7 @@ func historyOf(t *testing.T, db ratingReader, player string) []projections.Ratin
 func TestRatingsSameBitsAsSQLite(t *testing.T) {
 	ctx := context.Background()
 	l := projectionstest.RandomLog(38, 10, projectionstest.Events(1500))
-	rater := projections.Rater{Model: ratings.Default(), Contests: byDeltas}
+	rater := projectionstest.Rater()
 	url := pgtest.NewDatabase(t)
 	pg, err := Open(ctx, url, Options{Location: shanghai(t), Now: l.Now, Rater: rater})
 	if err != nil {
