@@ -222,9 +222,9 @@ func TestIdle(t *testing.T) {
 	}
 }
 
-// TestProvisionalAfter: a newcomer who plays four-seat hands against
-// established players leaves provisional after a few dozen hands, whatever
-// the results.
+// TestProvisionalAfter: a newcomer who plays hands against established
+// players sees sigma shrink with every hand and leaves provisional after a
+// few dozen, whatever the results.
 func TestProvisionalAfter(t *testing.T) {
 	m := Default()
 	rng := rand.New(rand.NewPCG(38, 3))
@@ -247,7 +247,11 @@ func TestProvisionalAfter(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				places = []int{1, 0}
 			}
-			newcomer = m.Rate(teams, places)[0][0]
+			next := m.Rate(teams, places)[0][0]
+			if !(next.Sigma < newcomer.Sigma) {
+				t.Fatalf("sides %v, hand %d: sigma went from %v to %v, want it to shrink with play", sizes, hands, newcomer.Sigma, next.Sigma)
+			}
+			newcomer = next
 		}
 		t.Logf("sides %v: provisional for %d hands", sizes, hands)
 		if hands < 10 {
