@@ -6,10 +6,12 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"paiju/projections"
+	"paiju/service"
 )
 
 // Ratings serves skill ratings: the rating leaderboards, a player's
@@ -30,12 +32,28 @@ type seatRating struct {
 	Hands       int     `json:"hands"`
 }
 
+// ratingWait bounds how long a table view waits for the ratings of the
+// table's last settled hand.
+const ratingWait = time.Second
+
 // rateSeats fills in the current rating of each seated human of v in its
-// variant. It is best effort: the view is served without ratings (null)
-// when they cannot be read, as for a server without the projections.
-func (s *server) rateSeats(ctx context.Context, v *tableView) {
+// variant, once the projections have applied the table's last settlement
+// (l's), so that a view of one version shows the ratings after it whoever
+// asks: the ratings can then change only with another table's hand. It is
+// best effort: the view is served without ratings (null) when they cannot
+// be read in time, as for a server without the projections.
+func (s *server) rateSeats(ctx context.Context, l *service.Loaded, v *tableView) {
 	if s.Ratings == nil {
 		return
+	}
+	for i := len(l.Events) - 1; i >= 0; i-- {
+		if l.Events[i].Type != "HandSettled" {
+			continue
+		}
+		if s.Projections == nil || s.Projections.WaitFor(ctx, l.Events[i].Position, ratingWait) != nil {
+			return
+		}
+		break
 	}
 	var players []string
 	for _, sv := range v.Seats {

@@ -133,7 +133,9 @@ func TestStateAt(t *testing.T) {
 			r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: tok})
 			var v tableView
 			r.Decode(t, &v)
-			seen = append(seen, snap{v.Version, tok, canonical(t, r.Body)})
+			// Less the seats' ratings, the read model's (GET
+			// /v1/tables/{id} only): time travel gives the table back.
+			seen = append(seen, snap{v.Version, tok, canonical(t, withoutRatings(t, r.Body))})
 		}
 	}
 	// A whole hand and the start of the next; the many requests skip the
