@@ -9,7 +9,7 @@
 CREATE TABLE rt_tables (
     stream TEXT PRIMARY KEY,
     state  TEXT NOT NULL
-);
+) WITHOUT ROWID;
 CREATE TABLE rt_ratings (
     game      TEXT    NOT NULL,
     variant   TEXT    NOT NULL,
@@ -20,7 +20,7 @@ CREATE TABLE rt_ratings (
     hands     INTEGER NOT NULL,
     last_at   INTEGER NOT NULL, -- unix ns of the last rated hand's settlement
     PRIMARY KEY (game, variant, player_id)
-);
+) WITHOUT ROWID;
 CREATE INDEX rt_ratings_player ON rt_ratings (player_id);
 -- One row a rated hand a player: the rating as it stood, the whole days
 -- idle before the hand, and the rating after it.
@@ -38,8 +38,7 @@ CREATE TABLE rt_history (
     sigma_after  REAL    NOT NULL,
     settled_at   INTEGER NOT NULL,
     PRIMARY KEY (player_id, position)
-);
-CREATE INDEX rt_history_board ON rt_history (game, variant, settled_at);
+) WITHOUT ROWID; -- a row is written once; a board's period reads it by player
 
 -- Bots left the point leaderboards: rebuild them from the log.
 DELETE FROM lb_tables;

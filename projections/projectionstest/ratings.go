@@ -24,4 +24,6 @@ func ByDeltas(_ table.TableOpened, hs table.HandSettled) ([]table.Contest, bool)
 }
 
 // Rater is the default model rating a random log's hands by ByDeltas.
-func Rater() projections.Rater { return projections.Rater{Model: ratings.Default(), Contests: ByDeltas} }
+func Rater() projections.Rater {
+	return projections.Rater{Model: ratings.Default(), Contests: ByDeltas}
+}

@@ -56,13 +56,15 @@ func (d *DB) applyRatings(ctx context.Context, tx *wtx, ev eventstore.Event) err
 	return tx.rt.Apply(ev)
 }
 
-// flushRatings writes the rows the batch's ratings fold changed.
+// flushRatings writes the rows the batch's ratings fold changed, a
+// statement of many rows a table.
 func (t *wtx) flushRatings(ctx context.Context) error {
 	f := t.rt
 	if f == nil {
 		return nil
 	}
 	t.rt = nil
+	var tables, rs, hs []any
 	for _, s := range f.TablesChanged {
 		tb := f.Table(s)
 		if tb == nil {
@@ -72,23 +74,23 @@ func (t *wtx) flushRatings(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if _, err := t.ExecContext(ctx, `INSERT OR REPLACE INTO rt_tables (stream, state) VALUES (?, ?)`, s, string(js)); err != nil {
-			return fmt.Errorf("rating tables: %w", err)
-		}
+		tables = append(tables, s, string(js))
 	}
 	for _, k := range f.RatingsChanged {
 		r := f.Rating(k)
-		if _, err := t.ExecContext(ctx, `INSERT OR REPLACE INTO rt_ratings (game, variant, player_id, name, mu, sigma, hands, last_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			k.Game, k.Variant, k.Player, r.Name, r.Rating.Mu, r.Rating.Sigma, r.Hands, r.LastAt); err != nil {
-			return fmt.Errorf("ratings: %w", err)
-		}
+		rs = append(rs, k.Game, k.Variant, k.Player, r.Name, r.Rating.Mu, r.Rating.Sigma, r.Hands, r.LastAt)
 	}
 	for _, h := range f.History {
-		if _, err := t.ExecContext(ctx, `INSERT OR REPLACE INTO rt_history (player_id, position, game, variant, hand_id, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after, settled_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			h.Player, h.Position, h.Game, h.Variant, h.HandID, h.Seat, h.Before.Mu, h.Before.Sigma, h.IdleDays, h.After.Mu, h.After.Sigma, h.SettledAt); err != nil {
-			return fmt.Errorf("rating history: %w", err)
-		}
+		hs = append(hs, h.Player, h.Position, h.Game, h.Variant, h.HandID, h.Seat, h.Before.Mu, h.Before.Sigma, h.IdleDays, h.After.Mu, h.After.Sigma, h.SettledAt)
+	}
+	if err := t.insertRows(ctx, `INSERT OR REPLACE INTO rt_tables (stream, state) VALUES `, 2, tables); err != nil {
+		return fmt.Errorf("rating tables: %w", err)
+	}
+	if err := t.insertRows(ctx, `INSERT OR REPLACE INTO rt_ratings (game, variant, player_id, name, mu, sigma, hands, last_at) VALUES `, 8, rs); err != nil {
+		return fmt.Errorf("ratings: %w", err)
+	}
+	if err := t.insertRows(ctx, `INSERT OR REPLACE INTO rt_history (player_id, position, game, variant, hand_id, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after, settled_at) VALUES `, 12, hs); err != nil {
+		return fmt.Errorf("rating history: %w", err)
 	}
 	return nil
 }

@@ -39,7 +39,6 @@ CREATE TABLE rt_history (
     settled_at   BIGINT  NOT NULL,
     PRIMARY KEY (player_id, position)
 );
-CREATE INDEX rt_history_board ON rt_history (game, variant, settled_at);
 
 -- Bots left the point leaderboards: rebuild them from the log.
 DELETE FROM lb_tables;
