@@ -33,8 +33,10 @@ type seatRating struct {
 }
 
 // ratingWait bounds how long a table view waits for the ratings of the
-// table's last settled hand.
-const ratingWait = time.Second
+// table's last settled hand: the projections apply a settlement within
+// milliseconds when they run; when they do not (an external projector
+// stopped), every view of a settled table pays this once more.
+const ratingWait = 250 * time.Millisecond
 
 // rateSeats fills in the current rating of each seated human of v in its
 // variant, once the projections have applied the table's last settlement
