@@ -126,6 +126,13 @@ func (s *server) projectionRoutes(r chi.Router) {
 			return err
 		}
 		q := r.URL.Query()
+		switch q.Get("by") {
+		case "", "points":
+		case "rating":
+			return s.ratingBoard(w, r, limit)
+		default:
+			return problem(http.StatusBadRequest, "invalid_query", "by must be points or rating")
+		}
 		if game := chi.URLParam(r, "game"); !slices.Contains(s.Tables.GameNames(), game) {
 			return problem(http.StatusNotFound, "game_not_found", fmt.Sprintf("no game %q (known: %s)", game, strings.Join(s.Tables.GameNames(), ", ")))
 		}
@@ -140,6 +147,7 @@ func (s *server) projectionRoutes(r chi.Router) {
 		if err != nil {
 			return err
 		}
+		lb.By = "points"
 		writeJSON(w, http.StatusOK, lb)
 		return nil
 	}))

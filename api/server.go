@@ -165,6 +165,10 @@ type Deps struct {
 	// Projections serves hand history, leaderboards and player totals;
 	// without it those routes answer 503.
 	Projections Projections
+	// Ratings serves the rating leaderboards, players' ratings and the
+	// ratings in table views; without it those answer 503 (table views:
+	// null ratings).
+	Ratings Ratings
 	// Rooms keeps the room codes of private tables; without it opening a
 	// private table and /v1/rooms answer 503.
 	Rooms Rooms
@@ -324,6 +328,7 @@ func NewServer(d Deps) http.Handler {
 			r.Get("/tables/{id}/state", s.tableAt)
 			r.Post("/tables/{id}/stream-tickets", s.issueStreamTicket)
 			s.projectionRoutes(r)
+			s.ratingRoutes(r)
 			s.tournamentRoutes(r, openQuota)
 		})
 		// A browser's EventSource sends no Authorization: /stream also

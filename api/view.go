@@ -56,6 +56,12 @@ type seatView struct {
 	Bot       bool       `json:"bot"`
 	Delegated bool       `json:"delegated"`
 	Deadline  *time.Time `json:"deadline"`
+	// Rating is a seated human's current rating in the table's variant,
+	// read from the ratings projection by GET /v1/tables/{id} only; null
+	// for a bot, an empty seat, a player not rated yet, and in every other
+	// view (a command's answer, /state): those are the rules' view, which
+	// /state?at= gives back exactly, and a rating is not the table's.
+	Rating *seatRating `json:"rating"`
 }
 
 // Phases the table reports itself; the game reports the rest.

@@ -105,7 +105,7 @@ func TestServePostgresProjections(t *testing.T) {
 	}
 
 	out, err = runCmd(t, "migrate", "--data", dir, "--store", url, "--db", "projections", "version")
-	if err != nil || !strings.Contains(out, "schema version 12 of 12") {
+	if err != nil || !strings.Contains(out, "schema version 14 of 14") {
 		t.Fatalf("migrate version --db projections --store: %v\n%s", err, out)
 	}
 }

@@ -87,6 +87,7 @@ type Row struct {
 type Leaderboard struct {
 	Game     string    `json:"game"`
 	Variant  string    `json:"variant,omitempty"`
+	By       string    `json:"by,omitempty"` // points; the API sets it
 	Period   string    `json:"period"`
 	From     time.Time `json:"from,omitzero"`
 	To       time.Time `json:"to,omitzero"`

@@ -31,7 +31,7 @@ const (
 )
 
 // Names lists every projection.
-var Names = []string{Hands, Leaderboards, Directory, Tournaments}
+var Names = []string{Hands, Leaderboards, Directory, Tournaments, Ratings}
 
 // DefaultLocation is the time zone of leaderboard periods unless configured.
 const DefaultLocation = "Asia/Shanghai"

@@ -36,7 +36,9 @@ type TableKind struct {
 // lists is only a candidate; the seat is taken by an ordinary join.
 type OpenSeats interface {
 	// OpenTables lists up to limit open tables of kind at which playerID
-	// holds no seat, in the order quick play should try them.
+	// holds no seat, in the order quick play should try them: the fullest
+	// first, then, among tables as full, the closest in mean rating to
+	// playerID's (docs/AUDIT.md, Ratings), then the oldest.
 	OpenTables(ctx context.Context, kind TableKind, playerID string, limit int) ([]string, error)
 }
 

@@ -133,7 +133,9 @@ func TestStateAt(t *testing.T) {
 			r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: tok})
 			var v tableView
 			r.Decode(t, &v)
-			seen = append(seen, snap{v.Version, tok, canonical(t, r.Body)})
+			// Less the seats' ratings, the read model's (GET
+			// /v1/tables/{id} only): time travel gives the table back.
+			seen = append(seen, snap{v.Version, tok, canonical(t, withoutRatings(t, r.Body))})
 		}
 	}
 	// A whole hand and the start of the next; the many requests skip the
@@ -168,7 +170,9 @@ func TestStateAt(t *testing.T) {
 	}
 	e.c = checked
 	now := e.view(id, auditorToken)
-	if r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/state", Token: ps[0].Token}); r.Status != http.StatusOK || canonical(t, r.Body) != canonical(t, e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: ps[0].Token}).Body) {
+	// GET /v1/tables/{id} adds the seated players' ratings, which are the
+	// read model's, not the table's: /state shows them null.
+	if r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/state", Token: ps[0].Token}); r.Status != http.StatusOK || canonical(t, r.Body) != canonical(t, withoutRatings(t, e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: ps[0].Token}).Body)) {
 		t.Fatalf("state without at is not the table now: %d %s", r.Status, r.Body)
 	}
 	for _, tc := range []struct {
@@ -202,4 +206,24 @@ func canonical(t *testing.T, body []byte) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// withoutRatings is a table view with its seats' ratings null.
+func withoutRatings(t *testing.T, body []byte) []byte {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatal(err)
+	}
+	seats, _ := v["seats"].([]any)
+	for _, s := range seats {
+		if m, ok := s.(map[string]any); ok {
+			m["rating"] = nil
+		}
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

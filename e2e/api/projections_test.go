@@ -42,7 +42,7 @@ func newProjEnv(t *testing.T, seed uint64) *projEnv {
 	t.Helper()
 	e, s := start(t, seed, nil, app.Config{Projector: "external"}, func(*api.Deps) {})
 	ctx, cancel := context.WithCancel(context.Background())
-	pdb, err := psqlite.Open(ctx, s.Config.ProjectionsPath(), psqlite.Options{})
+	pdb, err := psqlite.Open(ctx, s.Config.ProjectionsPath(), psqlite.Options{Rater: app.Rater()})
 	if err != nil {
 		cancel()
 		t.Fatal(err)

@@ -223,6 +223,7 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		Tickets:        tickets,
 		Stop:           a.stopStreams,
 		Projections:    pdb.Reader(store),
+		Ratings:        pdb.Reader(store),
 		Directory:      pdb.Reader(store),
 		Exporter:       audit.Exporter{},
 		Observer:       met,

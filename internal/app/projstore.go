@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"paiju/api"
+	"paiju/games"
 	"paiju/migrations/schema"
 	"paiju/projections"
 	ppostgres "paiju/projections/postgres"
 	psqlite "paiju/projections/sqlite"
+	"paiju/ratings"
 	"paiju/service"
 )
 
@@ -38,6 +40,7 @@ type readModel interface {
 	api.Projections
 	api.TableDirectory
 	api.TournamentBoard
+	api.Ratings
 }
 
 // openedProjections is the projection store --store selects, with its read
@@ -72,18 +75,26 @@ func openProjections(ctx context.Context, c Common, tz string) (openedProjection
 	if err != nil {
 		return openedProjections{}, err
 	}
+	rater := Rater()
 	if kind == storePostgres {
-		db, err := ppostgres.Open(ctx, c.Store, ppostgres.Options{Location: loc})
+		db, err := ppostgres.Open(ctx, c.Store, ppostgres.Options{Location: loc, Rater: rater})
 		if err != nil {
 			return openedProjections{}, fmt.Errorf("open projections in %s: %w", schema.RedactURL(c.Store), err)
 		}
 		return openedProjections{db, func(log projections.Source) readModel { return ppostgres.Reader{DB: db, Log: log} }, true}, nil
 	}
-	db, err := psqlite.Open(ctx, c.ProjectionsPath(), psqlite.Options{Location: loc})
+	db, err := psqlite.Open(ctx, c.ProjectionsPath(), psqlite.Options{Location: loc, Rater: rater})
 	if err != nil {
 		return openedProjections{}, fmt.Errorf("open projections: %w", err)
 	}
 	return openedProjections{db, func(log projections.Source) readModel { return psqlite.Reader{DB: db, Log: log} }, false}, nil
+}
+
+// Rater is how the ratings projection rates hands: the default model, and
+// the contests of the games' rules (docs/AUDIT.md, Ratings). paiju verify
+// rates with it too.
+func Rater() projections.Rater {
+	return projections.Rater{Model: ratings.Default(), Contests: projections.RegistryContests(games.All())}
 }
 
 // openSeats adapts the table directory to quick play.

@@ -152,7 +152,13 @@ func verifyPostgres(ctx context.Context, vc VerifyConfig, stdout io.Writer) erro
 			return err
 		}
 	}
-	return verifyTables(ctx, store, stdout)
+	if err := verifyTables(ctx, store, stdout); err != nil {
+		return err
+	}
+	if vc.Ratings != "" {
+		return verifyRatings(ctx, vc.Common, store, vc.Ratings, stdout)
+	}
+	return nil
 }
 
 // postgresStoreSchema is the PostgreSQL store's schema for paiju migrate.

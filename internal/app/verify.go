@@ -73,7 +73,13 @@ func Verify(ctx context.Context, vc VerifyConfig, stdout io.Writer) error {
 			return err
 		}
 	}
-	return verifyTables(ctx, store, stdout)
+	if err := verifyTables(ctx, store, stdout); err != nil {
+		return err
+	}
+	if vc.Ratings != "" {
+		return verifyRatings(ctx, c, store, vc.Ratings, stdout)
+	}
+	return nil
 }
 
 // verifyTables replays every table of store and re-decides it through its
@@ -133,6 +139,9 @@ type VerifyConfig struct {
 	// NATS, with a URL, is the deployment whose chain anchor the store must
 	// contain.
 	NATS NATSConfig
+	// Ratings, if set, is a player whose rating history is recomputed
+	// from the log and compared with the ratings projection's.
+	Ratings string
 }
 
 // verifyAnchor checks the store against the chain anchor the deployment

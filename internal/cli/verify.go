@@ -13,6 +13,7 @@ func parseVerify(args []string, getenv func(string) string, stderr io.Writer) (a
 	var c app.VerifyConfig
 	fs := flagSet("verify", stderr)
 	addCommon(fs, getenv, &c.Common)
+	fs.StringVar(&c.Ratings, "ratings", "", "a player id: recompute the player's rating history from the log and compare it with the ratings projection's, bit for bit")
 	resolveNATS := addNATS(fs, getenv, &c.NATS, "NATS server URL of the deployment: check the store against the chain anchor kept there")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: paiju verify [flags]        check the data directory\n       paiju verify FILE             check an exported table log offline (- reads stdin)\n")

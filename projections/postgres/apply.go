@@ -521,9 +521,14 @@ func applyLeaderboards(_ context.Context, tx *wtx, ev eventstore.Event) error {
 		if err != nil {
 			return err
 		}
-		b.seatsOf(ev.Stream)[p.Seat] = p.PlayerID
+		if p.Bot {
+			// Bots are on no leaderboard: their seat is as empty to it.
+			delete(b.seatsOf(ev.Stream), p.Seat)
+		} else {
+			b.seatsOf(ev.Stream)[p.Seat] = p.PlayerID
+			b.names.set(p.PlayerID, p.Name)
+		}
 		b.seatsChanged.set(ev.Stream, true)
-		b.names.set(p.PlayerID, p.Name)
 	case "PlayerLeft":
 		p, err := decode[table.PlayerLeft](ev)
 		if err != nil {

@@ -50,6 +50,9 @@ type Options struct {
 	// MaxConns bounds the pool; 0 leaves pgxpool's default (pool_max_conns
 	// in the URL, or the larger of 4 and the number of CPUs).
 	MaxConns int32
+	// Rater rates the hands of the ratings projection; without Contests
+	// it rates none.
+	Rater projections.Rater
 }
 
 // DB is the projections database. Its methods are safe for concurrent use.
@@ -58,6 +61,8 @@ type DB struct {
 	loc  *time.Location
 	now  func() time.Time
 	proj map[string]projection
+	// rater rates the ratings projection's hands.
+	rater projections.Rater
 
 	changes changes.Changes // broadcast after every local commit
 
@@ -109,7 +114,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("projections: %w", err)
 	}
-	d := &DB{pool: pool, loc: opts.Location, now: opts.Now, leases: map[*Lease]struct{}{}}
+	d := &DB{pool: pool, loc: opts.Location, now: opts.Now, rater: opts.Rater, leases: map[*Lease]struct{}{}}
 	d.proj = map[string]projection{
 		projections.Hands: {load: loadHands, apply: applyHands, finish: finishHands,
 			tables: []string{"hh_tables", "hh_seats", "hh_hands", "hh_hand_events", "hh_player_hands"}},
@@ -119,6 +124,8 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 			tables: []string{"td_seats", "td_tables"}},
 		projections.Tournaments: {load: loadTournaments, apply: applyTournaments, finish: finishTournaments,
 			tables: []string{"tn_players", "tn_tournaments"}},
+		projections.Ratings: {apply: d.applyRatings, finish: finishRatings,
+			tables: []string{"rt_tables", "rt_ratings", "rt_history"}},
 	}
 	return d, nil
 }
@@ -396,6 +403,7 @@ type wtx struct {
 	l  *boardState
 	d  *dirState
 	tn *tnState
+	rt *projections.RatingsFold
 }
 
 func newWTX(conn *pgx.Conn) *wtx { return &wtx{tx: conn, batch: &pgx.Batch{}} }

@@ -2,9 +2,12 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/jackc/pgx/v5"
 
 	"paiju/projections"
 	"paiju/projections/internal/rowscan"
@@ -143,12 +146,21 @@ func (d *DB) PlayerTables(ctx context.Context, playerID string, statuses []strin
 // at which playerID holds no seat: the fullest first, then the oldest, so
 // that quick play fills tables before it spreads players over them.
 func (d *DB) OpenTables(ctx context.Context, k projections.QuickKind, playerID string, limit int) ([]string, error) {
+	me := d.rater.Model.Mu
+	err := d.pool.QueryRow(ctx, `SELECT mu FROM rt_ratings WHERE game = $1 AND variant = $2 AND player_id = $3`, k.Game, k.Variant, playerID).Scan(&me)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("directory: open tables: rating: %w", err)
+	}
 	rows, err := d.pool.Query(ctx, `SELECT table_id FROM td_tables t
 		WHERE t.status = 'open' AND NOT t.private AND t.game = $1 AND t.variant = $2 AND t.stake = $3
 			AND t.options = $4 AND t.clock = $5 AND t.max_hands = 0 AND t.rules_version = $6 AND t.spectators = $7
 			AND NOT EXISTS (SELECT 1 FROM td_seats s WHERE s.table_id = t.table_id AND s.player_id = $8)
-		ORDER BY t.seats - t.seated, t.opened_position LIMIT $9`,
-		k.Game, k.Variant, k.Stake, k.Options, k.Clock, k.RulesVersion, k.Spectators, playerID, limit)
+		ORDER BY t.seats - t.seated,
+			abs(coalesce((SELECT avg(coalesce(r.mu, $10::double precision)) FROM td_seats s
+				LEFT JOIN rt_ratings r ON r.game = t.game AND r.variant = t.variant AND r.player_id = s.player_id
+				WHERE s.table_id = t.table_id AND NOT s.bot), $11::double precision) - $11::double precision),
+			t.opened_position LIMIT $9`,
+		k.Game, k.Variant, k.Stake, k.Options, k.Clock, k.RulesVersion, k.Spectators, playerID, limit, d.rater.Model.Mu, me)
 	if err != nil {
 		return nil, fmt.Errorf("directory: open tables: %w", err)
 	}

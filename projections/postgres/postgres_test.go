@@ -33,7 +33,7 @@ func openSuite(t testing.TB, now func() time.Time) (projectionstest.DB, func() p
 	url := pgtest.NewDatabase(t)
 	open := func() projectionstest.DB {
 		t.Helper()
-		db, err := Open(context.Background(), url, Options{Location: shanghai(t), Now: now})
+		db, err := Open(context.Background(), url, Options{Location: shanghai(t), Now: now, Rater: projectionstest.Rater()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +169,7 @@ func TestMigrationsShareTheDatabase(t *testing.T) {
 		}
 		var v int
 		var dirty bool
-		if err := db.pool.QueryRow(ctx, `SELECT version, dirty FROM projections_schema_migrations`).Scan(&v, &dirty); err != nil || v != 12 || dirty {
+		if err := db.pool.QueryRow(ctx, `SELECT version, dirty FROM projections_schema_migrations`).Scan(&v, &dirty); err != nil || v != 14 || dirty {
 			t.Fatalf("projections_schema_migrations: %d %v %v", v, dirty, err)
 		}
 		var storeVersion int

@@ -191,6 +191,10 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		if err != nil {
 			return err
 		}
+		if p.Bot {
+			// Bots are on no leaderboard: their seat is as empty to it.
+			return tx.lbSeatEmptied(ctx, ev.Stream, p.Seat)
+		}
 		if seats := tx.lbSeats[ev.Stream]; seats != nil {
 			seats[p.Seat] = p.PlayerID
 			tx.lbSeatsDirty[ev.Stream] = true
@@ -204,13 +208,7 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		if err != nil {
 			return err
 		}
-		if seats := tx.lbSeats[ev.Stream]; seats != nil {
-			delete(seats, p.Seat)
-			tx.lbSeatsDirty[ev.Stream] = true
-			return nil
-		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, ev.Stream, p.Seat)
-		return err
+		return tx.lbSeatEmptied(ctx, ev.Stream, p.Seat)
 	case "PlayerEscaped":
 		p, err := decode[table.PlayerEscaped](ev)
 		if err != nil {
@@ -291,4 +289,16 @@ func applyLeaderboards(ctx context.Context, tx *wtx, ev eventstore.Event) error 
 		return nil
 	}
 	return nil
+}
+
+// lbSeatEmptied records that no player the leaderboards count holds seat of
+// stream: it was left, or a bot took it.
+func (tx *wtx) lbSeatEmptied(ctx context.Context, stream string, seat int) error {
+	if seats := tx.lbSeats[stream]; seats != nil {
+		delete(seats, seat)
+		tx.lbSeatsDirty[stream] = true
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM lb_seats WHERE stream = ? AND seat = ?`, stream, seat)
+	return err
 }

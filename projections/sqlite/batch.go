@@ -68,6 +68,9 @@ type batch struct {
 	// flush writes them.
 	tdSeats     map[tdSeatKey]*tdSeat
 	tdSeatOrder []tdSeatKey
+	// rt is the ratings projection's fold of the batch, written by
+	// flushRatings.
+	rt *projections.RatingsFold
 }
 
 type tdSeatKey struct {
@@ -634,6 +637,9 @@ func (t *wtx) prefetch(ctx context.Context, name string, events []eventstore.Eve
 
 // flush writes what the batch kept in memory.
 func (t *wtx) flush(ctx context.Context) error {
+	if err := t.flushRatings(ctx); err != nil {
+		return err
+	}
 	if err := t.flushRuns(ctx); err != nil {
 		return fmt.Errorf("hand events: %w", err)
 	}

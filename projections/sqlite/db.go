@@ -30,6 +30,9 @@ type Options struct {
 	Location *time.Location
 	// Now is the clock for the current period. Default time.Now.
 	Now func() time.Time
+	// Rater rates the hands of the ratings projection; without Contests
+	// it rates none.
+	Rater projections.Rater
 }
 
 // DB is the projections database. Its methods are safe for concurrent use.
@@ -40,6 +43,7 @@ type DB struct {
 	loc   *time.Location
 	now   func() time.Time
 	proj  map[string]applier
+	rater projections.Rater
 
 	changes changes.Changes // broadcast after every commit
 }
@@ -98,8 +102,9 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("projections: open: %w", err)
 	}
 	wdb.SetMaxOpenConns(1)
-	d := &DB{db: db, wdb: wdb, stmts: stmtCache{db: wdb, m: map[string]*sql.Stmt{}}, loc: opts.Location, now: opts.Now}
-	d.proj = map[string]applier{projections.Hands: applyHands, projections.Leaderboards: applyLeaderboards, projections.Directory: applyDirectory, projections.Tournaments: applyTournaments}
+	d := &DB{db: db, wdb: wdb, stmts: stmtCache{db: wdb, m: map[string]*sql.Stmt{}}, loc: opts.Location, now: opts.Now, rater: opts.Rater}
+	d.proj = map[string]applier{projections.Hands: applyHands, projections.Leaderboards: applyLeaderboards, projections.Directory: applyDirectory, projections.Tournaments: applyTournaments,
+		projections.Ratings: d.applyRatings}
 	return d, nil
 }
 
@@ -289,6 +294,7 @@ var tablesOf = map[string][]string{
 	projections.Leaderboards: {"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results", "lb_player_stats"},
 	projections.Directory:    {"td_seats", "td_tables"},
 	projections.Tournaments:  {"tn_players", "tn_tournaments"},
+	projections.Ratings:      {"rt_tables", "rt_ratings", "rt_history"},
 }
 
 // Reset empties projection name and sets its checkpoint to 0.

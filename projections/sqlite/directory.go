@@ -3,7 +3,9 @@ package sqlite
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -243,15 +245,28 @@ func (d *DB) PlayerTables(ctx context.Context, playerID string, statuses []strin
 }
 
 // OpenTables lists up to limit open tables of kind k, without a turn limit,
-// at which playerID holds no seat: the fullest first, then the oldest, so
-// that quick play fills tables before it spreads players over them.
+// at which playerID holds no seat: the fullest first, so that quick play
+// fills tables before it spreads players over them; among tables as full,
+// the one whose seated humans' mean rating in the variant is closest to
+// playerID's (a player not rated yet counting as new; a table of no human
+// is at distance 0), then the oldest. The rating only orders tables quick
+// play would choose between anyway: nobody waits longer for a game for it.
 func (d *DB) OpenTables(ctx context.Context, k projections.QuickKind, playerID string, limit int) ([]string, error) {
+	me := d.rater.Model.Mu
+	err := d.db.QueryRowContext(ctx, `SELECT mu FROM rt_ratings WHERE game = ? AND variant = ? AND player_id = ?`, k.Game, k.Variant, playerID).Scan(&me)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("directory: open tables: rating: %w", err)
+	}
 	rows, err := d.db.QueryContext(ctx, `SELECT table_id FROM td_tables t
-		WHERE t.status = 'open' AND t.private = 0 AND t.game = ? AND t.variant = ? AND t.stake = ?
-			AND t.options = ? AND t.clock = ? AND t.max_hands = 0 AND t.rules_version = ? AND t.spectators = ?
-			AND NOT EXISTS (SELECT 1 FROM td_seats s WHERE s.table_id = t.table_id AND s.player_id = ?)
-		ORDER BY t.seats - t.seated, t.opened_position LIMIT ?`,
-		k.Game, k.Variant, k.Stake, k.Options, k.Clock, k.RulesVersion, k.Spectators, playerID, limit)
+		WHERE t.status = 'open' AND t.private = 0 AND t.game = ?1 AND t.variant = ?2 AND t.stake = ?3
+			AND t.options = ?4 AND t.clock = ?5 AND t.max_hands = 0 AND t.rules_version = ?6 AND t.spectators = ?7
+			AND NOT EXISTS (SELECT 1 FROM td_seats s WHERE s.table_id = t.table_id AND s.player_id = ?8)
+		ORDER BY t.seats - t.seated,
+			abs(coalesce((SELECT avg(coalesce(r.mu, ?10)) FROM td_seats s
+				LEFT JOIN rt_ratings r ON r.game = t.game AND r.variant = t.variant AND r.player_id = s.player_id
+				WHERE s.table_id = t.table_id AND s.bot = 0), ?11) - ?11),
+			t.opened_position LIMIT ?9`,
+		k.Game, k.Variant, k.Stake, k.Options, k.Clock, k.RulesVersion, k.Spectators, playerID, limit, d.rater.Model.Mu, me)
 	if err != nil {
 		return nil, fmt.Errorf("directory: open tables: %w", err)
 	}

@@ -21,7 +21,7 @@ func openSuite(t testing.TB, now func() time.Time) (projectionstest.DB, func() p
 	path := filepath.Join(t.TempDir(), "projections.db")
 	open := func() projectionstest.DB {
 		t.Helper()
-		db, err := Open(context.Background(), path, Options{Location: loc, Now: now})
+		db, err := Open(context.Background(), path, Options{Location: loc, Now: now, Rater: projectionstest.Rater()})
 		if err != nil {
 			t.Fatal(err)
 		}
