@@ -197,9 +197,10 @@ func CheckExportRatings(r Rater, evs []eventstore.Event, histories map[string][]
 			}
 			// The history's own steps: the rating before is the one after
 			// the player's previous hand there, and the idle days are the
-			// whole days since it, when that hand is in the history given.
-			if i := named[c.Player]; i > 0 {
-				prev := histories[c.Player][i-1]
+			// whole days since it, when that hand is in the history given
+			// (the player's latest row before this one on the same board).
+			for i := named[c.Player] - 1; i >= 0; i-- {
+				prev := histories[c.Player][i]
 				if prev.Game == want.Game && prev.Variant == want.Variant {
 					if !sameValue(prev.After, want.Before) {
 						return rep, &RatingFault{HandID: hid, Player: c.Player, Reason: fmt.Sprintf("the history's rating before the hand %v is not its rating after the previous hand %s, %v", want.Before, prev.HandID, prev.After)}
@@ -207,6 +208,7 @@ func CheckExportRatings(r Rater, evs []eventstore.Event, histories map[string][]
 					if d := IdleDays(prev.SettledAt.UnixNano(), at); d != want.IdleDays {
 						return rep, &RatingFault{HandID: hid, Player: c.Player, Reason: fmt.Sprintf("the history gives %d idle days, the settlements of hands %s and %s are %d whole days apart", want.IdleDays, prev.HandID, hid, d)}
 					}
+					break
 				}
 			}
 			rep.Rows++

@@ -17,7 +17,7 @@ import (
 )
 
 // streams are a log's events by stream, in version order.
-func streams(t *testing.T, l *projectionstest.Log) map[string][]eventstore.Event {
+func streams(t testing.TB, l *projectionstest.Log) map[string][]eventstore.Event {
 	t.Helper()
 	evs, err := l.ReadAll(context.Background(), 0, math.MaxInt32)
 	if err != nil {
@@ -32,7 +32,7 @@ func streams(t *testing.T, l *projectionstest.Log) map[string][]eventstore.Event
 
 // histories are every player's history of f, through the API's JSON (as a
 // file of ReadRatingHistories holds them).
-func histories(t *testing.T, f *projections.RatingsFold) map[string][]projections.RatingHistoryRow {
+func histories(t testing.TB, f *projections.RatingsFold) map[string][]projections.RatingHistoryRow {
 	t.Helper()
 	var buf bytes.Buffer
 	seen := map[string]bool{}
@@ -153,4 +153,33 @@ func TestCheckExportRatingsSeats(t *testing.T) {
 	chain := append([]projections.RatingHistoryRow(nil), h["ann"]...)
 	chain[2].Before.Deviation = math.Nextafter(chain[2].Before.Deviation, 0)
 	fault("ann's rating before hand 3", map[string][]projections.RatingHistoryRow{"ann": chain, "ben": h["ben"]}, "T1-3", "ann", "rating after the hand")
+}
+
+// BenchmarkCheckExportRatings: the cost of checking a table's rated hands
+// against its players' histories, per table of the random log.
+func BenchmarkCheckExportRatings(b *testing.B) {
+	l := projectionstest.RandomLog(38, 12, 3000)
+	f, err := projections.RecomputeRatings(context.Background(), l, projectionstest.Rater())
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := histories(b, f)
+	var tables [][]eventstore.Event
+	for s, evs := range streams(b, l) {
+		if _, ok := projections.TableID(s); ok {
+			tables = append(tables, evs)
+		}
+	}
+	hands := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, evs := range tables {
+			rep, err := projections.CheckExportRatings(projectionstest.Rater(), evs, h)
+			if err != nil {
+				b.Fatal(err)
+			}
+			hands += len(rep.Checked)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(hands), "ns/hand")
 }
