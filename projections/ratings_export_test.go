@@ -165,9 +165,11 @@ func BenchmarkCheckExportRatings(b *testing.B) {
 	}
 	h := histories(b, f)
 	var tables [][]eventstore.Event
+	events := 0
 	for s, evs := range streams(b, l) {
 		if _, ok := projections.TableID(s); ok {
 			tables = append(tables, evs)
+			events += len(evs)
 		}
 	}
 	hands := 0
@@ -182,4 +184,5 @@ func BenchmarkCheckExportRatings(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(hands), "ns/hand")
+	b.ReportMetric(float64(events*b.N)/b.Elapsed().Seconds(), "events/s")
 }
