@@ -13,13 +13,67 @@ import (
 	"paiju/ratings"
 )
 
-// ReadRatingHistories reads rating histories as GET
-// /v1/players/{id}/ratings?history=true serves them: one or more
-// PlayerRatings objects, one after the other (a page, or every page of the
-// history concatenated, of one player or of several). It returns each
-// player's rows, oldest first by position, a hand once; a hand given twice
-// with different rows is an error.
-func ReadRatingHistories(r io.Reader, into map[string][]RatingHistoryRow) error {
+// RatingHistories are players' rating histories as the API serves them,
+// for CheckExportRatings: each player's rows, oldest first by position, a
+// hand once.
+type RatingHistories struct {
+	Rows map[string][]RatingHistoryRow
+	// Follows[player][i] says Rows[player][i-1] is the row before
+	// Rows[player][i] in the player's whole history: both were given in one
+	// page, one after the other. Where it is not known (rows from two
+	// pages, or no Follows), a rating before a hand is not compared with
+	// the one after the player's previous hand.
+	Follows map[string][]bool
+
+	pages  int
+	member map[string]map[string][]pageIndex // player → hand id → where given
+}
+
+type pageIndex struct{ page, index int }
+
+// NewRatingHistories returns no histories.
+func NewRatingHistories() *RatingHistories {
+	return &RatingHistories{Rows: map[string][]RatingHistoryRow{}, Follows: map[string][]bool{}, member: map[string]map[string][]pageIndex{}}
+}
+
+// Add adds one page of player's history: rows that follow one another in
+// it, oldest first. A hand given twice must be given the same.
+func (h *RatingHistories) Add(player string, page []RatingHistoryRow) error {
+	h.pages++
+	if h.member[player] == nil {
+		h.member[player] = map[string][]pageIndex{}
+	}
+	m := h.member[player]
+	rows := h.Rows[player]
+	for i, r := range page {
+		if _, ok := m[r.HandID]; ok {
+			at := slices.IndexFunc(rows, func(x RatingHistoryRow) bool { return x.HandID == r.HandID })
+			if !SameHistoryRow(rows[at], r) {
+				return fmt.Errorf("rating history of %s: hand %s given twice, differently", player, r.HandID)
+			}
+		} else {
+			rows = append(rows, r)
+		}
+		m[r.HandID] = append(m[r.HandID], pageIndex{h.pages, i})
+	}
+	slices.SortStableFunc(rows, func(a, b RatingHistoryRow) int { return cmpInt64(a.Position, b.Position) })
+	follows := make([]bool, len(rows))
+	for i := 1; i < len(rows); i++ {
+		for _, a := range m[rows[i].HandID] {
+			if slices.Contains(m[rows[i-1].HandID], pageIndex{a.page, a.index - 1}) {
+				follows[i] = true
+			}
+		}
+	}
+	h.Rows[player], h.Follows[player] = rows, follows
+	return nil
+}
+
+// Read reads histories as GET /v1/players/{id}/ratings?history=true serves
+// them: one or more PlayerRatings objects, one after the other (a page, or
+// every page of the history concatenated, of one player or of several).
+// Only player_id and history are read.
+func (h *RatingHistories) Read(r io.Reader) error {
 	dec := json.NewDecoder(r)
 	n := 0
 	for {
@@ -35,24 +89,12 @@ func ReadRatingHistories(r io.Reader, into map[string][]RatingHistoryRow) error 
 		if p.PlayerID == "" {
 			return fmt.Errorf("rating history %d: no player_id (want the body of GET /v1/players/{id}/ratings?history=true)", n)
 		}
-		into[p.PlayerID] = append(into[p.PlayerID], p.History...)
+		if err := h.Add(p.PlayerID, p.History); err != nil {
+			return err
+		}
 	}
 	if n == 0 {
 		return errors.New("no rating history (want the body of GET /v1/players/{id}/ratings?history=true)")
-	}
-	for player, rows := range into {
-		slices.SortStableFunc(rows, func(a, b RatingHistoryRow) int { return cmpInt64(a.Position, b.Position) })
-		out := rows[:0]
-		for _, h := range rows {
-			if len(out) > 0 && out[len(out)-1].HandID == h.HandID {
-				if !SameHistoryRow(out[len(out)-1], h) {
-					return fmt.Errorf("rating history of %s: hand %s given twice, differently", player, h.HandID)
-				}
-				continue
-			}
-			out = append(out, h)
-		}
-		into[player] = out
 	}
 	return nil
 }
@@ -107,11 +149,11 @@ type ExportRatingsReport struct {
 // ratings after the hand from the ratings before it that the histories
 // give, with r and the ratings projection's own fold (RatingsFold: the same
 // seats, bots, idle days and Model.Hand), and compares them bit for bit
-// with the histories. histories are by player, as ReadRatingHistories
-// gives them. A hand that rates a player whose history for it is not given
+// with the histories. A hand that rates a player whose history for it is not given
 // cannot be recomputed: it is reported, not a fault. A difference is a
 // *RatingFault naming the hand and the player.
-func CheckExportRatings(r Rater, evs []eventstore.Event, histories map[string][]RatingHistoryRow) (ExportRatingsReport, error) {
+func CheckExportRatings(r Rater, evs []eventstore.Event, hs *RatingHistories) (ExportRatingsReport, error) {
+	histories := hs.Rows
 	rep := ExportRatingsReport{Unverifiable: map[string][]string{}}
 	byHand := map[string]map[string]int{} // hand id → player → index in histories[player]
 	for player, rows := range histories {
@@ -198,8 +240,10 @@ func CheckExportRatings(r Rater, evs []eventstore.Event, histories map[string][]
 			// The history's own steps: the rating before is the one after
 			// the player's previous hand there, and the idle days are the
 			// whole days since it, when that hand is in the history given
-			// (the player's latest row before this one on the same board).
-			for i := named[c.Player] - 1; i >= 0; i-- {
+			// (the player's latest row before this one on the same board,
+			// with no row between them missing: RatingHistories.Follows).
+			follows := hs.Follows[c.Player]
+			for i := named[c.Player] - 1; i >= 0 && i+1 < len(follows) && follows[i+1]; i-- {
 				prev := histories[c.Player][i]
 				if prev.Game == want.Game && prev.Variant == want.Variant {
 					if !sameValue(prev.After, want.Before) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,8 +32,8 @@ func streams(t testing.TB, l *projectionstest.Log) map[string][]eventstore.Event
 }
 
 // histories are every player's history of f, through the API's JSON (as a
-// file of ReadRatingHistories holds them).
-func histories(t testing.TB, f *projections.RatingsFold) map[string][]projections.RatingHistoryRow {
+// file of RatingHistories.Read holds them).
+func histories(t testing.TB, f *projections.RatingsFold) *projections.RatingHistories {
 	t.Helper()
 	var buf bytes.Buffer
 	seen := map[string]bool{}
@@ -44,8 +45,8 @@ func histories(t testing.TB, f *projections.RatingsFold) map[string][]projection
 			}
 		}
 	}
-	out := map[string][]projections.RatingHistoryRow{}
-	if err := projections.ReadRatingHistories(&buf, out); err != nil {
+	out := projections.NewRatingHistories()
+	if err := out.Read(&buf); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -119,21 +120,47 @@ func TestCheckExportRatingsSeats(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := streams(t, l)[s]
-	h := histories(t, f)
 	r := projectionstest.Rater()
+	type row = projections.RatingHistoryRow
+	ann, ben := f.PlayerHistory("ann"), f.PlayerHistory("ben")
+	// given are histories: player, then that player's pages.
+	given := func(pp ...any) *projections.RatingHistories {
+		t.Helper()
+		h := projections.NewRatingHistories()
+		var player string
+		for _, x := range pp {
+			switch x := x.(type) {
+			case string:
+				player = x
+			case []row:
+				if err := h.Add(player, slices.Clone(x)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return h
+	}
 
-	rep, err := projections.CheckExportRatings(r, evs, h)
+	rep, err := projections.CheckExportRatings(r, evs, given("ann", ann, "ben", ben))
 	if err != nil || len(rep.Checked) != 4 || rep.Rows != 7 || strings.Join(rep.Players, ",") != "ann,ben" || rep.Settled != 4 {
 		t.Fatalf("whole histories: %+v, %v; want 4 hands, 7 rows, ann and ben", rep, err)
 	}
+	rep, err = projections.CheckExportRatings(r, evs, given("ann", ann[:3], "ann", ann[1:], "ben", ben[:1], "ben", ben[1:]))
+	if err != nil || len(rep.Checked) != 4 || rep.Rows != 7 {
+		t.Fatalf("histories in overlapping pages: %+v, %v; want 4 hands, 7 rows", rep, err)
+	}
 
-	part := map[string][]projections.RatingHistoryRow{"ann": h["ann"][2:], "ben": h["ben"]}
-	rep, err = projections.CheckExportRatings(r, evs, part)
+	rep, err = projections.CheckExportRatings(r, evs, given("ann", ann[2:], "ben", ben))
 	if err != nil || strings.Join(rep.Checked, ",") != "T1-3,T1-4" || len(rep.Unverifiable) != 1 || rep.Unverifiable["T1-1"][0] != "ann" {
 		t.Fatalf("ann's history from hand 3: %+v, %v; want hand 1 (ben's) unverifiable for want of ann's, hand 2 (ann's alone) named by none", rep, err)
 	}
+	// Two pages with a page missing between them: a gap, not a fault.
+	rep, err = projections.CheckExportRatings(r, evs, given("ann", ann[:1], "ann", ann[2:], "ben", ben))
+	if err != nil || strings.Join(rep.Checked, ",") != "T1-1,T1-3,T1-4" {
+		t.Fatalf("ann's history without hand 2's page: %+v, %v; want hands 1, 3 and 4 checked", rep, err)
+	}
 
-	fault := func(what string, hs map[string][]projections.RatingHistoryRow, hand, player, reason string) {
+	fault := func(what string, hs *projections.RatingHistories, hand, player, reason string) {
 		t.Helper()
 		_, err := projections.CheckExportRatings(r, evs, hs)
 		var f *projections.RatingFault
@@ -141,18 +168,25 @@ func TestCheckExportRatingsSeats(t *testing.T) {
 			t.Fatalf("%s: %v, want a fault at hand %s for %s: %s", what, err, hand, player, reason)
 		}
 	}
-	botPlayed := h["ann"][1]
+	botPlayed := ann[1]
 	botPlayed.Seat = 1
-	ben := append([]projections.RatingHistoryRow{h["ben"][0], botPlayed}, h["ben"][1:]...)
-	fault("ben rated at the hand the bot played for him", map[string][]projections.RatingHistoryRow{"ann": h["ann"], "ben": ben}, "T1-2", "ben", "the export does not")
+	fault("ben rated at the hand the bot played for him", given("ann", ann, "ben", []row{ben[0], botPlayed}, "ben", ben[1:]), "T1-2", "ben", "the export does not")
 
-	idle := append([]projections.RatingHistoryRow(nil), h["ann"]...)
+	idle := slices.Clone(ann)
 	idle[3].IdleDays = 2
-	fault("ann's idle days", map[string][]projections.RatingHistoryRow{"ann": idle, "ben": h["ben"]}, "T1-4", "ann", "rating after the hand")
+	fault("ann's idle days", given("ann", idle, "ben", ben), "T1-4", "ann", "rating after the hand")
 
-	chain := append([]projections.RatingHistoryRow(nil), h["ann"]...)
-	chain[2].Before.Deviation = math.Nextafter(chain[2].Before.Deviation, 0)
-	fault("ann's rating before hand 3", map[string][]projections.RatingHistoryRow{"ann": chain, "ben": h["ben"]}, "T1-3", "ann", "rating after the hand")
+	before := slices.Clone(ann)
+	before[2].Before.Deviation = math.Nextafter(before[2].Before.Deviation, 0)
+	fault("ann's rating before hand 3", given("ann", before, "ben", ben), "T1-3", "ann", "rating after the hand")
+
+	// One page that leaves hand 2 out: hand 3's rating before it is not
+	// the one after hand 1, the row before it in the page.
+	fault("ann's hand 2 left out of a page", given("ann", []row{ann[0], ann[2], ann[3]}, "ben", ben), "T1-3", "ann", "is not its rating after the previous hand T1-1")
+
+	if err := given("ann", ann).Add("ann", []row{idle[3]}); err == nil || !strings.Contains(err.Error(), "given twice, differently") {
+		t.Fatalf("a hand given twice, differently: %v", err)
+	}
 }
 
 // BenchmarkCheckExportRatings: the cost of checking a table's rated hands

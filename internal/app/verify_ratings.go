@@ -85,13 +85,13 @@ func verifyExportRatings(name string, file []byte, histories []string, stdout io
 	if err != nil {
 		return err
 	}
-	byPlayer := map[string][]projections.RatingHistoryRow{}
+	byPlayer := projections.NewRatingHistories()
 	for _, h := range histories {
 		b, err := os.ReadFile(h)
 		if err != nil {
 			return fmt.Errorf("ratings: %w", err)
 		}
-		if err := projections.ReadRatingHistories(bytes.NewReader(b), byPlayer); err != nil {
+		if err := byPlayer.Read(bytes.NewReader(b)); err != nil {
 			return fmt.Errorf("ratings: %s: %w", h, err)
 		}
 	}
