@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -145,13 +146,13 @@ type ExportRatingsReport struct {
 }
 
 // CheckExportRatings recomputes, for each settled hand of a table's events
-// evs (an export, in version order) that a history of histories names, the
+// evs (an export, in version order) that one of the histories hs names, the
 // ratings after the hand from the ratings before it that the histories
 // give, with r and the ratings projection's own fold (RatingsFold: the same
 // seats, bots, idle days and Model.Hand), and compares them bit for bit
-// with the histories. A hand that rates a player whose history for it is not given
-// cannot be recomputed: it is reported, not a fault. A difference is a
-// *RatingFault naming the hand and the player.
+// with the histories. A hand that rates a player whose history for it is
+// not given cannot be recomputed: it is reported, not a fault. A
+// difference is a *RatingFault naming the hand and the player.
 func CheckExportRatings(r Rater, evs []eventstore.Event, hs *RatingHistories) (ExportRatingsReport, error) {
 	histories := hs.Rows
 	rep := ExportRatingsReport{Unverifiable: map[string][]string{}}
@@ -217,9 +218,9 @@ func CheckExportRatings(r Rater, evs []eventstore.Event, hs *RatingHistories) (E
 		if err := hf.Apply(ev); err != nil {
 			return rep, fmt.Errorf("event %d (%s): %w", ev.Version, ev.Type, err)
 		}
-		// Rows the fold cannot check: a player rated in the hand whose
-		// history for it is not given (their rating before it is unknown).
-		// Not lacking on a history that was given in part.
+		// A hand the fold cannot check: it rates a player whose history
+		// for it is not given (their rating before it is unknown). A human
+		// the hand does not rate (a seat the rules voided) needs none.
 		slices.Sort(missing)
 		missing = slices.Compact(missing)
 		rated := map[string]bool{}
@@ -259,18 +260,12 @@ func CheckExportRatings(r Rater, evs []eventstore.Event, hs *RatingHistories) (E
 			players[c.Player] = true
 			delete(named, c.Player)
 		}
-		for p := range named {
+		for _, p := range slices.Sorted(maps.Keys(named)) {
 			return rep, &RatingFault{HandID: hid, Player: p, Reason: "the history rates the player in the hand, the export does not (a bot seat, a seat the rules voided, or not seated)"}
 		}
 		rep.Checked = append(rep.Checked, hid)
 	}
-	rep.Players = slices.Sorted(func(yield func(string) bool) {
-		for p := range players {
-			if !yield(p) {
-				return
-			}
-		}
-	})
+	rep.Players = slices.Sorted(maps.Keys(players))
 	return rep, nil
 }
 
