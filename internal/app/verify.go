@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -178,7 +179,13 @@ func verifyAnchor(ctx context.Context, c NATSConfig, store chainStore, stdout io
 // by the rules, every deal recomputed from its revealed seed and commitment,
 // and every settlement recomputed (docs/AUDIT.md). The first fault is the
 // error, naming the event and the line.
-func VerifyFile(name string, stdout io.Writer) error {
+//
+// histories, when given, are files of players' rating histories (the body
+// of GET /v1/players/{id}/ratings?history=true, one page or several one
+// after the other): the export's hands they name are rated again from the
+// ratings before them, and the ratings after them compared bit for bit
+// (verifyExportRatings).
+func VerifyFile(name string, histories []string, stdout io.Writer) error {
 	var r io.Reader = os.Stdin
 	if name != "-" {
 		f, err := os.Open(name)
@@ -187,6 +194,10 @@ func VerifyFile(name string, stdout io.Writer) error {
 		}
 		defer f.Close()
 		r = f
+	}
+	var file bytes.Buffer
+	if len(histories) > 0 {
+		r = io.TeeReader(r, &file)
 	}
 	start := time.Now()
 	rep, err := audit.VerifyExport(games.All().Rules, r)
@@ -207,5 +218,8 @@ func VerifyFile(name string, stdout io.Writer) error {
 		fmt.Fprintln(stdout, "warning: no chain head line: nothing to compare with a chain head held elsewhere")
 	}
 	fmt.Fprintf(stdout, "verified in %s (%.0f events/s)\n", took.Round(time.Microsecond), float64(rep.Events)/took.Seconds())
+	if len(histories) > 0 {
+		return verifyExportRatings(name, file.Bytes(), histories, stdout)
+	}
 	return nil
 }

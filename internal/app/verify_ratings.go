@@ -1,12 +1,18 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"math"
+	"maps"
+	"os"
+	"slices"
+	"strings"
 
+	"paiju/audit"
 	"paiju/eventstore"
 	"paiju/projections"
 )
@@ -66,10 +72,42 @@ func verifyRatings(ctx context.Context, c Common, log eventstore.Log, player str
 }
 
 // sameRatingRow compares two history rows, their floats by their bits.
-func sameRatingRow(a, b projections.RatingHistoryRow) bool {
-	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
-	return a.Game == b.Game && a.Variant == b.Variant && a.HandID == b.HandID && a.Seat == b.Seat && a.Position == b.Position &&
-		a.SettledAt.Equal(b.SettledAt) && a.IdleDays == b.IdleDays &&
-		same(a.Before.Rating, b.Before.Rating) && same(a.Before.Deviation, b.Before.Deviation) &&
-		same(a.After.Rating, b.After.Rating) && same(a.After.Deviation, b.After.Deviation)
+func sameRatingRow(a, b projections.RatingHistoryRow) bool { return projections.SameHistoryRow(a, b) }
+
+// verifyExportRatings checks the rating histories in the files histories
+// against the export (already verified) in file: each settled hand of the
+// export that a history names is rated again with the ratings projection's
+// fold from the ratings before it that the histories give, and the ratings
+// after it must equal the histories' to the last bit (docs/AUDIT.md,
+// Ratings: an export and players' histories).
+func verifyExportRatings(name string, file []byte, histories []string, stdout io.Writer) error {
+	x, err := audit.ReadExport(bytes.NewReader(file))
+	if err != nil {
+		return err
+	}
+	byPlayer := projections.NewRatingHistories()
+	for _, h := range histories {
+		b, err := os.ReadFile(h)
+		if err != nil {
+			return fmt.Errorf("ratings: %w", err)
+		}
+		if err := byPlayer.Read(bytes.NewReader(b)); err != nil {
+			return fmt.Errorf("ratings: %s: %w", h, err)
+		}
+	}
+	rep, err := projections.CheckExportRatings(Rater(), x.Events, byPlayer)
+	var f *projections.RatingFault
+	if errors.As(err, &f) {
+		fmt.Fprintf(stdout, "FAULT %s: ratings: %v\n", name, err)
+		return fmt.Errorf("%s: the rating history of %s differs from the export at hand %s (%w)", name, f.Player, f.HandID, audit.ErrFault)
+	}
+	if err != nil {
+		return fmt.Errorf("ratings: %w", err)
+	}
+	for _, hid := range slices.Sorted(maps.Keys(rep.Unverifiable)) {
+		fmt.Fprintf(stdout, "unverifiable hand %s: no rating history given for %s\n", hid, strings.Join(rep.Unverifiable[hid], ", "))
+	}
+	fmt.Fprintf(stdout, "ratings ok: %d hands checked of %d settled (%d unverifiable), %d rating changes equal to the histories to the last bit, players covered: %d (%s)\n",
+		len(rep.Checked), rep.Settled, len(rep.Unverifiable), rep.Rows, len(rep.Players), strings.Join(rep.Players, ", "))
+	return nil
 }

@@ -170,3 +170,18 @@ func TestSecretFilesAndNATSFlags(t *testing.T) {
 		t.Error("project accepted an nkey and a user at once")
 	}
 }
+
+// TestParseVerifyFileThenFlags: verify's FILE may come before its flags
+// (paiju verify FILE --ratings H.json), and one FILE at most is taken.
+func TestParseVerifyFileThenFlags(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	for _, args := range [][]string{{"t.jsonl", "--ratings", "a.json,b.json"}, {"--ratings", "a.json,b.json", "t.jsonl"}} {
+		c, file, err := parseVerify(args, noEnv, &bytes.Buffer{})
+		if err != nil || file != "t.jsonl" || c.Ratings != "a.json,b.json" {
+			t.Fatalf("verify %q: file %q, ratings %q, %v", args, file, c.Ratings, err)
+		}
+	}
+	if _, _, err := parseVerify([]string{"t.jsonl", "--ratings", "a.json", "u.jsonl"}, noEnv, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "one FILE at most") {
+		t.Fatalf("two files: %v", err)
+	}
+}
