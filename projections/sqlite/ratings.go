@@ -89,7 +89,7 @@ func (t *wtx) flushRatings(ctx context.Context) error {
 	if err := t.insertRows(ctx, `INSERT OR REPLACE INTO rt_ratings (game, variant, player_id, name, mu, sigma, hands, last_at) VALUES `, 8, rs); err != nil {
 		return fmt.Errorf("ratings: %w", err)
 	}
-	if err := t.insertRows(ctx, `INSERT OR REPLACE INTO rt_history (player_id, position, game, variant, hand_id, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after, settled_at) VALUES `, 12, hs); err != nil {
+	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO rt_history (player_id, position, game, variant, hand_id, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after, settled_at) VALUES `, 12, hs); err != nil {
 		return fmt.Errorf("rating history: %w", err)
 	}
 	return nil
