@@ -170,9 +170,9 @@ func (f *RatingsFold) tableChanged(stream string) {
 // they will need, in two reads instead of one a row: loadTables the table
 // rows of the streams whose events the fold reads a table for (it returns
 // those it has; the others have none), then loadRatings the ratings, in
-// each loaded table's game and variant, of the humans seated there or at
-// its running hand's deal, for the tables the batch settles a hand of (it
-// returns those it has; the others have none). A row an event needs that
+// each table's game and variant, of the humans seated there, at its
+// running hand's deal or by the batch's PlayerSeated, for the tables the
+// batch settles a hand of (it returns those it has; the others have none). A row an event needs that
 // Preload did not read is read then, by LoadTable or LoadRating. What the
 // fold computes does not depend on how its rows were read.
 func (f *RatingsFold) Preload(events []eventstore.Event, after int64,
@@ -181,11 +181,16 @@ func (f *RatingsFold) Preload(events []eventstore.Event, after int64,
 	var streams []string
 	settles := map[string]bool{}
 	seen := map[string]bool{}
+	opened := map[string]eventstore.Event{}
+	seated := map[string][]eventstore.Event{}
 	for _, ev := range events {
 		if ev.Position <= after {
 			continue
 		}
 		switch ev.Type {
+		case "TableOpened":
+			opened[ev.Stream] = ev
+			continue
 		case "PlayerSeated", "PlayerLeft", "PlayerEscaped", "SeatDelegated", "SeatResumed", "HandDealt", "HandSettled":
 		default:
 			continue
@@ -193,8 +198,11 @@ func (f *RatingsFold) Preload(events []eventstore.Event, after int64,
 		if _, ok := TableID(ev.Stream); !ok {
 			continue
 		}
-		if ev.Type == "HandSettled" {
+		switch ev.Type {
+		case "HandSettled":
 			settles[ev.Stream] = true
+		case "PlayerSeated":
+			seated[ev.Stream] = append(seated[ev.Stream], ev)
 		}
 		if _, known := f.tables[ev.Stream]; !known && !seen[ev.Stream] {
 			seen[ev.Stream] = true
@@ -210,21 +218,44 @@ func (f *RatingsFold) Preload(events []eventstore.Event, after int64,
 	}
 	var keys []RatingKey
 	wanted := map[RatingKey]bool{}
+	want := func(game, variant string, seat RatedSeat) {
+		k := RatingKey{game, variant, seat.Player}
+		if _, known := f.ratings[k]; seat.Bot || known || wanted[k] {
+			return
+		}
+		wanted[k] = true
+		keys = append(keys, k)
+	}
 	for _, s := range streams {
 		t := got[s]
 		f.tables[s] = t
-		if t == nil || !settles[s] {
+		if !settles[s] {
 			continue
 		}
-		for _, seats := range []map[int]RatedSeat{t.Seats, t.HandSeats} {
-			for _, seat := range seats {
-				k := RatingKey{t.Game, t.Variant, seat.Player}
-				if _, known := f.ratings[k]; seat.Bot || known || wanted[k] {
-					continue
-				}
-				wanted[k] = true
-				keys = append(keys, k)
+		var game, variant string
+		if ev, ok := opened[s]; ok {
+			// Opened in the batch: the seats are all the batch's.
+			o, err := decodeRated[table.TableOpened](ev)
+			if err != nil {
+				return err
 			}
+			game, variant = o.Game, o.Variant
+		} else if t != nil {
+			game, variant = t.Game, t.Variant
+			for _, seats := range []map[int]RatedSeat{t.Seats, t.HandSeats} {
+				for _, seat := range seats {
+					want(game, variant, seat)
+				}
+			}
+		} else {
+			continue
+		}
+		for _, ev := range seated[s] {
+			p, err := decodeRated[table.PlayerSeated](ev)
+			if err != nil {
+				return err
+			}
+			want(game, variant, RatedSeat{Player: p.PlayerID, Bot: p.Bot})
 		}
 	}
 	if len(keys) == 0 {
