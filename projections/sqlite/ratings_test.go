@@ -1,0 +1,137 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"paiju/projections"
+	"paiju/projections/projectionstest"
+)
+
+// ratingRows is every row of the ratings projection as text, the floats
+// as their bits.
+func ratingRows(t *testing.T, d *DB) string {
+	t.Helper()
+	ctx := context.Background()
+	var b strings.Builder
+	rows, err := d.db.QueryContext(ctx, `SELECT stream, state FROM rt_tables ORDER BY stream`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s, st string
+		if err := rows.Scan(&s, &st); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "table %s %s\n", s, st)
+	}
+	rows.Close()
+	rows, err = d.db.QueryContext(ctx, `SELECT game, variant, player_id, name, mu, sigma, hands, last_at FROM rt_ratings ORDER BY game, variant, player_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var g, v, p, n string
+		var mu, sigma float64
+		var hands int
+		var last int64
+		if err := rows.Scan(&g, &v, &p, &n, &mu, &sigma, &hands, &last); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "rating %s %s %s %s %x %x %d %d\n", g, v, p, n, math.Float64bits(mu), math.Float64bits(sigma), hands, last)
+	}
+	rows.Close()
+	rows, err = d.db.QueryContext(ctx, `SELECT player_id, position, game, variant, hand_id, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after, settled_at
+		FROM rt_history ORDER BY player_id, position`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p, g, v, h string
+		var pos, at int64
+		var seat, idle int
+		var mb, sb, ma, sa float64
+		if err := rows.Scan(&p, &pos, &g, &v, &h, &seat, &mb, &sb, &idle, &ma, &sa, &at); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "history %s %d %s %s %s %d %x %x %d %x %x %d\n", p, pos, g, v, h, seat,
+			math.Float64bits(mb), math.Float64bits(sb), idle, math.Float64bits(ma), math.Float64bits(sa), at)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestRatingsBatchSizes applies one random log to the ratings projection
+// in batches of several sizes, alone and with the other projections in one
+// transaction a batch: the rows a batch reads before its events
+// (RatingsFold.Preload) or one at a time, and the table rows written only
+// when an event changes them, give the same rows, bit for bit, whatever
+// the batches, and the same histories as the log recomputed in memory.
+func TestRatingsBatchSizes(t *testing.T) {
+	ctx := context.Background()
+	l := projectionstest.RandomLog(36, 12, projectionstest.Events(3000))
+	rater := projectionstest.Rater()
+	f, err := projections.RecomputeRatings(ctx, l, rater)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, size := range []int{1, 5, 64, 256, 1000} {
+		for _, together := range []bool{false, true} {
+			d, err := Open(ctx, filepath.Join(t.TempDir(), fmt.Sprintf("p%d%v.db", size, together)), Options{Now: l.Now, Rater: rater})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < len(l.Events); i += size {
+				page := l.Events[i:min(i+size, len(l.Events))]
+				if together {
+					err = d.ApplyBatches(ctx, projections.Names, page)
+				} else {
+					_, err = d.ApplyBatch(ctx, projections.Ratings, page)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := ratingRows(t, d)
+			if want == "" {
+				want = got
+				if strings.Count(got, "history ") < 100 {
+					t.Fatalf("%d history rows: the log rates too little to compare", strings.Count(got, "history "))
+				}
+			} else if got != want {
+				t.Fatalf("batches of %d (with the others: %v): the rows differ from batches of 1", size, together)
+			}
+			d.Close()
+		}
+	}
+	// The rows against the log recomputed in memory.
+	for _, k := range f.RatingsChanged {
+		r := f.Rating(k)
+		line := fmt.Sprintf("rating %s %s %s %s %x %x %d %d\n", k.Game, k.Variant, k.Player, r.Name,
+			math.Float64bits(r.Rating.Mu), math.Float64bits(r.Rating.Sigma), r.Hands, r.LastAt)
+		if !strings.Contains(want, line) {
+			t.Fatalf("the projection lacks the recomputed rating %s", line)
+		}
+	}
+	if got, n := strings.Count(want, "rating "), len(f.RatingsChanged); got != n {
+		t.Fatalf("%d ratings, %d recomputed", got, n)
+	}
+	for _, h := range f.History {
+		line := fmt.Sprintf("history %s %d %s %s %s %d %x %x %d %x %x %d\n", h.Player, h.Position, h.Game, h.Variant, h.HandID, h.Seat,
+			math.Float64bits(h.Before.Mu), math.Float64bits(h.Before.Sigma), h.IdleDays, math.Float64bits(h.After.Mu), math.Float64bits(h.After.Sigma), h.SettledAt)
+		if !strings.Contains(want, line) {
+			t.Fatalf("the projection lacks the recomputed row %s", line)
+		}
+	}
+	if got, n := strings.Count(want, "history "), len(f.History); got != n {
+		t.Fatalf("%d history rows, %d recomputed", got, n)
+	}
+}
