@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"paiju/domain/table"
 	"paiju/projections"
 	"paiju/projections/projectionstest"
 )
@@ -133,5 +135,74 @@ func TestRatingsBatchSizes(t *testing.T) {
 	}
 	if got, n := strings.Count(want, "history "), len(f.History); got != n {
 		t.Fatalf("%d history rows, %d recomputed", got, n)
+	}
+}
+
+// TestRatingsSeatsBatched applies TestRatingsFoldSeats' table (seats
+// handed to the bot and resumed, a server bot, an escaper, idle days) in
+// batches of every size: a table's row, written only when an event changes
+// it and read back by the next batch, carries who held each seat across
+// batch ends, and the histories are those recomputed from the log.
+func TestRatingsSeatsBatched(t *testing.T) {
+	ctx := context.Background()
+	l := projectionstest.NewLog(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	const s = "table-T1"
+	hand := func(n int, deltas []int, between ...table.Payload) {
+		l.Add(s, time.Minute, table.HandDealt{Hand: n, Deal: 1})
+		for _, p := range between {
+			l.Add(s, time.Minute, p)
+		}
+		l.Add(s, time.Minute, table.HandSettled{Hand: n, Deltas: deltas})
+	}
+	l.Add(s, time.Minute, table.TableOpened{TableID: "T1", Game: "g", Variant: "v", Seats: 3, RulesVersion: "1"})
+	l.Add(s, time.Minute, table.PlayerSeated{Seat: 0, PlayerID: "ann", Name: "Ann"})
+	l.Add(s, time.Minute, table.PlayerSeated{Seat: 1, PlayerID: "ben", Name: "Ben"})
+	l.Add(s, time.Minute, table.PlayerSeated{Seat: 2, PlayerID: "bot-T1-2", Name: "Bot", Bot: true})
+	hand(1, []int{2, -1, -1})
+	l.Add(s, time.Minute, table.SeatDelegated{Seat: 1, By: "clock"})
+	hand(2, []int{-2, 1, 1})
+	hand(3, []int{2, -1, -1}, table.SeatResumed{Seat: 1})
+	l.Add(s, time.Minute, table.SeatDelegated{Seat: 1, By: "clock"})
+	l.Add(s, time.Minute, table.SeatDelegated{Seat: 1, By: "clock"}) // changes nothing
+	l.Add(s, time.Minute, table.PlayerSeated{Seat: 1, PlayerID: "ben", Name: "Ben"})
+	hand(4, []int{1, 1, -2})
+	l.Add(s, 3*24*time.Hour, table.SeatDelegated{Seat: 0, By: "player"})
+	hand(5, []int{-2, 1, 1}, table.SeatResumed{Seat: 0}, table.PlayerEscaped{Seat: 1, PlayerID: "ben", Hand: 5})
+	l.Add(s, time.Minute, table.PlayerSeated{Seat: 1, PlayerID: "cat", Name: "Cat"})
+	hand(6, []int{1, -2, 1}, table.PlayerLeft{Seat: 2})
+	rater := projectionstest.Rater()
+	f, err := projections.RecomputeRatings(ctx, l, rater)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for size := 1; size <= len(l.Events); size++ {
+		d, err := Open(ctx, filepath.Join(t.TempDir(), fmt.Sprintf("p%d.db", size)), Options{Now: l.Now, Rater: rater})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(l.Events); i += size {
+			if _, err := d.ApplyBatch(ctx, projections.Ratings, l.Events[i:min(i+size, len(l.Events))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, p := range []string{"ann", "ben", "cat", "bot-T1-2"} {
+			got, err := d.PlayerRatings(ctx, p, true, "", 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := f.PlayerHistory(p)
+			if len(got.History) != len(want) {
+				t.Fatalf("batches of %d: %s has %d rated hands, recomputed %d", size, p, len(got.History), len(want))
+			}
+			for i := range want {
+				if got.History[i] != want[i] {
+					t.Fatalf("batches of %d: %s's hand %d\n%+v\nrecomputed\n%+v", size, p, i, got.History[i], want[i])
+				}
+			}
+		}
+		d.Close()
+	}
+	if n := len(f.PlayerHistory("ben")); n != 4 {
+		t.Fatalf("ben rated at %d hands, want 4 (1, 3, 4 and 5, which he escaped)", n)
 	}
 }
