@@ -166,6 +166,111 @@ func (f *RatingsFold) tableChanged(stream string) {
 	}
 }
 
+// Preload reads, before a batch's events after position after, the rows
+// they will need, in two reads instead of one a row: loadTables the table
+// rows of the streams whose events the fold reads a table for (it returns
+// those it has; the others have none), then loadRatings the ratings, in
+// each table's game and variant, of the humans seated there, at its
+// running hand's deal or by the batch's PlayerSeated, for the tables the
+// batch settles a hand of (it returns those it has; the others have none). A row an event needs that
+// Preload did not read is read then, by LoadTable or LoadRating. What the
+// fold computes does not depend on how its rows were read.
+func (f *RatingsFold) Preload(events []eventstore.Event, after int64,
+	loadTables func(streams []string) (map[string]*RatedTable, error),
+	loadRatings func(keys []RatingKey) (map[RatingKey]*PlayerRating, error)) error {
+	var streams []string
+	settles := map[string]bool{}
+	seen := map[string]bool{}
+	opened := map[string]eventstore.Event{}
+	seated := map[string][]eventstore.Event{}
+	for _, ev := range events {
+		if ev.Position <= after {
+			continue
+		}
+		switch ev.Type {
+		case "TableOpened":
+			opened[ev.Stream] = ev
+			continue
+		case "PlayerSeated", "PlayerLeft", "PlayerEscaped", "SeatDelegated", "SeatResumed", "HandDealt", "HandSettled":
+		default:
+			continue
+		}
+		if _, ok := TableID(ev.Stream); !ok {
+			continue
+		}
+		switch ev.Type {
+		case "HandSettled":
+			settles[ev.Stream] = true
+		case "PlayerSeated":
+			seated[ev.Stream] = append(seated[ev.Stream], ev)
+		}
+		if _, known := f.tables[ev.Stream]; !known && !seen[ev.Stream] {
+			seen[ev.Stream] = true
+			streams = append(streams, ev.Stream)
+		}
+	}
+	if len(streams) == 0 {
+		return nil
+	}
+	got, err := loadTables(streams)
+	if err != nil {
+		return fmt.Errorf("load tables: %w", err)
+	}
+	var keys []RatingKey
+	wanted := map[RatingKey]bool{}
+	want := func(game, variant string, seat RatedSeat) {
+		k := RatingKey{game, variant, seat.Player}
+		if _, known := f.ratings[k]; seat.Bot || known || wanted[k] {
+			return
+		}
+		wanted[k] = true
+		keys = append(keys, k)
+	}
+	for _, s := range streams {
+		t := got[s]
+		f.tables[s] = t
+		if !settles[s] {
+			continue
+		}
+		var game, variant string
+		if ev, ok := opened[s]; ok {
+			// Opened in the batch: the seats are all the batch's.
+			o, err := decodeRated[table.TableOpened](ev)
+			if err != nil {
+				return err
+			}
+			game, variant = o.Game, o.Variant
+		} else if t != nil {
+			game, variant = t.Game, t.Variant
+			for _, seats := range []map[int]RatedSeat{t.Seats, t.HandSeats} {
+				for _, seat := range seats {
+					want(game, variant, seat)
+				}
+			}
+		} else {
+			continue
+		}
+		for _, ev := range seated[s] {
+			p, err := decodeRated[table.PlayerSeated](ev)
+			if err != nil {
+				return err
+			}
+			want(game, variant, RatedSeat{Player: p.PlayerID, Bot: p.Bot})
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	rs, err := loadRatings(keys)
+	if err != nil {
+		return fmt.Errorf("load ratings: %w", err)
+	}
+	for _, k := range keys {
+		f.ratings[k] = rs[k]
+	}
+	return nil
+}
+
 // IdleDays is the whole days from the settlement at last to the one at at
 // (unix ns): the days a rating's deviation grows by before a hand.
 func IdleDays(last, at int64) int {
@@ -197,22 +302,25 @@ func (f *RatingsFold) Apply(ev eventstore.Event) error {
 	if err != nil || t == nil {
 		return err
 	}
-	f.tableChanged(ev.Stream)
+	// The table's row is written again only when an event changes it.
 	switch ev.Type {
 	case "PlayerSeated":
 		p, err := decodeRated[table.PlayerSeated](ev)
 		if err != nil {
 			return err
 		}
-		t.Seats[p.Seat] = RatedSeat{Player: p.PlayerID, Name: p.Name, Bot: p.Bot}
-		delete(t.Delegated, p.Seat)
+		s := RatedSeat{Player: p.PlayerID, Name: p.Name, Bot: p.Bot}
+		if cur, ok := t.Seats[p.Seat]; !ok || cur != s || t.Delegated[p.Seat] {
+			t.Seats[p.Seat] = s
+			delete(t.Delegated, p.Seat)
+			f.tableChanged(ev.Stream)
+		}
 	case "PlayerLeft":
 		p, err := decodeRated[table.PlayerLeft](ev)
 		if err != nil {
 			return err
 		}
-		delete(t.Seats, p.Seat)
-		delete(t.Delegated, p.Seat)
+		f.unseat(ev.Stream, t, p.Seat)
 	case "PlayerEscaped":
 		// The escaper answers for the hand they left: they stay in its
 		// seats (the game's contests make it their side's loss).
@@ -220,28 +328,34 @@ func (f *RatingsFold) Apply(ev eventstore.Event) error {
 		if err != nil {
 			return err
 		}
-		delete(t.Seats, p.Seat)
-		delete(t.Delegated, p.Seat)
+		f.unseat(ev.Stream, t, p.Seat)
 	case "SeatDelegated":
 		p, err := decodeRated[table.SeatDelegated](ev)
 		if err != nil {
 			return err
 		}
-		if t.Delegated == nil {
-			t.Delegated = map[int]bool{}
+		if !t.Delegated[p.Seat] {
+			if t.Delegated == nil {
+				t.Delegated = map[int]bool{}
+			}
+			t.Delegated[p.Seat] = true
+			f.tableChanged(ev.Stream)
 		}
-		t.Delegated[p.Seat] = true
 	case "SeatResumed":
 		// The player played part of the running hand: it is theirs.
 		p, err := decodeRated[table.SeatResumed](ev)
 		if err != nil {
 			return err
 		}
-		delete(t.Delegated, p.Seat)
+		if _, ok := t.Delegated[p.Seat]; ok {
+			delete(t.Delegated, p.Seat)
+			f.tableChanged(ev.Stream)
+		}
 		if s, ok := t.HandSeats[p.Seat]; ok && s.Bot {
-			if cur, ok := t.Seats[p.Seat]; ok && cur.Player == s.Player {
+			if cur, ok := t.Seats[p.Seat]; ok && cur.Player == s.Player && s.Bot != cur.Bot {
 				s.Bot = cur.Bot
 				t.HandSeats[p.Seat] = s
+				f.tableChanged(ev.Stream)
 			}
 		}
 	case "HandDealt":
@@ -256,11 +370,26 @@ func (f *RatingsFold) Apply(ev eventstore.Event) error {
 				s.Bot = s.Bot || t.Delegated[seat]
 				t.HandSeats[seat] = s
 			}
+			f.tableChanged(ev.Stream)
 		}
 	case "HandSettled":
+		if t.Hand != 0 || t.HandSeats != nil {
+			f.tableChanged(ev.Stream)
+		}
 		return f.settle(ev, t)
 	}
 	return nil
+}
+
+// unseat empties seat of t: who left it, or escaped from it.
+func (f *RatingsFold) unseat(stream string, t *RatedTable, seat int) {
+	_, seated := t.Seats[seat]
+	_, delegated := t.Delegated[seat]
+	if seated || delegated {
+		delete(t.Seats, seat)
+		delete(t.Delegated, seat)
+		f.tableChanged(stream)
+	}
 }
 
 // settle rates a settled hand: the order of operations is docs/AUDIT.md's

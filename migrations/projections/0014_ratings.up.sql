@@ -36,9 +36,12 @@ CREATE TABLE rt_history (
     idle_days    INTEGER NOT NULL,
     mu_after     REAL    NOT NULL,
     sigma_after  REAL    NOT NULL,
-    settled_at   INTEGER NOT NULL,
-    PRIMARY KEY (player_id, position)
-) WITHOUT ROWID; -- a row is written once; a board's period reads it by player
+    settled_at   INTEGER NOT NULL
+);
+-- A rowid table: rows are appended in log order, at the table's end, and
+-- only the narrow key below is written a page a player. A row is written
+-- once; a board's period and a player's history read it by player.
+CREATE UNIQUE INDEX rt_history_player ON rt_history (player_id, position);
 
 -- Bots left the point leaderboards: rebuild them from the log.
 DELETE FROM lb_tables;

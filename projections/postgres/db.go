@@ -311,6 +311,11 @@ func (d *DB) ApplyBatch(ctx context.Context, name string, events []eventstore.Ev
 	if len(todo) == 0 {
 		return 0, gap
 	}
+	if name == projections.Ratings {
+		if err := d.prefetchRatings(ctx, tx, todo); err != nil {
+			return 0, fmt.Errorf("projection %s: %w", name, err)
+		}
+	}
 	for _, ev := range todo {
 		tx.ev = ev
 		if err := p.apply(ctx, tx, ev); err != nil {

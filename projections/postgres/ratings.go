@@ -24,6 +24,11 @@ import (
 // the batch's load and its writes, so it sees what the batch's earlier
 // transactions committed; finishRatings writes what the fold changed.
 func (d *DB) applyRatings(ctx context.Context, tx *wtx, ev eventstore.Event) error {
+	return d.ratingsFold(ctx, tx).Apply(ev)
+}
+
+// ratingsFold is the batch's ratings fold, made on first use.
+func (d *DB) ratingsFold(ctx context.Context, tx *wtx) *projections.RatingsFold {
 	if tx.rt == nil {
 		tx.rt = projections.NewRatingsFold(d.rater,
 			func(stream string) (*projections.RatedTable, error) {
@@ -35,14 +40,7 @@ func (d *DB) applyRatings(ctx context.Context, tx *wtx, ev eventstore.Event) err
 				if err != nil {
 					return nil, err
 				}
-				var t projections.RatedTable
-				if err := json.Unmarshal([]byte(state), &t); err != nil {
-					return nil, err
-				}
-				if t.Seats == nil {
-					t.Seats = map[int]projections.RatedSeat{}
-				}
-				return &t, nil
+				return decodeRatedTable(state)
 			},
 			func(k projections.RatingKey) (*projections.PlayerRating, error) {
 				r := projections.PlayerRating{RatingKey: k}
@@ -57,16 +55,77 @@ func (d *DB) applyRatings(ctx context.Context, tx *wtx, ev eventstore.Event) err
 				return &r, nil
 			})
 	}
-	return tx.rt.Apply(ev)
+	return tx.rt
 }
 
-// finishRatings queues the writes of the rows the fold changed.
+func decodeRatedTable(state string) (*projections.RatedTable, error) {
+	var t projections.RatedTable
+	if err := json.Unmarshal([]byte(state), &t); err != nil {
+		return nil, err
+	}
+	if t.Seats == nil {
+		t.Seats = map[int]projections.RatedSeat{}
+	}
+	return &t, nil
+}
+
+// prefetchRatings reads the rows the batch's events will need in two
+// round trips, one for the tables and one for the ratings
+// (projections.RatingsFold.Preload), instead of one a row.
+func (d *DB) prefetchRatings(ctx context.Context, tx *wtx, events []eventstore.Event) error {
+	return d.ratingsFold(ctx, tx).Preload(events, 0,
+		func(streams []string) (map[string]*projections.RatedTable, error) {
+			rows, err := tx.tx.Query(ctx, `SELECT stream, state FROM rt_tables WHERE stream = ANY($1)`, streams)
+			if err != nil {
+				return nil, err
+			}
+			defer rows.Close()
+			out := make(map[string]*projections.RatedTable, len(streams))
+			for rows.Next() {
+				var stream, state string
+				if err := rows.Scan(&stream, &state); err != nil {
+					return nil, err
+				}
+				if out[stream], err = decodeRatedTable(state); err != nil {
+					return nil, err
+				}
+			}
+			return out, rows.Err()
+		},
+		func(keys []projections.RatingKey) (map[projections.RatingKey]*projections.PlayerRating, error) {
+			games, variants, players := make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))
+			for i, k := range keys {
+				games[i], variants[i], players[i] = k.Game, k.Variant, k.Player
+			}
+			rows, err := tx.tx.Query(ctx, `SELECT r.game, r.variant, r.player_id, r.name, r.mu, r.sigma, r.hands, r.last_at
+				FROM unnest($1::text[], $2::text[], $3::text[]) AS k (game, variant, player_id)
+				JOIN rt_ratings r ON r.game = k.game AND r.variant = k.variant AND r.player_id = k.player_id`, games, variants, players)
+			if err != nil {
+				return nil, err
+			}
+			defer rows.Close()
+			out := make(map[projections.RatingKey]*projections.PlayerRating, len(keys))
+			for rows.Next() {
+				var r projections.PlayerRating
+				if err := rows.Scan(&r.Game, &r.Variant, &r.Player, &r.Name, &r.Rating.Mu, &r.Rating.Sigma, &r.Hands, &r.LastAt); err != nil {
+					return nil, err
+				}
+				out[r.RatingKey] = &r
+			}
+			return out, rows.Err()
+		})
+}
+
+// finishRatings queues the writes of the rows the fold changed: a
+// statement a table of the projection, its rows as arrays (unnest), so
+// that a batch sends three statements however many hands it rates.
 func finishRatings(tx *wtx) {
 	f := tx.rt
 	if f == nil {
 		return
 	}
 	tx.rt = nil
+	var streams, states []string
 	for _, s := range f.TablesChanged {
 		tb := f.Table(s)
 		if tb == nil {
@@ -76,18 +135,38 @@ func finishRatings(tx *wtx) {
 		if err != nil {
 			panic(err) // maps of ints and strings always marshal
 		}
-		tx.exec(`INSERT INTO rt_tables (stream, state) VALUES ($1, $2) ON CONFLICT (stream) DO UPDATE SET state = excluded.state`, s, string(js))
+		streams, states = append(streams, s), append(states, string(js))
 	}
-	for _, k := range f.RatingsChanged {
-		r := f.Rating(k)
-		tx.exec(`INSERT INTO rt_ratings (game, variant, player_id, name, mu, sigma, hands, last_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+	if len(streams) > 0 {
+		tx.exec(`INSERT INTO rt_tables (stream, state) SELECT * FROM unnest($1::text[], $2::text[])
+			ON CONFLICT (stream) DO UPDATE SET state = excluded.state`, streams, states)
+	}
+	if n := len(f.RatingsChanged); n > 0 {
+		games, variants, players, names := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		mus, sigmas, hands, lasts := make([]float64, n), make([]float64, n), make([]int64, n), make([]int64, n)
+		for i, k := range f.RatingsChanged {
+			r := f.Rating(k)
+			games[i], variants[i], players[i], names[i] = k.Game, k.Variant, k.Player, r.Name
+			mus[i], sigmas[i], hands[i], lasts[i] = r.Rating.Mu, r.Rating.Sigma, int64(r.Hands), r.LastAt
+		}
+		tx.exec(`INSERT INTO rt_ratings (game, variant, player_id, name, mu, sigma, hands, last_at)
+			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::int[], $8::bigint[])
 			ON CONFLICT (game, variant, player_id) DO UPDATE SET name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, hands = excluded.hands, last_at = excluded.last_at`,
-			k.Game, k.Variant, k.Player, r.Name, r.Rating.Mu, r.Rating.Sigma, r.Hands, r.LastAt)
+			games, variants, players, names, mus, sigmas, hands, lasts)
 	}
-	for _, h := range f.History {
+	if n := len(f.History); n > 0 {
+		players, games, variants, handIDs := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		positions, seats, idle, settled := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+		muB, sigmaB, muA, sigmaA := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i, h := range f.History {
+			players[i], games[i], variants[i], handIDs[i] = h.Player, h.Game, h.Variant, h.HandID
+			positions[i], seats[i], idle[i], settled[i] = h.Position, int64(h.Seat), int64(h.IdleDays), h.SettledAt
+			muB[i], sigmaB[i], muA[i], sigmaA[i] = h.Before.Mu, h.Before.Sigma, h.After.Mu, h.After.Sigma
+		}
 		tx.exec(`INSERT INTO rt_history (player_id, position, game, variant, hand_id, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after, settled_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING`,
-			h.Player, h.Position, h.Game, h.Variant, h.HandID, h.Seat, h.Before.Mu, h.Before.Sigma, h.IdleDays, h.After.Mu, h.After.Sigma, h.SettledAt)
+			SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::int[], $7::float8[], $8::float8[], $9::int[], $10::float8[], $11::float8[], $12::bigint[])
+			ON CONFLICT DO NOTHING`,
+			players, positions, games, variants, handIDs, seats, muB, sigmaB, idle, muA, sigmaA, settled)
 	}
 }
 

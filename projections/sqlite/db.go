@@ -259,6 +259,11 @@ func (d *DB) applyIn(ctx context.Context, tx *wtx, name string, apply applier, e
 	if err := tx.prefetch(ctx, name, events, cp); err != nil {
 		return 0, nil, fmt.Errorf("projection %s: %w", name, err)
 	}
+	if name == projections.Ratings {
+		if err := d.prefetchRatings(ctx, tx, events, cp); err != nil {
+			return 0, nil, fmt.Errorf("projection %s: %w", name, err)
+		}
+	}
 	start := cp
 	var hash string
 	for _, ev := range events {

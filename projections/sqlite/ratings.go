@@ -20,6 +20,11 @@ import (
 // (projections.RatingsFold, shared with projections/postgres), which
 // reads the rows it needs from tx; flushRatings writes what it changed.
 func (d *DB) applyRatings(ctx context.Context, tx *wtx, ev eventstore.Event) error {
+	return d.ratingsFold(ctx, tx).Apply(ev)
+}
+
+// ratingsFold is the batch's ratings fold, made on first use.
+func (d *DB) ratingsFold(ctx context.Context, tx *wtx) *projections.RatingsFold {
 	if tx.rt == nil {
 		tx.rt = projections.NewRatingsFold(d.rater,
 			func(stream string) (*projections.RatedTable, error) {
@@ -31,14 +36,7 @@ func (d *DB) applyRatings(ctx context.Context, tx *wtx, ev eventstore.Event) err
 				if err != nil {
 					return nil, err
 				}
-				var t projections.RatedTable
-				if err := json.Unmarshal([]byte(state), &t); err != nil {
-					return nil, err
-				}
-				if t.Seats == nil {
-					t.Seats = map[int]projections.RatedSeat{}
-				}
-				return &t, nil
+				return decodeRatedTable(state)
 			},
 			func(k projections.RatingKey) (*projections.PlayerRating, error) {
 				r := projections.PlayerRating{RatingKey: k}
@@ -53,7 +51,73 @@ func (d *DB) applyRatings(ctx context.Context, tx *wtx, ev eventstore.Event) err
 				return &r, nil
 			})
 	}
-	return tx.rt.Apply(ev)
+	return tx.rt
+}
+
+func decodeRatedTable(state string) (*projections.RatedTable, error) {
+	var t projections.RatedTable
+	if err := json.Unmarshal([]byte(state), &t); err != nil {
+		return nil, err
+	}
+	if t.Seats == nil {
+		t.Seats = map[int]projections.RatedSeat{}
+	}
+	return &t, nil
+}
+
+// prefetchRatings reads the rows the batch's events after cp will need,
+// a query for the tables and one for the ratings
+// (projections.RatingsFold.Preload).
+func (d *DB) prefetchRatings(ctx context.Context, tx *wtx, events []eventstore.Event, cp int64) error {
+	return d.ratingsFold(ctx, tx).Preload(events, cp,
+		func(streams []string) (map[string]*projections.RatedTable, error) {
+			list, err := json.Marshal(streams)
+			if err != nil {
+				return nil, err
+			}
+			rows, err := tx.QueryContext(ctx, `SELECT stream, state FROM rt_tables WHERE stream IN (SELECT value FROM json_each(?))`, string(list))
+			if err != nil {
+				return nil, err
+			}
+			defer rows.Close()
+			out := make(map[string]*projections.RatedTable, len(streams))
+			for rows.Next() {
+				var stream, state string
+				if err := rows.Scan(&stream, &state); err != nil {
+					return nil, err
+				}
+				if out[stream], err = decodeRatedTable(state); err != nil {
+					return nil, err
+				}
+			}
+			return out, rows.Err()
+		},
+		func(keys []projections.RatingKey) (map[projections.RatingKey]*projections.PlayerRating, error) {
+			ks := make([][3]string, len(keys))
+			for i, k := range keys {
+				ks[i] = [3]string{k.Game, k.Variant, k.Player}
+			}
+			list, err := json.Marshal(ks)
+			if err != nil {
+				return nil, err
+			}
+			rows, err := tx.QueryContext(ctx, `SELECT r.game, r.variant, r.player_id, r.name, r.mu, r.sigma, r.hands, r.last_at
+				FROM json_each(?) AS k JOIN rt_ratings r ON r.game = json_extract(k.value, '$[0]')
+					AND r.variant = json_extract(k.value, '$[1]') AND r.player_id = json_extract(k.value, '$[2]')`, string(list))
+			if err != nil {
+				return nil, err
+			}
+			defer rows.Close()
+			out := make(map[projections.RatingKey]*projections.PlayerRating, len(keys))
+			for rows.Next() {
+				var r projections.PlayerRating
+				if err := rows.Scan(&r.Game, &r.Variant, &r.Player, &r.Name, &r.Rating.Mu, &r.Rating.Sigma, &r.Hands, &r.LastAt); err != nil {
+					return nil, err
+				}
+				out[r.RatingKey] = &r
+			}
+			return out, rows.Err()
+		})
 }
 
 // flushRatings writes the rows the batch's ratings fold changed, a
@@ -89,7 +153,7 @@ func (t *wtx) flushRatings(ctx context.Context) error {
 	if err := t.insertRows(ctx, `INSERT OR REPLACE INTO rt_ratings (game, variant, player_id, name, mu, sigma, hands, last_at) VALUES `, 8, rs); err != nil {
 		return fmt.Errorf("ratings: %w", err)
 	}
-	if err := t.insertRows(ctx, `INSERT OR REPLACE INTO rt_history (player_id, position, game, variant, hand_id, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after, settled_at) VALUES `, 12, hs); err != nil {
+	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO rt_history (player_id, position, game, variant, hand_id, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after, settled_at) VALUES `, 12, hs); err != nil {
 		return fmt.Errorf("rating history: %w", err)
 	}
 	return nil
