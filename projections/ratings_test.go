@@ -17,23 +17,8 @@ import (
 // server bot is never rated; an escaper answers for the hand they left;
 // the idle days count from the last rated hand's recorded time.
 func TestRatingsFoldSeats(t *testing.T) {
-	l := projectionstest.NewLog(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
-	const s = "table-T1"
-	hand := func(n int, deltas []int, between ...table.Payload) {
-		l.Add(s, time.Minute, table.HandDealt{Hand: n, Deal: 1})
-		for _, p := range between {
-			l.Add(s, time.Minute, p)
-		}
-		l.Add(s, time.Minute, table.HandSettled{Hand: n, Deltas: deltas})
-	}
-	l.Add(s, time.Minute, table.TableOpened{TableID: "T1", Game: "g", Variant: "v", Seats: 3, RulesVersion: "1"})
-	l.Add(s, time.Minute, table.PlayerSeated{Seat: 0, PlayerID: "ann", Name: "Ann"})
-	l.Add(s, time.Minute, table.PlayerSeated{Seat: 1, PlayerID: "ben", Name: "Ben"})
-	l.Add(s, time.Minute, table.PlayerSeated{Seat: 2, PlayerID: "bot-T1-2", Name: "Bot", Bot: true})
-	hand(1, []int{2, -1, -1})
-	l.Add(s, time.Minute, table.SeatDelegated{Seat: 1, By: "clock"})
-	hand(2, []int{-2, 1, 1}) // ben's seat played by the bot throughout
-	hand(3, []int{2, -1, -1}, table.SeatResumed{Seat: 1})
+	l, hand := projectionstest.SeatsTable()
+	const s = projectionstest.SeatsStream
 	l.Add(s, 3*24*time.Hour, table.SeatDelegated{Seat: 0, By: "player"})
 	hand(4, []int{-2, 1, 1}, table.SeatResumed{Seat: 0}, table.PlayerEscaped{Seat: 1, PlayerID: "ben", Hand: 4})
 
