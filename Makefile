@@ -145,6 +145,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(FUZZTIME) ./domain/shuangkou/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./api/strictjson/
 	$(GO) test -run '^$$' -fuzz '^FuzzActionFast$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzHandSettledOf$$' -fuzztime $(FUZZTIME) ./projections/
 
 openapi-lint:
 	@if command -v npx >/dev/null 2>&1; then npx --yes @redocly/cli@2.77.0 lint --format stylish openapi.yaml; \

@@ -1,13 +1,16 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -131,6 +134,42 @@ func TestVerifyExportRatings(t *testing.T) {
 	if strings.Count(out, "unverifiable hand "+tv.ID) != hands || !strings.Contains(out, "no rating history given for "+ps[2].ID) ||
 		!strings.Contains(out, "ratings ok: 0 hands checked of 3 settled (3 unverifiable)") {
 		t.Fatalf("verify --ratings without cat's history said:\n%s", out)
+	}
+
+	// ann's history in pages of a hand, each a file: they join when none
+	// is left out; without the second, the third does not join the first.
+	annBody, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ann []projections.RatingHistoryRow
+	for dec := json.NewDecoder(bytes.NewReader(annBody)); dec.More(); {
+		var pr projections.PlayerRatings
+		if err := dec.Decode(&pr); err != nil {
+			t.Fatal(err)
+		}
+		ann = append(ann, pr.History...)
+	}
+	pages := make([]string, len(ann))
+	for i, row := range ann {
+		b, err := json.Marshal(projections.PlayerRatings{PlayerID: ps[0].ID, Ratings: []projections.CurrentRating{}, History: []projections.RatingHistoryRow{row}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages[i] = filepath.Join(dir, fmt.Sprintf("ann-%d.json", i+1))
+		if err := os.WriteFile(pages[i], b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err = runCLI("verify", export, "--ratings", strings.Join(append(slices.Clone(pages), files[1:]...), ","))
+	if err != nil || !strings.Contains(out, "ratings ok: 3 hands checked of 3 settled") {
+		t.Fatalf("verify --ratings with ann's history a page a hand: %v\n%s", err, out)
+	}
+	out, err = runCLI("verify", export, "--ratings", strings.Join(append([]string{pages[0], pages[2]}, files[1:]...), ","))
+	t.Logf("a page left out:\n%v", err)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("page 2 (%s), position %d (hand %s)", pages[2], ann[2].Position, ann[2].HandID)) ||
+		!strings.Contains(err.Error(), fmt.Sprintf("of page 1 (%s), position %d", pages[0], ann[0].Position)) {
+		t.Fatalf("verify --ratings with ann's second page left out: %v\n%s", err, out)
 	}
 
 	// One bit of ben's rating after his second hand flipped: a fault.

@@ -62,7 +62,7 @@ func TestVerifyRatings(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The next double after mu_after: one bit off.
-	if _, err := db.Exec(`UPDATE rt_history SET mu_after = mu_after * (1 + 2.220446049250313e-16) WHERE player_id = ?`, player); err != nil {
+	if _, err := db.Exec(`UPDATE rt_player_hands SET mu_after = mu_after * (1 + 2.220446049250313e-16) WHERE player_id = ?`, player); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -3,6 +3,8 @@ package projections
 import (
 	"encoding/json"
 	"fmt"
+
+	"paiju/domain/table"
 )
 
 // The projections read two fields of the table events they see most:
@@ -49,6 +51,59 @@ func Settlement(data []byte) (Settled, error) {
 	return s, nil
 }
 
+// HandSettledOf decodes a HandSettled's data whole, as the ratings read it
+// (the game's contests take the result): as encoding/json does, without
+// its reflection over the result, which was most of a settlement's cost to
+// the ratings' fold.
+func HandSettledOf(data []byte) (table.HandSettled, error) {
+	if hs, ok := handSettledFast(data); ok {
+		return hs, nil
+	}
+	var hs table.HandSettled
+	if err := json.Unmarshal(data, &hs); err != nil {
+		return table.HandSettled{}, fmt.Errorf("decode HandSettled: %w", err)
+	}
+	return hs, nil
+}
+
+func handSettledFast(data []byte) (table.HandSettled, bool) {
+	// house is omitted when zero; the others are always written.
+	var spans [5][]byte
+	if !someMembers(data, []string{"hand", "deltas", "result", "seed", "house"}, spans[:], 4) {
+		return table.HandSettled{}, false
+	}
+	hand, deltas, ok := settledFields(spans[0], spans[1])
+	if !ok {
+		return table.HandSettled{}, false
+	}
+	hs := table.HandSettled{Hand: hand, Deltas: deltas}
+	if spans[4] != nil {
+		r := prefix{b: spans[4]}
+		hs.House = r.int()
+		if !r.end() {
+			return table.HandSettled{}, false
+		}
+	}
+	// A null result is left to encoding/json; any other value is copied
+	// as it stands, as json.RawMessage copies it.
+	if string(spans[2]) == "null" {
+		return table.HandSettled{}, false
+	}
+	hs.Result = append(json.RawMessage(nil), spans[2]...)
+	// A seed of plain ASCII, no escape: its bytes between the quotes.
+	seed := spans[3]
+	if len(seed) < 2 || seed[0] != '"' || seed[len(seed)-1] != '"' {
+		return table.HandSettled{}, false
+	}
+	for _, c := range seed[1 : len(seed)-1] {
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			return table.HandSettled{}, false
+		}
+	}
+	hs.Seed = string(seed[1 : len(seed)-1])
+	return hs, true
+}
+
 func handNumberFast(data []byte) (int, bool) {
 	var spans [1][]byte
 	if !members(data, []string{"hand"}, spans[:]) {
@@ -64,12 +119,17 @@ func settlementFast(data []byte) (int, []int, bool) {
 	if !members(data, []string{"hand", "deltas"}, spans[:]) {
 		return 0, nil, false
 	}
-	r := prefix{b: spans[0]}
+	return settledFields(spans[0], spans[1])
+}
+
+// settledFields reads a HandSettled's hand and deltas from their values.
+func settledFields(handJSON, deltasJSON []byte) (int, []int, bool) {
+	r := prefix{b: handJSON}
 	hand := r.int()
 	if !r.end() {
 		return 0, nil, false
 	}
-	r = prefix{b: spans[1]}
+	r = prefix{b: deltasJSON}
 	r.lit("[")
 	deltas := []int{}
 	if !r.next(']') {
@@ -138,6 +198,12 @@ func (r *prefix) int() int {
 // with an escape or a byte outside ASCII fails: its folding is left to
 // encoding/json.
 func members(data []byte, fields []string, spans [][]byte) bool {
+	return someMembers(data, fields, spans, len(fields))
+}
+
+// someMembers is members where only the first required of fields must be
+// there: spans[i] is nil for a later one data does not hold.
+func someMembers(data []byte, fields []string, spans [][]byte, required int) bool {
 	if !json.Valid(data) {
 		return false
 	}
@@ -176,7 +242,7 @@ func members(data []byte, fields []string, spans [][]byte) bool {
 			i = skipSpace(b, i+1)
 		}
 	}
-	for _, s := range spans {
+	for _, s := range spans[:required] {
 		if s == nil {
 			return false
 		}

@@ -59,6 +59,28 @@ func FuzzSettlement(f *testing.F) {
 	})
 }
 
+// FuzzHandSettledOf: HandSettledOf answers as encoding/json does, error
+// or not: the same hand, deltas, house, result bytes and seed.
+func FuzzHandSettledOf(f *testing.F) {
+	addSeeds(f)
+	for _, s := range []string{`{"hand":1,"deltas":[1],"house":2,"result":{"w":[0]},"seed":"s"}`, `{"hand":1,"deltas":[1],"result":null,"seed":"s"}`,
+		`{"hand":1,"deltas":[1],"result":[1, 2],"seed":"a\"b"}`, `{"hand":1,"deltas":[1],"result":{},"seed":"é"}`, `{"hand":1,"deltas":[1],"result":1}`,
+		`{"hand":1,"deltas":[1],"result":{},"seed":"s","house":null}`, `{"hand":1,"deltas":[1],"result":{},"seed":"s","House":1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := HandSettledOf(data)
+		var want table.HandSettled
+		werr := json.Unmarshal(data, &want)
+		if (err != nil) != (werr != nil) {
+			t.Fatalf("%q: got error %v; encoding/json %v", data, err, werr)
+		}
+		if err == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: got %#v; encoding/json %#v", data, got, want)
+		}
+	})
+}
+
 // TestDecodeStored: the events as the store holds them (json.Marshal of
 // their structs) are read without encoding/json.
 func TestDecodeStored(t *testing.T) {
@@ -78,6 +100,11 @@ func TestDecodeStored(t *testing.T) {
 		}
 		if hand, deltas, ok := settlementFast(data); !ok || hand != s.Hand || !reflect.DeepEqual(deltas, s.Deltas) {
 			t.Errorf("%s: %d %v %v", data, hand, deltas, ok)
+		}
+		if s.Result != nil {
+			if hs, ok := handSettledFast(data); !ok || !reflect.DeepEqual(hs, s) {
+				t.Errorf("%s: %#v %v", data, hs, ok)
+			}
 		}
 	}
 	// As a map marshals: the keys in order.

@@ -395,7 +395,7 @@ func (f *RatingsFold) unseat(stream string, t *RatedTable, seat int) {
 // settle rates a settled hand: the order of operations is docs/AUDIT.md's
 // (Ratings).
 func (f *RatingsFold) settle(ev eventstore.Event, t *RatedTable) error {
-	hs, err := decodeRated[table.HandSettled](ev)
+	hs, err := HandSettledOf(ev.Data)
 	if err != nil {
 		return err
 	}

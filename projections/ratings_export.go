@@ -28,6 +28,24 @@ type RatingHistories struct {
 
 	pages  int
 	member map[string]map[string][]pageIndex // player → hand id → where given
+	given  []givenPage                       // every page, in the order given
+	source string                            // the name ReadNamed reads from
+}
+
+// givenPage is a page of a player's history as it was given: the n-th
+// page, from source.
+type givenPage struct {
+	n      int
+	source string
+	player string
+	rows   []RatingHistoryRow
+}
+
+func (p givenPage) String() string {
+	if p.source == "" {
+		return fmt.Sprintf("page %d", p.n)
+	}
+	return fmt.Sprintf("page %d (%s)", p.n, p.source)
 }
 
 type pageIndex struct{ page, index int }
@@ -41,6 +59,7 @@ func NewRatingHistories() *RatingHistories {
 // it, oldest first. A hand given twice must be given the same.
 func (h *RatingHistories) Add(player string, page []RatingHistoryRow) error {
 	h.pages++
+	h.given = append(h.given, givenPage{n: h.pages, source: h.source, player: player, rows: slices.Clone(page)})
 	if h.member[player] == nil {
 		h.member[player] = map[string][]pageIndex{}
 	}
@@ -67,6 +86,55 @@ func (h *RatingHistories) Add(player string, page []RatingHistoryRow) error {
 		}
 	}
 	h.Rows[player], h.Follows[player] = rows, follows
+	return nil
+}
+
+// ReadNamed is Read of the file name: Joins names its pages by it.
+func (h *RatingHistories) ReadNamed(name string, r io.Reader) error {
+	h.source = name
+	defer func() { h.source = "" }()
+	return h.Read(r)
+}
+
+// Joins checks that the pages given of each player's history join into
+// one: taken in the order of their first positions, the first row of a
+// page on a board (game and variant) past the rows of the earlier pages
+// there starts from the rating after the last of them, bit for bit (its
+// rating before the hand is the one after that hand). Within a page the
+// rows follow one another and CheckExportRatings chains them; between
+// pages a page left out, or a page of another history, breaks the chain:
+// the error names the page, the position and the page it does not join.
+func (h *RatingHistories) Joins() error {
+	byPlayer := map[string][]givenPage{}
+	for _, p := range h.given {
+		if len(p.rows) > 0 {
+			byPlayer[p.player] = append(byPlayer[p.player], p)
+		}
+	}
+	type board struct{ game, variant string }
+	type lastRow struct {
+		row  RatingHistoryRow
+		page givenPage
+	}
+	for _, player := range slices.Sorted(maps.Keys(byPlayer)) {
+		pages := byPlayer[player]
+		slices.SortStableFunc(pages, func(a, b givenPage) int { return cmpInt64(a.rows[0].Position, b.rows[0].Position) })
+		last := map[board]lastRow{}
+		for _, p := range pages {
+			for _, r := range p.rows {
+				b := board{r.Game, r.Variant}
+				l, ok := last[b]
+				if ok && r.Position <= l.row.Position {
+					continue // given before, and the same (Add)
+				}
+				if ok && l.page.n != p.n && !sameValue(l.row.After, r.Before) {
+					return fmt.Errorf("rating history of %s: %s, position %d (hand %s): the rating before the hand %s is not the rating after the last %s/%s hand of %s, position %d (hand %s), %s: a page between them is missing, or the pages are not of one history",
+						player, p, r.Position, r.HandID, bitsOf(r.Before), b.game, b.variant, l.page, l.row.Position, l.row.HandID, bitsOf(l.row.After))
+				}
+				last[b] = lastRow{r, p}
+			}
+		}
+	}
 	return nil
 }
 

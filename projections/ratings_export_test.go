@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -171,6 +172,53 @@ func TestCheckExportRatingsSeats(t *testing.T) {
 
 	if err := given("ann", ann).Add("ann", []row{idle[3]}); err == nil || !strings.Contains(err.Error(), "given twice, differently") {
 		t.Fatalf("a hand given twice, differently: %v", err)
+	}
+}
+
+// TestRatingHistoriesJoin: pages of a history given in any order, even
+// overlapping, join when none is missing between them; a page left out is
+// an error naming the page after the gap, its first position past it and
+// the page before it.
+func TestRatingHistoriesJoin(t *testing.T) {
+	l, hand := projectionstest.SeatsTable()
+	hand(4, []int{-2, 1, 1})
+	f, err := projections.RecomputeRatings(context.Background(), l, projectionstest.Rater())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann := f.PlayerHistory("ann")
+	if len(ann) < 4 {
+		t.Fatalf("ann's history %+v: want 4 hands", ann)
+	}
+	// read gives each page of ann's as a file of its own, named by letter.
+	read := func(pages ...[]projections.RatingHistoryRow) *projections.RatingHistories {
+		t.Helper()
+		h := projections.NewRatingHistories()
+		for i, p := range pages {
+			var buf bytes.Buffer
+			if err := json.NewEncoder(&buf).Encode(projections.PlayerRatings{PlayerID: "ann", Ratings: []projections.CurrentRating{}, History: p}); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.ReadNamed(string(rune('a'+i))+".json", &buf); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return h
+	}
+	for name, pages := range map[string][][]projections.RatingHistoryRow{
+		"one page":          {ann},
+		"two pages":         {ann[:2], ann[2:]},
+		"three, reversed":   {ann[3:], ann[1:3], ann[:1]},
+		"overlapping pages": {ann[:3], ann[1:]},
+	} {
+		if err := read(pages...).Joins(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	err = read(ann[:1], ann[2:]).Joins()
+	want := fmt.Sprintf("rating history of ann: page 2 (b.json), position %d (hand %s): the rating before the hand", ann[2].Position, ann[2].HandID)
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprintf("of page 1 (a.json), position %d", ann[0].Position)) {
+		t.Fatalf("hand 2's page left out: %v, want %q, after page 1's", err, want)
 	}
 }
 

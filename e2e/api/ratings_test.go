@@ -270,3 +270,65 @@ func TestQuickPlayPrefersCloseRatings(t *testing.T) {
 			rs[lo].Rating, rs[mid].Rating, rs[hi].Rating, r.Status, got.ID, want, tables[lo], tables[hi])
 	}
 }
+
+// TestTableViewRatingsAsOf: the table view does not wait for the ratings
+// projection. With the projections stopped after a settlement, each
+// seat's rating is the one before it, as of the position the projection
+// had reached, not current, and the view has no ETag (no 304 may keep it);
+// once the projections applied it, the ratings are current, moved by the
+// hand, and the view has its version's ETag.
+func TestTableViewRatingsAsOf(t *testing.T) {
+	p := newProjEnv(t, 381)
+	tid, ps := p.openFull()
+	type seatRating struct {
+		Rating  float64 `json:"rating"`
+		AsOf    int64   `json:"as_of"`
+		Current bool    `json:"current"`
+	}
+	view := func() ([]*seatRating, string) {
+		t.Helper()
+		r := p.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tid, Token: ps[0].Token})
+		var tv struct {
+			Seats []struct {
+				Rating *seatRating `json:"rating"`
+			} `json:"seats"`
+		}
+		r.Decode(t, &tv)
+		var rs []*seatRating
+		for _, s := range tv.Seats {
+			if s.Rating == nil {
+				t.Fatalf("a seat without a rating: %s", r.Body)
+			}
+			rs = append(rs, s.Rating)
+		}
+		return rs, r.Header.Get("ETag")
+	}
+	p.playHand(tid, ps)
+	p.get("/v1/players/"+ps[0].ID+"/ratings", ps[0].Token) // once the projections hold the log's head
+	head := p.head()
+	rated, etag := view()
+	for _, r := range rated {
+		if !r.Current || r.AsOf < head || etag == "" {
+			t.Fatalf("after the projections applied the log's head %d: rating %+v, ETag %q; want current as of it, with an ETag", head, r, etag)
+		}
+	}
+
+	p.stop()
+	p.playHand(tid, ps)
+	stale, etag := view()
+	for i, r := range stale {
+		if r.Current || r.AsOf >= p.head() || r.Rating != rated[i].Rating || etag != "" {
+			t.Fatalf("projections stopped before the settlement: rating %+v (before it %+v), ETag %q; want the rating before it, not current, no ETag", r, rated[i], etag)
+		}
+	}
+
+	p.start()
+	p.get("/v1/players/"+ps[0].ID+"/ratings", ps[0].Token)
+	head = p.head()
+	now, etag := view()
+	for i, r := range now {
+		if !r.Current || r.AsOf < head || r.Rating == stale[i].Rating || etag == "" {
+			t.Fatalf("projections applied the settlement: rating %+v (before it %+v), ETag %q; want a new rating, current, with an ETag", r, stale[i], etag)
+		}
+	}
+}

@@ -91,9 +91,14 @@ func verifyExportRatings(name string, file []byte, histories []string, stdout io
 		if err != nil {
 			return fmt.Errorf("ratings: %w", err)
 		}
-		if err := byPlayer.Read(bytes.NewReader(b)); err != nil {
+		if err := byPlayer.ReadNamed(h, bytes.NewReader(b)); err != nil {
 			return fmt.Errorf("ratings: %s: %w", h, err)
 		}
+	}
+	// Pages given of one history must join: one left out between two is
+	// an error, not a gap the check passes over.
+	if err := byPlayer.Joins(); err != nil {
+		return fmt.Errorf("ratings: %w", err)
 	}
 	rep, err := projections.CheckExportRatings(Rater(), x.Events, byPlayer)
 	var f *projections.RatingFault

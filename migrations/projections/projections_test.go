@@ -45,8 +45,8 @@ func TestUpDownUp(t *testing.T) {
 		if err := m.Up(); err != nil {
 			t.Fatalf("round %d: Up: %v", round, err)
 		}
-		if n := count(); n != 19 {
-			t.Fatalf("round %d: %d tables after Up, want 19", round, n)
+		if n := count(); n != 20 {
+			t.Fatalf("round %d: %d tables after Up, want 20", round, n)
 		}
 		if err := m.Down(); err != nil {
 			t.Fatalf("round %d: Down: %v", round, err)

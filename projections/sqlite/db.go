@@ -299,7 +299,7 @@ var tablesOf = map[string][]string{
 	projections.Leaderboards: {"lb_tables", "lb_seats", "lb_hand_seats", "lb_names", "lb_results", "lb_player_stats"},
 	projections.Directory:    {"td_seats", "td_tables"},
 	projections.Tournaments:  {"tn_players", "tn_tournaments"},
-	projections.Ratings:      {"rt_tables", "rt_ratings", "rt_history"},
+	projections.Ratings:      {"rt_tables", "rt_ratings", "rt_hands", "rt_player_hands"},
 }
 
 // Reset empties projection name and sets its checkpoint to 0.

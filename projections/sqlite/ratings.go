@@ -93,17 +93,25 @@ func (d *DB) prefetchRatings(ctx context.Context, tx *wtx, events []eventstore.E
 			return out, rows.Err()
 		},
 		func(keys []projections.RatingKey) (map[projections.RatingKey]*projections.PlayerRating, error) {
-			ks := make([][3]string, len(keys))
-			for i, k := range keys {
-				ks[i] = [3]string{k.Game, k.Variant, k.Player}
+			// By player, on rt_ratings_player: a player's few other ratings
+			// are read and left, where matching the three values of each
+			// key from a JSON list was most of the query's cost.
+			want := make(map[projections.RatingKey]bool, len(keys))
+			players := make([]string, 0, len(keys))
+			seen := make(map[string]bool, len(keys))
+			for _, k := range keys {
+				want[k] = true
+				if !seen[k.Player] {
+					seen[k.Player] = true
+					players = append(players, k.Player)
+				}
 			}
-			list, err := json.Marshal(ks)
+			list, err := json.Marshal(players)
 			if err != nil {
 				return nil, err
 			}
-			rows, err := tx.QueryContext(ctx, `SELECT r.game, r.variant, r.player_id, r.name, r.mu, r.sigma, r.hands, r.last_at
-				FROM json_each(?) AS k JOIN rt_ratings r ON r.game = json_extract(k.value, '$[0]')
-					AND r.variant = json_extract(k.value, '$[1]') AND r.player_id = json_extract(k.value, '$[2]')`, string(list))
+			rows, err := tx.QueryContext(ctx, `SELECT game, variant, player_id, name, mu, sigma, hands, last_at
+				FROM rt_ratings WHERE player_id IN (SELECT value FROM json_each(?))`, string(list))
 			if err != nil {
 				return nil, err
 			}
@@ -114,7 +122,9 @@ func (d *DB) prefetchRatings(ctx context.Context, tx *wtx, events []eventstore.E
 				if err := rows.Scan(&r.Game, &r.Variant, &r.Player, &r.Name, &r.Rating.Mu, &r.Rating.Sigma, &r.Hands, &r.LastAt); err != nil {
 					return nil, err
 				}
-				out[r.RatingKey] = &r
+				if want[r.RatingKey] {
+					out[r.RatingKey] = &r
+				}
 			}
 			return out, rows.Err()
 		})
@@ -144,8 +154,16 @@ func (t *wtx) flushRatings(ctx context.Context) error {
 		r := f.Rating(k)
 		rs = append(rs, k.Game, k.Variant, k.Player, r.Name, r.Rating.Mu, r.Rating.Sigma, r.Hands, r.LastAt)
 	}
+	// A hand's rows follow one another in History: its game, variant, ID
+	// and time are written once, in rt_hands.
+	var hands []any
+	var last int64
 	for _, h := range f.History {
-		hs = append(hs, h.Player, h.Position, h.Game, h.Variant, h.HandID, h.Seat, h.Before.Mu, h.Before.Sigma, h.IdleDays, h.After.Mu, h.After.Sigma, h.SettledAt)
+		if len(hands) == 0 || h.Position != last {
+			hands = append(hands, h.Position, h.Game, h.Variant, h.HandID, h.SettledAt)
+			last = h.Position
+		}
+		hs = append(hs, h.Player, h.Position, h.Seat, h.Before.Mu, h.Before.Sigma, h.IdleDays, h.After.Mu, h.After.Sigma)
 	}
 	if err := t.insertRows(ctx, `INSERT OR REPLACE INTO rt_tables (stream, state) VALUES `, 2, tables); err != nil {
 		return fmt.Errorf("rating tables: %w", err)
@@ -153,7 +171,10 @@ func (t *wtx) flushRatings(ctx context.Context) error {
 	if err := t.insertRows(ctx, `INSERT OR REPLACE INTO rt_ratings (game, variant, player_id, name, mu, sigma, hands, last_at) VALUES `, 8, rs); err != nil {
 		return fmt.Errorf("ratings: %w", err)
 	}
-	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO rt_history (player_id, position, game, variant, hand_id, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after, settled_at) VALUES `, 12, hs); err != nil {
+	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO rt_hands (position, game, variant, hand_id, settled_at) VALUES `, 5, hands); err != nil {
+		return fmt.Errorf("rated hands: %w", err)
+	}
+	if err := t.insertRows(ctx, `INSERT OR IGNORE INTO rt_player_hands (player_id, position, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after) VALUES `, 8, hs); err != nil {
 		return fmt.Errorf("rating history: %w", err)
 	}
 	return nil
@@ -167,8 +188,8 @@ func (d *DB) RatingBoard(ctx context.Context, q projections.RatingQuery) (projec
 		return projections.RatingBoard{}, err
 	}
 	rows, err := d.db.QueryContext(ctx, `SELECT r.player_id, r.name, r.variant, r.mu, r.sigma, r.hands FROM rt_ratings r
-		WHERE r.game = ?1 AND (?2 = '' OR r.variant = ?2) AND (?3 = 'all' OR EXISTS (SELECT 1 FROM rt_history h
-			WHERE h.player_id = r.player_id AND h.game = r.game AND h.variant = r.variant AND h.settled_at >= ?4 AND h.settled_at < ?5))`,
+		WHERE r.game = ?1 AND (?2 = '' OR r.variant = ?2) AND (?3 = 'all' OR EXISTS (SELECT 1 FROM rt_player_hands p JOIN rt_hands h ON h.position = p.position
+			WHERE p.player_id = r.player_id AND h.game = r.game AND h.variant = r.variant AND h.settled_at >= ?4 AND h.settled_at < ?5))`,
 		q.Game, q.Variant, b.Period, from, to)
 	if err != nil {
 		return projections.RatingBoard{}, err
@@ -195,25 +216,43 @@ func (d *DB) RatingBoard(ctx context.Context, q projections.RatingQuery) (projec
 }
 
 // CurrentRatings returns the current ratings in game and variant of those
-// of players who have one.
-func (d *DB) CurrentRatings(ctx context.Context, game, variant string, players []string) (map[string]projections.CurrentRating, error) {
-	out := map[string]projections.CurrentRating{}
-	for _, p := range players {
-		var c projections.CurrentRating
-		var last int64
-		err := d.db.QueryRowContext(ctx, `SELECT mu, sigma, hands, last_at FROM rt_ratings WHERE game = ?1 AND variant = ?2 AND player_id = ?3`, game, variant, p).
-			Scan(&c.Rating, &c.Deviation, &c.Hands, &last)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		c.Game, c.Variant, c.LastPlayed = game, variant, time.Unix(0, last).UTC()
-		c.Provisional = d.rater.Model.Provisional(ratings.Rating{Mu: c.Rating, Sigma: c.Deviation})
-		out[p] = c
+// of players who have one, and the log position the ratings projection
+// had applied when it read them (0 before its first batch): they count
+// every hand settled at or before it. One query, so one snapshot.
+func (d *DB) CurrentRatings(ctx context.Context, game, variant string, players []string) (map[string]projections.CurrentRating, int64, error) {
+	list, err := json.Marshal(players)
+	if err != nil {
+		return nil, 0, err
 	}
-	return out, nil
+	rows, err := d.db.QueryContext(ctx, `SELECT c.position, r.player_id, r.mu, r.sigma, r.hands, r.last_at
+		FROM (SELECT coalesce(max(position), 0) AS position FROM projection_checkpoints WHERE name = ?1) AS c
+		LEFT JOIN rt_ratings r ON r.game = ?2 AND r.variant = ?3 AND r.player_id IN (SELECT value FROM json_each(?4))`,
+		projections.Ratings, game, variant, string(list))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := map[string]projections.CurrentRating{}
+	var asOf int64
+	for rows.Next() {
+		var p sql.NullString
+		var mu, sigma sql.NullFloat64
+		var hands, last sql.NullInt64
+		if err := rows.Scan(&asOf, &p, &mu, &sigma, &hands, &last); err != nil {
+			return nil, 0, err
+		}
+		if !p.Valid {
+			continue // nobody rated: the checkpoint's row alone
+		}
+		c := projections.CurrentRating{Game: game, Variant: variant, Rating: mu.Float64, Deviation: sigma.Float64, Hands: int(hands.Int64),
+			LastPlayed: time.Unix(0, last.Int64).UTC()}
+		c.Provisional = d.rater.Model.Provisional(ratings.Rating{Mu: c.Rating, Sigma: c.Deviation})
+		out[p.String] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	return out, asOf, nil
 }
 
 // PlayerRatings returns a player's current ratings, by game and variant,
@@ -256,8 +295,9 @@ func (d *DB) PlayerRatings(ctx context.Context, playerID string, history bool, c
 		return pr, nil
 	}
 	pr.History = []projections.RatingHistoryRow{}
-	hrows, err := d.db.QueryContext(ctx, `SELECT game, variant, hand_id, seat, position, settled_at, idle_days, mu_before, sigma_before, mu_after, sigma_after
-		FROM rt_history WHERE player_id = ?1 AND position > ?2 ORDER BY position LIMIT ?3`, playerID, after, limit+1)
+	hrows, err := d.db.QueryContext(ctx, `SELECT h.game, h.variant, h.hand_id, p.seat, p.position, h.settled_at, p.idle_days, p.mu_before, p.sigma_before, p.mu_after, p.sigma_after
+		FROM rt_player_hands p JOIN rt_hands h ON h.position = p.position
+		WHERE p.player_id = ?1 AND p.position > ?2 ORDER BY p.position LIMIT ?3`, playerID, after, limit+1)
 	if err != nil {
 		return pr, err
 	}

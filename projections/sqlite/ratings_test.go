@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"paiju/domain/table"
+	pmig "paiju/migrations/projections"
+	"paiju/migrations/schema"
 	"paiju/projections"
 	"paiju/projections/projectionstest"
 )
@@ -47,8 +50,21 @@ func ratingRows(t *testing.T, d *DB) string {
 		fmt.Fprintf(&b, "rating %s %s %s %s %x %x %d %d\n", g, v, p, n, math.Float64bits(mu), math.Float64bits(sigma), hands, last)
 	}
 	rows.Close()
-	rows, err = d.db.QueryContext(ctx, `SELECT player_id, position, game, variant, hand_id, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after, settled_at
-		FROM rt_history ORDER BY player_id, position`)
+	b.WriteString(historyRows(t, d.db, historyQuery))
+	return b.String()
+}
+
+// historyQuery reads the rating history as rt_history held it before
+// migration 0015.
+const historyQuery = `SELECT p.player_id, p.position, h.game, h.variant, h.hand_id, p.seat, p.mu_before, p.sigma_before, p.idle_days, p.mu_after, p.sigma_after, h.settled_at
+	FROM rt_player_hands p JOIN rt_hands h ON h.position = p.position ORDER BY p.player_id, p.position`
+
+// historyRows is the rows of the rating history query as text, the floats
+// as their bits.
+func historyRows(t *testing.T, db *sql.DB, query string) string {
+	t.Helper()
+	var b strings.Builder
+	rows, err := db.QueryContext(context.Background(), query)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,6 +84,59 @@ func ratingRows(t *testing.T, d *DB) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// TestRatingHandsMigration: migration 0015's down gives rt_history every
+// row of the history again, bit for bit, and its up moves them back to
+// rt_hands and rt_player_hands, where the projection reads them as before.
+func TestRatingHandsMigration(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "projections.db")
+	l := projectionstest.RandomLog(7, 8, 3000)
+	d, err := Open(ctx, path, Options{Now: l.Now, Rater: projectionstest.Rater()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(l.Events); i += 100 {
+		if _, err := d.ApplyBatch(ctx, projections.Ratings, l.Events[i:min(i+100, len(l.Events))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, history := ratingRows(t, d), historyRows(t, d.db, historyQuery)
+	if strings.Count(history, "\n") < 100 {
+		t.Fatalf("%d history rows, want more", strings.Count(history, "\n"))
+	}
+	d.Close()
+
+	m, err := schema.Open(ctx, path, pmig.FS, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Down(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := historyRows(t, db, `SELECT player_id, position, game, variant, hand_id, seat, mu_before, sigma_before, idle_days, mu_after, sigma_after, settled_at
+		FROM rt_history ORDER BY player_id, position`)
+	db.Close()
+	if got != history {
+		t.Fatalf("rt_history after down:\n%s\nwant\n%s", got, history)
+	}
+	if err := m.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	d, err = Open(ctx, path, Options{Now: l.Now, Rater: projectionstest.Rater()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := ratingRows(t, d); got != want {
+		t.Fatalf("rows after down and up:\n%s\nwant\n%s", got, want)
+	}
 }
 
 // TestRatingsBatchSizes applies one random log to the ratings projection

@@ -51,9 +51,9 @@ func TestHandEventRunsMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Down to before 0011: 0014 (ratings) and 0012 (the directory's
-	// spectators) are undone first.
-	if err := m.Down(ctx, 3); err != nil {
+	// Down to before 0011: 0015 and 0014 (ratings) and 0012 (the
+	// directory's spectators) are undone first.
+	if err := m.Down(ctx, 4); err != nil {
 		t.Fatal(err)
 	}
 	m.Close()
