@@ -14,9 +14,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// Embedded is an in-process nats-server with JetStream. It opens no
-// listener at all: the events it holds include every deal's secret seed, so
-// only this process may reach it, through Connect.
+// Embedded is an in-process nats-server, with JetStream or without
+// (StartEmbeddedCore). It opens no listener at all: the events it holds
+// include every deal's secret seed, so only this process may reach it,
+// through Connect.
 type Embedded struct {
 	srv  *server.Server
 	once sync.Once
@@ -31,11 +32,23 @@ const startTimeout = 30 * time.Second
 // Only one server may use a dir at a time. The server's notices go to logger
 // at debug level, its warnings and errors at theirs.
 func StartEmbedded(ctx context.Context, dir string, logger *slog.Logger) (*Embedded, error) {
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("natsbus: create nats dir: %w", err)
+	}
+	return startEmbedded(ctx, dir, logger)
+}
+
+// StartEmbeddedCore starts a single nats-server without JetStream, storing
+// nothing: core publish and subscribe only (token revocations), for a node
+// whose relay publishes into no stream (NewRelay with a nil JetStream).
+func StartEmbeddedCore(ctx context.Context, logger *slog.Logger) (*Embedded, error) {
+	return startEmbedded(ctx, "", logger)
+}
+
+// startEmbedded starts the server, with JetStream in dir unless dir is "".
+func startEmbedded(ctx context.Context, dir string, logger *slog.Logger) (*Embedded, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
 	}
 	opts := &server.Options{
 		// A fixed name keeps the JetStream identity stable across restarts
@@ -44,10 +57,14 @@ func StartEmbedded(ctx context.Context, dir string, logger *slog.Logger) (*Embed
 		// No TCP listener: an unauthenticated port on loopback let any local
 		// user read every running deal's seed and forge the relay's stream.
 		DontListen:             true,
-		JetStream:              true,
+		JetStream:              dir != "",
 		StoreDir:               dir,
 		NoSigs:                 true,
 		DisableJetStreamBanner: true,
+	}
+	where := dir
+	if dir == "" {
+		where = "memory"
 	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
@@ -76,10 +93,10 @@ func StartEmbedded(ctx context.Context, dir string, logger *slog.Logger) (*Embed
 		if cause != nil {
 			srv.Shutdown()
 			srv.WaitForShutdown()
-			return nil, fmt.Errorf("natsbus: start embedded nats-server in %s: %w", dir, cause)
+			return nil, fmt.Errorf("natsbus: start embedded nats-server in %s: %w", where, cause)
 		}
 	}
-	if !srv.JetStreamEnabled() {
+	if opts.JetStream && !srv.JetStreamEnabled() {
 		srv.Shutdown()
 		srv.WaitForShutdown()
 		return nil, fmt.Errorf("natsbus: start embedded nats-server in %s: JetStream is not enabled", dir)

@@ -1,6 +1,8 @@
 package natsbus_test
 
 import (
+	"slices"
+	"sync"
 	"testing"
 
 	"paiju/eventstore"
@@ -57,4 +59,66 @@ func TestLocalLiveHearsTheRelay(t *testing.T) {
 	a.silent("a after its stop")
 	other.silent("the other table's watcher after its stop")
 	c.stop()
+}
+
+// TestRelayWithoutJetStream: a relay given no JetStream (an embedded node
+// projecting in process) hands every event to Announce once, in global
+// order, in pages; its position reaches the head, it saves its checkpoint
+// when it stops, and a relay started again resumes after that checkpoint.
+// Nothing reaches the JetStream stream.
+func TestRelayWithoutJetStream(t *testing.T) {
+	e := newEnv(t)
+	e.seed()
+	var (
+		mu        sync.Mutex
+		announced []int64
+	)
+	opts := natsbus.RelayOptions{PageSize: 7, Announce: func(page []eventstore.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, ev := range page {
+			announced = append(announced, ev.Position)
+		}
+	}}
+	positions := func() []int64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(announced)
+	}
+	run := func() {
+		t.Helper()
+		r := natsbus.NewRelay(e.st, nil, e.st, e.logs.logger(), opts)
+		stop := runRelay(e.ctx, r)
+		waitPosition(t, r, e.head())
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+		if s := r.Stats(); s.Running || s.Diverged || s.Position != e.head() {
+			t.Fatalf("stats after stop = %+v, want stopped at the head %d", s, e.head())
+		}
+	}
+	run()
+	first := e.head()
+	want := make([]int64, 0, first)
+	for p := int64(1); p <= first; p++ {
+		want = append(want, p)
+	}
+	if got := positions(); !slices.Equal(got, want) {
+		t.Fatalf("announced positions %v, want 1 to %d once each in order", got, first)
+	}
+	if cp, err := e.st.Checkpoint(e.ctx, "nats-relay"); err != nil || cp != first {
+		t.Fatalf("checkpoint after stop = %d (%v), want the head %d", cp, err, first)
+	}
+
+	e.play("table-01A", 13, 3)
+	run()
+	for p := first + 1; p <= e.head(); p++ {
+		want = append(want, p)
+	}
+	if got := positions(); !slices.Equal(got, want) {
+		t.Fatalf("announced positions after a restart %v, want %v: the second relay resumes after the checkpoint", got, want)
+	}
+	if msgs := e.streamMsgs(); len(msgs) != 0 {
+		t.Fatalf("the JetStream stream holds %d messages, want none", len(msgs))
+	}
 }

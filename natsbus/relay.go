@@ -163,6 +163,12 @@ type Relay struct {
 // NewRelay returns a relay reading src, keeping the checkpoint opts.Name in
 // cp, and publishing with js (normally the jetstream.JetStream of Connect).
 // The stream must exist (EnsureStream); until it does the relay retries.
+//
+// A nil js makes a relay that publishes nowhere: it gives each page to
+// opts.Announce and moves on, resuming from its checkpoint. It is for a
+// node whose NATS no other process can reach (the embedded server), whose
+// streams and projections take their pages from Announce: a JetStream
+// copy there would be a second durable log that nothing reads.
 func NewRelay(src Source, js JetStream, cp Checkpoints, logger *slog.Logger, opts RelayOptions) *Relay {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -189,8 +195,9 @@ func (r *Relay) Notify() {
 }
 
 // Position is the global position up to which JetStream holds every event,
-// as far as the relay knows: the store's head minus Position is the relay's
-// lag. It moves back only when JetStream is found to have lost events.
+// as far as the relay knows (without JetStream: up to which it announced
+// them): the store's head minus Position is the relay's lag. It moves back
+// only when JetStream is found to have lost events.
 func (r *Relay) Position() int64 { return r.pos.Load() }
 
 // RelayStats is what a health check or a metrics scrape reads of a relay.
@@ -294,6 +301,12 @@ func (r *Relay) Run(ctx context.Context) error {
 			}
 			pos, saved, loaded = p, p, true
 		}
+		if !anchored && r.js == nil {
+			// Nothing to chain to: the pages after the checkpoint are
+			// announced again, which their readers take as repeats.
+			anchored = true
+			r.pos.Store(pos)
+		}
 		if !anchored {
 			p, c, err := r.anchor(ctx, pos)
 			if err != nil {
@@ -335,6 +348,12 @@ func (r *Relay) Run(ctx context.Context) error {
 		}
 		if r.opts.Announce != nil {
 			r.opts.Announce(page)
+		}
+		if r.js == nil {
+			pos = page[len(page)-1].Position
+			r.pos.Store(pos)
+			failures = 0
+			continue
 		}
 		acked, lastSeq, err := r.publish(ctx, pos, next, page)
 		if n := len(acked); n > 0 {

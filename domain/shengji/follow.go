@@ -239,28 +239,41 @@ func subMultisets(m cards.Multiset, k int, f func([]cards.Card)) {
 // eachSubMultiset is subMultisets until f returns false (then it returns
 // false too).
 func eachSubMultiset(m cards.Multiset, k int, f func([]cards.Card) bool) bool {
+	return eachSubMultisetHolding(m, cards.Multiset{}, k, f)
+}
+
+// eachSubMultisetHolding is eachSubMultiset without the multisets that do
+// not contain sel: the others come in the same order, and the branches
+// that cannot take sel's cards are not walked.
+func eachSubMultisetHolding(m, sel cards.Multiset, k int, f func([]cards.Card) bool) bool {
 	var idx []int
 	for i, c := range m {
+		if sel[i] > c {
+			return true // none contains sel
+		}
 		if c > 0 {
 			idx = append(idx, i)
 		}
 	}
-	// left[j] = cards available from idx[j:], to prune.
+	// left[j] = cards available from idx[j:], and must[j] = sel's cards
+	// among them, to prune.
 	left := make([]int, len(idx)+1)
+	must := make([]int, len(idx)+1)
 	for j := len(idx) - 1; j >= 0; j-- {
 		left[j] = left[j+1] + int(m[idx[j]])
+		must[j] = must[j+1] + int(sel[idx[j]])
 	}
 	buf := make([]cards.Card, 0, k)
 	var rec func(j, need int) bool
 	rec = func(j, need int) bool {
 		if need == 0 {
-			return f(buf)
+			return must[j] > 0 || f(buf)
 		}
-		if j == len(idx) || left[j] < need {
+		if j == len(idx) || left[j] < need || must[j] > need {
 			return true
 		}
 		c := cards.FromIndex(idx[j])
-		for take := min(int(m[idx[j]]), need); take >= 0; take-- {
+		for take := min(int(m[idx[j]]), need); take >= int(sel[idx[j]]); take-- {
 			for range take {
 				buf = append(buf, c)
 			}

@@ -34,6 +34,8 @@ type App struct {
 	log   *slog.Logger
 	store logStore
 	pdb   openedProjections
+	// js is nil on an embedded node that projects in process: its relay
+	// publishes nowhere (Config.usesJetStream).
 	js    jetstream.JetStream
 	cl    *cluster
 	relay *natsbus.Relay
@@ -147,6 +149,8 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		local := natsbus.NewLocalLive()
 		live, relayOpts.Announce = local, local.Announce
 		if cfg.Projector == "in-process" {
+			// Without JetStream (startNATS) these pages are all the
+			// relay does.
 			pages := pageFeed(pdb, store, log)
 			a.pages = pages
 			relayOpts.Announce = func(page []eventstore.Event) {
@@ -276,7 +280,8 @@ func (a *App) Service() *service.Service { return a.svc }
 func (a *App) Store() eventstore.Store { return a.store }
 
 // JetStream is the NATS JetStream the relay publishes the log to, for a
-// projector run beside the server (Projector "external").
+// projector run beside the server (Projector "external"); nil for an
+// embedded node that projects in process, which publishes nowhere.
 func (a *App) JetStream() jetstream.JetStream { return a.js }
 
 // Run serves the handler on ln, with the relay, the turn clocks and bots
@@ -304,7 +309,6 @@ func (a *App) Run(ctx context.Context, ln net.Listener, ready chan<- string) err
 	switch {
 	case a.pages != nil:
 		wg.Go(func() {
-			dropProjectionConsumers(runCtx, a.js, cfg.NATS.NS, log)
 			if err := a.pages.Run(runCtx); err != nil {
 				log.Error("projections stopped", "err", err)
 			}

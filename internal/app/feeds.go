@@ -37,26 +37,6 @@ func projector(db projections.Store, log projections.Source, logger *slog.Logger
 	}}
 }
 
-// dropProjectionConsumers deletes the durable consumers an earlier version
-// fed the projections by from the embedded server's stream: nothing reads
-// them any more, and JetStream would keep counting what they have not
-// been delivered.
-func dropProjectionConsumers(ctx context.Context, js jetstream.JetStream, ns natsbus.Namespace, log *slog.Logger) {
-	names := []string{ns.ProjectionsConsumer()}
-	for _, n := range projections.Names {
-		names = append(names, ns.ProjectionConsumer(n))
-	}
-	for _, c := range names {
-		err := js.DeleteConsumer(ctx, ns.Stream(), c)
-		switch {
-		case err == nil:
-			log.Info("deleted a projection consumer the embedded server no longer needs", "consumer", c)
-		case !errors.Is(err, jetstream.ErrConsumerNotFound) && ctx.Err() == nil:
-			log.Warn("could not delete a projection consumer of the embedded server", "consumer", c, "err", err)
-		}
-	}
-}
-
 // runProjections starts the in-process feed; it returns when ctx ends.
 func runProjections(ctx context.Context, r *natsbus.ProjectionFeed, log *slog.Logger) {
 	if err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {

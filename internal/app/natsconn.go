@@ -13,9 +13,13 @@ import (
 
 // startNATS connects serve to NATS and ensures the stream with its limits:
 // to the external server of --nats-url with its credentials, or else to an
-// embedded server in the data directory that only this process can reach.
-// It returns what to log as the server's address and a function that closes
-// the connection and stops the embedded server.
+// embedded server that only this process can reach. It returns what to log
+// as the server's address and a function that closes the connection and
+// stops the embedded server.
+//
+// The embedded server runs without JetStream, and js is nil, unless the
+// projections are external (usesJetStream): nothing else could read its
+// stream.
 func startNATS(ctx context.Context, cfg Config, log *slog.Logger) (string, *nats.Conn, jetstream.JetStream, func(), error) {
 	var (
 		nc   *nats.Conn
@@ -25,7 +29,13 @@ func startNATS(ctx context.Context, cfg Config, log *slog.Logger) (string, *nats
 	)
 	name := natsbus.Redacted(cfg.NATS.URL)
 	if name == "" {
-		emb, err := natsbus.StartEmbedded(ctx, cfg.NATSDir(), log.With("component", "nats"))
+		nlog := log.With("component", "nats")
+		var emb *natsbus.Embedded
+		if cfg.usesJetStream() {
+			emb, err = natsbus.StartEmbedded(ctx, cfg.NATSDir(), nlog)
+		} else {
+			emb, err = natsbus.StartEmbeddedCore(ctx, nlog)
+		}
 		if err != nil {
 			return "", nil, nil, nil, fmt.Errorf("embedded NATS: %w", err)
 		}
@@ -37,6 +47,9 @@ func startNATS(ctx context.Context, cfg Config, log *slog.Logger) (string, *nats
 		if err != nil {
 			emb.Shutdown()
 			return "", nil, nil, nil, err
+		}
+		if !cfg.usesJetStream() {
+			return name, nc, nil, func() { nc.Close(); stop() }, nil
 		}
 	} else if nc, js, err = connectNATS(ctx, cfg.NATS); err != nil {
 		return "", nil, nil, nil, err
@@ -67,4 +80,14 @@ func connectNATS(ctx context.Context, c NATSConfig) (*nats.Conn, jetstream.JetSt
 		return nil, nil, fmt.Errorf("connect to NATS: %w", err) // Connect names the server
 	}
 	return nc, js, nil
+}
+
+// usesJetStream tells whether serve publishes the log to a JetStream
+// stream: always with --nats-url, where other nodes and paiju project read
+// it; with the embedded server only for external projections (a projector
+// run in the same process, App.JetStream). An embedded node projecting in
+// process feeds its streams and projections from its relay's pages, so
+// nothing would read the stream.
+func (c Config) usesJetStream() bool {
+	return c.NATS.URL != "" || c.Projector == "external"
 }
