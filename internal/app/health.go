@@ -142,9 +142,9 @@ func (h *health) projection(ctx context.Context, name string, head int64) api.Ch
 
 // logCheck reports the verification of the log that runs beside the
 // serving: ready while it runs, since the head was checked before the
-// server listened (the store's Open) and what it reads of the older log
-// changes nothing a request does; failed once it found a fault, which
-// stops the server.
+// server listened (the store's Open), so that what it may still find is an
+// older event changed, or a damaged page, behind the store's back; failed
+// once it found one, which stops the server.
 func (h *health) logCheck() api.Check {
 	c := api.Check{Name: "log", OK: true}
 	switch f := h.logFault.Load(); {
