@@ -73,3 +73,24 @@ func TestLoadtestAgainstServer(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadtestIdle: --idle opens and deals the tables against a real
+// server and plays no move (the memory per idle table is measured so).
+func TestLoadtestIdle(t *testing.T) {
+	base, _, stop := startServer(t, t.TempDir(), "--quota-registrations-per-minute", "-1", "--quota-tables-per-hour", "-1", "--quota-costly-reads", "-1")
+	defer func() {
+		if err := stop(); err != nil {
+			t.Error(err)
+		}
+	}()
+	var out strings.Builder
+	cfg := loadtest.Config{Addrs: []string{base}, Duration: time.Second, Tables: 3, Clients: 2, Game: "doudizhu", Variant: "classic", Seed: 3, Idle: true,
+		OnAck: func(a loadtest.Ack) { t.Errorf("idle tables, yet move %s acknowledged", a.Key) }}
+	res, err := loadtest.Run(t.Context(), cfg, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if res.Moves != 0 || !strings.Contains(out.String(), "opened and dealt 3 doudizhu/classic tables") {
+		t.Fatalf("%d moves, output %q; want none and the tables opened", res.Moves, out.String())
+	}
+}

@@ -192,8 +192,10 @@ func (l tamperLog) corruptPage(t *testing.T, name string) {
 	}
 }
 
-// serveVerdict starts `paiju serve` on the directory: "" once it listens
-// (and then stops it), or the error it refused with.
+// serveVerdict starts `paiju serve` on the directory: "" once it has
+// verified the log (and then stops it), or the error it refused with,
+// before it listened (the head) or after (the file and the whole chain,
+// verified while it serves).
 func serveVerdict(t *testing.T, dir string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -211,7 +213,7 @@ func serveVerdict(t *testing.T, dir string) string {
 			return err.Error()
 		case <-time.After(20 * time.Millisecond):
 		}
-		if addrRE.MatchString(logs.String()) {
+		if strings.Contains(logs.String(), `msg="log verified`) {
 			cancel()
 			if err := <-done; err != nil {
 				t.Fatalf("serve stopped with %v", err)

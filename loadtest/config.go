@@ -42,6 +42,11 @@ type Config struct {
 	// AskLegal makes a PerSeat client ask /legal when its turn comes
 	// instead of taking the legal actions its stream pushes (?legal=true).
 	AskLegal bool
+	// Idle opens and deals the tables, with the longest turn clock (an
+	// hour), and plays nothing: what a server holds for tables that wait
+	// (the memory per idle table) is measured from outside while nothing
+	// moves.
+	Idle bool
 }
 
 // ParseFlags reads the flags of paiju loadtest from args, --addr, --record
@@ -63,6 +68,7 @@ func ParseFlags(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.BoolVar(&c.Full, "full", false, "ask for the whole table view in every move's answer (the tool's first behaviour) instead of Prefer: return=minimal")
 	fs.BoolVar(&c.PerSeat, "per-seat", false, "play every seat as a client of its own: it follows its table's live stream (?legal=true), and on the legal actions the stream pushes to its seat posts a move (--clients is unused)")
 	fs.BoolVar(&c.AskLegal, "ask-legal", false, "with --per-seat: open the stream without ?legal=true and ask /legal on each turn message naming the seat")
+	fs.BoolVar(&c.Idle, "idle", false, "open and deal the tables (every seat joined, a turn clock of an hour), play nothing and exit (--duration is unused)")
 	str(fs, getenv, &c.MetricsURL, "metrics", "", "URL of the server's /metrics, read before and after for its CPU per move (default: /metrics of each --addr; - reads none)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -76,6 +82,8 @@ func ParseFlags(args []string, getenv func(string) string, stderr io.Writer) (Co
 		return c, errors.New("loadtest: --per-seat learns the turn from the stream; it cannot take --full")
 	case c.AskLegal && !c.PerSeat:
 		return c, errors.New("loadtest: --ask-legal is a --per-seat client's choice")
+	case c.Idle && (c.PerSeat || c.Full || c.Record != ""):
+		return c, errors.New("loadtest: --idle plays no move: it takes no --per-seat, --full or --record")
 	}
 	for _, a := range strings.Split(addrs, ",") {
 		if a = strings.TrimSpace(a); a == "" {

@@ -68,6 +68,8 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--per-seat", "--full"}, "loadtest: --per-seat learns the turn from the stream; it cannot take --full"},
 		{[]string{"--ask-legal"}, "loadtest: --ask-legal is a --per-seat client's choice"},
 		{[]string{"--addr", ","}, "loadtest: --addr names no server"},
+		{[]string{"--idle", "--per-seat"}, "loadtest: --idle plays no move: it takes no --per-seat, --full or --record"},
+		{[]string{"--idle", "--record", "r.jsonl"}, "loadtest: --idle plays no move: it takes no --per-seat, --full or --record"},
 	} {
 		if _, err := ParseFlags(tc.args, none, io.Discard); err == nil || err.Error() != tc.err {
 			t.Errorf("%q: %v, want %s", tc.args, err, tc.err)

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -161,8 +162,14 @@ func (c *Client) OpenTable(ctx context.Context, cfg Config, n int) (*Table, erro
 	if _, _, err := c.DoOn(ctx, n, "POST", "/v1/players", "", "", map[string]string{"name": fmt.Sprintf("load-%d-0 %08x", n, run)}, &first); err != nil {
 		return nil, err
 	}
+	open := map[string]any{"game": cfg.Game, "variant": cfg.Variant}
+	if cfg.Idle {
+		// The longest turn clock, so that no timeout plays an idle table
+		// (nor hands it to the bot) while it is measured.
+		open["clock"] = map[string]int{"turn_seconds": 3600}
+	}
 	var v tableView
-	if _, _, err := c.DoOn(ctx, n, "POST", "/v1/tables", first.Token, key(), map[string]any{"game": cfg.Game, "variant": cfg.Variant}, &v); err != nil {
+	if _, _, err := c.DoOn(ctx, n, "POST", "/v1/tables", first.Token, key(), open, &v); err != nil {
 		return nil, err
 	}
 	t := &Table{id: v.ID, players: []string{first.ID}, tokens: []string{first.Token}, turn: -1, node: n, last: -1}
@@ -420,13 +427,13 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (Result, error) {
 			}
 		}()
 	}
-	tables := make([]*Table, cfg.Tables)
-	for i := range tables {
-		t, err := c.OpenTable(ctx, cfg, i)
-		if err != nil {
-			return res, fmt.Errorf("set up table %d: %w", i, err)
-		}
-		tables[i] = t
+	tables, err := c.openTables(ctx, cfg)
+	if err != nil {
+		return res, err
+	}
+	if cfg.Idle {
+		fmt.Fprintf(stdout, "opened and dealt %d %s/%s tables on %d servers; playing none\n", cfg.Tables, cfg.Game, cfg.Variant, len(cfg.Addrs))
+		return res, nil
 	}
 	if cfg.PerSeat {
 		seats := 0
@@ -511,6 +518,32 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (Result, error) {
 	slices.Sort(res.Latencies)
 	fmt.Fprintln(stdout, res)
 	return res, nil
+}
+
+// openTables opens cfg.Tables tables, cfg.Clients at a time: each table's
+// players and seats are its own (OpenTable), so the order they are opened
+// in changes nothing but the time it takes.
+func (c *Client) openTables(ctx context.Context, cfg Config) ([]*Table, error) {
+	tables := make([]*Table, cfg.Tables)
+	errs := make([]error, cfg.Tables)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(cfg.Clients, cfg.Tables) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(tables); i = int(next.Add(1) - 1) {
+				if tables[i], errs[i] = c.OpenTable(ctx, cfg, i); errs[i] != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("set up table %d: %w", i, err)
+		}
+	}
+	return tables, nil
 }
 
 // Refresh rereads whose turn it is at t (after a restart of the server).

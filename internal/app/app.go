@@ -93,9 +93,9 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	}
 	a.store = store
 	a.onClose(func() { store.Close() })
-	if err := checkStartup(ctx, store); err != nil {
-		return nil, err
-	}
+	// The rest of checkStartup, SQLite's quick check and the whole hash
+	// chain, reads the whole log: Run does it beside the serving
+	// (verifyLog), so that a restart is not as slow as the log is long.
 
 	natsURL, nc, js, stopNATS, err := startNATS(ctx, cfg, log)
 	if err != nil {
@@ -328,6 +328,8 @@ func (a *App) Run(ctx context.Context, ln net.Listener, ready chan<- string) err
 		}
 		wg.Go(func() { runProjections(runCtx, feed, log) })
 	}
+	broken := make(chan error, 1)
+	wg.Go(func() { verifyLog(runCtx, a.store, a.hl, broken, log) })
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	a.hl.started.Store(true)
@@ -340,6 +342,9 @@ func (a *App) Run(ctx context.Context, ln net.Listener, ready chan<- string) err
 	select {
 	case err = <-errc:
 		err = fmt.Errorf("http server: %w", err)
+	case err = <-broken:
+		// Refused as a start would have refused it: no drain, the
+		// server must not go on serving this log.
 	case <-ctx.Done():
 		err = drain(a.hl, cfg.Drain, errc, log)
 	}
@@ -352,6 +357,29 @@ func (a *App) Run(ctx context.Context, ln net.Listener, ready chan<- string) err
 	wg.Wait()
 	log.Info("paiju stopped")
 	return err
+}
+
+// verifyLog runs checkStartup while the server serves, and reports a fault
+// on broken (the server stops with it, as a start refused to serve). The
+// store's Open checked the head before the server listened: events past
+// the head file must chain onto it and the head event carry its hash, so
+// the log a restart serves is the log the last run left, unless an older
+// event changed behind its back; this finds that, and a damaged page.
+func verifyLog(ctx context.Context, store eventstore.Log, hl *health, broken chan<- error, log *slog.Logger) {
+	start := time.Now()
+	err := checkStartup(ctx, store)
+	switch {
+	case ctx.Err() != nil:
+		return
+	case err != nil:
+		msg := err.Error()
+		hl.logFault.Store(&msg)
+		log.Error("the log failed its verification: stopping", "err", err)
+		broken <- err
+	default:
+		hl.logVerified.Store(true)
+		log.Info("log verified: the file and the whole hash chain", "took", time.Since(start).Round(time.Millisecond))
+	}
 }
 
 // Serve runs paiju serve: New, then Run on cfg.Addr until ctx ends, then

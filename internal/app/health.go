@@ -51,6 +51,11 @@ type health struct {
 
 	started  atomic.Bool
 	draining atomic.Bool
+	// The log's verification (verifyLog), which runs beside the serving:
+	// logVerified once it passed, logFault once it found the log damaged
+	// or broken (the server then stops).
+	logVerified atomic.Bool
+	logFault    atomic.Pointer[string]
 
 	mu sync.Mutex
 	// lagSince is when each projection was first seen beyond maxLag; lag
@@ -75,6 +80,7 @@ func (h *health) checks(ctx context.Context) []api.Check {
 	if !cs[1].OK {
 		cs[1].Detail = "shutting down: finishing requests in flight"
 	}
+	cs = append(cs, h.logCheck())
 	head, err := h.src.Head(ctx)
 	store := api.Check{Name: "store", OK: err == nil}
 	if err != nil {
@@ -131,6 +137,24 @@ func (h *health) projection(ctx context.Context, name string, head int64) api.Ch
 	}
 	lag := head - cp
 	c.OK, c.Detail = h.withinLag("projection:"+name, lag)
+	return c
+}
+
+// logCheck reports the verification of the log that runs beside the
+// serving: ready while it runs, since the head was checked before the
+// server listened (the store's Open), so that what it may still find is an
+// older event changed, or a damaged page, behind the store's back; failed
+// once it found one, which stops the server.
+func (h *health) logCheck() api.Check {
+	c := api.Check{Name: "log", OK: true}
+	switch f := h.logFault.Load(); {
+	case f != nil:
+		c.OK, c.Detail = false, *f
+	case h.logVerified.Load():
+		c.Detail = "verified"
+	default:
+		c.Detail = "verifying the file and the whole hash chain (the head was checked at start)"
+	}
 	return c
 }
 
