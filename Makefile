@@ -123,7 +123,7 @@ gotest-race:
 # the race detector: the go test passes skip it. CLUSTER_PKG is the package
 # that holds it.
 cluster-test: bin
-	PAIJU_CLUSTER_TEST=1 PAIJU_BIN=$(PAIJU_BIN) $(GO) test -count=1 -run '^TestCluster$$' -timeout 10m -v $(CLUSTER_PKG)
+	PAIJU_CLUSTER_TEST=1 PAIJU_BIN=$(PAIJU_BIN) $(GO) test -count=1 -run '^TestCluster(Faults)?$$' -timeout 15m -v $(CLUSTER_PKG)
 
 # A short run of every fuzz target beyond its committed corpus. The run is
 # bounded by executions, not time: a time bound can expire while the fuzzing
