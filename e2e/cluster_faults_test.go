@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -46,7 +47,8 @@ import (
 //
 // It runs with PAIJU_CLUSTER_TEST=1 (make cluster-test): 60 s of load with
 // at least 20 faults, every kind at least twice. PAIJU_FAULTS=N runs N
-// faults instead, about 2.5 s apart; PAIJU_FAULT_SEED picks another seed.
+// faults instead, about 2.5 s apart, partitions from PostgreSQL of up to
+// 20 s among them; PAIJU_FAULT_SEED picks another seed.
 
 // faultKind is a kind of fault the test injects.
 type faultKind string
@@ -98,7 +100,7 @@ func (f fault) String() string {
 // at least twice. Faults on the NATS servers never overlap (a JetStream of
 // three replicas survives one server's loss, not two), nor do two faults
 // on one node; the last ends well before the load does.
-func planFaultRun(rng *rand.Rand, n, nodes, servers int, links []string, gap time.Duration) []fault {
+func planFaultRun(rng *rand.Rand, n, nodes, servers int, links []string, gap time.Duration, long bool) []fault {
 	var (
 		plan     []fault
 		kinds    []faultKind
@@ -117,6 +119,10 @@ func planFaultRun(rng *rand.Rand, n, nodes, servers int, links []string, gap tim
 		switch k {
 		case faultPGPartition:
 			f.dur = time.Duration(3000+rng.IntN(5000)) * time.Millisecond
+			if long {
+				// As long as a database fail-over takes.
+				f.dur = time.Duration(5000+rng.IntN(15000)) * time.Millisecond
+			}
 		case faultNATSPartition:
 			f.dur = time.Duration(2000+rng.IntN(4000)) * time.Millisecond
 		case faultNATSIsolated:
@@ -165,11 +171,32 @@ func newToxics() *toxics {
 }
 
 // add starts a proxy named name to upstream on a loopback port and returns
-// its address.
+// its address. The port is below the kernel's range of ephemeral ports:
+// healing a partition closes the proxy's listener and opens it again on
+// the same port, and a port of that range, once closed, can be taken in
+// between as the local port of any outgoing connection (a long run lost
+// a node's every NATS proxy so, for good).
 func (x *toxics) add(t *testing.T, name, upstream string) string {
 	t.Helper()
-	p := toxiproxy.NewProxy(x.srv, name, "127.0.0.1:0", upstream)
-	if err := x.srv.Collection.Add(p, true); err != nil {
+	lo := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 12000 {
+				lo = n
+			}
+		}
+	}
+	var (
+		p   *toxiproxy.Proxy
+		err error
+	)
+	for range 100 {
+		p = toxiproxy.NewProxy(x.srv, name, fmt.Sprintf("127.0.0.1:%d", 10000+rand.IntN(lo-10000)), upstream)
+		if err = x.srv.Collection.Add(p, true); err == nil {
+			break
+		}
+	}
+	if err != nil {
 		t.Fatalf("toxiproxy %s: %v", name, err)
 	}
 	t.Cleanup(p.Stop)
@@ -202,7 +229,7 @@ func (x *toxics) toxic(name, kind string, attrs map[string]any, proxies ...strin
 // untoxic removes the toxic name from each proxy; with reset it then
 // closes every connection through them (stop and start on the same
 // port), as TCP would end connections whose bytes a partition dropped.
-func (x *toxics) untoxic(name string, reset bool, proxies ...string) {
+func (x *toxics) untoxic(name string, reset bool, proxies ...string) error {
 	for _, p := range proxies {
 		px := x.get(p)
 		for _, dir := range []string{"upstream", "downstream"} {
@@ -210,9 +237,12 @@ func (x *toxics) untoxic(name string, reset bool, proxies ...string) {
 		}
 		if reset {
 			px.Stop()
-			_ = px.Start()
+			if err := px.Start(); err != nil {
+				return fmt.Errorf("toxiproxy %s on %s again: %w", p, px.Listen, err)
+			}
 		}
 	}
+	return nil
 }
 
 // faultNet is the cluster's links through toxiproxy.
@@ -398,8 +428,9 @@ func TestClusterFaults(t *testing.T) {
 		t.Skip("the fault test runs with PAIJU_CLUSTER_TEST=1 (make cluster-test): it builds nats-server and runs 6 processes for minutes")
 	}
 	nFaults := clusterEnv(t, "PAIJU_FAULTS", 0)
+	long := nFaults > 0
 	duration, gap := 60*time.Second, 2500*time.Millisecond
-	if nFaults == 0 {
+	if !long {
 		nFaults = 20
 		gap = 2200 * time.Millisecond
 	} else {
@@ -451,7 +482,7 @@ func TestClusterFaults(t *testing.T) {
 		n.waitReady(t, 90*time.Second)
 	}
 
-	plan := planFaultRun(rand.New(rand.NewPCG(seed, 40)), nFaults, nNodes, nServers, fnet.links(), gap)
+	plan := planFaultRun(rand.New(rand.NewPCG(seed, 40)), nFaults, nNodes, nServers, fnet.links(), gap, long)
 	for _, f := range plan {
 		t.Logf("planned: %s", f)
 	}
@@ -652,20 +683,29 @@ func runFaultPlan(t *testing.T, plan []fault, nodes, natsProcs []*clusterProc, f
 			watch = make(chan readyWatch, 1)
 			base := nodes[f.target].url
 			go func() { watch <- watchReady(base, healed) }()
-			undo = func() { fnet.x.untoxic(name, true, links...); close(healed) }
+			undo = func() {
+				if err := fnet.x.untoxic(name, true, links...); err != nil {
+					t.Error(err)
+				}
+				close(healed)
+			}
 		case faultNATSIsolated:
 			links := fnet.routes[f.target]
 			if err := fnet.x.toxic(name, "timeout", map[string]any{"timeout": 0}, links...); err != nil {
 				t.Error(err)
 				continue
 			}
-			undo = func() { fnet.x.untoxic(name, true, links...) }
+			undo = func() {
+				if err := fnet.x.untoxic(name, true, links...); err != nil {
+					t.Error(err)
+				}
+			}
 		case faultLatency:
 			if err := fnet.x.toxic(name, "latency", map[string]any{"latency": 200}, f.link); err != nil {
 				t.Error(err)
 				continue
 			}
-			undo = func() { fnet.x.untoxic(name, false, f.link) }
+			undo = func() { _ = fnet.x.untoxic(name, false, f.link) }
 		case faultResetTx:
 			// The next bytes each connection carries, a statement of a
 			// transaction under way or its COMMIT, end it with a RST.
@@ -674,7 +714,7 @@ func runFaultPlan(t *testing.T, plan []fault, nodes, natsProcs []*clusterProc, f
 				t.Error(err)
 				continue
 			}
-			undo = func() { fnet.x.untoxic(name, false, link) }
+			undo = func() { _ = fnet.x.untoxic(name, false, link) }
 		case faultKillNode, faultKillNATS:
 			p := nodes[f.target]
 			if f.kind == faultKillNATS {
