@@ -528,13 +528,7 @@ func TestClusterFaults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("load: %v\n%s", err, out.String())
 	}
-	if f, err := os.Create(filepath.Join(logDir, "history.jsonl")); err == nil {
-		enc := json.NewEncoder(f)
-		for _, o := range ops {
-			_ = enc.Encode(o)
-		}
-		f.Close()
-	}
+	writeHistory(filepath.Join(logDir, "history.jsonl"), ops)
 	t.Logf("load on %d nodes under faults: %s", nNodes, res)
 	for _, k := range faultKinds {
 		if flog.done[k] == 0 {
@@ -552,17 +546,24 @@ func TestClusterFaults(t *testing.T) {
 		outcomes[o.Outcome]++
 	}
 	if lin.Linearizable != "Ok" {
-		dir := os.Getenv("CI_LOGS")
+		// CI keeps CI_LOGS; by hand, go test keeps the artifact
+		// directory with -artifacts (else it is removed with the test).
+		dir, keep := os.Getenv("CI_LOGS"), ""
 		if dir == "" {
-			dir = t.ArtifactDir()
+			dir, keep = t.ArtifactDir(), " (kept with go test -artifacts)"
 		}
 		path := filepath.Join(dir, "faults-linearizability.html")
-		f, err := os.Create(path)
+		err := os.MkdirAll(dir, 0o750)
+		var f *os.File
+		if err == nil {
+			f, err = os.Create(path)
+		}
 		if err == nil {
 			err = lin.Visualize(f)
 			f.Close()
 		}
-		t.Errorf("the tables' histories are not linearizable (%s): %d commands on %d tables; porcupine's view in %s (%v)", lin.Linearizable, lin.Ops, lin.Tables, path, err)
+		writeHistory(filepath.Join(dir, "faults-history.jsonl"), ops)
+		t.Errorf("the tables' histories are not linearizable (%s): %d commands on %d tables; porcupine's view in %s, the history beside it%s (%v)", lin.Linearizable, lin.Ops, lin.Tables, path, keep, err)
 	}
 
 	// Every process up again, every link whole.
@@ -1064,4 +1065,18 @@ func earlier(a, b time.Time) time.Time {
 		return a
 	}
 	return b
+}
+
+// writeHistory writes ops to path, one JSON line each, for a look after
+// the test.
+func writeHistory(path string, ops []loadtest.Op) {
+	f, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	for _, o := range ops {
+		_ = enc.Encode(o)
+	}
 }
