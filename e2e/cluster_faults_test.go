@@ -462,15 +462,14 @@ func TestClusterFaults(t *testing.T) {
 	}
 	nodes := make([]*clusterProc, nNodes)
 	serverURLs := strings.Split(nc.urls, ",")
+	fnet.nodeNATS = make([][]string, nNodes)
 	for i := range nodes {
 		var natsURLs []string
 		for s, u := range serverURLs {
 			name := fmt.Sprintf("nats-%d-%d", i+1, s+1)
 			natsURLs = append(natsURLs, "nats://"+x.add(t, name, strings.TrimPrefix(u, "nats://")))
-			fnet.nodeNATS = append(fnet.nodeNATS, nil)
 			fnet.nodeNATS[i] = append(fnet.nodeNATS[i], name)
 		}
-		fnet.nodeNATS = fnet.nodeNATS[:nNodes]
 		pgName := fmt.Sprintf("pg-%d", i+1)
 		via := *pgURL
 		via.Host = x.add(t, pgName, pgURL.Host)
