@@ -117,13 +117,16 @@ gotest-race:
 
 # The cluster test (cluster_test.go): a 3-server NATS JetStream cluster and
 # 3 paiju nodes on one PostgreSQL database, under load, with SIGKILLs of
-# nodes and of a NATS server. It needs PostgreSQL (see README, Run it and
-# test it) and builds nats-server (the version in go.mod); PAIJU_BIN names the
+# nodes and of a NATS server; then the fault test (cluster_faults_test.go):
+# the same cluster through toxiproxy, 60 s of load under 20 faults of 8
+# kinds (partitions, latency, resets, SIGKILLs, pauses), each table's
+# history checked linearizable (PAIJU_FAULTS=N runs N faults instead). It
+# needs PostgreSQL (see README, Run it and test it) and builds nats-server (the version in go.mod); PAIJU_BIN names the
 # server make bin built, for the test to run. It runs once, here, without
 # the race detector: the go test passes skip it. CLUSTER_PKG is the package
 # that holds it.
 cluster-test: bin
-	PAIJU_CLUSTER_TEST=1 PAIJU_BIN=$(PAIJU_BIN) $(GO) test -count=1 -run '^TestCluster$$' -timeout 10m -v $(CLUSTER_PKG)
+	PAIJU_CLUSTER_TEST=1 PAIJU_BIN=$(PAIJU_BIN) $(GO) test -count=1 -run '^TestCluster(Faults)?$$' -timeout 15m -v $(CLUSTER_PKG)
 
 # A short run of every fuzz target beyond its committed corpus. The run is
 # bounded by executions, not time: a time bound can expire while the fuzzing

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -298,6 +299,12 @@ type clusterProc struct {
 	mu   sync.Mutex
 	cmd  *exec.Cmd
 	done chan struct{}
+	// exits are when the process's runs ended (the fault test reads
+	// which lease holder was alive when).
+	exits []time.Time
+	// keepDown: the test holds the process down (a SIGKILL's down
+	// time), so that a supervisor leaves it be.
+	keepDown atomic.Bool
 }
 
 func newClusterProc(t *testing.T, name, bin, logDir string, args ...string) *clusterProc {
@@ -337,6 +344,7 @@ func (p *clusterProc) start() error {
 		if p.cmd == cmd {
 			p.cmd = nil
 		}
+		p.exits = append(p.exits, time.Now())
 		p.mu.Unlock()
 		close(done)
 	}()
@@ -353,6 +361,14 @@ func (p *clusterProc) stop(t *testing.T) {
 	if !p.signal(syscall.SIGTERM, 20*time.Second) {
 		t.Errorf("%s was not running at the end", p.name)
 	}
+}
+
+// send sends sig (SIGSTOP, SIGCONT) without waiting for anything; false
+// if the process was not running.
+func (p *clusterProc) send(sig syscall.Signal) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cmd != nil && p.cmd.Process.Signal(sig) == nil
 }
 
 func (p *clusterProc) signal(sig syscall.Signal, grace time.Duration) bool {
@@ -373,6 +389,13 @@ func (p *clusterProc) signal(sig syscall.Signal, grace time.Duration) bool {
 	}
 	<-done
 	return true
+}
+
+// running reports whether the process runs.
+func (p *clusterProc) running() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cmd != nil
 }
 
 func (p *clusterProc) ensureRunning(t *testing.T) {
@@ -583,7 +606,7 @@ cluster {
 
 // startPaijuNode starts `paiju serve` node i on a fixed port of its own with
 // its own data directory.
-func startPaijuNode(t *testing.T, bin, logDir string, i int, natsURLs string, store *clusterStore) *clusterProc {
+func startPaijuNode(t *testing.T, bin, logDir string, i int, natsURLs string, store *clusterStore, extra ...string) *clusterProc {
 	t.Helper()
 	port := freePorts(t, 1)[0]
 	args := []string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--data", t.TempDir(),
@@ -593,6 +616,7 @@ func startPaijuNode(t *testing.T, bin, logDir string, i int, natsURLs string, st
 		"--rate-limit", "0", "--quota-registrations-per-minute", "-1", "--quota-tables-per-hour", "-1", "--quota-costly-reads", "-1",
 		"--nats-url", natsURLs, "--nats-replicas", "3", "--cluster", clusterName}
 	args = append(args, store.serveArgs()...)
+	args = append(args, extra...)
 	p := newClusterProc(t, fmt.Sprintf("paiju-%d", i+1), bin, logDir, args...)
 	p.url = fmt.Sprintf("http://127.0.0.1:%d", port)
 	if err := p.start(); err != nil {

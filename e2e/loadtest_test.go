@@ -2,11 +2,15 @@ package e2e
 
 import (
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/anishathalye/porcupine"
+
 	"paiju/loadtest"
+	"paiju/loadtest/linearcheck"
 )
 
 // TestLoadtestAgainstServer runs the load tool against a real server in
@@ -71,6 +75,72 @@ func TestLoadtestAgainstServer(t *testing.T) {
 		if strings.HasPrefix(mode, "per-seat") && res.Streams < 4*3 {
 			t.Fatalf("per seat: %d streams opened for 12 seats", res.Streams)
 		}
+	}
+}
+
+// TestLoadtestHistory: with OnOp the load tool records every move's
+// command with the version its If-Match named; against one server, every
+// command is accepted at the version the previous one on its table
+// reached, the tables have no turn clock, and the histories are
+// linearizable. The same history with one answer changed (a version a
+// command could not have reached) is not.
+func TestLoadtestHistory(t *testing.T) {
+	base, _, stop := startServer(t, t.TempDir(), "--quota-registrations-per-minute", "-1", "--quota-tables-per-hour", "-1", "--quota-costly-reads", "-1")
+	defer func() {
+		if err := stop(); err != nil {
+			t.Error(err)
+		}
+	}()
+	var (
+		mu  sync.Mutex
+		ops []loadtest.Op
+	)
+	cfg := loadtest.Config{Addrs: []string{base}, Duration: 2 * time.Second, Tables: 4, Clients: 2, Game: "doudizhu", Variant: "classic", Seed: 5,
+		OnOp: func(o loadtest.Op) { mu.Lock(); ops = append(ops, o); mu.Unlock() }}
+	var out strings.Builder
+	res, err := loadtest.Run(t.Context(), cfg, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	last := map[string]int{}
+	for _, o := range ops {
+		if o.Outcome == loadtest.OutcomeUnknown {
+			continue // the run's end cut it off
+		}
+		if o.Outcome != loadtest.OutcomeOK || o.Version <= o.Expected || (last[o.Table] != 0 && o.Expected != last[o.Table]) {
+			t.Fatalf("command %s at table %s: %s at %d → %d, the table was at %d", o.Key, o.Table, o.Outcome, o.Expected, o.Version, last[o.Table])
+		}
+		last[o.Table] = o.Version
+	}
+	if res.Moves == 0 || len(ops) < res.Moves {
+		t.Fatalf("%d commands recorded for %d moves", len(ops), res.Moves)
+	}
+	c := loadtest.NewClient(base)
+	for id := range last {
+		var v struct {
+			Clock *struct {
+				TurnSeconds int `json:"turn_seconds"`
+			} `json:"clock"`
+		}
+		if _, err := c.Do(t.Context(), "GET", "/v1/tables/"+id, "audit-me", nil, &v); err != nil {
+			t.Fatal(err)
+		}
+		if v.Clock != nil && v.Clock.TurnSeconds != 0 {
+			t.Fatalf("table %s has a turn clock of %ds: the server writes to it too", id, v.Clock.TurnSeconds)
+		}
+	}
+	if r := linearcheck.Check(ops, time.Minute); r.Linearizable != porcupine.Ok || r.Tables != len(last) {
+		t.Fatalf("%s over %d tables, want Ok over %d", r.Linearizable, r.Tables, len(last))
+	}
+	// A command followed by another accepted one on its table.
+	for i, o := range ops {
+		if o.Outcome == loadtest.OutcomeOK && o.Version < last[o.Table] {
+			ops[i].Version = o.Version + 1000
+			break
+		}
+	}
+	if r := linearcheck.Check(ops, time.Minute); r.Linearizable != porcupine.Illegal {
+		t.Fatalf("a version no command reached: %s, want Illegal", r.Linearizable)
 	}
 }
 

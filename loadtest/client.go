@@ -38,6 +38,8 @@ type Client struct {
 	// requests, notModified and misses count the moves' requests (see
 	// Result).
 	requests, notModified, misses atomic.Int64
+	// onOp receives every move's command for the history (Config.OnOp).
+	onOp func(Op)
 }
 
 // NewClient returns a client of the servers at addrs (base URLs such as

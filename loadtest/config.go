@@ -26,6 +26,16 @@ type Config struct {
 	Record string
 	// OnAck, if set, is called with every acknowledged move (tests).
 	OnAck func(Ack)
+	// OnOp, if set, receives every move's command as its client saw it,
+	// from invocation to outcome (History), and the moves are sent with
+	// If-Match naming the version their legal actions were listed at, so
+	// that each table's history can be checked for linearizability
+	// (loadtest/linearcheck). The tables are then opened without a turn
+	// clock, so that only the clients write to them. Not with PerSeat.
+	OnOp func(Op)
+	// RequestTimeout bounds each HTTP attempt (30s when zero); a request
+	// that times out is sent again to the next node.
+	RequestTimeout time.Duration
 	// OnPlaying, if set, is called once the tables are set up and the
 	// clients start playing (tests start their faults there).
 	OnPlaying func()

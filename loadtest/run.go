@@ -121,6 +121,8 @@ type Table struct {
 	// legal is each seat's last unnarrowed /legal answer and the version
 	// it was for, sent back as If-None-Match.
 	legal []legalAnswer
+	// client is the load client that plays the table (for the history).
+	client int
 }
 
 // legalAnswer is an answer of /legal.
@@ -167,6 +169,11 @@ func (c *Client) OpenTable(ctx context.Context, cfg Config, n int) (*Table, erro
 		// The longest turn clock, so that no timeout plays an idle table
 		// (nor hands it to the bot) while it is measured.
 		open["clock"] = map[string]int{"turn_seconds": 3600}
+	}
+	if cfg.OnOp != nil {
+		// A history names every write to its tables: no turn clock
+		// plays for a seat whose client is slow to retry.
+		open["clock"] = map[string]int{"turn_seconds": 0}
 	}
 	var v tableView
 	if _, _, err := c.DoOn(ctx, n, "POST", "/v1/tables", first.Token, key(), open, &v); err != nil {
@@ -256,7 +263,7 @@ func (c *Client) Move(ctx context.Context, t *Table, rng *rand.Rand) (Ack, error
 		seats = rng.Perm(n)
 	}
 	for i, seat := range seats {
-		actions, err := c.legal(ctx, node, t, seat, rng)
+		actions, at, err := c.legalFrom(ctx, node, t, seat, rng, nil)
 		if err != nil {
 			return Ack{}, err
 		}
@@ -279,14 +286,29 @@ func (c *Client) Move(ctx context.Context, t *Table, rng *rand.Rand) (Ack, error
 			} `json:"events"`
 			Table tableView `json:"table"`
 		}
-		var hdr http.Header
+		hdr := http.Header{}
 		if !c.full {
-			hdr = http.Header{"Prefer": {"return=minimal"}}
+			hdr.Set("Prefer", "return=minimal")
+		}
+		if c.onOp != nil {
+			// The history constrains the table's version: the move is
+			// accepted only at the version its actions were listed at.
+			hdr.Set("If-Match", strconv.Quote(strconv.Itoa(at)))
 		}
 		start := time.Now()
 		c.requests.Add(1)
-		rep, _, err := c.doWith(ctx, node, "POST", "/v1/tables/"+t.id+"/actions", t.tokens[seat], key, hdr, a, &r)
+		rep, status, err := c.doWith(ctx, node, "POST", "/v1/tables/"+t.id+"/actions", t.tokens[seat], key, hdr, a, &r)
 		took := time.Since(start)
+		if c.onOp != nil {
+			op := Op{Table: t.id, Client: t.client, Key: key, Expected: at, Invoke: start, Outcome: outcomeOf(status, err), Status: status}
+			if op.Outcome != OutcomeUnknown {
+				op.Complete = start.Add(took)
+			}
+			if op.Outcome == OutcomeOK {
+				op.Version = r.Version
+			}
+			c.onOp(op)
+		}
 		if err != nil {
 			return Ack{}, err
 		}
@@ -309,19 +331,14 @@ func (c *Client) Move(ctx context.Context, t *Table, rng *rand.Rand) (Ack, error
 	return Ack{}, fmt.Errorf("table %s: no seat has a legal move", t.id)
 }
 
-// legal lists actions of seat at t to choose a move from. /legal is bounded:
-// when it cannot list every action it lists the card-less ones and names
-// the cards that extend the selection, so legal adds random cards of extend
-// to the selection until the answer is complete or lists plays of the
-// selected cards (then it stops there or goes on, at random).
-func (c *Client) legal(ctx context.Context, node int, t *Table, seat int, rng *rand.Rand) ([]json.RawMessage, error) {
-	actions, _, err := c.legalFrom(ctx, node, t, seat, rng, nil)
-	return actions, err
-}
-
-// legalFrom is legal starting from first, the seat's unnarrowed answer
-// when the client has it already (a stream's legal message), else asking;
-// it returns the table version the actions are legal at too.
+// legalFrom lists actions of seat at t to choose a move from, starting
+// from first, the seat's unnarrowed answer when the client has it already
+// (a stream's legal message), else asking; it returns the table version
+// the actions are legal at too. /legal is bounded: when it cannot list
+// every action it lists the card-less ones and names the cards that extend
+// the selection, so legalFrom adds random cards of extend to the selection
+// until the answer is complete or lists plays of the selected cards (then
+// it stops there or goes on, at random).
 func (c *Client) legalFrom(ctx context.Context, node int, t *Table, seat int, rng *rand.Rand, first *legalAnswer) ([]json.RawMessage, int, error) {
 	var sel []string
 	for {
@@ -380,8 +397,12 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (Result, error) {
 	if len(cfg.Addrs) == 0 {
 		return res, errors.New("loadtest: no server to load")
 	}
+	timeout := cfg.RequestTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
 	c := &Client{Addrs: cfg.Addrs, HTTP: &http.Client{
-		Timeout:   30 * time.Second,
+		Timeout:   timeout,
 		Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns},
 	}}
 	// A server that is down or restarting is waited for, and a cluster's
@@ -389,6 +410,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (Result, error) {
 	c.RetryFor = 30 * time.Second
 	c.full = cfg.Full
 	c.askLegal = cfg.AskLegal
+	if !cfg.PerSeat {
+		c.onOp = cfg.OnOp
+	}
 	for i, a := range cfg.Addrs {
 		if _, _, err := c.DoOn(ctx, i, "GET", "/readyz", "", "", nil, nil); err != nil {
 			return res, fmt.Errorf("server at %s is not ready: %w", a, err)
@@ -467,6 +491,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (Result, error) {
 			rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
 			var mine []*Table
 			for j := i; j < len(tables); j += cfg.Clients {
+				tables[j].client = i
 				mine = append(mine, tables[j])
 			}
 			var lat []time.Duration

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -48,6 +49,8 @@ type health struct {
 	maxLag int64
 	grace  time.Duration
 	now    func() time.Time
+	// timeout bounds the checks together (readyTimeout).
+	timeout time.Duration
 
 	started  atomic.Bool
 	draining atomic.Bool
@@ -65,11 +68,31 @@ type health struct {
 }
 
 func newHealth(src healthSource, maxLag int64, grace time.Duration) *health {
-	return &health{src: src, maxLag: maxLag, grace: grace, now: time.Now, lagSince: map[string]time.Time{}}
+	return &health{src: src, maxLag: maxLag, grace: grace, now: time.Now, timeout: readyTimeout, lagSince: map[string]time.Time{}}
+}
+
+// readyTimeout is how long the checks of one probe may take together. A
+// store or NATS server behind a partition that drops packets (rather than
+// refusing connections) does not answer at all: without a deadline a
+// probe waited as long as its prober did, and a prober that gives up
+// counts a timeout its own way or not at all, so the node was never
+// reported unready. Probers wait 2s (deploy/Caddyfile) or 1s
+// (Kubernetes' default), so the node answers 503 within one.
+const readyTimeout = time.Second
+
+// failed is a check's detail for err: a dependency that did not answer
+// before the checks' deadline says so.
+func (h *health) failed(ctx context.Context, err error) string {
+	if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
+		return fmt.Sprintf("no answer within %s: %v", h.timeout, err)
+	}
+	return err.Error()
 }
 
 // checks runs every check; the server is ready when all are OK.
 func (h *health) checks(ctx context.Context) []api.Check {
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
 	cs := []api.Check{
 		{Name: "started", OK: h.started.Load()},
 		{Name: "draining", OK: !h.draining.Load()},
@@ -84,7 +107,7 @@ func (h *health) checks(ctx context.Context) []api.Check {
 	head, err := h.src.Head(ctx)
 	store := api.Check{Name: "store", OK: err == nil}
 	if err != nil {
-		store.Detail = err.Error()
+		store.Detail = h.failed(ctx, err)
 	}
 	cs = append(cs, store)
 	nc := api.Check{Name: "nats", OK: h.src.NATSConnected()}
@@ -111,7 +134,7 @@ func (h *health) checks(ctx context.Context) []api.Check {
 	if h.src.Anchor != nil {
 		a := api.Check{Name: "anchor", OK: true}
 		if aerr := h.src.Anchor(ctx); aerr != nil {
-			a.OK, a.Detail = false, aerr.Error()
+			a.OK, a.Detail = false, h.failed(ctx, aerr)
 		}
 		cs = append(cs, a)
 	}
@@ -128,7 +151,7 @@ func (h *health) projection(ctx context.Context, name string, head int64) api.Ch
 	c := api.Check{Name: "projection:" + name}
 	cp, err := h.src.Checkpoint(ctx, name)
 	if err != nil {
-		c.Detail = err.Error()
+		c.Detail = h.failed(ctx, err)
 		return c
 	}
 	if cp > head {
@@ -171,7 +194,7 @@ func (h *health) standbyRelay(ctx context.Context, head int64, headErr error) ap
 	}
 	relayed, err := h.src.Relayed(ctx)
 	if err != nil {
-		c.Detail = "standby: reading how far JetStream holds the store: " + err.Error()
+		c.Detail = "standby: reading how far JetStream holds the store: " + h.failed(ctx, err)
 		return c
 	}
 	ok, detail := h.withinLag("relay", max(head-relayed, 0))

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -205,5 +206,57 @@ func TestReadinessStandbyNode(t *testing.T) {
 		if got := strings.Join(failing(cs), ","); got != s.failing || !strings.Contains(detail, s.detailHave) {
 			t.Errorf("%s: failing %q (relay: %q), want failing %q with %q in the relay's detail", s.name, got, detail, s.failing, s.detailHave)
 		}
+	}
+}
+
+// silent is a dependency behind a partition that drops its packets: a call
+// returns only when its context ends, as a query on a connection whose
+// peer never answers does.
+func silent(ctx context.Context) error {
+	<-ctx.Done()
+	return fmt.Errorf("read: %w", ctx.Err())
+}
+
+// A store or NATS that does not answer at all makes /readyz answer 503
+// naming it, rather than hold the probe as long as the prober waits (the
+// fault test's partitions found probes answered by nothing at all). The
+// probe's own context has no deadline here, as a prober's need not.
+func TestReadinessAnswersWhenADependencyDoesNot(t *testing.T) {
+	for _, c := range []struct {
+		name, failing string
+		src           healthSource
+	}{
+		{"store", "store", healthSource{
+			Head:          func(ctx context.Context) (int64, error) { return 0, silent(ctx) },
+			NATSConnected: func() bool { return true },
+			Relay:         func() natsbus.RelayStats { return natsbus.RelayStats{Running: true} },
+		}},
+		{"NATS, on a standby node", "relay,anchor", healthSource{
+			Head:          func(context.Context) (int64, error) { return 10, nil },
+			NATSConnected: func() bool { return true }, // the client has not noticed yet
+			RelayHeld:     func() bool { return false },
+			Relayed:       func(ctx context.Context) (int64, error) { return 0, silent(ctx) },
+			Anchor:        silent,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			hl := newHealth(c.src, 10, time.Minute)
+			hl.started.Store(true)
+			srv := httptest.NewServer(api.NewServer(api.Deps{Ready: hl.checks}))
+			defer srv.Close()
+			r := apitest.New(t, srv.URL).Do(apitest.Request{Method: "GET", Path: "/readyz"})
+			var body struct {
+				Checks []api.Check `json:"checks"`
+			}
+			r.Decode(t, &body)
+			if got := strings.Join(failing(body.Checks), ","); r.Status != http.StatusServiceUnavailable || got != c.failing {
+				t.Fatalf("/readyz: %d failing %q, want 503 failing %q: %s", r.Status, got, c.failing, r.Body)
+			}
+			for _, ch := range body.Checks {
+				if !ch.OK && !strings.Contains(ch.Detail, "no answer within") {
+					t.Errorf("check %s: %q, want it to say the dependency did not answer", ch.Name, ch.Detail)
+				}
+			}
+		})
 	}
 }

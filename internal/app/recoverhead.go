@@ -32,7 +32,14 @@ func checkStartup(ctx context.Context, store eventstore.Log) error {
 		}
 	}
 	if err := eventstore.VerifyChain(ctx, store, 0, ""); err != nil {
-		return fmt.Errorf("refusing to serve: the log is broken: %w; %s", err, restoreHint)
+		if errors.Is(err, eventstore.ErrChainBroken) {
+			return fmt.Errorf("refusing to serve: the log is broken: %w; %s", err, restoreHint)
+		}
+		// A read that failed (the database went away in the middle of
+		// the check) says nothing of the log: telling the operator to
+		// restore a backup for it, as serve did, is wrong. The
+		// supervisor's next start checks again.
+		return fmt.Errorf("check the log's hash chain: %w", err)
 	}
 	return nil
 }
