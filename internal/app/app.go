@@ -367,18 +367,32 @@ func (a *App) Run(ctx context.Context, ln net.Listener, ready chan<- string) err
 // event changed behind its back; this finds that, and a damaged page.
 func verifyLog(ctx context.Context, store eventstore.Log, hl *health, broken chan<- error, log *slog.Logger) {
 	start := time.Now()
-	err := checkStartup(ctx, store)
-	switch {
-	case ctx.Err() != nil:
+	for wait := time.Second; ; wait = min(2*wait, time.Minute) {
+		err := checkStartup(ctx, store)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil && !isLogFault(err):
+			// A read that failed (the database went away for a moment)
+			// says nothing of the log, and must not stop a node that
+			// serves: the verification starts again.
+			log.Warn("the log's verification could not read the store: trying again", "err", err, "in", wait)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			continue
+		case err != nil:
+			msg := err.Error()
+			hl.logFault.Store(&msg)
+			log.Error("the log failed its verification: stopping", "err", err)
+			broken <- err
+		default:
+			hl.logVerified.Store(true)
+			log.Info("log verified: the file and the whole hash chain", "took", time.Since(start).Round(time.Millisecond))
+		}
 		return
-	case err != nil:
-		msg := err.Error()
-		hl.logFault.Store(&msg)
-		log.Error("the log failed its verification: stopping", "err", err)
-		broken <- err
-	default:
-		hl.logVerified.Store(true)
-		log.Info("log verified: the file and the whole hash chain", "took", time.Since(start).Round(time.Millisecond))
 	}
 }
 

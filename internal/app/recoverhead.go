@@ -19,6 +19,19 @@ const recoverHint = `if the log as it stands is the log (a lost head file, or ev
 // the operator: no head recorded now can make such a log sound.
 const restoreHint = `restore a backup (docs/OPERATIONS.md, "Recovery")`
 
+// logFault is what checkStartup found wrong with the log itself (a damaged
+// file, a broken chain), as against a read that failed on the way, which
+// says nothing of the log.
+type logFault struct{ error }
+
+func (f logFault) Unwrap() error { return f.error }
+
+// isLogFault tells a fault of the log from a failed read.
+func isLogFault(err error) bool {
+	var f logFault
+	return errors.As(err, &f)
+}
+
 // checkStartup is what serve checks of the store before it serves: SQLite's
 // quick check of the file (a PostgreSQL server keeps its own) and the whole
 // hash chain. Open has already compared the log with the chain head (the
@@ -28,12 +41,12 @@ func checkStartup(ctx context.Context, store eventstore.Log) error {
 		CheckIntegrity(ctx context.Context, quick bool) error
 	}); ok {
 		if err := fc.CheckIntegrity(ctx, true); err != nil {
-			return fmt.Errorf("refusing to serve a damaged store: %w; %s", err, restoreHint)
+			return logFault{fmt.Errorf("refusing to serve a damaged store: %w; %s", err, restoreHint)}
 		}
 	}
 	if err := eventstore.VerifyChain(ctx, store, 0, ""); err != nil {
 		if errors.Is(err, eventstore.ErrChainBroken) {
-			return fmt.Errorf("refusing to serve: the log is broken: %w; %s", err, restoreHint)
+			return logFault{fmt.Errorf("refusing to serve: the log is broken: %w; %s", err, restoreHint)}
 		}
 		// A read that failed (the database went away in the middle of
 		// the check) says nothing of the log: telling the operator to
@@ -49,7 +62,7 @@ func checkStartup(ctx context.Context, store eventstore.Log) error {
 func refusedOpen(err error) error {
 	switch {
 	case errors.Is(err, sqlite.ErrCorrupt):
-		return fmt.Errorf("refusing to serve a damaged store: %w; %s", err, restoreHint)
+		return logFault{fmt.Errorf("refusing to serve a damaged store: %w; %s", err, restoreHint)}
 	case errors.Is(err, eventstore.ErrChainBroken):
 		return fmt.Errorf("refusing to serve: %w; %s", err, recoverHint)
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"paiju/eventstore"
@@ -68,5 +69,50 @@ func TestVerifyLog(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// failingFirst fails its first reads of the log, as a store does while
+// its database is out of reach for a moment.
+type failingFirst struct {
+	eventstore.Log
+	left *atomic.Int32
+}
+
+func (f failingFirst) ReadAll(ctx context.Context, after int64, limit int) ([]eventstore.Event, error) {
+	if f.left.Add(-1) >= 0 {
+		return nil, fmt.Errorf("read all from position %d: connection reset by peer", after)
+	}
+	return f.Log.ReadAll(ctx, after, limit)
+}
+
+// TestVerifyLogRetriesAFailedRead: a read that fails during the
+// verification says nothing of the log, so a serving node is not stopped
+// for it: the verification starts again and passes.
+func TestVerifyLogRetriesAFailedRead(t *testing.T) {
+	ctx := t.Context()
+	log := slog.New(slog.DiscardHandler)
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "paiju.db"), sqlite.Options{Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	for v := range 3 {
+		if _, err := store.Append(ctx, "s", v, []eventstore.NewEvent{{Type: "T", Data: []byte(`{}`)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	left := new(atomic.Int32)
+	left.Store(1)
+	hl := newHealth(healthSource{}, 0, 0)
+	broken := make(chan error, 1)
+	verifyLog(ctx, failingFirst{Log: store, left: left}, hl, broken, log)
+	select {
+	case err := <-broken:
+		t.Fatalf("a failed read stopped the server: %v", err)
+	default:
+	}
+	if c := hl.logCheck(); !c.OK || c.Detail != "verified" || left.Load() >= 0 {
+		t.Fatalf("check %+v after %d failed reads left, want verified after retrying", c, left.Load())
 	}
 }
