@@ -53,14 +53,14 @@ func TestMigrateVerbs(t *testing.T) {
 		args []string
 		want []string // lines the output must hold
 	}{
-		{[]string{"version"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 13 of 13", "projections " + filepath.Join(dir, "projections.db") + ": schema version 14 of 14"}},
-		{[]string{"down", "1", "--db", "projections"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema version 12 of 14"}},
-		{[]string{"version", "--db", "projections"}, []string{"schema version 12 of 14"}},
-		{[]string{"up"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema up to date at version 14"}},
-		{[]string{"down", "8", "--db", "projections"}, []string{"schema version 0 of 14"}},
-		{[]string{"up", "--db", "projections"}, []string{"schema up to date at version 14"}},
-		{[]string{"force", "4", "--db", "projections"}, []string{"schema version 4 of 14"}},
-		{[]string{"force", "14", "--db", "projections"}, []string{"schema version 14 of 14"}},
+		{[]string{"version"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 13 of 13", "projections " + filepath.Join(dir, "projections.db") + ": schema version 15 of 15"}},
+		{[]string{"down", "1", "--db", "projections"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema version 14 of 15"}},
+		{[]string{"version", "--db", "projections"}, []string{"schema version 14 of 15"}},
+		{[]string{"up"}, []string{"projections " + filepath.Join(dir, "projections.db") + ": schema up to date at version 15"}},
+		{[]string{"down", "9", "--db", "projections"}, []string{"schema version 0 of 15"}},
+		{[]string{"up", "--db", "projections"}, []string{"schema up to date at version 15"}},
+		{[]string{"force", "4", "--db", "projections"}, []string{"schema version 4 of 15"}},
+		{[]string{"force", "15", "--db", "projections"}, []string{"schema version 15 of 15"}},
 		// The store's name keys, rooms and tokens migrations revert (tokens
 		// fold back into the players) and come back.
 		{[]string{"down", "3", "--db", "store"}, []string{"store " + filepath.Join(dir, "paiju.db") + ": schema version 1 of 13"}},
@@ -78,12 +78,12 @@ func TestMigrateVerbs(t *testing.T) {
 	if out, err := migrateRun(t, dir, "down", "4", "--db", "store"); err == nil || !strings.Contains(err.Error(), "event log") {
 		t.Fatalf("down 4 of the store's four migrations: %v (%s), want a refusal naming the event log", err, out)
 	}
-	for _, bad := range [][]string{{"down", "1"}, {"down", "0", "--db", "store"}, {"force", "x", "--db", "store"}, {"force", "7", "--db", "store"}, {"down", "9", "--db", "projections"}, {"sideways"}, {"up", "--db", "other"}} {
+	for _, bad := range [][]string{{"down", "1"}, {"down", "0", "--db", "store"}, {"force", "x", "--db", "store"}, {"force", "7", "--db", "store"}, {"down", "10", "--db", "projections"}, {"sideways"}, {"up", "--db", "other"}} {
 		if out, err := migrateRun(t, dir, bad...); err == nil {
 			t.Errorf("migrate %v: nil error, want a refusal\n%s", bad, out)
 		}
 	}
-	if out := mustMigrate(t, dir, "version"); strings.Count(out, "of 13\n")+strings.Count(out, "of 14\n") != 2 || strings.Contains(out, "dirty") {
+	if out := mustMigrate(t, dir, "version"); strings.Count(out, "of 13\n")+strings.Count(out, "of 15\n") != 2 || strings.Contains(out, "dirty") {
 		t.Fatalf("refused verbs changed the schema:\n%s", out)
 	}
 }
@@ -101,7 +101,7 @@ func TestMigrateForceRepairsDirty(t *testing.T) {
 	if out := mustMigrate(t, dir, "version", "--db", "projections"); !strings.Contains(out, "dirty") {
 		t.Fatalf("version of a dirty database:\n%s", out)
 	}
-	mustMigrate(t, dir, "force", "14", "--db", "projections")
+	mustMigrate(t, dir, "force", "15", "--db", "projections")
 	mustMigrate(t, dir, "up")
 }
 
