@@ -197,7 +197,7 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
 	}
 	c := callerOf(r.Context())
 	v := viewOf(l, c)
-	rated := s.rateSeats(r.Context(), l, &v)
+	s.rateSeats(r.Context(), l, &v)
 	if l.State.Private && (c.auditor || l.State.SeatOf(c.playerID) >= 0) && s.Rooms != nil {
 		// The players of a private table see its code, to pass it on.
 		if v.RoomCode, err = s.roomCodeFor(r.Context(), l.State.ID); err != nil && !errors.Is(err, ErrNoRoom) {
@@ -205,9 +205,7 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if rated {
-		setETag(w, v.Version)
-	}
+	setETag(w, v.Version)
 	writeJSON(w, http.StatusOK, v)
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -20,41 +21,41 @@ import (
 type Ratings interface {
 	RatingBoard(ctx context.Context, q projections.RatingQuery) (projections.RatingBoard, error)
 	PlayerRatings(ctx context.Context, playerID string, history bool, cursor string, limit int) (projections.PlayerRatings, error)
-	// CurrentRatings also returns the log position the ratings had been
-	// applied to when read: they count every hand settled at or before it.
-	CurrentRatings(ctx context.Context, game, variant string, players []string) (map[string]projections.CurrentRating, int64, error)
+	CurrentRatings(ctx context.Context, game, variant string, players []string) (map[string]projections.CurrentRating, error)
 }
 
-// seatRating is a seated human's current rating in the table's variant,
-// as of a log position: current when the ratings had been applied to the
-// table's last settlement.
+// seatRating is a seated human's current rating in the table's variant.
 type seatRating struct {
 	Rating      float64 `json:"rating"`
 	Deviation   float64 `json:"deviation"`
 	Provisional bool    `json:"provisional"`
 	Hands       int     `json:"hands"`
-	AsOf        int64   `json:"as_of"`
-	Current     bool    `json:"current"`
 }
 
+// ratingWait bounds how long a table view waits for the ratings of the
+// table's last settled hand: the projections apply a settlement within
+// milliseconds when they run; when they do not (an external projector
+// stopped), every view of a settled table pays this once more.
+const ratingWait = 250 * time.Millisecond
+
 // rateSeats fills in the current rating of each seated human of v in its
-// variant, in one read, and reports whether they are current: read after
-// the projections applied the table's last settlement (l's), so that they
-// can change only with another table's hand. The view does not wait for
-// them: a view whose ratings are not current says so in each, and is
-// served without an ETag, so that no 304 keeps them. It is best effort:
-// the view is served without ratings (null) when they cannot be read, as
-// for a server without the projections.
-func (s *server) rateSeats(ctx context.Context, l *service.Loaded, v *tableView) (current bool) {
+// variant, once the projections have applied the table's last settlement
+// (l's), so that a view of one version shows the ratings after it whoever
+// asks: the ratings can then change only with another table's hand. It is
+// best effort: the view is served without ratings (null) when they cannot
+// be read in time, as for a server without the projections.
+func (s *server) rateSeats(ctx context.Context, l *service.Loaded, v *tableView) {
 	if s.Ratings == nil {
-		return true
+		return
 	}
-	var settled int64
 	for i := len(l.Events) - 1; i >= 0; i-- {
-		if l.Events[i].Type == "HandSettled" {
-			settled = l.Events[i].Position
-			break
+		if l.Events[i].Type != "HandSettled" {
+			continue
 		}
+		if s.Projections == nil || s.Projections.WaitFor(ctx, l.Events[i].Position, ratingWait) != nil {
+			return
+		}
+		break
 	}
 	var players []string
 	for _, sv := range v.Seats {
@@ -63,23 +64,20 @@ func (s *server) rateSeats(ctx context.Context, l *service.Loaded, v *tableView)
 		}
 	}
 	if len(players) == 0 {
-		return true
+		return
 	}
-	rs, asOf, err := s.Ratings.CurrentRatings(ctx, v.Game, v.Variant, players)
+	rs, err := s.Ratings.CurrentRatings(ctx, v.Game, v.Variant, players)
 	if err != nil {
-		return false
+		return
 	}
-	current = asOf >= settled
 	for i, sv := range v.Seats {
 		if sv.PlayerID == nil || sv.Bot {
 			continue
 		}
 		if r, ok := rs[*sv.PlayerID]; ok {
-			v.Seats[i].Rating = &seatRating{Rating: r.Rating, Deviation: r.Deviation, Provisional: r.Provisional, Hands: r.Hands,
-				AsOf: asOf, Current: current}
+			v.Seats[i].Rating = &seatRating{Rating: r.Rating, Deviation: r.Deviation, Provisional: r.Provisional, Hands: r.Hands}
 		}
 	}
-	return current
 }
 
 // ratingRoutes adds the ratings' routes to the authenticated group.

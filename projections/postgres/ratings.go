@@ -206,39 +206,25 @@ func (d *DB) RatingBoard(ctx context.Context, q projections.RatingQuery) (projec
 }
 
 // CurrentRatings returns the current ratings in game and variant of those
-// of players who have one, and the log position the ratings projection
-// had applied when it read them (0 before its first batch): they count
-// every hand settled at or before it. One statement, so one snapshot.
-func (d *DB) CurrentRatings(ctx context.Context, game, variant string, players []string) (map[string]projections.CurrentRating, int64, error) {
-	rows, err := d.pool.Query(ctx, `SELECT c.position, r.player_id, r.mu, r.sigma, r.hands, r.last_at
-		FROM (SELECT coalesce(max(position), 0)::bigint AS position FROM projection_checkpoints WHERE name = $1) AS c
-		LEFT JOIN rt_ratings r ON r.game = $2 AND r.variant = $3 AND r.player_id = ANY($4)`,
-		projections.Ratings, game, variant, players)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
+// of players who have one.
+func (d *DB) CurrentRatings(ctx context.Context, game, variant string, players []string) (map[string]projections.CurrentRating, error) {
 	out := map[string]projections.CurrentRating{}
-	var asOf int64
-	for rows.Next() {
-		var p *string
-		var mu, sigma *float64
-		var hands, last *int64
-		if err := rows.Scan(&asOf, &p, &mu, &sigma, &hands, &last); err != nil {
-			return nil, 0, err
+	for _, p := range players {
+		var c projections.CurrentRating
+		var last int64
+		err := d.pool.QueryRow(ctx, `SELECT mu, sigma, hands, last_at FROM rt_ratings WHERE game = $1 AND variant = $2 AND player_id = $3`, game, variant, p).
+			Scan(&c.Rating, &c.Deviation, &c.Hands, &last)
+		if errors.Is(err, pgx.ErrNoRows) {
+			continue
 		}
-		if p == nil {
-			continue // nobody rated: the checkpoint's row alone
+		if err != nil {
+			return nil, err
 		}
-		c := projections.CurrentRating{Game: game, Variant: variant, Rating: *mu, Deviation: *sigma, Hands: int(*hands),
-			LastPlayed: time.Unix(0, *last).UTC()}
+		c.Game, c.Variant, c.LastPlayed = game, variant, time.Unix(0, last).UTC()
 		c.Provisional = d.rater.Model.Provisional(ratings.Rating{Mu: c.Rating, Sigma: c.Deviation})
-		out[*p] = c
+		out[p] = c
 	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	return out, asOf, nil
+	return out, nil
 }
 
 // PlayerRatings returns a player's current ratings, by game and variant,
