@@ -337,28 +337,8 @@ cluster {
 		c.procs = append(c.procs, p)
 	}
 	c.urls = strings.Join(urls, ",")
-	conn, err := nats.Connect(c.urls, nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	js, err := jetstream.New(conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		actx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
-		_, err := js.AccountInfo(actx)
-		cancel()
-		if err == nil {
-			return c
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the NATS cluster's JetStream did not answer within 60s: %v", err)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+	awaitJetStream(t, c.urls)
+	return c
 }
 
 // readyWatch is what a node's /readyz said during and after a partition.

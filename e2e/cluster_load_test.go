@@ -579,8 +579,15 @@ cluster {
 		c.procs = append(c.procs, p)
 	}
 	c.urls = strings.Join(urls, ",")
-	// JetStream answers once the servers have elected a meta leader.
-	conn, err := nats.Connect(c.urls, nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1))
+	awaitJetStream(t, c.urls)
+	return c
+}
+
+// awaitJetStream returns once the cluster at urls answers JetStream
+// requests, that is once its servers have elected a meta leader.
+func awaitJetStream(t *testing.T, urls string) {
+	t.Helper()
+	conn, err := nats.Connect(urls, nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -595,7 +602,7 @@ cluster {
 		_, err := js.AccountInfo(actx)
 		cancel()
 		if err == nil {
-			return c
+			return
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the NATS cluster's JetStream did not answer within 60s: %v", err)
