@@ -659,3 +659,16 @@ func (f *RatingsFold) PlayerHistory(player string) []RatingHistoryRow {
 	}
 	return out
 }
+
+// DecodeRatedTable reads a table's state as both stores keep it: the JSON
+// of RatedTable.
+func DecodeRatedTable(state string) (*RatedTable, error) {
+	var t RatedTable
+	if err := json.Unmarshal([]byte(state), &t); err != nil {
+		return nil, err
+	}
+	if t.Seats == nil {
+		t.Seats = map[int]RatedSeat{}
+	}
+	return &t, nil
+}

@@ -13,6 +13,7 @@ import (
 
 	"paiju/eventstore"
 	"paiju/projections"
+	"paiju/projections/internal/rowscan"
 	"paiju/ratings"
 )
 
@@ -40,7 +41,7 @@ func (d *DB) ratingsFold(ctx context.Context, tx *wtx) *projections.RatingsFold 
 				if err != nil {
 					return nil, err
 				}
-				return decodeRatedTable(state)
+				return projections.DecodeRatedTable(state)
 			},
 			func(k projections.RatingKey) (*projections.PlayerRating, error) {
 				r := projections.PlayerRating{RatingKey: k}
@@ -58,17 +59,6 @@ func (d *DB) ratingsFold(ctx context.Context, tx *wtx) *projections.RatingsFold 
 	return tx.rt
 }
 
-func decodeRatedTable(state string) (*projections.RatedTable, error) {
-	var t projections.RatedTable
-	if err := json.Unmarshal([]byte(state), &t); err != nil {
-		return nil, err
-	}
-	if t.Seats == nil {
-		t.Seats = map[int]projections.RatedSeat{}
-	}
-	return &t, nil
-}
-
 // prefetchRatings reads the rows the batch's events will need in two
 // round trips, one for the tables and one for the ratings
 // (projections.RatingsFold.Preload), instead of one a row.
@@ -80,17 +70,7 @@ func (d *DB) prefetchRatings(ctx context.Context, tx *wtx, events []eventstore.E
 				return nil, err
 			}
 			defer rows.Close()
-			out := make(map[string]*projections.RatedTable, len(streams))
-			for rows.Next() {
-				var stream, state string
-				if err := rows.Scan(&stream, &state); err != nil {
-					return nil, err
-				}
-				if out[stream], err = decodeRatedTable(state); err != nil {
-					return nil, err
-				}
-			}
-			return out, rows.Err()
+			return rowscan.RatedTables(rows, len(streams))
 		},
 		func(keys []projections.RatingKey) (map[projections.RatingKey]*projections.PlayerRating, error) {
 			games, variants, players := make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))

@@ -219,3 +219,20 @@ func TournamentPlayers(rows Rows) ([]projections.TournamentPlayer, error) {
 	}
 	return out, rows.Err()
 }
+
+// RatedTables reads the ratings' table states: rows of (stream, state).
+func RatedTables(rows Rows, n int) (map[string]*projections.RatedTable, error) {
+	out := make(map[string]*projections.RatedTable, n)
+	for rows.Next() {
+		var stream, state string
+		if err := rows.Scan(&stream, &state); err != nil {
+			return nil, err
+		}
+		t, err := projections.DecodeRatedTable(state)
+		if err != nil {
+			return nil, err
+		}
+		out[stream] = t
+	}
+	return out, rows.Err()
+}
