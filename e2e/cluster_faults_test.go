@@ -546,15 +546,7 @@ func TestClusterFaults(t *testing.T) {
 	}
 
 	// Every process up again, every link whole.
-	for _, p := range nc.procs {
-		p.ensureRunning(t)
-	}
-	for _, n := range nodes {
-		n.ensureRunning(t)
-	}
-	for _, n := range nodes {
-		n.waitReady(t, 90*time.Second)
-	}
+	bringUp(t, nc, nodes)
 	c := loadtest.NewClient(urls...)
 	c.RetryFor = 60 * time.Second
 	log, err := store.readAll(ctx)

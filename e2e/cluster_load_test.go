@@ -181,15 +181,7 @@ func TestCluster(t *testing.T) {
 		t.Fatalf("only %d moves acknowledged in %s: the cluster did not serve (first error: %s)", res.Moves, duration, res.FirstErr)
 	}
 	// Every process up again, whatever the faults left down.
-	for _, p := range nc.procs {
-		p.ensureRunning(t)
-	}
-	for _, n := range nodes {
-		n.ensureRunning(t)
-	}
-	for _, n := range nodes {
-		n.waitReady(t, 90*time.Second)
-	}
+	bringUp(t, nc, nodes)
 
 	c := loadtest.NewClient(urls...)
 	c.RetryFor = 60 * time.Second
@@ -433,6 +425,21 @@ func (p *clusterProc) waitReady(t *testing.T, within time.Duration) {
 }
 
 // commitStats sums the nodes' group commits (metrics.Metrics.Commit).
+// bringUp restarts every NATS server and node a fault left down and waits
+// until each node is ready.
+func bringUp(t *testing.T, nc natsCluster, nodes []*clusterProc) {
+	t.Helper()
+	for _, p := range nc.procs {
+		p.ensureRunning(t)
+	}
+	for _, n := range nodes {
+		n.ensureRunning(t)
+	}
+	for _, n := range nodes {
+		n.waitReady(t, 90*time.Second)
+	}
+}
+
 type commitStats struct{ commits, appends, events, seconds float64 }
 
 // scrapeCommits reads the store's commit histograms from every node's
