@@ -46,16 +46,7 @@ func TestVerifyExportRatings(t *testing.T) {
 			continue
 		}
 		p := ps[*v.Turn]
-		var choices []map[string]any
-		for _, a := range legalChoices(t, c, tv.ID, p.Token, rng) {
-			if a["type"] != "escape" && a["type"] != "delegate" {
-				choices = append(choices, a)
-			}
-		}
-		r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/actions", Token: p.Token, Body: choices[rng.IntN(len(choices))]})
-		if r.Status != http.StatusOK {
-			t.Fatalf("action: %d %s", r.Status, r.Body)
-		}
+		r := playRandomChoice(t, c, tv.ID, p.Token, rng)
 		if strings.Contains(string(r.Body), `"HandSettled"`) {
 			settled++
 		}

@@ -36,16 +36,7 @@ func playedTable(t *testing.T, dir string) (id string, httpExport []byte, stop f
 		}
 		c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + tv.ID, Token: ps[0].Token}).Decode(t, &v)
 		p := ps[*v.Turn]
-		var choices []map[string]any
-		for _, a := range legalChoices(t, c, tv.ID, p.Token, rng) {
-			if a["type"] != "escape" && a["type"] != "delegate" {
-				choices = append(choices, a)
-			}
-		}
-		r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + tv.ID + "/actions", Token: p.Token, Body: choices[rng.IntN(len(choices))]})
-		if r.Status != http.StatusOK {
-			t.Fatalf("action: %d %s", r.Status, r.Body)
-		}
+		r := playRandomChoice(t, c, tv.ID, p.Token, rng)
 		if settled {
 			extra++
 		}

@@ -10,6 +10,24 @@ import (
 	"paiju/api/apitest"
 )
 
+// playRandomChoice posts one of the legal actions of token's seat at
+// table id, drawn by rng among all but an escape or a delegation, and
+// fails the test unless the server accepts it.
+func playRandomChoice(t *testing.T, c *apitest.Client, id, token string, rng *rand.Rand) *apitest.Response {
+	t.Helper()
+	var choices []map[string]any
+	for _, a := range legalChoices(t, c, id, token, rng) {
+		if a["type"] != "escape" && a["type"] != "delegate" {
+			choices = append(choices, a)
+		}
+	}
+	r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: token, Body: choices[rng.IntN(len(choices))]})
+	if r.Status != http.StatusOK {
+		t.Fatalf("action: %d %s", r.Status, r.Body)
+	}
+	return r
+}
+
 // legalChoices is what token may do at table id for a test to choose from:
 // /legal's actions when it lists them whole; otherwise the card-less ones
 // and the plays reached by adding random cards of extend to the selection

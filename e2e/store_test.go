@@ -37,16 +37,7 @@ func playHand(t *testing.T, c *apitest.Client, id string, ps []rootPlayer) {
 		}
 		c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: ps[0].Token}).Decode(t, &v)
 		p := ps[*v.Turn]
-		var choices []map[string]any
-		for _, a := range legalChoices(t, c, id, p.Token, rng) {
-			if a["type"] != "escape" && a["type"] != "delegate" {
-				choices = append(choices, a)
-			}
-		}
-		r := c.Do(apitest.Request{Method: "POST", Path: "/v1/tables/" + id + "/actions", Token: p.Token, Body: choices[rng.IntN(len(choices))]})
-		if r.Status != http.StatusOK {
-			t.Fatalf("action: %d %s", r.Status, r.Body)
-		}
+		r := playRandomChoice(t, c, id, p.Token, rng)
 		if strings.Contains(string(r.Body), `"HandSettled"`) {
 			return
 		}
