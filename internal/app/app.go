@@ -332,6 +332,14 @@ func (a *App) Run(ctx context.Context, ln net.Listener, ready chan<- string) err
 	wg.Go(func() { verifyLog(runCtx, a.store, a.hl, broken, log) })
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	if cl == nil {
+		// A single node's relay runs from the start, and readiness says
+		// so: ready is not signalled before its Run has begun (it begins
+		// at once; the bound only keeps a start from hanging on it).
+		for deadline := time.Now().Add(5 * time.Second); !a.relay.Stats().Running && time.Now().Before(deadline) && runCtx.Err() == nil; {
+			time.Sleep(time.Millisecond)
+		}
+	}
 	a.hl.started.Store(true)
 	log.Info("paiju serving", "addr", ln.Addr().String(), "data", cfg.Data, "nats", a.natsURL, "cluster", cfg.NATS.NS.Cluster())
 	if ready != nil {
