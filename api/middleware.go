@@ -3,10 +3,13 @@ package api
 import (
 	"bufio"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -286,4 +289,40 @@ func (s *server) traceRequests(tracer trace.Tracer) func(http.Handler) http.Hand
 			}
 		})
 	}
+}
+
+// errRequestTimeout is the cause of a request context that RequestTimeout
+// ended, telling it from a client that went away.
+var errRequestTimeout = errors.New("the request took longer than the server's request timeout")
+
+// requestDeadline ends a request's context after RequestTimeout. The live
+// streams are left alone: they last as long as their client listens.
+func (s *server) requestDeadline(next http.Handler) http.Handler {
+	if s.RequestTimeout <= 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/stream") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithTimeoutCause(r.Context(), s.RequestTimeout, errRequestTimeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// timedOut is the problem of a request that RequestTimeout ended. A command
+// may have been stored even so (its COMMIT may have reached the store just
+// before the end), so its client is told to ask again with the same
+// Idempotency-Key, which answers the first attempt's result if it was
+// stored and applies the command once if it was not.
+func timedOut(r *http.Request, after time.Duration) *Problem {
+	detail := fmt.Sprintf("the server could not finish this request within %s (its store or message bus did not answer in time); retry after the time in Retry-After, on this node or another", after)
+	if r.Method == http.MethodPost {
+		detail += "; a command may or may not have been applied: retry it with the same Idempotency-Key to learn which, and it is applied at most once"
+	}
+	p := problem(http.StatusServiceUnavailable, "request_timeout", detail)
+	p.retryAfter = time.Second
+	return p
 }

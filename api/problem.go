@@ -86,6 +86,13 @@ func toProblem(err error) (*Problem, bool) {
 
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ctx := r.Context()
+	if ctx.Err() != nil && errors.Is(context.Cause(ctx), errRequestTimeout) {
+		// Whatever failed, it failed because the time ran out: the store or
+		// the bus did not answer in time.
+		s.log.WarnContext(ctx, "request timed out", slog.String("request_id", middleware.GetReqID(ctx)),
+			slog.String("method", r.Method), slog.String("route", routeOf(r)), slog.Duration("after", s.RequestTimeout), slog.Any("err", err))
+		err = timedOut(r, s.RequestTimeout)
+	}
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		// The client went away: nobody reads an answer, and it is no
 		// fault of the server's.

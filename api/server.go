@@ -196,6 +196,11 @@ type Deps struct {
 	// Web, if set, serves every path outside /v1 that no API route
 	// answers (the embedded web app); nil: those paths answer 404.
 	Web http.Handler
+	// RequestTimeout bounds the work on one /v1 request, live streams
+	// excepted: past it the request's context ends and the answer is 503
+	// request_timeout, so that a node whose store does not answer tells its
+	// clients so instead of holding them; 0: no bound.
+	RequestTimeout time.Duration
 }
 
 // Check is one readiness check as /readyz reports it.
@@ -307,6 +312,7 @@ func NewServer(d Deps) http.Handler {
 	}
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(s.singleValuedQuery)
+		r.Use(s.requestDeadline)
 		r.With(s.limitBy(s.keyByClient), s.quota("registrations", d.Quotas.RegistrationsPerMinute, time.Minute, "registrations from this address", s.keyByClient)).
 			Post("/players", s.createPlayer)
 		r.Group(func(r chi.Router) {

@@ -62,10 +62,42 @@ func crawlAfterDeal(t *testing.T, game, variant string, seats int) {
 	stream := e.openStream(id, sam.Token, "", "")
 	defer stream.close()
 	endedSeen := 0
+	// The feeds are read incrementally: within a running deal, an event is
+	// shown to the spectator as it was when it was new, so each check reads
+	// only the events since the last one. When the running deal changes (a
+	// deal ended, another began) the spectator's whole feed is read and
+	// checked again: that is when an ended deal's events are shown anew, in
+	// full. Reading everything after every action made a hand quadratic.
+	var (
+		all         []auditedEvent // the auditor's feed, which never changes once read
+		byVersion   = map[int]auditedEvent{}
+		lastDealAt  = -1 // the running deal at the last check
+		specAfter   int  // the spectator's feed is read after this version
+		specBefore  int  // the spectator's events before the running deal
+		public      map[string]bool
+		hidden      map[string]bool
+		streamAfter int // the stream's events already scanned for the seed
+	)
 	check := func() {
-		all := e.auditorEvents(id)
+		after := 0
+		if len(all) > 0 {
+			after = all[len(all)-1].Version
+		}
+		var fresh struct {
+			Events []auditedEvent `json:"events"`
+		}
+		e.eventsSince(id, auditorToken, after).Decode(t, &fresh)
+		all = append(all, fresh.Events...)
+		for _, ev := range fresh.Events {
+			byVersion[ev.Version] = ev
+		}
 		dealAt, seed := runningDeal(t, all)
-		r := e.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id + "/events", Token: sam.Token})
+		if dealAt != lastDealAt {
+			lastDealAt, specAfter, specBefore = dealAt, 0, 0
+			public = map[string]bool{} // the cards the running deal's public events show
+			hidden = dealtCards(t, all, dealAt)
+		}
+		r := e.c.Do(apitest.Request{Method: "GET", Path: fmt.Sprintf("/v1/tables/%s/events?after=%d", id, specAfter), Token: sam.Token})
 		if r.Status != http.StatusOK {
 			t.Fatalf("spectator /events: %d %s", r.Status, r.Body)
 		}
@@ -73,14 +105,12 @@ func crawlAfterDeal(t *testing.T, game, variant string, seats int) {
 			Events []auditedEvent `json:"events"`
 		}
 		r.Decode(t, &page)
-		byVersion := map[int]auditedEvent{}
-		for _, ev := range all {
-			byVersion[ev.Version] = ev
-		}
-		public := map[string]bool{} // the cards the running deal's public events show
 		var differing []auditedEvent
 		for _, ev := range page.Events {
-			want := byVersion[ev.Version]
+			want, ok := byVersion[ev.Version]
+			if !ok {
+				t.Fatalf("the spectator sees event %d, which the auditor's feed does not hold", ev.Version)
+			}
 			same := bytes.Equal(compact(t, ev.Data), compact(t, want.Data))
 			if dealAt == 0 || ev.Version < dealAt {
 				// An ended deal: in full, as the auditor sees it.
@@ -90,6 +120,7 @@ func crawlAfterDeal(t *testing.T, game, variant string, seats int) {
 				if ev.Type == "HandDealt" {
 					endedSeen++
 				}
+				specBefore++
 				continue
 			}
 			switch {
@@ -106,17 +137,13 @@ func crawlAfterDeal(t *testing.T, game, variant string, seats int) {
 				differing = append(differing, ev)
 			}
 		}
+		if n := len(page.Events); n > 0 {
+			specAfter = page.Events[n-1].Version
+		}
 		// Every event before the running deal is there, in order.
-		var wantN int
-		for _, ev := range all {
-			if dealAt == 0 || ev.Version < dealAt {
-				wantN++
-			}
+		if wantN := countBefore(all, dealAt); specBefore != wantN {
+			t.Fatalf("the spectator sees %d events before the running deal (at %d), the table has %d", specBefore, dealAt, wantN)
 		}
-		if got := countBefore(page.Events, dealAt); got != wantN {
-			t.Fatalf("the spectator sees %d events before the running deal (at %d), the table has %d", got, dealAt, wantN)
-		}
-		hidden := dealtCards(t, all, dealAt)
 		for _, ev := range differing {
 			for _, s := range jsonStrings(t, ev.Data) {
 				if hidden[s] && !public[s] {
@@ -138,11 +165,12 @@ func crawlAfterDeal(t *testing.T, game, variant string, seats int) {
 			checkNoLeak(t, "an after_deal spectator", "GET /events of the running deal", ev.Body, tr.secrets(-1), tr.seed)
 		}
 		evs, _ := stream.snapshot()
-		for _, ev := range evs {
+		for _, ev := range evs[streamAfter:] {
 			if seed != "" && strings.Contains(ev.data, seed) {
 				t.Fatalf("the spectator's stream sent the running deal's seed (event %d)", ev.id)
 			}
 		}
+		streamAfter = len(evs)
 	}
 	check()
 	hands := 0

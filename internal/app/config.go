@@ -32,6 +32,7 @@ type Common struct {
 const (
 	DefaultReadHeader    = 10 * time.Second       // HTTPTimeouts.ReadHeader
 	DefaultRead          = 30 * time.Second       // HTTPTimeouts.Read
+	DefaultRequest       = 10 * time.Second       // HTTPTimeouts.Request
 	DefaultReadyMaxLag   = 1000                   // Observe.ReadyMaxLag
 	DefaultReadyLagGrace = 30 * time.Second       // Observe.ReadyLagGrace
 	DefaultDrain         = 5 * time.Second        // Observe.Drain
@@ -109,6 +110,9 @@ func (in Inputs) now() func() time.Time {
 type HTTPTimeouts struct {
 	ReadHeader time.Duration // the request line and headers
 	Read       time.Duration // the whole request, body included
+	// Request bounds how long the server works on one request (live
+	// streams excepted) before it answers 503 request_timeout; 0: no bound.
+	Request time.Duration
 }
 
 // Observe is metrics, tracing, readiness and drain (docs/OPERATIONS.md).

@@ -60,6 +60,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		// request read timeouts
 		"PAIJU_READ_TIMEOUT":        "20s",
 		"PAIJU_READ_HEADER_TIMEOUT": "5s",
+		"PAIJU_REQUEST_TIMEOUT":     "3s",
 	}
 	var stderr bytes.Buffer
 	c, err := parseServe([]string{"--addr", "127.0.0.1:7777"}, func(k string) string { return env[k] }, &stderr)
@@ -81,7 +82,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		AuditorToken: "tok", RateLimit: 7, BotDelay: 50 * time.Millisecond, AnchorEvery: 5 * time.Second, LeaseTTL: 10 * time.Second, Quotas: api.DefaultQuotas, Web: true,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32")},
 		Observe:        app.Observe{MetricsAddr: "127.0.0.1:9090", OTLPEndpoint: "http://127.0.0.1:4318", ReadyMaxLag: 50, ReadyLagGrace: 10 * time.Second, Drain: 2 * time.Second},
-		HTTPTimeouts:   app.HTTPTimeouts{ReadHeader: 5 * time.Second, Read: 20 * time.Second}}
+		HTTPTimeouts:   app.HTTPTimeouts{ReadHeader: 5 * time.Second, Read: 20 * time.Second, Request: 3 * time.Second}}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("config %+v, want %+v", c, want)
 	}
@@ -89,7 +90,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATS.URL != "" || d.NATS.Limits != (natsbus.StreamLimits{MaxAge: 72 * time.Hour, MaxBytes: 1 << 30, Replicas: 1}) || d.NATS.NS != (natsbus.Namespace{}) || d.TrustedProxies != nil || d.AuditorToken != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 || d.BotDelay != 300*time.Millisecond || d.HTTPTimeouts != (app.HTTPTimeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second}) {
+	if d.Addr != "127.0.0.1:8080" || d.Data != "./data" || d.NATS.URL != "" || d.NATS.Limits != (natsbus.StreamLimits{MaxAge: 72 * time.Hour, MaxBytes: 1 << 30, Replicas: 1}) || d.NATS.NS != (natsbus.Namespace{}) || d.TrustedProxies != nil || d.AuditorToken != "" || d.Sync != "FULL" || d.LogLevel != "info" || d.RateLimit != 100 || d.BotDelay != 300*time.Millisecond || d.HTTPTimeouts != (app.HTTPTimeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second, Request: 10 * time.Second}) {
 		t.Fatalf("defaults %+v", d)
 	}
 	if d.LogFormat != "text" || d.Observe != (app.Observe{ReadyMaxLag: 1000, ReadyLagGrace: 30 * time.Second, Drain: 5 * time.Second}) {

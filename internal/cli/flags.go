@@ -22,10 +22,16 @@ import (
 // addHTTPTimeouts adds the flags of app.HTTPTimeouts; parse finishes them after
 // fs.Parse.
 func addHTTPTimeouts(fs *flag.FlagSet, getenv func(string) string, c *app.HTTPTimeouts) (parse func() error) {
-	header, whole := app.DefaultReadHeader.String(), app.DefaultRead.String()
+	header, whole, request := app.DefaultReadHeader.String(), app.DefaultRead.String(), app.DefaultRequest.String()
 	str(fs, getenv, &header, "read-header-timeout", header, "how long a client may take to send a request's line and headers")
 	str(fs, getenv, &whole, "read-timeout", whole, "how long a client may take to send a whole request, body included (event streams are exempt once open)")
+	str(fs, getenv, &request, "request-timeout", request, "how long the server works on a request (event streams excepted) before it answers 503 request_timeout, e.g. while its store does not answer; 0 waits as long as the client does")
 	return func() error {
+		v, err := time.ParseDuration(request)
+		if err != nil || v < 0 || v > time.Hour {
+			return fmt.Errorf("serve: --request-timeout %q: want a duration from 0 up to 1h", request)
+		}
+		c.Request = v
 		for _, d := range []struct {
 			name, val string
 			to        *time.Duration

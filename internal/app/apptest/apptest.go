@@ -48,6 +48,9 @@ func New(t testing.TB, cfg app.Config) *Server {
 	if cfg.Read == 0 {
 		cfg.Read = app.DefaultRead
 	}
+	if cfg.Request == 0 {
+		cfg.Request = app.DefaultRequest
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	a, err := app.New(ctx, cfg)
 	if err != nil {
