@@ -424,15 +424,16 @@ func (e *env) eventsVia(c *apitest.Client, id, token string) []json.RawMessage {
 	}
 }
 
-// crawlerSkipsUnderRace skips, under the race detector, a test in which one
-// client plays whole games turn by turn and checks every answer: a crawler
-// of the rules, the views and the hidden information, whose work is all in
-// the test's own goroutine and the request it waits on. make test runs it
-// in full in its pass without -race; the race pass keeps the tests that
-// run things side by side (streams, clocks, bots, the projections' feeds).
+// crawlerSkipsUnderRace skips, under the race detector, a test that is one
+// client's sequence of requests: a crawler of the rules, the views and the
+// hidden information playing whole games turn by turn, a table option's or
+// a tournament's flow played out, a schema checked. Its work is all in the
+// test's own goroutine and the request it waits on. make test runs it in
+// full in its pass without -race; the race pass keeps the tests that run
+// things side by side (streams, clocks, bots, the projections' feeds).
 func crawlerSkipsUnderRace(t *testing.T) {
 	t.Helper()
 	if race.Enabled {
-		t.Skip("a single client's crawl of whole games: runs in full in make test's pass without -race")
+		t.Skip("one client's sequence of requests: runs in full in make test's pass without -race")
 	}
 }

@@ -235,6 +235,7 @@ func settledDeal(all []auditedEvent) []auditedEvent {
 // the defaults filled in, and the switch shows where it should (the
 // doubling phase, hidden counts, the cap).
 func TestDoudizhuOptionsPlayed(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	e := newEnv(t, 4242)
 	const stake = 3
 	for _, tc := range []struct {

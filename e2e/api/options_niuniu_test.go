@@ -192,6 +192,7 @@ func nnDeal(t *testing.T, seedHex string, n int, jokers bool) ([][]string, *card
 // deck (jokers); then the stored stream and the auditor's export verify
 // under the recorded options (paiju verify).
 func TestNiuniuOptionsOverREST(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	const allSpecial = `"special_hands":{"five_small":8,"bomb":7,"five_face":6}`
 	for _, tc := range []struct {
 		name    string

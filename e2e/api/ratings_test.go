@@ -219,6 +219,7 @@ func TestRatingsOverREST(t *testing.T) {
 // with as many free seats, quick play seats a player at the one whose
 // seated players' mean rating is closest to theirs (issue 38).
 func TestQuickPlayPrefersCloseRatings(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	e := newEnv(t, 83)
 	tid, ps := e.openTable(map[string]any{"game": "doudizhu", "variant": "classic", "stake": 2, "max_hands": 4}, 3)
 	for range 4 {

@@ -467,6 +467,7 @@ func (e *env) duplicateRound(hands int) (tournamentView, map[string]player, []pl
 // both tables dealt the very same cards, and recomputes the matchpoints
 // from the tables' settlements.
 func TestTournamentDuplicateOverREST(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	e := newEnv(t, 606)
 	tv, byID, ps := e.duplicateRound(3)
 	tabA, tabB := tv.Rounds[0].Tables[0], tv.Rounds[0].Tables[1]

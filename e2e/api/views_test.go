@@ -278,6 +278,7 @@ func (e *env) dadunStep(id string, ps []player) {
 // 打盾 game_state to its game's schema: a real view validates, the same
 // view with a value outside the schema does not.
 func TestGameStateSchemas(t *testing.T) {
+	crawlerSkipsUnderRace(t)
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromFile(apitest.SpecPath())
 	if err != nil {
