@@ -166,7 +166,11 @@ func (rt *randomTable) Choose() (int, table.Action) {
 	if g.speaking() {
 		rt.checkWordsLegal(g, seat)
 	}
-	if rt.r.v.opt.hideCounts || rt.Rng.IntN(32) == 0 {
+	// With show_counts false, every step where a count reaches the
+	// threshold (2 or fewer shows) and every fourth step otherwise: six
+	// views a step were a quarter of the test's time. The condition draws
+	// nothing from Rng, so the games played stay those of the seeds.
+	if rt.r.v.opt.hideCounts && (rt.Steps%4 == 0 || slices.Min(g.cardsLeft()) <= 3) || !rt.r.v.opt.hideCounts && rt.Rng.IntN(32) == 0 {
 		rt.checkCountsShown(g)
 	}
 	return seat, rt.randomLegal(g, seat)

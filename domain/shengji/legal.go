@@ -18,13 +18,22 @@ func (r *Rules) Legal(s *State, seat int) []table.Action {
 	var out []table.Action
 	// Sorted as the seat may know: the burier must not read a hidden trump
 	// off the order of its buries.
-	o := s.sortOrder(seat)
+	o := s.sortOrder(seat).sortKeys()
 	withCards := func(typ string, css [][]cards.Card) {
 		out = slices.Grow(out, len(css))
+		// One array holds every list's cards, each list its own full slice
+		// of it: a caller that appends to one cannot write into the next.
+		n := 0
 		for _, cs := range css {
-			cs = slices.Clone(cs)
-			o.Sort(cs)
-			out = append(out, table.Action{Type: typ, Cards: cs})
+			n += len(cs)
+		}
+		all := make([]cards.Card, 0, n)
+		for _, cs := range css {
+			at := len(all)
+			all = append(all, cs...)
+			sorted := all[at:len(all):len(all)]
+			o.sort(sorted)
+			out = append(out, table.Action{Type: typ, Cards: sorted})
 		}
 	}
 	declare := func() {

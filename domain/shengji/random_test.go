@@ -200,12 +200,16 @@ type randomTable struct {
 	// gametest.Escapes: it counts the picks of a seat that may not draw,
 	// and draws nothing for the pick it replaces.
 	escapeAt, escaper int
-	tries             int            // picks in the running deal
-	played            cards.Multiset // cards played this deal
-	playedBy          [seats]int
-	follows           int
-	levelsBefore      [2]int
-	dealerBefore      int
+	// pointsChecked is the deal (a count of deals) whose views
+	// checkPointsShown read: whether points show depends on the table's
+	// options, not on the trick, so one trick a deal is enough.
+	pointsChecked int
+	tries         int            // picks in the running deal
+	played        cards.Multiset // cards played this deal
+	playedBy      [seats]int
+	follows       int
+	levelsBefore  [2]int
+	dealerBefore  int
 	// The running hand's 粘牌 exchanges (guafeng), by stuck seat: cards
 	// still owed, trumps owed, exchange trumps (jokers, level cards, 2, 3,
 	// 5) given, trumps given, and exchange trumps the sticker held as the
@@ -353,7 +357,8 @@ func (rt *randomTable) After(_ table.GameState, _ int, _ table.Action, evs []tab
 	if _, lone := evs[len(evs)-1].(CardsPlayed); rt.St.InDeal && !lone {
 		rt.checkCards()
 	}
-	if _, trick := evs[len(evs)-1].(TrickWon); trick && rt.St.InDeal {
+	if _, trick := evs[len(evs)-1].(TrickWon); trick && rt.St.InDeal && rt.pointsChecked != rt.Settled+1 {
+		rt.pointsChecked = rt.Settled + 1
 		rt.checkPointsShown()
 	}
 }

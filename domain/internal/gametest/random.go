@@ -136,6 +136,9 @@ type Driver struct {
 	c        RandomConfig
 	record   func([]table.Payload)
 	applying Applying // Game, when it checks events before they apply
+	// known are the event types the Catalog and the table declare, read
+	// once: every event of every step is checked against them.
+	known map[string]bool
 }
 
 // NewDriver opens a table of seed, passing every batch of events, from the
@@ -144,6 +147,12 @@ type Driver struct {
 func NewDriver(t testing.TB, c RandomConfig, seed uint64, record func([]table.Payload)) *Driver {
 	d := &Driver{T: t, Seed: seed, Rng: rand.New(rand.NewPCG(seed, c.Stream)), Seeds: &SeedSeq{ID: seed},
 		EscapeAt: -1, c: c, record: record}
+	if c.Catalog != nil {
+		d.known = map[string]bool{}
+		for _, name := range slices.Concat(c.Catalog.EventTypes(), table.CommonEventTypes()) {
+			d.known[name] = true
+		}
+	}
 	d.Game = c.New(d)
 	d.applying, _ = d.Game.(Applying)
 	d.Open()
@@ -192,7 +201,7 @@ func (d *Driver) Apply(evs []table.Payload) {
 		d.record(evs)
 	}
 	for _, e := range evs {
-		if c := d.c.Catalog; c != nil && !slices.Contains(c.EventTypes(), e.EventType()) && !slices.Contains(table.CommonEventTypes(), e.EventType()) {
+		if d.known != nil && !d.known[e.EventType()] {
 			d.Fatalf("event %s is not in the game's EventTypes", e.EventType())
 		}
 		if d.applying != nil {
