@@ -17,11 +17,14 @@
 //   /verify                 pages/verify.js
 //   /leaderboards           pages/leaderboards.js
 //   /leaderboards/:game     pages/leaderboards.js
+//   /join                   pages/join.js (a private table's share link: /join#<room code>)
+//   /me                     pages/account.js
 // Anything else shows "no such page". Links inside the app are plain
 // <a href="/..."> elements: the router catches their clicks.
 
 import { Api, ApiError } from "./api.js";
 import { lang, t } from "./i18n.js";
+import { problemText } from "./problems.js";
 
 /**
  * @typedef {Object} Player
@@ -38,6 +41,7 @@ import { lang, t } from "./i18n.js";
  * @property {Player} player the browser's player (registered on the first visit)
  * @property {(path: string) => void} navigate go to another page of the app
  * @property {(err: unknown) => string} describe an error as the user reads it (a problem's code and detail)
+ * @property {(p: Player) => void} setPlayer keep p as the browser's player (its name changed): stored, shown in the header
  */
 
 /**
@@ -54,6 +58,8 @@ const routes = [
   { pattern: /^\/hands\/([^/]+)$/, names: ["handID"], load: () => import("./pages/replay.js") },
   { pattern: /^\/verify$/, names: [], load: () => import("./pages/verify.js") },
   { pattern: /^\/leaderboards(?:\/([^/]+))?$/, names: ["game"], load: () => import("./pages/leaderboards.js") },
+  { pattern: /^\/join$/, names: [], load: () => import("./pages/join.js") },
+  { pattern: /^\/me$/, names: [], load: () => import("./pages/account.js") },
 ];
 
 /**
@@ -78,8 +84,15 @@ export function match(path) {
 
 const STORAGE_KEY = "paiju.player";
 
-/** @param {unknown} err @returns {string} */
+/**
+ * An error as the user reads it: a problem this app tells in the user's
+ * language (problems.js), else its code and the server's detail.
+ * @param {unknown} err
+ * @returns {string}
+ */
 export function describe(err) {
+  const told = problemText(err);
+  if (told !== null) return `${t("error.prefix")}: ${told}`;
   if (err instanceof ApiError) return `${t("error.prefix")}: ${err.code} — ${err.detail}`;
   if (err instanceof Error) return `${t("error.prefix")}: ${err.message}`;
   return `${t("error.prefix")}: ${String(err)}`;
@@ -119,8 +132,17 @@ async function ensurePlayer() {
   }
   const created = await registerFreeName();
   const p = { id: created.id, name: created.name, token: created.token };
-  localStorage.setItem(STORAGE_KEY, JSON.stringify(p));
+  storePlayer(p);
   return p;
+}
+
+/**
+ * Keeps p as the browser's player, replacing the one stored: the account
+ * page's sign-in with a token checked against GET /v1/me, and a rename.
+ * @param {Player} p
+ */
+export function storePlayer(p) {
+  localStorage.setItem(STORAGE_KEY, JSON.stringify({ id: p.id, name: p.name, token: p.token }));
 }
 
 /**
@@ -181,6 +203,13 @@ async function start() {
       void show();
     },
     describe,
+    setPlayer(p) {
+      storePlayer(p);
+      Object.assign(player, p);
+      ctx.api.token = p.token;
+      who.textContent = t("player.you", { name: p.name });
+      who.dataset.playerId = p.id;
+    },
   };
 
   async function show() {
