@@ -9,7 +9,7 @@ import { register, t } from "./i18n.js";
 
 register({
   zh: {
-    "problem.room_code_required": "这是一张私人牌桌：要输入房间号才能入座或观看。",
+    "problem.room_code_required": "这是一张私人牌桌：要有房间号才能加入。",
     "problem.room_code_wrong": "房间号不对：这不是这张牌桌的房间号。请向牌桌上的朋友再要一次。",
     "problem.room_not_found": "没有开着的牌桌用这个房间号：请检查这六位数字，或者这张牌桌已经结束。",
     "problem.room_attempts_limited": "房间号输错太多次了，请 {wait} 秒后再试。",
@@ -29,7 +29,7 @@ register({
     "problem.retrySoon": "稍后",
   },
   en: {
-    "problem.room_code_required": "This table is private: enter its room code to sit down or watch.",
+    "problem.room_code_required": "This table is private: it takes its room code to join.",
     "problem.room_code_wrong": "Wrong room code: that is not this table's code. Ask a friend at the table for it again.",
     "problem.room_not_found": "No open table has that room code: check the six digits, or the table has ended.",
     "problem.room_attempts_limited": "Too many wrong room codes: try again in {wait} s.",
