@@ -57,6 +57,7 @@ register({
     "account.issue": "生成令牌",
     "account.issued": "新令牌（只显示这一次，现在就复制）",
     "account.issuedFor": "“{label}”的令牌",
+    "account.registration": "注册时发的令牌",
   },
   en: {
     "page.account": "Your account",
@@ -96,6 +97,7 @@ register({
     "account.issue": "Issue a token",
     "account.issued": "The new token (shown this once only: copy it now)",
     "account.issuedFor": "Token for “{label}”",
+    "account.registration": "issued at registration",
   },
 });
 
@@ -308,7 +310,8 @@ export function render(root, _params, ctx) {
     const state = tk.revoked_at ? "revoked" : expired ? "expired" : tk.current ? "current" : "live";
     li.dataset.state = state;
     li.append(
-      el("strong", "token-label", tk.label),
+      // POST /v1/players labels the token it issues "registration".
+      el("strong", "token-label", tk.label === "registration" ? t("account.registration") : tk.label),
       el("span", "token-state" + (state === "current" ? "" : " muted"), t("account." + state)),
       el("span", "muted", `${t("account.created")} ${when(tk.created_at)} · ${t("account.lastUsed")} ${when(tk.last_used_at)}`),
     );
