@@ -6,7 +6,7 @@
 //
 // It reads the table's view once when the page opens: the code and who
 // sits there do not change under a player's eyes in a way these controls
-// depend on.
+// depend on. It is [data-loaded="true"] once it has.
 
 import { ApiError } from "./api.js";
 import { exportControl } from "./exportfile.js";
@@ -28,6 +28,7 @@ export function tableExtras(id, ctx) {
     if (err instanceof ApiError && (err.code === "room_code_required" || err.code === "room_code_wrong")) {
       box.append(roomForm(ctx, { message: problemText(err) ?? ctx.describe(err) }).element);
     }
-  });
+    // Anything else the table page itself says.
+  }).finally(() => (box.dataset.loaded = "true"));
   return box;
 }
