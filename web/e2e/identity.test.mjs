@@ -4,7 +4,8 @@
 // the same player; renaming (and a name someone holds refused in words);
 // issuing a token for another device (its secret shown once), listing and
 // revoking it, and the revoked token refused at sign-in with a clear
-// message. A hand's replay opened by someone who did not sit at the table
+// message, and a browser that had signed in with it told so when it opens
+// the app again. A hand's replay opened by someone who did not sit at the table
 // says only its players may replay it, with no failed verdict.
 // Screenshots at phone and desktop size.
 
@@ -102,9 +103,23 @@ test("show, copy and move the token; rename; issue, list and revoke", { timeout:
   await phone.waitFor();
   assert.equal(await phone.getAttribute("data-state"), "live");
   await screenshot(a.page, "identity-issued-desktop");
+  // The phone signs in with it while it works.
+  const d = await openPage(browser, base, PHONE, { locale: "en-US", path: "/me" });
+  await d.page.locator("form.sign-in").getByLabel("Token").fill(secret);
+  await d.page.getByRole("button", { name: "Sign in" }).click();
+  await d.page.locator(`#player[data-player-id="${me.id}"]`).waitFor();
   await phone.getByRole("button", { name: "吊销令牌 手机" }).click();
   await a.page.locator('li.token[data-state="revoked"]', { hasText: "手机" }).waitFor();
   await a.page.locator("section.account-tokens .status", { hasText: "令牌 手机 已吊销" }).waitFor();
+
+  // The phone, opened again, is told its token no longer works (and plays as a new player).
+  await d.page.reload();
+  const lost = d.page.locator("p.signed-out");
+  await lost.waitFor();
+  assert.match((await lost.textContent()) ?? "", new RegExp(`The token of 老王${suffix} no longer works`));
+  assert.notEqual(await d.page.getAttribute("#player", "data-player-id"), me.id);
+  assert.equal(await lost.getByRole("link", { name: "Sign in with another token" }).getAttribute("href"), "/me");
+  await screenshot(d.page, "identity-signed-out-phone");
 
   // The revoked token is refused with a clear message; the browser keeps its player.
   const c = await openPage(browser, base, PHONE, { locale: "zh-CN", path: "/me" });
@@ -122,8 +137,8 @@ test("show, copy and move the token; rename; issue, list and revoke", { timeout:
   for (const said of [aSaid, bSaid]) assert.ok(!said.some((m) => m.includes(me.token) || m.includes(secret)), "a token was logged");
   assert.deepEqual(a.problems().filter((p) => !/status of 409 .*\/v1\/me\)$/.test(p)), [], "only the refused rename failed");
   assert.deepEqual(b.problems(), []);
-  assert.deepEqual(c.problems().filter((p) => !/status of 401/.test(p)), []);
-  for (const p of [a, b, c]) await p.context.close();
+  for (const p of [c, d]) assert.deepEqual(p.problems().filter((p) => !/status of 401/.test(p)), []);
+  for (const p of [a, b, c, d]) await p.context.close();
 });
 
 test("a replay the viewer may not read says so, with no failed verdict", { timeout: 120_000 }, async (t) => {

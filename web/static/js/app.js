@@ -117,23 +117,44 @@ function storedPlayer() {
 
 /**
  * The browser's player: the stored one if the server still knows its
- * token, else a new registration.
- * @returns {Promise<Player>}
+ * token, else a new registration. lost names the stored player whose
+ * token was refused (revoked or expired), to tell the user.
+ * @returns {Promise<{player: Player, lost?: string}>}
  */
 async function ensurePlayer() {
   const known = storedPlayer();
+  /** @type {string | undefined} */
+  let lost;
   if (known) {
     try {
       await new Api(known.token).me();
-      return known;
+      return { player: known };
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
+      lost = known.name;
     }
   }
   const created = await registerFreeName();
   const p = { id: created.id, name: created.name, token: created.token };
   storePlayer(p);
-  return p;
+  return lost === undefined ? { player: p } : { player: p, lost };
+}
+
+/**
+ * Tells, under the header, that the stored player's token no longer works
+ * and this browser plays as a new player now, with the way back.
+ * @param {string} name the player whose token was refused
+ */
+function tellLost(name) {
+  const p = document.createElement("p");
+  p.className = "notice signed-out";
+  p.setAttribute("role", "status");
+  p.append(t("player.lost", { name }) + " ");
+  const a = document.createElement("a");
+  a.href = "/me";
+  a.textContent = t("player.lostLink");
+  p.append(a);
+  document.querySelector("header.top")?.after(p);
 }
 
 /**
@@ -181,7 +202,9 @@ async function start() {
   who.textContent = t("player.registering");
   let player;
   try {
-    player = await ensurePlayer();
+    const got = await ensurePlayer();
+    player = got.player;
+    if (got.lost !== undefined) tellLost(got.lost);
   } catch (err) {
     root.textContent = describe(err);
     return;
