@@ -4,7 +4,8 @@
 // lobby does not list it; a friend following the link is seated; a visitor
 // with a wrong code, and one opening the table's page without a code, see
 // the room code form with a clear message in their language and are seated
-// once they type the right code; a fourth joins by code from the lobby.
+// once they type the right code; a fourth joins by code from the lobby; a
+// guesser is locked out and told how long to wait.
 // Screenshots at phone and desktop size.
 
 import assert from "node:assert/strict";
@@ -117,6 +118,24 @@ test("a private table: code and link, joined by link, by form and from the lobby
   await lobbyForm.getByRole("button", { name: "Sit down" }).click();
   assert.equal(await seated(fourth.page, tableID), "3");
   await screenshot(fourth.page, "rooms-seated-desktop");
+
+  // Guessing: past ten wrong codes a minute the form says how long to wait.
+  const guesser = await openPage(browser, base, PHONE, { locale: "zh-CN" });
+  const guess = guesser.page.locator(".lobby form.room-form");
+  /** @type {string | null} */
+  let refusal = null;
+  for (let i = 0; i < 12 && refusal !== "room_attempts_limited"; i++) {
+    const wrongCode = String(100000 + i);
+    await guess.locator("input.room-code-input").fill(wrongCode === code ? "999999" : wrongCode);
+    await guess.locator("button[type=submit]").click();
+    await guess.locator(".room-message[data-code]").waitFor();
+    refusal = await guess.locator(".room-message").getAttribute("data-code");
+  }
+  assert.equal(refusal, "room_attempts_limited", "the guesser is locked out");
+  assert.match((await guess.locator(".room-message").textContent()) ?? "", /房间号输错太多次了，请 [0-9]+ 秒后再试。/);
+  await screenshot(guesser.page, "rooms-locked-out-phone");
+  assert.deepEqual(guesser.problems().filter((p) => !/status of (404|429)/.test(p)), []);
+  await guesser.context.close();
 
   // The server agrees: four players at the table, the hand dealt.
   const view = /** @type {{seats: {player_id?: string | null}[], room_code?: string}} */ (

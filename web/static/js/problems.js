@@ -12,8 +12,8 @@ register({
     "problem.room_code_required": "这是一张私人牌桌：要有房间号才能加入。",
     "problem.room_code_wrong": "房间号不对：这不是这张牌桌的房间号。请向牌桌上的朋友再要一次。",
     "problem.room_not_found": "没有开着的牌桌用这个房间号：请检查这六位数字，或者这张牌桌已经结束。",
-    "problem.room_attempts_limited": "房间号输错太多次了，请 {wait} 秒后再试。",
-    "problem.room_attempts_throttled": "服务器上输错房间号的人太多，请 {wait} 秒后再试。",
+    "problem.room_attempts_limited": "房间号输错太多次了，请{wait}再试。",
+    "problem.room_attempts_throttled": "服务器上输错房间号的人太多，请{wait}再试。",
     "problem.rooms_unavailable": "这个服务器不支持私人牌桌。",
     "problem.unauthorized": "这个令牌不能用：它不存在、已被吊销或已过期。",
     "problem.history_not_seated": "只有这张牌桌的玩家才能回放这一手牌。",
@@ -26,14 +26,15 @@ register({
     "problem.token_not_found": "你没有这个令牌。",
     "problem.table_full": "这张牌桌已经坐满了。",
     "problem.already_seated": "你已经坐在这张牌桌上了。",
-    "problem.retrySoon": "稍后",
+    "problem.waitSeconds": " {n} 秒后",
+    "problem.waitLater": "稍后",
   },
   en: {
     "problem.room_code_required": "This table is private: it takes its room code to join.",
     "problem.room_code_wrong": "Wrong room code: that is not this table's code. Ask a friend at the table for it again.",
     "problem.room_not_found": "No open table has that room code: check the six digits, or the table has ended.",
-    "problem.room_attempts_limited": "Too many wrong room codes: try again in {wait} s.",
-    "problem.room_attempts_throttled": "Too many wrong room codes on this server: try again in {wait} s.",
+    "problem.room_attempts_limited": "Too many wrong room codes: try again {wait}.",
+    "problem.room_attempts_throttled": "Too many wrong room codes on this server: try again {wait}.",
     "problem.rooms_unavailable": "This server has no private tables.",
     "problem.unauthorized": "This token does not work: it is unknown, revoked or expired.",
     "problem.history_not_seated": "Only the table's players can replay this hand.",
@@ -46,7 +47,8 @@ register({
     "problem.token_not_found": "You hold no such token.",
     "problem.table_full": "Every seat at this table is taken.",
     "problem.already_seated": "You already sit at this table.",
-    "problem.retrySoon": "a few",
+    "problem.waitSeconds": "in {n} s",
+    "problem.waitLater": "later",
   },
 });
 
@@ -59,7 +61,7 @@ register({
 export function problemText(err) {
   if (!(err instanceof ApiError)) return null;
   const key = "problem." + err.code;
-  const wait = err.retryAfter === undefined ? t("problem.retrySoon") : Math.ceil(err.retryAfter);
+  const wait = err.retryAfter === undefined ? t("problem.waitLater") : t("problem.waitSeconds", { n: Math.ceil(err.retryAfter) });
   const text = t(key, { wait });
   return text === key ? null : text;
 }

@@ -151,8 +151,8 @@ export function roomForm(ctx, opts = {}) {
 
   const go = () => {
     const code = input.value.replace(/\s+/g, "");
+    delete msg.dataset.code; // set again with the next refusal's code
     if (!validCode(code)) {
-      msg.dataset.code = "";
       say(t("room.sixDigits"), true);
       input.focus();
       return;
