@@ -13,7 +13,12 @@ import { roomForm, validCode } from "../rooms.js";
  * @param {import("../app.js").AppContext} ctx
  */
 export function render(root, _params, ctx) {
-  const code = decodeURIComponent(location.hash.replace(/^#/, "")).trim();
+  let code = location.hash.replace(/^#/, "");
+  try {
+    code = decodeURIComponent(code).trim();
+  } catch {
+    // not percent-encoded text: the form says a code is six digits
+  }
   if (location.hash) history.replaceState(history.state, "", location.pathname + location.search);
   const page = document.createElement("div");
   page.className = "join-page";
