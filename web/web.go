@@ -82,10 +82,12 @@ func New() (*Handler, error) {
 }
 
 // IsAppPath reports whether p is a page of the app, answered with
-// index.html: /, /tables/{id}, /hands/{handID}, /verify, /leaderboards[/{game}]
-// and /tournaments[/...].
+// index.html: /, /tables/{id}, /hands/{handID}, /verify, /leaderboards[/{game}],
+// /tournaments[/...], /join (a private table's share link) and /me (the
+// player's account).
 func IsAppPath(p string) bool {
-	if p == "/" || p == "/verify" || p == "/leaderboards" || p == "/tournaments" {
+	switch p {
+	case "/", "/verify", "/leaderboards", "/tournaments", "/join", "/me":
 		return true
 	}
 	for _, prefix := range []string{"/tables/", "/hands/", "/leaderboards/"} {

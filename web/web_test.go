@@ -130,7 +130,8 @@ func TestHeadAndMethods(t *testing.T) {
 func TestIsAppPath(t *testing.T) {
 	for p, want := range map[string]bool{
 		"/": true, "/verify": true, "/leaderboards": true, "/leaderboards/niuniu": true, "/tables/x": true, "/hands/x-1": true,
-		"/tournaments": true, "/tournaments/t/rounds": true,
+		"/tournaments": true, "/tournaments/t/rounds": true, "/join": true, "/me": true,
+		"/join/123456": false, "/me/tokens": false, "/v1/me": false,
 		"/v1/tables": false, "/tables": false, "/hands": false, "/index.html": false, "/verify/": false, "/healthz": false,
 	} {
 		if got := web.IsAppPath(p); got != want {

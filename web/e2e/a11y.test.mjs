@@ -1,8 +1,9 @@
 // @ts-check
 // People, not only tests, use the app: every visible text keeps a contrast
 // of at least 4.5:1 (3:1 for large text) against its background, on the
-// lobby, a table and the leaderboards, at both sizes; the keyboard reaches
-// every control in order and the focused one shows an outline.
+// lobby, a table, the leaderboards, the account page and the room code
+// form, at both sizes; the keyboard reaches every control in order and the
+// focused one shows an outline.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -87,6 +88,13 @@ test("text contrast on every page at both sizes", { timeout: 180_000 }, async (t
     await page.goto(`${env.server.url}/leaderboards/doudizhu`);
     await page.locator(".leaderboards[data-loaded]").waitFor();
     assert.deepEqual(await lowContrast(page), [], "leaderboards");
+    await page.goto(`${env.server.url}/me`);
+    await page.locator("ul.token-list[data-loaded]").waitFor();
+    await page.locator("button.show-token").click();
+    assert.deepEqual(await lowContrast(page), [], "account");
+    await page.goto(`${env.server.url}/join`);
+    await page.locator("form.room-form .room-message.error").waitFor();
+    assert.deepEqual(await lowContrast(page), [], "join by room code");
     assert.deepEqual(problems(), []);
     await context.close();
   }

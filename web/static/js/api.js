@@ -17,6 +17,9 @@
 /** @typedef {import("./types.js").Problem} Problem */
 /** @typedef {import("./types.js").CommandResult} CommandResult */
 /** @typedef {import("./types.js").EventPage} EventPage */
+/** @typedef {import("./types.js").Room} Room */
+/** @typedef {import("./types.js").TokenList} TokenList */
+/** @typedef {import("./types.js").IssuedToken} IssuedToken */
 
 /** An answer other than 2xx (or a network failure: status 0, code "network"). */
 export class ApiError extends Error {
@@ -26,8 +29,9 @@ export class ApiError extends Error {
    * @param {string} detail
    * @param {string} [requestID]
    * @param {string} [option] with invalid_option, the table option refused (the problem's `option`)
+   * @param {number} [retryAfter] with a 429 or 503, the seconds to wait (Retry-After)
    */
-  constructor(status, code, detail, requestID, option) {
+  constructor(status, code, detail, requestID, option, retryAfter) {
     super(`${status} ${code}: ${detail}`);
     this.name = "ApiError";
     this.status = status;
@@ -35,6 +39,7 @@ export class ApiError extends Error {
     this.detail = detail;
     this.requestID = requestID;
     this.option = option;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -95,7 +100,9 @@ export class Api {
     } catch {
       // not problem+json: described by the status alone
     }
-    if (isProblem(body)) throw new ApiError(res.status, body.code, body.detail ?? body.title, body.request_id, body.option);
+    const wait = Number(res.headers.get("Retry-After") ?? "");
+    const retryAfter = Number.isFinite(wait) && wait > 0 ? wait : undefined;
+    if (isProblem(body)) throw new ApiError(res.status, body.code, body.detail ?? body.title, body.request_id, body.option, retryAfter);
     throw new ApiError(res.status, "http_" + res.status, res.statusText);
   }
 
@@ -121,6 +128,30 @@ export class Api {
   /** @returns {Promise<Me>} */
   me() {
     return this.json("GET", "/v1/me");
+  }
+
+  /** @param {string} name @returns {Promise<Me>} */
+  rename(name) {
+    return this.json("PATCH", "/v1/me", { body: { name } });
+  }
+
+  /** The caller's tokens, records only. @returns {Promise<TokenList>} */
+  tokens() {
+    return this.json("GET", "/v1/me/tokens");
+  }
+
+  /**
+   * Issues another token of the caller's player; its secret is in this answer only.
+   * @param {string} label
+   * @returns {Promise<IssuedToken>}
+   */
+  createToken(label) {
+    return this.json("POST", "/v1/me/tokens", { body: { label } });
+  }
+
+  /** @param {string} tokenID @returns {Promise<void>} */
+  async revokeToken(tokenID) {
+    await this.send("DELETE", `/v1/me/tokens/${encodeURIComponent(tokenID)}`);
   }
 
   /**
@@ -150,9 +181,26 @@ export class Api {
     return this.json("GET", `/v1/tables/${encodeURIComponent(id)}`);
   }
 
-  /** @param {string} id @param {number} [seat] @returns {Promise<CommandResult>} */
-  join(id, seat) {
-    return this.json("POST", `/v1/tables/${encodeURIComponent(id)}/join`, { body: seat === undefined ? {} : { seat } });
+  /**
+   * Takes a seat (the lowest free one without seat); a private table needs its room code.
+   * @param {string} id
+   * @param {number} [seat]
+   * @param {string} [roomCode]
+   * @returns {Promise<CommandResult>}
+   */
+  join(id, seat, roomCode) {
+    return this.json("POST", `/v1/tables/${encodeURIComponent(id)}/join`, {
+      body: { ...(seat === undefined ? {} : { seat }), ...(roomCode === undefined ? {} : { room_code: roomCode }) },
+    });
+  }
+
+  /**
+   * The private table a room code finds.
+   * @param {string} code
+   * @returns {Promise<Room>}
+   */
+  room(code) {
+    return this.json("GET", `/v1/rooms/${encodeURIComponent(code)}`);
   }
 
   /**
@@ -194,6 +242,18 @@ export class Api {
   async exportText(id) {
     const res = await this.send("GET", `/v1/tables/${encodeURIComponent(id)}/export`, { headers: { Accept: "application/x-ndjson, application/jsonl, */*" } });
     return res.text();
+  }
+
+  /**
+   * The table's export as a file to save: its bytes and the name the
+   * server gives it (Content-Disposition), else table-<id>.jsonl.
+   * @param {string} id
+   * @returns {Promise<{blob: Blob, name: string}>}
+   */
+  async exportFile(id) {
+    const res = await this.send("GET", `/v1/tables/${encodeURIComponent(id)}/export`, { headers: { Accept: "application/x-ndjson, application/jsonl, */*" } });
+    const m = /filename="([^"/\\]+)"/.exec(res.headers.get("Content-Disposition") ?? "");
+    return { blob: await res.blob(), name: m?.[1] ?? `table-${id}.jsonl` };
   }
 
   /**

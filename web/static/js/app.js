@@ -17,11 +17,14 @@
 //   /verify                 pages/verify.js
 //   /leaderboards           pages/leaderboards.js
 //   /leaderboards/:game     pages/leaderboards.js
+//   /join                   pages/join.js (a private table's share link: /join#<room code>)
+//   /me                     pages/account.js
 // Anything else shows "no such page". Links inside the app are plain
 // <a href="/..."> elements: the router catches their clicks.
 
 import { Api, ApiError } from "./api.js";
 import { lang, t } from "./i18n.js";
+import { problemText } from "./problems.js";
 
 /**
  * @typedef {Object} Player
@@ -38,6 +41,7 @@ import { lang, t } from "./i18n.js";
  * @property {Player} player the browser's player (registered on the first visit)
  * @property {(path: string) => void} navigate go to another page of the app
  * @property {(err: unknown) => string} describe an error as the user reads it (a problem's code and detail)
+ * @property {(p: Player) => void} setPlayer keep p as the browser's player (its name changed): stored, shown in the header
  */
 
 /**
@@ -54,6 +58,8 @@ const routes = [
   { pattern: /^\/hands\/([^/]+)$/, names: ["handID"], load: () => import("./pages/replay.js") },
   { pattern: /^\/verify$/, names: [], load: () => import("./pages/verify.js") },
   { pattern: /^\/leaderboards(?:\/([^/]+))?$/, names: ["game"], load: () => import("./pages/leaderboards.js") },
+  { pattern: /^\/join$/, names: [], load: () => import("./pages/join.js") },
+  { pattern: /^\/me$/, names: [], load: () => import("./pages/account.js") },
 ];
 
 /**
@@ -78,8 +84,15 @@ export function match(path) {
 
 const STORAGE_KEY = "paiju.player";
 
-/** @param {unknown} err @returns {string} */
+/**
+ * An error as the user reads it: a problem this app tells in the user's
+ * language (problems.js), else its code and the server's detail.
+ * @param {unknown} err
+ * @returns {string}
+ */
 export function describe(err) {
+  const told = problemText(err);
+  if (told !== null) return `${t("error.prefix")}: ${told}`;
   if (err instanceof ApiError) return `${t("error.prefix")}: ${err.code} — ${err.detail}`;
   if (err instanceof Error) return `${t("error.prefix")}: ${err.message}`;
   return `${t("error.prefix")}: ${String(err)}`;
@@ -104,23 +117,53 @@ function storedPlayer() {
 
 /**
  * The browser's player: the stored one if the server still knows its
- * token, else a new registration.
- * @returns {Promise<Player>}
+ * token, else a new registration. lost names the stored player whose
+ * token was refused (revoked or expired), to tell the user.
+ * @returns {Promise<{player: Player, lost?: string}>}
  */
 async function ensurePlayer() {
   const known = storedPlayer();
+  /** @type {string | undefined} */
+  let lost;
   if (known) {
     try {
       await new Api(known.token).me();
-      return known;
+      return { player: known };
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
+      lost = known.name;
     }
   }
   const created = await registerFreeName();
   const p = { id: created.id, name: created.name, token: created.token };
-  localStorage.setItem(STORAGE_KEY, JSON.stringify(p));
-  return p;
+  storePlayer(p);
+  return lost === undefined ? { player: p } : { player: p, lost };
+}
+
+/**
+ * Tells, under the header, that the stored player's token no longer works
+ * and this browser plays as a new player now, with the way back.
+ * @param {string} name the player whose token was refused
+ */
+function tellLost(name) {
+  const p = document.createElement("p");
+  p.className = "notice signed-out";
+  p.setAttribute("role", "status");
+  p.append(t("player.lost", { name }) + " ");
+  const a = document.createElement("a");
+  a.href = "/me";
+  a.textContent = t("player.lostLink");
+  p.append(a);
+  document.querySelector("header.top")?.after(p);
+}
+
+/**
+ * Keeps p as the browser's player, replacing the one stored: the account
+ * page's sign-in with a token checked against GET /v1/me, and a rename.
+ * @param {Player} p
+ */
+export function storePlayer(p) {
+  localStorage.setItem(STORAGE_KEY, JSON.stringify({ id: p.id, name: p.name, token: p.token }));
 }
 
 /**
@@ -159,7 +202,9 @@ async function start() {
   who.textContent = t("player.registering");
   let player;
   try {
-    player = await ensurePlayer();
+    const got = await ensurePlayer();
+    player = got.player;
+    if (got.lost !== undefined) tellLost(got.lost);
   } catch (err) {
     root.textContent = describe(err);
     return;
@@ -181,6 +226,13 @@ async function start() {
       void show();
     },
     describe,
+    setPlayer(p) {
+      storePlayer(p);
+      Object.assign(player, p);
+      ctx.api.token = p.token;
+      who.textContent = t("player.you", { name: p.name });
+      who.dataset.playerId = p.id;
+    },
   };
 
   async function show() {

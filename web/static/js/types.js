@@ -31,5 +31,9 @@
 /** @typedef {Schemas["ExportHead"]} ExportHead */
 /** @typedef {Schemas["Problem"]} Problem */
 /** @typedef {Schemas["Card"]} Card */
+/** @typedef {Schemas["Room"]} Room */
+/** @typedef {Schemas["Token"]} Token */
+/** @typedef {Schemas["TokenList"]} TokenList */
+/** @typedef {Schemas["IssuedToken"]} IssuedToken */
 
 export {};

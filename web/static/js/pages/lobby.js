@@ -7,11 +7,14 @@
 // rules it plays away from the defaults. Quick play and the open form
 // offer the house rules of the game and variant chosen (optionsform.js)
 // and send those changed; a refused one is shown next to its control.
+// The open form may open a private table (its room code is shown on the
+// table page), and a form joins one by its room code (rooms.js).
 
 import { ApiError } from "../api.js";
 import { GAMES, gameName, kindName, variantName } from "../games.js";
 import { activeOptions } from "../options.js";
 import { optionsEditor } from "../optionsform.js";
+import { roomForm } from "../rooms.js";
 
 /** @typedef {import("../app.js").AppContext} AppContext */
 /** @typedef {import("../types.js").TableListing} TableListing */
@@ -176,9 +179,14 @@ export function render(root, _params, ctx) {
     bots.append(o);
   }
   const rules = withOptions(ck, "create");
+  const priv = el("input");
+  priv.type = "checkbox";
+  priv.name = "private";
+  const privLabel = el("label", "check");
+  privLabel.append(priv, el("span", undefined, t("room.private")));
   const cb = el("button", "primary", t("lobby.createSubmit"));
   cb.type = "submit";
-  create.append(ch, ...ck.fields, field(t("lobby.stake"), stake), field(t("lobby.clock"), clock), field(t("lobby.bots"), bots), rules.element, cb);
+  create.append(ch, ...ck.fields, field(t("lobby.stake"), stake), field(t("lobby.clock"), clock), field(t("lobby.bots"), bots), privLabel, rules.element, cb);
   create.addEventListener("submit", (e) => {
     e.preventDefault();
     cb.disabled = true;
@@ -191,10 +199,12 @@ export function render(root, _params, ctx) {
       clock: { turn_seconds: Number(clock.value) },
       bots: Number(bots.value),
       ...(options ? { options } : {}),
+      ...(priv.checked ? { private: true } : {}),
     });
     api.openTable(body)
       .then(async (tbl) => {
-        await api.join(tbl.id);
+        // A private table's answer carries its room code, which its join needs.
+        await api.join(tbl.id, undefined, tbl.room_code);
         ctx.navigate(`/tables/${encodeURIComponent(tbl.id)}`);
       })
       .catch((err) => refused(rules, err))
@@ -220,7 +230,7 @@ export function render(root, _params, ctx) {
   links.append(lb, " · ", vf);
 
   const forms = el("div", "lobby-forms");
-  forms.append(quick, create);
+  forms.append(quick, create, roomForm(ctx).element);
   page.append(forms, lists, links);
   root.append(page);
 

@@ -4,12 +4,18 @@
 // hand verified in the browser: SHA-256 of each deal's revealed seed against
 // its commitment, and the seed shuffled and dealt again by the game's rules
 // against the recorded cards. It ends in [data-verified="true" | "false"].
+// A hand the viewer may not read (only the table's players may) is said so
+// plainly, with no verdict: nothing was checked. The table's export can be
+// downloaded from here, to check on /verify.
 
 import { renderHand, renderNiuniu } from "../cards.js";
 import { commitment, parseSeed } from "../verify/shuffle.js";
 import { dealerFor } from "../verify/deal.js";
 import { verifyExport } from "../verify/verify.js";
 import { checkLabel, showVerdict, useStyles } from "../verifyui.js";
+import { ApiError } from "../api.js";
+import { exportControl } from "../exportfile.js";
+import { problemText } from "../problems.js";
 
 /** @typedef {import("../types.js").HandRecord} HandRecord */
 /** @typedef {{type: string, version: number, data: Record<string, unknown>}} PlainEvent */
@@ -308,6 +314,13 @@ export function render(root, params, ctx) {
       const min = Number(new URLSearchParams(location.search).get("min_position") ?? "");
       rec = await ctx.api.hand(handID, Number.isSafeInteger(min) && min > 0 ? min : undefined);
     } catch (err) {
+      if (err instanceof ApiError && err.code === "history_not_seated") {
+        // Not a failed check: there is nothing this viewer may check.
+        status.textContent = problemText(err) ?? ctx.describe(err);
+        status.className = "notice";
+        status.dataset.code = err.code;
+        return;
+      }
       status.textContent = ctx.describe(err);
       status.className = "error";
       const v = document.createElement("div");
@@ -372,8 +385,9 @@ export function render(root, params, ctx) {
     link.href = "/verify";
     link.textContent = t("replay.verifyTable");
     more.append(link);
+    const download = exportControl(ctx, rec.table_id);
 
-    root.append(verdict, controls, keys, step, kittyBox, table, facts, more);
+    root.append(verdict, controls, keys, step, kittyBox, table, facts, more, download);
 
     const snaps = snapshots(events, seats);
     // Open on the cards as dealt: the step right after the first HandDealt.

@@ -255,6 +255,12 @@ export function render(root, params, ctx) {
   page.append(title, info, rulesEl, status, announce, seatsEl, publicEl, handBox, actionsEl, tableRow, settleEl);
   root.append(page);
 
+  // --- Share and export (js/tableextras.js), apart from the play: a private
+  // table's room code and share link, the export download, and the room code
+  // form for a visitor refused for want of the code.
+  void import("../tableextras.js").then((m) => page.append(m.tableExtras(id, ctx)));
+  // ---
+
   /** @type {Table | null} */
   let view = null;
   /** The legal actions shown: for the selection, at the view's version. */

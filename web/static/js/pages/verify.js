@@ -7,6 +7,22 @@
 
 import { verifyExport } from "../verify/verify.js";
 import { checkLabel, showVerdict, useStyles } from "../verifyui.js";
+import { register } from "../i18n.js";
+
+register({
+  zh: {
+    "verify.howTitle": "导出文件从哪里来",
+    "verify.how1": "在牌桌页或这手牌的回放页点“下载牌桌导出”（只有这张牌桌的玩家能下载）；",
+    "verify.how2": "或者在命令行：paiju export（运营者）或 curl -H 'Authorization: Bearer 你的令牌' …/v1/tables/牌桌号/export；",
+    "verify.how3": "然后把文件拖到下面，或选择它。也可以用 paiju verify 文件名 离线检查，它还会按规则重新裁决每一步。",
+  },
+  en: {
+    "verify.howTitle": "Where an export comes from",
+    "verify.how1": "on the table page or the hand's replay page, press “Download the table's export” (the table's players may);",
+    "verify.how2": "or from a shell: paiju export (for operators), or curl -H 'Authorization: Bearer YOUR_TOKEN' …/v1/tables/TABLE_ID/export;",
+    "verify.how3": "then drop the file below, or choose it. paiju verify FILE checks it offline too, and re-decides every move by the rules.",
+  },
+});
 
 /**
  * @param {HTMLElement} root
@@ -21,6 +37,19 @@ export function render(root, params, ctx) {
   h.textContent = t("page.verify");
   const intro = document.createElement("p");
   intro.textContent = t("verify.intro");
+  const how = document.createElement("section");
+  how.className = "verify-how";
+  how.setAttribute("aria-labelledby", "verify-how-h");
+  const hh = document.createElement("h2");
+  hh.id = "verify-how-h";
+  hh.textContent = t("verify.howTitle");
+  const steps = document.createElement("ol");
+  for (const k of ["verify.how1", "verify.how2", "verify.how3"]) {
+    const li = document.createElement("li");
+    li.textContent = t(k);
+    steps.append(li);
+  }
+  how.append(hh, steps);
 
   const zone = document.createElement("label");
   zone.className = "dropzone";
@@ -54,7 +83,7 @@ export function render(root, params, ctx) {
   not.textContent = t("verify.notChecked");
   checks.append(ch, ul, not);
 
-  root.append(h, intro, zone, verdict, checks);
+  root.append(h, intro, how, zone, verdict, checks);
 
   let run = 0;
   /** @param {File} file */
