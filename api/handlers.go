@@ -198,8 +198,10 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r.Context())
 	v := viewOf(l, c)
 	s.rateSeats(r.Context(), l, &v)
-	if l.State.Private && (c.auditor || l.State.SeatOf(c.playerID) >= 0) && s.Rooms != nil {
-		// The players of a private table see its code, to pass it on.
+	if l.State.Private && !l.State.Closed && (c.auditor || l.State.SeatOf(c.playerID) >= 0) && s.Rooms != nil {
+		// The players of a private table see its code, to pass it on. A
+		// closed table's code is free again for other tables: reading
+		// the table must not draw it a new one.
 		if v.RoomCode, err = s.roomCodeFor(r.Context(), l.State.ID); err != nil && !errors.Is(err, ErrNoRoom) {
 			s.writeError(w, r, fmt.Errorf("room code of %s: %w", l.State.ID, err))
 			return

@@ -168,6 +168,13 @@ func TestPrivateRoom(t *testing.T) {
 	if _, err := p.store.RoomByCode(context.Background(), code); !errors.Is(err, eventstore.ErrNotFound) {
 		t.Errorf("the closed table's code is still bound: %v", err)
 	}
+	// Its players reading it again draw it no new code.
+	if r := p.c.Do(apitest.Request{Method: "GET", Path: "/v1/tables/" + id, Token: ann.Token}); strings.Contains(string(r.Body), "room_code") {
+		t.Errorf("a player's view of the closed table shows a room code: %s", r.Body)
+	}
+	if room, err := p.store.RoomOfTable(context.Background(), id); !errors.Is(err, eventstore.ErrNotFound) {
+		t.Errorf("reading the closed table bound it a code again: %+v %v", room, err)
+	}
 }
 
 func mustAtoi(t *testing.T, s string) int {
