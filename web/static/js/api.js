@@ -17,6 +17,9 @@
 /** @typedef {import("./types.js").Problem} Problem */
 /** @typedef {import("./types.js").CommandResult} CommandResult */
 /** @typedef {import("./types.js").EventPage} EventPage */
+/** @typedef {import("./types.js").Tournament} Tournament */
+/** @typedef {import("./types.js").TournamentPage} TournamentPage */
+/** @typedef {import("./types.js").OpenTournament} OpenTournament */
 
 /** An answer other than 2xx (or a network failure: status 0, code "network"). */
 export class ApiError extends Error {
@@ -218,5 +221,29 @@ export class Api {
    */
   leaderboard(game, q = {}) {
     return this.json("GET", `/v1/leaderboards/${encodeURIComponent(game)}`, { query: q });
+  }
+
+  /**
+   * Tournaments, newest first.
+   * @param {{status?: "registering" | "running" | "ended", cursor?: string, limit?: number}} [q]
+   * @returns {Promise<TournamentPage>}
+   */
+  tournaments(q = {}) {
+    return this.json("GET", "/v1/tournaments", { query: q });
+  }
+
+  /** @param {OpenTournament} body @returns {Promise<Tournament>} */
+  openTournament(body) {
+    return this.json("POST", "/v1/tournaments", { body });
+  }
+
+  /** @param {string} id @returns {Promise<Tournament>} */
+  tournament(id) {
+    return this.json("GET", `/v1/tournaments/${encodeURIComponent(id)}`);
+  }
+
+  /** Registers the caller. @param {string} id @returns {Promise<Tournament>} */
+  joinTournament(id) {
+    return this.json("POST", `/v1/tournaments/${encodeURIComponent(id)}/join`, { body: {} });
   }
 }

@@ -17,6 +17,8 @@
 //   /verify                 pages/verify.js
 //   /leaderboards           pages/leaderboards.js
 //   /leaderboards/:game     pages/leaderboards.js
+//   /tournaments            pages/tournaments.js
+//   /tournaments/:id        pages/tournament.js
 // Anything else shows "no such page". Links inside the app are plain
 // <a href="/..."> elements: the router catches their clicks.
 
@@ -54,6 +56,8 @@ const routes = [
   { pattern: /^\/hands\/([^/]+)$/, names: ["handID"], load: () => import("./pages/replay.js") },
   { pattern: /^\/verify$/, names: [], load: () => import("./pages/verify.js") },
   { pattern: /^\/leaderboards(?:\/([^/]+))?$/, names: ["game"], load: () => import("./pages/leaderboards.js") },
+  { pattern: /^\/tournaments$/, names: [], load: () => import("./pages/tournaments.js") },
+  { pattern: /^\/tournaments\/([^/]+)$/, names: ["id"], load: () => import("./pages/tournament.js") },
 ];
 
 /**

@@ -31,5 +31,9 @@
 /** @typedef {Schemas["ExportHead"]} ExportHead */
 /** @typedef {Schemas["Problem"]} Problem */
 /** @typedef {Schemas["Card"]} Card */
+/** @typedef {Schemas["Tournament"]} Tournament */
+/** @typedef {Schemas["TournamentPage"]} TournamentPage */
+/** @typedef {Schemas["TournamentListing"]} TournamentListing */
+/** @typedef {NonNullable<Operations["openTournament"]["requestBody"]>["content"]["application/json"]} OpenTournament */
 
 export {};
