@@ -71,6 +71,7 @@ register({
     "tour.unit": "座位",
     "tour.side": "{a} 与 {b} 号座",
     "tour.dealN": "第 {n} 次发牌",
+    "tour.notCompared": "无同牌可比",
     "tour.mp": "{n} 比赛分",
     "tour.replay": "第 {table} 桌第 {hand} 副的回放",
     "tour.totals": "比赛分合计",
@@ -123,7 +124,8 @@ register({
     "tour.handN": "Deal {n}",
     "tour.unit": "Seat",
     "tour.side": "seats {a} & {b}",
-    "tour.dealN": "dealt {n} times",
+    "tour.dealN": "deal #{n}",
+    "tour.notCompared": "no table held the same cards",
     "tour.mp": "{n} MP",
     "tour.replay": "Replay of table {table}, hand {hand}",
     "tour.totals": "Matchpoints in all",
@@ -370,9 +372,12 @@ export function render(root, params, ctx) {
     /** @type {Map<string, number>} */
     const mp = new Map((v.scores ?? []).map((s) => [s.player_id, s.matchpoints]));
     const head = el("tr");
-    const cols = ["rank", "player", "status", "round", "points", ...(scored ? ["matchpoints"] : []), "table"];
+    // A duplicate plays one round: no round column.
+    const rounds = v.format !== "duplicate";
+    const cols = ["rank", "player", "status", ...(rounds ? ["round"] : []), "points", ...(scored ? ["matchpoints"] : []), "table"];
+    const numeric = ["round", "points", "matchpoints"];
     for (const k of cols) {
-      const th = el("th", undefined, t(`tour.col.${k}`));
+      const th = el("th", numeric.includes(k) ? "num" : undefined, t(`tour.col.${k}`));
       th.scope = "col";
       head.append(th);
     }
@@ -387,8 +392,9 @@ export function render(root, params, ctx) {
       if (s.player_id === ctx.player.id) tr.classList.add("me");
       const th = el("th", undefined, String(i + 1));
       th.scope = "row";
-      tr.append(th, el("td", undefined, s.name), el("td", "pstatus", t(`tour.pstatus.${s.status}`)),
-        el("td", "num", String(s.round)), el("td", "num points", String(s.points)));
+      tr.append(th, el("td", undefined, s.name), el("td", "pstatus", t(`tour.pstatus.${s.status}`)));
+      if (rounds) tr.append(el("td", "num", String(s.round)));
+      tr.append(el("td", "num points", String(s.points)));
       if (scored) tr.append(el("td", "num matchpoints", mpText(mp.get(s.player_id) ?? 0)));
       const cell = el("td");
       const tb = s.table_id ? tables.get(s.table_id) : undefined;
@@ -507,7 +513,10 @@ export function render(root, params, ctx) {
           score.href = `/hands/${encodeURIComponent(`${cell.tableID}-${hand.hand}`)}`;
           score.setAttribute("aria-label", `${signed(cell.score)} · ${t("tour.replay", { table: cell.table + 1, hand: hand.hand })}`);
           td.append(score, " ", el("span", "mp", t("tour.mp", { n: mpText(cell.mp) })));
-          if (deals.size > 1) td.append(" ", el("span", "muted", t("tour.dealN", { n: cell.deal })));
+          if (deals.size > 1) {
+            const alone = row.cells.every((o) => o === cell || o.deal !== cell.deal);
+            td.append(" ", el("span", "muted deal", alone ? `${t("tour.dealN", { n: cell.deal })} · ${t("tour.notCompared")}` : t("tour.dealN", { n: cell.deal })));
+          }
           r.append(td);
         }
         body.append(r);
@@ -524,7 +533,7 @@ export function render(root, params, ctx) {
     const th = el("thead");
     const htr = el("tr");
     for (const k of ["player", "matchpoints"]) {
-      const c2 = el("th", undefined, t(`tour.col.${k}`));
+      const c2 = el("th", k === "matchpoints" ? "num" : undefined, t(`tour.col.${k}`));
       c2.scope = "col";
       htr.append(c2);
     }
