@@ -1,9 +1,10 @@
 // @ts-check
 // Tournaments in a real browser. An elimination tournament of six is
-// opened from the tournaments page and joined by the browser's player and
-// five players over the API; its page follows the registrations, the start
-// (the browser's table linked), both rounds and the end live, without a
-// reload, and shows the standings and rounds the API gives. A duplicate
+// opened from the tournaments page and joined by the browser's player (who
+// withdraws once and registers again) and five players over the API; its
+// page follows the registrations, the start (the browser's table linked),
+// both rounds and the end live, without a reload, and shows the standings
+// and rounds the API gives. A duplicate
 // tournament of six plays its two tables one after the other; while the
 // second plays, the first shows ended, and at the end the comparison of
 // the deals shows each table's score and matchpoints per deal, as
@@ -193,8 +194,16 @@ test("an elimination tournament opened, joined and followed live", { timeout: 12
   assert.match(await page.locator("main h1").innerText(), /斗地主/);
   assert.match(await page.locator(".tour-facts").innerText(), /淘汰赛 · 已报名 0\/6 · 每桌 1 局/);
 
-  // The browser registers; the API players' registrations show live.
-  await page.getByRole("button", { name: "报名" }).click();
+  // The browser registers, withdraws and registers again; the API
+  // players' registrations show live.
+  await page.getByRole("button", { name: "报名", exact: true }).click();
+  await page.locator(".tour-me .registered").waitFor();
+  assert.match(await page.locator(".tour-facts").innerText(), /已报名 1\/6/);
+  await page.getByRole("button", { name: "退出报名" }).click();
+  await page.getByRole("button", { name: "报名", exact: true }).waitFor();
+  assert.match(await page.locator(".tour-facts").innerText(), /已报名 0\/6/);
+  assert.equal((await tournament(id, me)).entrants.length, 0);
+  await page.getByRole("button", { name: "报名", exact: true }).click();
   await page.locator(".tour-me .registered").waitFor();
   for (const p of others.slice(0, 4)) await callAPI(env.server.url, "POST", `/v1/tournaments/${id}/join`, p.token, {});
   await page.waitForFunction(() => /已报名 5\/6/.test(document.querySelector(".tour-facts")?.textContent ?? ""));

@@ -246,4 +246,9 @@ export class Api {
   joinTournament(id) {
     return this.json("POST", `/v1/tournaments/${encodeURIComponent(id)}/join`, { body: {} });
   }
+
+  /** Withdraws the caller's registration. @param {string} id @returns {Promise<Tournament>} */
+  leaveTournament(id) {
+    return this.json("POST", `/v1/tournaments/${encodeURIComponent(id)}/leave`, { body: {} });
+  }
 }

@@ -1,5 +1,6 @@
 // @ts-check
-// One tournament (GET /v1/tournaments/{id}): its facts, registration, the
+// One tournament (GET /v1/tournaments/{id}): its facts, registration and
+// withdrawal (POST …/join, …/leave) while it registers, the
 // caller's table while they play one, the standings, every round's tables
 // and results (the bracket), and for a duplicate tournament, once it has
 // ended, the comparison of the deals: the same deals played at every
@@ -29,6 +30,7 @@ register({
     "tour.title": "锦标赛 · {kind}",
     "tour.facts": "{format} · 已报名 {n}/{of} · 每桌 {hands} 局 · 底注 {stake}",
     "tour.register": "报名",
+    "tour.leave": "退出报名",
     "tour.registeredYou": "你已报名。",
     "tour.full": "报名已满。",
     "tour.waiting": "还差 {n} 人开赛。",
@@ -83,6 +85,7 @@ register({
     "tour.title": "Tournament · {kind}",
     "tour.facts": "{format} · {n} of {of} registered · {hands} hands a table · stake {stake}",
     "tour.register": "Register",
+    "tour.leave": "Withdraw",
     "tour.registeredYou": "You are registered.",
     "tour.full": "The field is full.",
     "tour.waiting": "{n} more to start.",
@@ -331,15 +334,20 @@ export function render(root, params, ctx) {
     mine.replaceChildren();
     const registered = v.entrants.some((e) => e.player_id === ctx.player.id);
     if (v.status === "registering") {
-      if (registered) mine.append(el("p", "registered", t("tour.registeredYou")));
-      else {
-        const b = el("button", "primary register", t("tour.register"));
+      /**
+       * A button posting the registration or the withdrawal.
+       * @param {string} className
+       * @param {string} label
+       * @param {(id: string) => Promise<Tournament>} command
+       */
+      const command = (className, label, command) => {
+        const b = el("button", className, label);
         b.type = "button";
         b.addEventListener("click", () => {
           b.disabled = true;
           status.textContent = "";
           status.classList.remove("error");
-          api.joinTournament(id)
+          command(id)
             .then((nv) => {
               if (!stopped) draw(nv);
             })
@@ -348,7 +356,12 @@ export function render(root, params, ctx) {
               fail(err);
             });
         });
-        mine.append(b);
+        return b;
+      };
+      if (registered) {
+        mine.append(el("p", "registered", t("tour.registeredYou")), command("secondary leave", t("tour.leave"), (x) => api.leaveTournament(x)));
+      } else {
+        mine.append(command("primary register", t("tour.register"), (x) => api.joinTournament(x)));
       }
       mine.append(el("p", "muted", t("tour.waiting", { n: v.players - v.entrants.length })));
     }
