@@ -21,6 +21,7 @@ import (
 type Tournaments interface {
 	OpenTournament(ctx context.Context, p service.Player, req service.TournamentRequest) (*service.LoadedTournament, error)
 	JoinTournament(ctx context.Context, p service.Player, id string) (*service.LoadedTournament, error)
+	LeaveTournament(ctx context.Context, p service.Player, id string) (*service.LoadedTournament, error)
 	LoadTournament(ctx context.Context, id string) (*service.LoadedTournament, error)
 }
 
@@ -66,6 +67,7 @@ func (s *server) tournamentRoutes(r chi.Router, openQuota func(http.Handler) htt
 		return nil
 	}))
 	r.Post("/tournaments/{id}/join", func(w http.ResponseWriter, r *http.Request) { s.joinTournament(t, w, r) })
+	r.Post("/tournaments/{id}/leave", func(w http.ResponseWriter, r *http.Request) { s.leaveTournament(t, w, r) })
 	r.Get("/tournaments/{id}/stream", func(w http.ResponseWriter, r *http.Request) { s.streamTournament(t, w, r) })
 }
 
@@ -120,6 +122,28 @@ func (s *server) joinTournament(t Tournaments, w http.ResponseWriter, r *http.Re
 		return
 	}
 	l, err := t.JoinTournament(r.Context(), p, chi.URLParam(r, "id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	setETag(w, l.State.Version)
+	writeJSON(w, http.StatusOK, tournamentViewOf(l.State, p.ID))
+}
+
+// leaveTournament withdraws the caller's registration while the
+// tournament registers.
+func (s *server) leaveTournament(t Tournaments, w http.ResponseWriter, r *http.Request) {
+	var req struct{}
+	p, cond, err := s.commandInput(w, r, true, &req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if cond.IfMatch >= 0 || cond.IdempotencyKey != "" {
+		s.writeError(w, r, problem(http.StatusBadRequest, "invalid_condition", "leaving a tournament takes neither If-Match nor Idempotency-Key: a second leave is not_registered"))
+		return
+	}
+	l, err := t.LeaveTournament(r.Context(), p, chi.URLParam(r, "id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return

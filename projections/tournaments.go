@@ -91,6 +91,9 @@ type TournamentFold struct {
 	// Written since the fold was loaded.
 	TChanged bool
 	Changed  map[string]bool // player ids
+	// Removed: player ids whose rows are to be deleted (they withdrew);
+	// never also in Changed.
+	Removed map[string]bool
 	// Reset: TournamentOpened was applied, every earlier row of the
 	// tournament is gone.
 	Reset bool
@@ -104,7 +107,7 @@ type TournamentFold struct {
 
 // NewTournamentFold returns a fold of the rows loaded (t nil for none).
 func NewTournamentFold(t *TournamentEntry, players []TournamentPlayer) *TournamentFold {
-	f := &TournamentFold{T: t, Players: make(map[string]*TournamentPlayer, len(players)), Changed: map[string]bool{}}
+	f := &TournamentFold{T: t, Players: make(map[string]*TournamentPlayer, len(players)), Changed: map[string]bool{}, Removed: map[string]bool{}}
 	for i := range players {
 		p := players[i]
 		f.Players[p.PlayerID] = &p
@@ -131,7 +134,7 @@ func (f *TournamentFold) player(id string) (*TournamentPlayer, error) {
 }
 
 func (f *TournamentFold) find(id string) (*TournamentPlayer, error) {
-	if p := f.Players[id]; p != nil || f.Lookup == nil || f.loaded {
+	if p := f.Players[id]; p != nil || f.Lookup == nil || f.loaded || f.Removed[id] {
 		return p, nil
 	}
 	p, err := f.Lookup(id)
@@ -166,6 +169,7 @@ func (f *TournamentFold) Apply(ev eventstore.Event) error {
 		f.TChanged, f.Reset = true, true
 		clear(f.Players)
 		clear(f.Changed)
+		clear(f.Removed)
 		f.loaded = true // a new tournament: no row of it is stored
 		return nil
 	}
@@ -186,8 +190,33 @@ func (f *TournamentFold) Apply(ev eventstore.Event) error {
 		if p == nil {
 			f.Players[r.PlayerID] = &TournamentPlayer{PlayerID: r.PlayerID, Name: r.Name, Seq: t.Registered}
 			f.Changed[r.PlayerID] = true
+			delete(f.Removed, r.PlayerID)
 			t.Registered++
 		}
+	case (tournament.Withdrew{}).EventType():
+		// The row goes, and those registered after it move up one place,
+		// as the aggregate's entrants do: Seq stays 0 … Registered−1.
+		w, err := decodeTournament[tournament.Withdrew](ev)
+		if err != nil {
+			return err
+		}
+		if err := f.all(); err != nil {
+			return err
+		}
+		gone := f.Players[w.PlayerID]
+		if gone == nil {
+			return nil
+		}
+		for id, p := range f.Players {
+			if p.Seq > gone.Seq {
+				p.Seq--
+				f.Changed[id] = true
+			}
+		}
+		delete(f.Players, w.PlayerID)
+		delete(f.Changed, w.PlayerID)
+		f.Removed[w.PlayerID] = true
+		t.Registered--
 	case (tournament.Started{}).EventType():
 		t.Status = TournamentRunning
 	case (tournament.RoundStarted{}).EventType():

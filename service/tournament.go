@@ -164,6 +164,28 @@ func (s *Service) JoinTournament(ctx context.Context, p Player, id string) (*Loa
 	}
 }
 
+// LeaveTournament withdraws the caller's registration while the tournament
+// registers (tournament.Withdraw).
+func (s *Service) LeaveTournament(ctx context.Context, p Player, id string) (*LoadedTournament, error) {
+	s.tourMu.Lock()
+	defer s.tourMu.Unlock()
+	for attempt := 1; ; attempt++ {
+		l, err := s.LoadTournament(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		evs, err := tournament.Withdraw(l.State, p.ID)
+		if err != nil {
+			return nil, err
+		}
+		next, err := s.appendTournament(ctx, id, l, evs)
+		if errors.Is(err, eventstore.ErrConflict) && attempt < maxAttempts {
+			continue
+		}
+		return next, err
+	}
+}
+
 // appendTournament appends evs to the tournament l and returns it after them.
 func (s *Service) appendTournament(ctx context.Context, id string, l *LoadedTournament, evs []table.Payload) (*LoadedTournament, error) {
 	news := make([]eventstore.NewEvent, len(evs))

@@ -40,6 +40,12 @@ type Registered struct {
 	Name     string `json:"name"`
 }
 
+// Withdrew: a registered player gave up their place before the field was
+// full; the entrants after them move up one place in registration order.
+type Withdrew struct {
+	PlayerID string `json:"player_id"`
+}
+
 // Started: the field is full; Players is the field in registration order.
 type Started struct {
 	Players []string `json:"players"`
@@ -136,6 +142,7 @@ type Ended struct {
 func (Opened) EventType() string          { return "TournamentOpened" }
 func (Secret) EventType() string          { return "TournamentSecret" }
 func (Registered) EventType() string      { return "TournamentPlayerRegistered" }
+func (Withdrew) EventType() string        { return "TournamentPlayerWithdrew" }
 func (Started) EventType() string         { return "TournamentStarted" }
 func (RoundStarted) EventType() string    { return "TournamentRoundStarted" }
 func (TableAssigned) EventType() string   { return "TournamentTableAssigned" }
@@ -145,7 +152,7 @@ func (Ended) EventType() string           { return "TournamentEnded" }
 func (DuplicateResult) EventType() string { return "TournamentDuplicateResult" }
 func (Scored) EventType() string          { return "TournamentScored" }
 
-var events = table.Events(Opened{}, Secret{}, Registered{}, Started{}, RoundStarted{}, TableAssigned{}, ResultRecorded{}, Advanced{}, Ended{}, DuplicateResult{}, Scored{})
+var events = table.Events(Opened{}, Secret{}, Registered{}, Withdrew{}, Started{}, RoundStarted{}, TableAssigned{}, ResultRecorded{}, Advanced{}, Ended{}, DuplicateResult{}, Scored{})
 
 // EventTypes lists the names of a tournament's events, sorted.
 func EventTypes() []string { return events.Names() }

@@ -59,6 +59,7 @@ const (
 var (
 	ErrFull         = &table.Error{Kind: table.KindConflict, Code: "tournament_full"}
 	ErrRegistered   = &table.Error{Kind: table.KindConflict, Code: "already_registered"}
+	ErrNotEntrant   = &table.Error{Kind: table.KindConflict, Code: "not_registered"}
 	ErrNotRunning   = &table.Error{Kind: table.KindConflict, Code: "tournament_not_running"}
 	ErrBadResult    = &table.Error{Kind: table.KindInvalid, Code: "invalid_table_result"}
 	ErrUnknownTable = &table.Error{Kind: table.KindConflict, Code: "not_a_tournament_table"}
@@ -179,6 +180,8 @@ func Apply(s *State, p table.Payload) {
 		s.secret = e.Seed
 	case Registered:
 		s.Entrants = append(s.Entrants, Entrant(e))
+	case Withdrew:
+		s.Entrants = slices.DeleteFunc(s.Entrants, func(x Entrant) bool { return x.PlayerID == e.PlayerID })
 	case Started:
 		s.Status = StatusRunning
 	case RoundStarted:
@@ -286,6 +289,18 @@ func Register(s *State, player, name string, ids IDs) ([]table.Payload, error) {
 		return nil, err
 	}
 	return append(evs, round...), nil
+}
+
+// Withdraw decides a registered player's withdrawal, possible only while the
+// tournament registers (the registration that fills the field starts it).
+func Withdraw(s *State, player string) ([]table.Payload, error) {
+	if s.Status != StatusRegistering {
+		return nil, ErrFull.With("registration is closed: the tournament is %s", s.Status)
+	}
+	if s.Registration(player) < 0 {
+		return nil, ErrNotEntrant.With("you are not registered for this tournament")
+	}
+	return []table.Payload{Withdrew{PlayerID: player}}, nil
 }
 
 // round draws round r of field (in registration order).

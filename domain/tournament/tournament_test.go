@@ -367,3 +367,63 @@ func TestTournamentThreeSeatOpenedUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentWithdraw: a player may give up their place while the
+// tournament registers, and take one again; the field is filled and drawn
+// from those registered when it fills, in their registration order, and the
+// stream with the withdrawal re-decides. Nobody may withdraw who is not
+// registered, nor once the tournament has started.
+func TestTournamentWithdraw(t *testing.T) {
+	var seed cards.Seed
+	seed[0] = 3
+	st := tournament.New()
+	stream := &[]table.Payload{}
+	evs, err := tournament.Open(tournament.Opening{ID: "W", Game: "doudizhu", Variant: "classic", Format: "elimination", Players: 3, HandsPerTable: 1, Stake: 1}, seed)
+	run(t, st, stream, evs, err)
+	ids := &seqIDs{}
+	for _, p := range []string{"a", "b"} {
+		evs, err := tournament.Register(st, p, p, ids)
+		run(t, st, stream, evs, err)
+	}
+	if _, err := tournament.Withdraw(st, "c"); !errors.Is(err, tournament.ErrNotEntrant) {
+		t.Fatalf("withdraw c, never registered: got %v, want not_registered", err)
+	}
+	evs, err = tournament.Withdraw(st, "a")
+	if len(evs) != 1 || evs[0] != (tournament.Withdrew{PlayerID: "a"}) {
+		t.Fatalf("withdraw a: got %v %v, want one TournamentPlayerWithdrew", evs, err)
+	}
+	run(t, st, stream, evs, err)
+	if got := st.Entrants; len(got) != 1 || got[0].PlayerID != "b" {
+		t.Fatalf("after a withdrew: entrants %+v, want b alone", got)
+	}
+	if _, err := tournament.Withdraw(st, "a"); !errors.Is(err, tournament.ErrNotEntrant) {
+		t.Fatalf("withdraw a twice: got %v, want not_registered", err)
+	}
+	// Three registrations fill the field: c, then a again, after b.
+	for _, p := range []string{"c", "a"} {
+		evs, err := tournament.Register(st, p, p, ids)
+		run(t, st, stream, evs, err)
+	}
+	if st.Status != tournament.StatusRunning {
+		t.Fatalf("b, c and a registered in a field of 3: status %s, want running", st.Status)
+	}
+	if f := st.Rounds[0].Field; !slices.Equal(f, []string{"b", "c", "a"}) {
+		t.Fatalf("round 1's field %v, want the registration order b c a", f)
+	}
+	if _, err := tournament.Withdraw(st, "b"); !errors.Is(err, tournament.ErrFull) {
+		t.Fatalf("withdraw once started: got %v, want tournament_full (registration closed)", err)
+	}
+	re, err := tournament.Redecide(*stream)
+	if err != nil {
+		t.Fatalf("re-decide a stream with a withdrawal: %v", err)
+	}
+	if !slices.Equal(re.Rounds[0].Field, st.Rounds[0].Field) {
+		t.Fatalf("re-decided field %v, want %v", re.Rounds[0].Field, st.Rounds[0].Field)
+	}
+	// A withdrawal the decider would refuse does not re-decide.
+	forged := slices.Clone((*stream)[:4])
+	forged = append(forged, tournament.Withdrew{PlayerID: "z"})
+	if _, err := tournament.Redecide(forged); err == nil {
+		t.Fatal("a stream withdrawing a player never registered re-decides")
+	}
+}

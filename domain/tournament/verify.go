@@ -50,6 +50,8 @@ func Redecide(ps []table.Payload) (*State, error) {
 				Seats: o.Seats, Partnerships: o.Partnerships}, seed)
 		case Registered:
 			out, err = Register(s, e.PlayerID, e.Name, ids.from(i))
+		case Withdrew:
+			out, err = Withdraw(s, e.PlayerID)
 		case ResultRecorded:
 			out, err = Record(s, e.TableID, e.Hands, e.Standings, ids.from(i))
 		case DuplicateResult:

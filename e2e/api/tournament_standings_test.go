@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"testing"
 
 	"paiju/api"
@@ -194,5 +195,71 @@ func TestTournamentStandingsWithoutProjections(t *testing.T) {
 	}
 	if v := e.tournament(tv.ID, ann.Token); v.Status != "registering" {
 		t.Fatalf("the tournament: %+v", v)
+	}
+}
+
+// TestTournamentLeave: a registered player may withdraw while the
+// tournament registers, and join again at the end of the order; nobody
+// else may withdraw, nor anyone once the field is full. The projected
+// standings follow the withdrawals.
+func TestTournamentLeave(t *testing.T) {
+	p := newProjEnv(t, 903)
+	a, b, c := p.newPlayer("leaver"), p.newPlayer("stayer"), p.newPlayer("late")
+	r := p.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments", Token: a.Token, Body: map[string]any{
+		"game": "doudizhu", "variant": "classic", "format": "elimination", "players": 3, "hands_per_table": 1,
+	}})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("open: %d %s", r.Status, r.Body)
+	}
+	var tv tournamentView
+	r.Decode(t, &tv)
+	do := func(pl player, verb string, header map[string]string) *apitest.Response {
+		t.Helper()
+		return p.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/" + tv.ID + "/" + verb, Token: pl.Token, Header: header})
+	}
+	for _, pl := range []player{a, b} {
+		if r := do(pl, "join", nil); r.Status != http.StatusOK {
+			t.Fatalf("join: %d %s", r.Status, r.Body)
+		}
+	}
+	if r := do(a, "leave", map[string]string{"Idempotency-Key": "k1"}); r.Status != http.StatusBadRequest || r.Problem(t) != "invalid_condition" {
+		t.Fatalf("a leave with an Idempotency-Key: %d %s, want 400 invalid_condition", r.Status, r.Body)
+	}
+	r = do(a, "leave", nil)
+	if r.Status != http.StatusOK {
+		t.Fatalf("leave: %d %s", r.Status, r.Body)
+	}
+	var after struct {
+		Entrants []struct {
+			PlayerID string `json:"player_id"`
+		} `json:"entrants"`
+		YourStatus *string `json:"your_status"`
+	}
+	r.Decode(t, &after)
+	if len(after.Entrants) != 1 || after.Entrants[0].PlayerID != b.ID || after.YourStatus != nil {
+		t.Fatalf("after the leave: %+v, want the stayer alone and no status for the leaver", after)
+	}
+	for _, pl := range []player{a, c} {
+		if r := do(pl, "leave", nil); r.Status != http.StatusConflict || r.Problem(t) != "not_registered" {
+			t.Fatalf("%s leaving unregistered: %d %s, want 409 not_registered", pl.ID, r.Status, r.Body)
+		}
+	}
+	if r := p.c.Do(apitest.Request{Method: "POST", Path: "/v1/tournaments/NOPE/leave", Token: a.Token}); r.Status != http.StatusNotFound {
+		t.Fatalf("leaving an unknown tournament: %d %s", r.Status, r.Body)
+	}
+	compare(t, p, tv.ID, b.Token, "registering", 1)
+	// The leaver comes back after the stayer; the late one fills the field.
+	for _, pl := range []player{a, c} {
+		if r := do(pl, "join", nil); r.Status != http.StatusOK {
+			t.Fatalf("join: %d %s", r.Status, r.Body)
+		}
+	}
+	tv = p.tournament(tv.ID, b.Token)
+	if tv.Status != "running" || len(tv.Rounds) != 1 || !slices.Equal(tv.Rounds[0].Field, []string{b.ID, a.ID, c.ID}) {
+		t.Fatalf("the field after a leave and a join again: %+v, want running with b, a, c", tv)
+	}
+	compare(t, p, tv.ID, b.Token, "running", 3)
+	if r := do(a, "leave", nil); r.Status != http.StatusConflict || r.Problem(t) != "tournament_full" {
+		t.Fatalf("leaving a running tournament: %d %s, want 409 tournament_full", r.Status, r.Body)
 	}
 }

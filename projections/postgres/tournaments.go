@@ -79,6 +79,7 @@ func finishTournaments(tx *wtx) {
 	var ts []*projections.TournamentEntry
 	var pt []string
 	var ps []*projections.TournamentPlayer
+	var rt, rp []string // the rows of players who withdrew
 	for _, id := range s.order {
 		f := s.folds[id]
 		if f.T == nil {
@@ -98,9 +99,15 @@ func finishTournaments(tx *wtx) {
 		for _, pid := range pids {
 			pt, ps = append(pt, id), append(ps, f.Players[pid])
 		}
+		for pid := range f.Removed {
+			rt, rp = append(rt, id), append(rp, pid)
+		}
 	}
 	if len(reset) > 0 {
 		tx.exec(`DELETE FROM tn_players WHERE tournament_id = ANY($1)`, reset)
+	}
+	if len(rp) > 0 {
+		tx.exec(`DELETE FROM tn_players WHERE (tournament_id, player_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, rt, rp)
 	}
 	if len(ts) > 0 {
 		var ids, games, variants, formats, statuses []string

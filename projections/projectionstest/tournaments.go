@@ -98,7 +98,15 @@ func tournamentLog(seed uint64, players int, keepStates bool) *TournamentLog {
 			st := states[id]
 			evs, err := tournament.Register(st, fmt.Sprintf("%s-p%02d", id, i), fmt.Sprintf("name %d", i), ids)
 			add(id, evs, err)
+			if i == 2 {
+				// The first to register withdraws (the others move up
+				// one place) and registers again last, filling the field.
+				evs, err := tournament.Withdraw(st, id+"-p00")
+				add(id, evs, err)
+			}
 		}
+		evs, err = tournament.Register(states[id], id+"-p00", "name 0", ids)
+		add(id, evs, err)
 		return ids
 	}
 	// Elimination: each table's seats score a random split with one first

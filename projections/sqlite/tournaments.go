@@ -104,6 +104,11 @@ func writeTournament(ctx context.Context, tx *wtx, f *projections.TournamentFold
 			return err
 		}
 	}
+	for id := range f.Removed {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM tn_players WHERE tournament_id = ? AND player_id = ?`, t.ID, id); err != nil {
+			return err
+		}
+	}
 	for id := range f.Changed {
 		p := f.Players[id]
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tn_players

@@ -1,9 +1,9 @@
 // @ts-check
 // People, not only tests, use the app: every visible text keeps a contrast
 // of at least 4.5:1 (3:1 for large text) against its background, on the
-// lobby, a table, the leaderboards, the account page and the room code
-// form, at both sizes; the keyboard reaches every control in order and the
-// focused one shows an outline.
+// lobby, a table, the leaderboards, the account page, the room code form
+// and the tournaments, at both sizes; the keyboard reaches every control in
+// order and the focused one shows an outline.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -95,6 +95,15 @@ test("text contrast on every page at both sizes", { timeout: 180_000 }, async (t
     await page.goto(`${env.server.url}/join`);
     await page.locator("form.room-form .room-message.error").waitFor();
     assert.deepEqual(await lowContrast(page), [], "join by room code");
+    // The tournaments, a format disabled (升级 plays duplicate only), and
+    // a tournament opened from there.
+    await page.goto(`${env.server.url}/tournaments`);
+    await page.locator(".tournament-list ul.listings[data-loaded]").waitFor();
+    await page.selectOption("#tour-kind", "shengji/ningyang");
+    assert.deepEqual(await lowContrast(page), [], "tournaments");
+    await page.locator("form.open-tournament button[type=submit]").click();
+    await page.locator(".tournament[data-loaded]").waitFor();
+    assert.deepEqual(await lowContrast(page), [], "a tournament");
     assert.deepEqual(problems(), []);
     await context.close();
   }

@@ -20,6 +20,9 @@
 /** @typedef {import("./types.js").Room} Room */
 /** @typedef {import("./types.js").TokenList} TokenList */
 /** @typedef {import("./types.js").IssuedToken} IssuedToken */
+/** @typedef {import("./types.js").Tournament} Tournament */
+/** @typedef {import("./types.js").TournamentPage} TournamentPage */
+/** @typedef {import("./types.js").OpenTournament} OpenTournament */
 
 /** An answer other than 2xx (or a network failure: status 0, code "network"). */
 export class ApiError extends Error {
@@ -278,5 +281,34 @@ export class Api {
    */
   leaderboard(game, q = {}) {
     return this.json("GET", `/v1/leaderboards/${encodeURIComponent(game)}`, { query: q });
+  }
+
+  /**
+   * Tournaments, newest first.
+   * @param {{status?: "registering" | "running" | "ended", cursor?: string, limit?: number}} [q]
+   * @returns {Promise<TournamentPage>}
+   */
+  tournaments(q = {}) {
+    return this.json("GET", "/v1/tournaments", { query: q });
+  }
+
+  /** @param {OpenTournament} body @returns {Promise<Tournament>} */
+  openTournament(body) {
+    return this.json("POST", "/v1/tournaments", { body });
+  }
+
+  /** @param {string} id @returns {Promise<Tournament>} */
+  tournament(id) {
+    return this.json("GET", `/v1/tournaments/${encodeURIComponent(id)}`);
+  }
+
+  /** Registers the caller. @param {string} id @returns {Promise<Tournament>} */
+  joinTournament(id) {
+    return this.json("POST", `/v1/tournaments/${encodeURIComponent(id)}/join`, { body: {} });
+  }
+
+  /** Withdraws the caller's registration. @param {string} id @returns {Promise<Tournament>} */
+  leaveTournament(id) {
+    return this.json("POST", `/v1/tournaments/${encodeURIComponent(id)}/leave`, { body: {} });
   }
 }

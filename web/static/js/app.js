@@ -19,6 +19,8 @@
 //   /leaderboards/:game     pages/leaderboards.js
 //   /join                   pages/join.js (a private table's share link: /join#<room code>)
 //   /me                     pages/account.js
+//   /tournaments            pages/tournaments.js
+//   /tournaments/:id        pages/tournament.js
 // Anything else shows "no such page". Links inside the app are plain
 // <a href="/..."> elements: the router catches their clicks.
 
@@ -60,6 +62,8 @@ const routes = [
   { pattern: /^\/leaderboards(?:\/([^/]+))?$/, names: ["game"], load: () => import("./pages/leaderboards.js") },
   { pattern: /^\/join$/, names: [], load: () => import("./pages/join.js") },
   { pattern: /^\/me$/, names: [], load: () => import("./pages/account.js") },
+  { pattern: /^\/tournaments$/, names: [], load: () => import("./pages/tournaments.js") },
+  { pattern: /^\/tournaments\/([^/]+)$/, names: ["id"], load: () => import("./pages/tournament.js") },
 ];
 
 /**

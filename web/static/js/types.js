@@ -35,5 +35,9 @@
 /** @typedef {Schemas["Token"]} Token */
 /** @typedef {Schemas["TokenList"]} TokenList */
 /** @typedef {Schemas["IssuedToken"]} IssuedToken */
+/** @typedef {Schemas["Tournament"]} Tournament */
+/** @typedef {Schemas["TournamentPage"]} TournamentPage */
+/** @typedef {Schemas["TournamentListing"]} TournamentListing */
+/** @typedef {NonNullable<Operations["openTournament"]["requestBody"]>["content"]["application/json"]} OpenTournament */
 
 export {};

@@ -225,9 +225,11 @@ export function render(root, _params, ctx) {
   const links = el("p", "links");
   const lb = el("a", undefined, t("nav.leaderboards"));
   lb.href = "/leaderboards";
+  const tn = el("a", undefined, t("nav.tournaments"));
+  tn.href = "/tournaments";
   const vf = el("a", undefined, t("nav.verify"));
   vf.href = "/verify";
-  links.append(lb, " · ", vf);
+  links.append(lb, " · ", tn, " · ", vf);
 
   const forms = el("div", "lobby-forms");
   forms.append(quick, create, roomForm(ctx).element);
