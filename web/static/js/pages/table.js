@@ -990,7 +990,8 @@ export function render(root, params, ctx) {
       }
     }
     // 提示: the bot's choice for the seat (one /legal request), shown selected.
-    const gameTurn = (legalEmpty ?? l).actions.some((a) => !TABLE_TYPES.has(a.type));
+    const empty = legalEmpty ?? l;
+    const gameTurn = empty.extend.length > 0 || empty.actions.some((a) => !TABLE_TYPES.has(a.type));
     if (gameTurn && v.phase !== "drawing" && v.game !== "niuniu") {
       const b = el("button", "secondary hint", t("table.hint"));
       b.type = "button";
