@@ -1,8 +1,11 @@
 // @ts-check
-// The table page: the caller's hand as cards, every seat (name, cards
-// left, who is on turn and the turn clock), the public plays, the legal
-// actions as buttons, card plays by selection, 托管, the last settlement
-// and its replay link. It follows the table live: each burst of events on
+// The table page: the seats around the table (the caller at the bottom;
+// name, cards left, who is on turn and the turn clock), each seat's move
+// in the trick in front of it, the public facts, the caller's hand sorted
+// in the game's order with the legal actions as buttons kept on screen
+// (the dock), card plays by selection, 提示 (the bot's choice, selected by
+// one /legal?hint=true), 升级's draw-all and last trick, 托管, the last
+// settlement and its replay link. It follows the table live: each burst of events on
 // the stream (/stream?legal=true with a ticket) fetches the view again.
 // The legal actions for the empty selection come from the stream's legal
 // message of the view's version when it brought one (it does for a seat
@@ -32,7 +35,6 @@ register({
     "table.trick": "本轮出牌",
     "table.lastTrick": "上一轮",
     "table.showLastTrick": "看上一轮",
-    "table.moveOf": "{name}：{move}",
     "table.passed": "不出",
     "table.hint": "提示",
     "table.noHint": "没有可以提示的出法。",
@@ -45,7 +47,6 @@ register({
     "table.trick": "This trick",
     "table.lastTrick": "Last trick",
     "table.showLastTrick": "Show the last trick",
-    "table.moveOf": "{name}: {move}",
     "table.passed": "Pass",
     "table.hint": "Hint",
     "table.noHint": "No play to suggest.",
@@ -1028,6 +1029,7 @@ export function render(root, params, ctx) {
     if (selection.length > 0) {
       const c = el("button", "secondary", t("table.clear"));
       c.type = "button";
+      c.dataset.action = "clear";
       c.addEventListener("click", () => {
         hand?.clear();
         void select([]);
