@@ -401,6 +401,8 @@ type legalResponse struct {
 	service.LegalPage
 	// Deadline is when the caller's time to act runs out, if it is running.
 	Deadline *time.Time `json:"deadline,omitempty"`
+	// Hint is the bot's choice for the caller's own seat (?hint=true).
+	Hint *table.Action `json:"hint,omitempty"`
 }
 
 // legalEnvelope is what the fields legalResponse adds to a LegalPage take at
@@ -433,8 +435,18 @@ func selection(r *http.Request) ([]cards.Card, error) {
 // ETag (legalETag): a client that sends it back in If-None-Match gets a 304
 // before any legal action is listed, and a tag kept by one seat, or for one
 // selection, never matches another's answer, whatever key a cache uses.
+//
+// With ?hint=true a player seated at the table also gets the game's bot's
+// choice for its seat (hint), and, without a selection, the answer is
+// narrowed to the hint's cards: one request shows the hint selected. A
+// watcher, a spectator or the auditor gets no hint: it is the player's.
 func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 	selected, err := selection(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	wantHint, err := boolQuery(r, "hint")
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -447,10 +459,22 @@ func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r.Context())
 	seat := service.ViewerSeat(l.State, c.playerID, c.auditor)
 	etag := legalETag(l.State.Version, seat, selected)
+	if wantHint {
+		etag = etag[:len(etag)-1] + `.hint"`
+	}
 	// What a Timed game allows changes with the clock, not only with the
 	// version, so its legal actions are always computed afresh.
 	if _, timed := l.State.Rules.(table.Timed); !timed && notModifiedTag(w, r, etag) {
 		return
+	}
+	var hint *table.Action
+	if wantHint && !c.auditor && seat >= 0 && l.State.SeatOf(c.playerID) == seat {
+		if a, ok := s.Tables.Hint(l.State, seat); ok {
+			hint = &a
+			if len(selected) == 0 {
+				selected = a.Cards
+			}
+		}
 	}
 	page, err := s.Tables.LegalPage(l.State, seat, selected, legalBounds)
 	if err != nil {
@@ -458,7 +482,22 @@ func (s *server) legalActions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("ETag", etag)
-	s.writeLegal(w, &legalResponse{Version: l.State.Version, LegalPage: page, Deadline: deadlineOf(l.State, seat)})
+	s.writeLegal(w, &legalResponse{Version: l.State.Version, LegalPage: page, Deadline: deadlineOf(l.State, seat), Hint: hint})
+}
+
+// boolQuery reads a query parameter that is "true" or "false" (absent or
+// empty is false); any other value is 400 invalid_query.
+func boolQuery(r *http.Request, name string) (bool, error) {
+	if r.URL.RawQuery == "" {
+		return false, nil
+	}
+	switch r.URL.Query().Get(name) {
+	case "", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	}
+	return false, problem(http.StatusBadRequest, "invalid_query", name+" must be true or false")
 }
 
 type eventsResponse struct {

@@ -81,6 +81,12 @@ func appendLegal(b []byte, resp *legalResponse) ([]byte, bool) {
 			return b, false
 		}
 	}
+	if resp.Hint != nil {
+		b = append(b, `,"hint":`...)
+		if b, ok = table.AppendActionJSON(b, resp.Hint); !ok {
+			return b, false
+		}
+	}
 	return append(b, "}\n"...), true
 }
 

@@ -76,6 +76,9 @@ func randomLegalResponse(rng *rand.Rand) *legalResponse {
 		dl := time.UnixMilli(rng.Int64N(4e12)).UTC()
 		resp.Deadline = &dl
 	}
+	if rng.IntN(3) == 0 {
+		resp.Hint = &table.Action{Type: str(), As: str(), Cards: list()}
+	}
 	return resp
 }
 

@@ -37,6 +37,9 @@ type Tables interface {
 	// LegalPage lists what seat may do now, by the service's clock,
 	// narrowed to the selected cards within b.
 	LegalPage(st *table.State, seat int, selected []cards.Card, b service.Bounds) (service.LegalPage, error)
+	// Hint is the game's bot's choice for seat now, from what the seat may
+	// see; false when there is none (no bot, the seat not awaited).
+	Hint(st *table.State, seat int) (table.Action, bool)
 	// GameNames lists the games tables can be opened for.
 	GameNames() []string
 	// Quick seats the caller at an open table of a kind, or opens one;

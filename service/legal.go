@@ -312,3 +312,17 @@ func summaryPage(sum table.HoldingSummary, selected []cards.Card, order []cards.
 	sortByHand(page.Extend, order)
 	return page, true
 }
+
+// Hint is the game's bot's choice for seat now (table.BotMove), offered to
+// the seat's player as a hint: it is decided from the seat's own view and
+// legal actions only, never from the state, so it tells the seat nothing it
+// may not see. False when the game has no bot, the table is closed or
+// between deals, or the game does not await the seat.
+func (s *Service) Hint(st *table.State, seat int) (table.Action, bool) {
+	if seat < 0 || st.Closed || st.G == nil || !st.InDeal {
+		return table.Action{}, false
+	}
+	a, ok := table.BotMove(st, seat, s.cfg.Clock.Now())
+	a.At = time.Time{}
+	return a, ok
+}

@@ -55,13 +55,14 @@ type State struct {
 	declined   int        // seats that declined going alone so far
 
 	turn     int
-	last     *play      // the play to beat; nil when the player on turn leads
-	passes   int        // passes in a row since last
-	lastLead int        // who led the current trick
-	trick    int        // points played in the current trick
-	captured [seats]int // points taken in tricks per seat
-	finish   []int      // seats out, in order
-	plays    [seats]int // plays made by each seat this deal
+	last     *play       // the play to beat; nil when the player on turn leads
+	passes   int         // passes in a row since last
+	moves    climb.Moves // each seat's move in the current trick, for the views
+	lastLead int         // who led the current trick
+	trick    int         // points played in the current trick
+	captured [seats]int  // points taken in tricks per seat
+	finish   []int       // seats out, in order
+	plays    [seats]int  // plays made by each seat this deal
 	awards   []Award
 }
 
@@ -186,6 +187,7 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		if s.last == nil {
 			s.lastLead = e.Seat
 		}
+		s.moves.Play(e.Seat, e.Cards, s.last == nil)
 		// The reading's order within its type comes from the cards
 		// (variant.refine), which the event records.
 		s.last = &play{seat: e.Seat, cards: slices.Clone(e.Cards), reading: s.v.refine(e.Reading, e.Cards)}
@@ -200,6 +202,7 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 	case PlayerOut:
 		s.finish = append(s.finish, e.Seat)
 	case PlayPassed:
+		s.moves.Pass(e.Seat)
 		s.passes++
 		s.turn = s.nextWithCards(e.Seat)
 	case TrickEnded:
@@ -229,6 +232,7 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.bothCopies, s.called, s.revealed = false, false, false
 	s.friend, s.soloist, s.declined = -1, -1, 0
 	s.last, s.passes, s.trick = nil, 0, 0
+	s.moves = climb.Moves{}
 	s.captured = [seats]int{}
 	s.finish = nil
 	s.plays = [seats]int{}

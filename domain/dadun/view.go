@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -60,7 +61,12 @@ type GameView struct {
 	CardsLeft   []int     `json:"cards_left"`   // per seat
 	Finish      []int     `json:"finish"`       // seats out, in order (头游 first)
 	Plays       []int     `json:"plays"`        // plays made per seat this deal
-	Awards      []Award   `json:"awards"`       // plays that earned 盾 awards this deal
+	// TrickMoves is each seat's move in the current trick, by seat: the
+	// cards it played, a pass, or null before it moves. A lead clears the
+	// trick before it, whose moves stay shown until then. Public: every
+	// viewer sees them. Null before the first deal.
+	TrickMoves []*climb.MoveView `json:"trick_moves"`
+	Awards     []Award           `json:"awards"` // plays that earned 盾 awards this deal
 	// Hands holds every seat's cards, for the auditor only.
 	Hands [][]cards.Card `json:"hands,omitempty"`
 }
@@ -110,6 +116,7 @@ func (r *Rules) View(s *State, seat int) table.View {
 		g.CardsLeft = s.cardsLeft()
 		g.Captured = slices.Clone(s.captured[:])
 		g.Plays = slices.Clone(s.plays[:])
+		g.TrickMoves = s.moves.View(seats)
 	}
 	if s.soloist >= 0 {
 		g.Soloist = table.Seat(s.soloist)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"paiju/domain/cards"
+	"paiju/domain/climb"
 	"paiju/domain/table"
 )
 
@@ -84,6 +85,7 @@ type State struct {
 	turn   int
 	last   *play         // the play to beat; nil when the player on turn leads
 	passes int           // passes in a row since last
+	moves  climb.Moves   // each seat's move in the current trick, for the views
 	plays  [maxSeats]int // plays made by each seat this deal
 
 	// match is never nil and never modified: Evolve replaces it (copy on
@@ -360,10 +362,12 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		case Rocket:
 			s.rockets++
 		}
+		s.moves.Play(e.Seat, e.Cards, s.last == nil)
 		s.last = &play{seat: e.Seat, cards: slices.Clone(e.Cards), reading: e.Reading}
 		s.passes = 0
 		s.turn = s.next(e.Seat)
 	case PlayPassed:
+		s.moves.Pass(e.Seat)
 		s.passes++
 		s.turn = s.next(e.Seat)
 		if s.passes == s.v.seats-1 {
@@ -416,6 +420,7 @@ func (s *State) startDeal(e table.HandDealt) {
 	s.open, s.bombs, s.rockets = false, 0, 0
 	s.doubleWords, s.doubled, s.doubleBack = 0, [maxSeats]bool{}, false
 	s.last, s.passes = nil, 0
+	s.moves = climb.Moves{}
 	s.plays = [maxSeats]int{}
 	for i := range s.v.seats {
 		if ps := s.match.seatPlayers[i]; len(ps) == 0 || ps[len(ps)-1] != s.Players[i] {

@@ -52,6 +52,11 @@ type GameView struct {
 	// is hidden (-1, null in JSON) above 2 (see View).
 	CardsLeft SeatCounts `json:"cards_left"`
 	Plays     []int      `json:"plays"` // plays made per seat this deal
+	// TrickMoves is each seat's move in the current trick, by seat: the
+	// cards it played, a pass, or null before it moves. A lead clears the
+	// trick before it, whose moves stay shown until then. Public: every
+	// viewer sees them. Null before the first deal.
+	TrickMoves []*climb.MoveView `json:"trick_moves"`
 	// Hands holds every seat's cards, for the auditor only.
 	Hands [][]cards.Card `json:"hands,omitempty"`
 }
@@ -153,6 +158,7 @@ func (r *Rules) View(s *State, seat int) table.View {
 		g.FirstBidder = table.Seat(s.firstSeat)
 		g.CardsLeft = s.countsSeenBy(seat)
 		g.Plays = slices.Clone(s.plays[:s.v.seats])
+		g.TrickMoves = s.moves.View(s.v.seats)
 	}
 	g.Cap = s.v.opt.cap
 	if s.v.opt.double && s.landlord >= 0 {

@@ -41,11 +41,12 @@ type State struct {
 	played cards.Multiset // every card played this deal
 
 	turn     int
-	last     *play      // the play to beat; nil when the player on turn leads
-	passes   int        // passes in a row since last
-	finish   []int      // seats out, in order
-	plays    [seats]int // plays made by each seat this deal
-	lastLead int        // who led the current trick
+	last     *play       // the play to beat; nil when the player on turn leads
+	passes   int         // passes in a row since last
+	moves    climb.Moves // each seat's move in the current trick, for the views
+	finish   []int       // seats out, in order
+	plays    [seats]int  // plays made by each seat this deal
+	lastLead int         // who led the current trick
 
 	// 相 of the option "bomb_bonus": each seat's bombs this deal and its
 	// largest bomb's 相 (its card count; 7 for the joker bomb).
@@ -122,12 +123,14 @@ func (r *Rules) Evolve(s *State, p table.Payload) *State {
 		if s.last == nil {
 			s.lastLead = e.Seat
 		}
+		s.moves.Play(e.Seat, e.Cards, s.last == nil)
 		s.last = &play{seat: e.Seat, cards: slices.Clone(e.Cards), reading: e.Reading}
 		s.passes = 0
 		s.turn = s.nextWithCards(e.Seat)
 	case PlayerOut:
 		s.finish = append(s.finish, e.Seat)
 	case PlayPassed:
+		s.moves.Pass(e.Seat)
 		s.passes++
 		s.turn = s.nextWithCards(e.Seat)
 	case TrickEnded:
@@ -158,6 +161,7 @@ func (s *State) startDeal(e table.HandDealt) {
 	}
 	s.played = cards.Multiset{}
 	s.last, s.passes = nil, 0
+	s.moves = climb.Moves{}
 	s.finish = nil
 	s.plays = [seats]int{}
 	s.bombs, s.xiang = [seats]int{}, [seats]int{}

@@ -32,6 +32,11 @@ type GameView struct {
 	CardsLeft []int     `json:"cards_left"` // per seat
 	Finish    []int     `json:"finish"`     // seats out, in order (头游 first)
 	Plays     []int     `json:"plays"`      // plays made per seat this deal
+	// TrickMoves is each seat's move in the current trick, by seat: the
+	// cards it played, a pass, or null before it moves. A lead clears the
+	// trick before it, whose moves stay shown until then. Public: every
+	// viewer sees them. Null before the first deal.
+	TrickMoves []*climb.MoveView `json:"trick_moves"`
 	// Match is the match of the option "hands"; absent without it.
 	Match *MatchView `json:"match,omitempty"`
 	// Hands holds every seat's cards, for the auditor only.
@@ -79,6 +84,7 @@ func (r *Rules) View(s *State, seat int) table.View {
 		g.Leader = table.Seat(s.lastLead)
 		g.CardsLeft = s.cardsLeft()
 		g.Plays = slices.Clone(s.plays[:])
+		g.TrickMoves = s.moves.View(seats)
 	}
 	if r.v.matchHands > 0 {
 		g.Match = &MatchView{Hands: r.v.matchHands, Played: s.settled, Over: s.matchOver, Sides: sideStandings(s.totals[:])}

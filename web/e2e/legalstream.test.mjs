@@ -199,7 +199,7 @@ async function clickMove(page, v) {
         await playBtn.first().click();
         done = true;
       } else {
-        await page.locator(".actions button.secondary").click(); // clear the selection
+        await page.locator('.actions button[data-action="clear"]').click(); // clear the selection
         await ready(page);
       }
     }

@@ -140,7 +140,7 @@ test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_
           played++;
           done = true;
         } else {
-          await page.locator(".actions button.secondary").click(); // clear the selection
+          await page.locator('.actions button[data-action="clear"]').click(); // clear the selection
           await waitReady(page);
         }
       }

@@ -244,3 +244,61 @@ export function renderNiuniu(cards, bull) {
   el.append(three, two);
   return el;
 }
+
+/** The climbing games' rank order, lowest first (斗地主, 双扣, 打盾: 2 above A, the jokers on top). */
+const CLIMB_RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "BJ", "RJ"];
+/** Suits in display order. */
+const SUIT_ORDER = ["S", "H", "C", "D"];
+
+/**
+ * @typedef {Object} SortOrder
+ * @property {string} game the game's name
+ * @property {string[][] | null} [trumpOrder] 升级: every trump, highest first, in classes (the view's trump_order; null while the caller may not know the trump)
+ * @property {string[] | null} [sideOrder] 升级: a side suit's ranks, highest first (the view's side_order)
+ */
+
+/**
+ * The cards in the game's own display order: the climbing games from 3 up
+ * to 2 and the jokers, then ♠ ♥ ♣ ♦ within a rank; 升级 its trumps first,
+ * highest first, then each side suit (♠ ♥ ♣ ♦) highest first. A 升级 hand
+ * whose trump the caller may not know yet keeps the order it came in (the
+ * server's, which does not depend on the trump). Other games keep theirs.
+ * @param {readonly string[]} cards
+ * @param {SortOrder} order
+ * @returns {string[]}
+ */
+export function sortCards(cards, order) {
+  const out = [...cards];
+  /** @type {(c: string) => number} */
+  let key;
+  switch (order.game) {
+    case "doudizhu":
+    case "shuangkou":
+    case "dadun":
+      key = (c) => {
+        const p = parseCard(c);
+        if (!p) return 1000;
+        return CLIMB_RANKS.indexOf(p.rank) * 4 + (p.suit ? SUIT_ORDER.indexOf(p.suit) : 0);
+      };
+      break;
+    case "shengji": {
+      if (!order.trumpOrder || !order.sideOrder) return out;
+      /** @type {Map<string, number>} */
+      const trump = new Map();
+      order.trumpOrder.forEach((cls, i) => cls.forEach((c) => trump.set(c, i)));
+      const side = order.sideOrder;
+      key = (c) => {
+        const t = trump.get(c);
+        if (t !== undefined) return t * 4 + SUIT_ORDER.indexOf(parseCard(c)?.suit ?? "S");
+        const p = parseCard(c);
+        if (!p || !p.suit) return 100000;
+        return 1000 + SUIT_ORDER.indexOf(p.suit) * 100 + Math.max(0, side.indexOf(p.rank));
+      };
+      break;
+    }
+    default:
+      return out;
+  }
+  // A stable sort: equal cards (two decks) keep their order.
+  return out.map((c, i) => ({ c, i, k: key(c) })).sort((a, b) => a.k - b.k || a.i - b.i).map((x) => x.c);
+}

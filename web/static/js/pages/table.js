@@ -1,8 +1,11 @@
 // @ts-check
-// The table page: the caller's hand as cards, every seat (name, cards
-// left, who is on turn and the turn clock), the public plays, the legal
-// actions as buttons, card plays by selection, 托管, the last settlement
-// and its replay link. It follows the table live: each burst of events on
+// The table page: the seats around the table (the caller at the bottom;
+// name, cards left, who is on turn and the turn clock), each seat's move
+// in the trick in front of it, the public facts, the caller's hand sorted
+// in the game's order with the legal actions as buttons kept on screen
+// (the dock), card plays by selection, 提示 (the bot's choice, selected by
+// one /legal?hint=true), 升级's draw-all and last trick, 托管, the last
+// settlement and its replay link. It follows the table live: each burst of events on
 // the stream (/stream?legal=true with a ticket) fetches the view again.
 // The legal actions for the empty selection come from the stream's legal
 // message of the view's version when it brought one (it does for a seat
@@ -20,11 +23,38 @@
 // are shown.
 
 import { ApiError } from "../api.js";
-import { cardName, renderBacks, renderCard, renderHand, renderNiuniu, trumpSet } from "../cards.js";
+import { cardName, renderHand, renderNiuniu, sortCards, trumpSet } from "../cards.js";
 import { kindName } from "../games.js";
 import { activeOptions } from "../options.js";
 import { gameFacts, settlementFacts } from "./gamefacts.js";
-import { t as tr } from "../i18n.js";
+import { register, t as tr } from "../i18n.js";
+
+register({
+  zh: {
+    "table.felt": "牌桌",
+    "table.trick": "本轮出牌",
+    "table.lastTrick": "上一轮",
+    "table.showLastTrick": "看上一轮",
+    "table.passed": "不出",
+    "table.hint": "提示",
+    "table.noHint": "没有可以提示的出法。",
+    "table.drawAll": "一键摸牌",
+    "table.drawStop": "停止摸牌",
+    "table.canDeclare": "可以亮主了：现在选牌亮主，或再点“一键摸牌”接着摸。",
+  },
+  en: {
+    "table.felt": "The table",
+    "table.trick": "This trick",
+    "table.lastTrick": "Last trick",
+    "table.showLastTrick": "Show the last trick",
+    "table.passed": "Pass",
+    "table.hint": "Hint",
+    "table.noHint": "No play to suggest.",
+    "table.drawAll": "Draw all",
+    "table.drawStop": "Stop drawing",
+    "table.canDeclare": "You can declare now: pick the cards to declare, or press “Draw all” again to go on.",
+  },
+});
 
 /** @typedef {import("../app.js").AppContext} AppContext */
 /** @typedef {import("../types.js").Table} Table */
@@ -143,26 +173,74 @@ function el(tag, className, text) {
 }
 
 /**
- * The plays on the table that everyone sees, as {seat, cards} rows: the
- * play to beat in the climbing games, the running trick in 升级.
- * @param {Table} v
- * @returns {{seat: number, cards: string[]}[]}
+ * One seat's move in the trick shown: the cards it played, or a pass.
+ * @typedef {{seat: number, cards: string[] | null, pass: boolean}} Move
  */
-function publicPlays(v) {
+
+/**
+ * The moves on the table that everyone sees, one per seat that has moved:
+ * in the climbing games each seat's move in the current trick (its play or
+ * its pass; the play to beat alone from a server whose view does not carry
+ * them); in 升级 the running trick, or the last trick won while none runs or
+ * when last asks for it.
+ * @param {Table} v
+ * @param {boolean} last 升级: show the last trick won
+ * @returns {Move[]}
+ */
+function tableMoves(v, last) {
   switch (v.game) {
     case "doudizhu":
     case "shuangkou":
     case "dadun": {
-      const lp = v.game_state.last_play;
-      return lp && lp.cards ? [{ seat: lp.seat, cards: lp.cards }] : [];
+      const gs = v.game_state;
+      const moves = gs.trick_moves;
+      if (!moves) {
+        const lp = gs.last_play;
+        return lp && lp.cards ? [{ seat: lp.seat, cards: lp.cards, pass: false }] : [];
+      }
+      /** @type {Move[]} */
+      const out = [];
+      moves.forEach((m, seat) => {
+        if (!m) return;
+        out.push("cards" in m ? { seat, cards: m.cards, pass: false } : { seat, cards: null, pass: true });
+      });
+      return out;
     }
     case "shengji": {
-      const trick = v.game_state.trick && v.game_state.trick.length > 0 ? v.game_state.trick : v.game_state.last_trick;
-      return (trick ?? []).map((p) => ({ seat: p.seat, cards: p.cards }));
+      const running = v.game_state.trick && v.game_state.trick.length > 0;
+      const trick = running && !last ? v.game_state.trick : v.game_state.last_trick;
+      return (trick ?? []).map((p) => ({ seat: p.seat, cards: p.cards, pass: false }));
     }
     case "niuniu":
       return [];
   }
+}
+
+/**
+ * Where each seat sits around the table, seen from viewer's seat (at the
+ * bottom; seat 0 for one who holds none): the next seat in turn to its
+ * right, as at a real table. Null when the game seats more than four (牛牛),
+ * whose seats are listed instead.
+ * @param {number} n seats
+ * @param {number} viewer
+ * @returns {((seat: number) => string) | null}
+ */
+function placeSeats(n, viewer) {
+  /** @type {Record<number, string[]>} */
+  const ring = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
+  const pos = ring[n];
+  if (!pos) return null;
+  return (seat) => pos[(seat - viewer + n) % n] ?? "top";
+}
+
+/**
+ * The game's display order for cards (sortCards) as the view tells it.
+ * @param {Table} v
+ * @returns {import("../cards.js").SortOrder}
+ */
+function orderOf(v) {
+  if (v.game === "shengji") return { game: v.game, trumpOrder: v.game_state.trump_order, sideOrder: v.game_state.side_order };
+  return { game: v.game };
 }
 
 /**
@@ -252,7 +330,17 @@ export function render(root, params, ctx) {
   const tableRow = el("div", "table-actions");
   const settleEl = el("section", "settlement");
   const arrangeEl = el("div", "arrangement");
-  page.append(title, info, rulesEl, status, announce, seatsEl, publicEl, handBox, actionsEl, tableRow, settleEl);
+  // The table: the seats around it (the caller at the bottom), the moves
+  // of the trick in front of each seat, the public facts in the middle.
+  const felt = el("div", "felt");
+  felt.setAttribute("role", "group");
+  felt.setAttribute("aria-label", t("table.felt"));
+  felt.append(seatsEl, publicEl);
+  // The caller's hand and its actions: kept on screen (sticky at the
+  // bottom of a small screen) however long the table above.
+  const dock = el("div", "dock");
+  dock.append(handBox, actionsEl);
+  page.append(title, info, rulesEl, status, announce, felt, dock, tableRow, settleEl);
   root.append(page);
 
   // --- Share and export (js/tableextras.js), apart from the play: a private
@@ -273,6 +361,18 @@ export function render(root, params, ctx) {
   let hand = null;
   /** @type {string[]} */
   let selection = [];
+  /** What the shown hand was drawn from (its cards, order and trump marks): redrawn when it changes. */
+  let handKey = "";
+  /** 升级: the last trick is shown instead of the running one. */
+  let showLast = false;
+  /** The hint shown (提示), until the selection or the table changes. */
+  /** @type {Action | null} */
+  let hinted = null;
+  /** 升级: drawing every card in turn (一键摸牌), and the declarations possible when it last looked. */
+  let drawingAll = false;
+  /** @type {Set<string>} */
+  let declarable = new Set();
+  let drawPending = false;
   let closed = false;
   let busy = false;
   /** @type {EventSource | null} */
@@ -449,6 +549,7 @@ export function render(root, params, ctx) {
           return;
         }
         if (sel.length === 0 && selection.length > 0 && !handChanged) hand?.clear();
+        if (view && view.version !== v.version) hinted = null;
         view = v;
         legalEmpty = empty;
         legal = sel.length > 0 ? l : empty;
@@ -456,6 +557,7 @@ export function render(root, params, ctx) {
         lastVersion = Math.max(lastVersion, v.version);
         draw(handChanged);
         page.dataset.ready = "true";
+        autoDraw();
         return;
       }
     } catch (err) {
@@ -535,7 +637,7 @@ export function render(root, params, ctx) {
     drawRules(v);
     drawSeats(v);
     drawPublic(v);
-    if (redrawHand || !hand) drawHand(v);
+    if (redrawHand || !hand || handKeyOf(v) !== handKey) drawHand(v);
     drawArrangement(v);
     drawActions(v);
     drawSettlement(v);
@@ -558,10 +660,13 @@ export function render(root, params, ctx) {
   function drawSeats(v) {
     const left = cardsLeft(v);
     const landlord = v.game === "doudizhu" ? v.game_state.landlord : null;
+    const place = placeSeats(v.seats.length, v.seat ?? 0);
+    felt.classList.toggle("ring", place !== null);
     seatsEl.replaceChildren(
       ...v.seats.map((s, i) => {
         const li = el("li", "seat");
         li.dataset.seat = String(s.seat);
+        if (place) li.dataset.pos = place(s.seat);
         const onTurn = v.turn === s.seat;
         li.dataset.turn = onTurn ? "true" : "false";
         if (onTurn) li.setAttribute("aria-current", "true");
@@ -611,7 +716,6 @@ export function render(root, params, ctx) {
   function drawPublic(v) {
     publicEl.replaceChildren();
     const name = (/** @type {number} */ seat) => v.seats[seat]?.name ?? t("table.seatN", { n: seat + 1 });
-    const plays = publicPlays(v);
     const h = el("h2", undefined, t("table.public"));
     publicEl.append(h);
     if (v.game === "doudizhu") {
@@ -660,30 +764,80 @@ export function render(root, params, ctx) {
       }
     }
     publicEl.append(...gameFacts(v, name));
-    if (plays.length === 0 && v.game !== "niuniu") publicEl.append(el("p", "muted", t("table.noPlays")));
+    drawTrick(v, name);
+  }
+
+  /**
+   * The moves of the trick, each in front of its seat: the cards played (the
+   * one winning so far starred), or the word for a pass. 升级 can show the
+   * last trick won instead of the running one (a toggle).
+   * @param {Table} v
+   * @param {(seat: number) => string} name
+   */
+  function drawTrick(v, name) {
+    if (v.game === "niuniu") return;
+    const gs = v.game_state;
+    const running = v.game === "shengji" && !!v.game_state.trick && v.game_state.trick.length > 0;
+    const hasLast = v.game === "shengji" && !!v.game_state.last_trick && v.game_state.last_trick.length > 0;
+    if (!running || !hasLast) showLast = false;
+    const moves = tableMoves(v, showLast);
+    const place = placeSeats(v.seats.length, v.seat ?? 0);
+    const trick = el("div", "trick");
+    trick.setAttribute("role", "group");
+    const lastShown = v.game === "shengji" && (showLast || (!running && hasLast));
+    trick.classList.toggle("last", lastShown);
+    trick.setAttribute("aria-label", lastShown ? t("table.lastTrick") : t("table.trick"));
+    if (running && hasLast) {
+      const tg = el("button", "toggle last-trick secondary", t("table.showLastTrick"));
+      tg.type = "button";
+      tg.dataset.action = "last-trick";
+      tg.setAttribute("aria-pressed", showLast ? "true" : "false");
+      tg.addEventListener("click", () => {
+        showLast = !showLast;
+        const cur = view;
+        if (cur) keepFocus(() => drawPublic(cur));
+      });
+      publicEl.append(tg);
+    }
+    if (lastShown) trick.append(el("p", "trick-label", t("table.lastTrick")));
+    if (moves.length === 0) {
+      publicEl.append(el("p", "muted", t("table.noPlays")));
+      return;
+    }
+    // The play to beat (climbing games) or winning the trick so far (升级).
+    const best = v.game === "shengji" ? (lastShown ? null : v.game_state.trick_winner) : "last_play" in gs ? gs.last_play?.seat ?? null : null;
     const trumps = v.game === "shengji" ? trumpSet(v.game_state.trump_order) : new Set();
-    for (const p of plays) {
+    const order = orderOf(v);
+    for (const m of moves) {
       const row = el("div", "play");
-      row.dataset.seat = String(p.seat);
-      if (v.game === "shengji" && v.game_state.trick_winner === p.seat) row.classList.add("winning");
-      row.append(el("span", "who", name(p.seat)), renderHand(p.cards, { trumps, label: t("table.playOf", { name: name(p.seat) }) }).el);
-      publicEl.append(row);
+      row.dataset.seat = String(m.seat);
+      if (place) row.dataset.pos = place(m.seat);
+      if (m.seat === best) row.classList.add("winning");
+      row.append(el("span", "who", name(m.seat)));
+      if (m.pass || !m.cards) {
+        row.classList.add("pass");
+        row.append(el("span", "pass-word", t("table.passed")));
+      } else {
+        row.append(renderHand(sortCards(m.cards, order), { trumps, label: t("table.playOf", { name: name(m.seat) }) }).el);
+      }
+      trick.append(row);
     }
-    // Other seats' hands, face down, by count.
-    const left = cardsLeft(v);
-    const others = el("div", "others");
-    for (const s of v.seats) {
-      const n = left[s.seat];
-      if (s.seat === v.seat || n === null || n === undefined || n === 0) continue;
-      const d = el("div", "other");
-      d.append(el("span", "who", name(s.seat)), renderBacks(Math.min(n, 27), t("table.cardsLeftOf", { name: name(s.seat), n })));
-      others.append(d);
-    }
-    if (others.childElementCount > 0) publicEl.append(others);
+    publicEl.append(trick);
+  }
+
+  /**
+   * What the hand is drawn from: its cards in display order and the trumps
+   * marked.
+   * @param {Table} v
+   */
+  function handKeyOf(v) {
+    const trumps = v.game === "shengji" ? [...trumpSet(v.game_state.trump_order)].join(",") : "";
+    return `${v.seat}|${sortCards(v.hand, orderOf(v)).join(",")}|${trumps}`;
   }
 
   /** @param {Table} v */
   function drawHand(v) {
+    handKey = handKeyOf(v);
     handBox.replaceChildren(el("h2", undefined, v.seat === null ? t("table.watching") : t("table.yourHand")));
     hand = null;
     if (v.seat === null) {
@@ -697,7 +851,7 @@ export function render(root, params, ctx) {
       return;
     }
     const trumps = v.game === "shengji" ? trumpSet(v.game_state.trump_order) : undefined;
-    hand = renderHand(v.hand, {
+    hand = renderHand(sortCards(v.hand, orderOf(v)), {
       selectable: true,
       label: t("table.yourHand"),
       ...(trumps ? { trumps } : {}),
@@ -727,6 +881,7 @@ export function render(root, params, ctx) {
    */
   async function select(sel) {
     selection = sel;
+    if (hinted && !sameCards(cardsOf(hinted) ?? [], sel)) hinted = null;
     page.dataset.ready = "false";
     const seq = ++loadSeq;
     loadingVersion = 0;
@@ -841,6 +996,33 @@ export function render(root, params, ctx) {
         }
       }
     }
+    // 提示: the bot's choice for the seat (one /legal request), shown selected.
+    const empty = legalEmpty ?? l;
+    const gameTurn = empty.extend.length > 0 || empty.actions.some((a) => !TABLE_TYPES.has(a.type));
+    if (gameTurn && v.phase !== "drawing" && v.game !== "niuniu") {
+      const b = el("button", "secondary hint", t("table.hint"));
+      b.type = "button";
+      b.dataset.action = "hint";
+      b.addEventListener("click", () => void showHint());
+      actionsEl.append(b);
+    }
+    // 升级's draw: one click draws every card in turn (autoDraw), until a
+    // new declaration becomes possible or the caller stops it.
+    if (v.game === "shengji" && v.phase === "drawing") {
+      const b = el("button", "secondary toggle draw-all", drawingAll ? t("table.drawStop") : t("table.drawAll"));
+      b.type = "button";
+      b.dataset.action = "draw-all";
+      b.setAttribute("aria-pressed", drawingAll ? "true" : "false");
+      b.addEventListener("click", () => {
+        drawingAll = !drawingAll;
+        declarable = declarations(legalEmpty);
+        if (drawingAll) clearStatus();
+        const cur = view;
+        if (cur) keepFocus(() => drawActions(cur));
+        autoDraw();
+      });
+      actionsEl.append(b);
+    }
     // 牛牛: every bull of a hand leaves the same two cards' points, so the
     // first the server lists is as good as any: one click arranges it.
     const firstBull = v.game === "niuniu" && selection.length === 0 ? l.actions.find((a) => a.type === "arrange") : undefined;
@@ -853,6 +1035,7 @@ export function render(root, params, ctx) {
     if (selection.length > 0) {
       const c = el("button", "secondary", t("table.clear"));
       c.type = "button";
+      c.dataset.action = "clear";
       c.addEventListener("click", () => {
         hand?.clear();
         void select([]);
@@ -911,8 +1094,113 @@ export function render(root, params, ctx) {
     const b = el("button", undefined, label);
     b.type = "button";
     b.dataset.action = a.type;
+    if (hinted && sameAction(a, hinted)) b.classList.add("hinted");
     b.addEventListener("click", () => void post(a));
     return b;
+  }
+
+  /**
+   * 提示: asks /legal for the hint (the bot's choice for the caller's seat),
+   * which comes narrowed to the hint's cards: the hint is shown selected,
+   * its action ready to post, for one request.
+   */
+  async function showHint() {
+    const v = view;
+    if (!v || busy) return;
+    const seq = ++loadSeq;
+    loadingVersion = 0;
+    page.dataset.ready = "false";
+    try {
+      const p = legalQueue.then(
+        () => /** @type {Promise<LegalActions>} */ (api.json("GET", `/v1/tables/${encodeURIComponent(id)}/legal`, { query: { hint: "true" } })),
+      );
+      legalQueue = p.catch(() => undefined);
+      const l = await p;
+      if (seq !== loadSeq || closed || view !== v) return;
+      if (l.version !== v.version) {
+        await load();
+        return;
+      }
+      if (!l.hint) {
+        status.textContent = t("table.noHint");
+        page.dataset.ready = "true";
+        return;
+      }
+      hinted = l.hint;
+      selection = [...l.selected];
+      hand?.select(selection);
+      legal = l;
+      clearStatus();
+      keepFocus(() => drawActions(v));
+      const b = page.querySelector(".actions button.hinted:not([disabled])");
+      if (b instanceof HTMLElement) b.focus();
+      page.dataset.ready = "true";
+    } catch (err) {
+      if (seq !== loadSeq) return;
+      showError(err);
+      page.dataset.ready = "true";
+    }
+  }
+
+  /**
+   * The declarations (and reinforcements, sticks) an answer offers, as keys.
+   * @param {LegalActions | null} l
+   * @returns {Set<string>}
+   */
+  function declarations(l) {
+    const keys = (l?.actions ?? [])
+      .filter((a) => a.type === "declare" || a.type === "reinforce" || a.type === "stick")
+      .map((a) => `${a.type}:${[...(cardsOf(a) ?? [])].sort().join(",")}`);
+    return new Set(keys);
+  }
+
+  /**
+   * 一键摸牌: while drawingAll, posts a draw whenever the shown version lets
+   * the caller draw. It stops when the phase ends or a declaration the
+   * caller could not make before becomes possible (said in the status, so
+   * that the caller may declare at that card); every declaration stays
+   * offered at each card meanwhile.
+   */
+  function autoDraw() {
+    const v = view;
+    if (!drawingAll || !v || busy || drawPending || closed) return;
+    const l = legalEmpty;
+    if (v.phase !== "drawing" || v.seat === null) {
+      drawingAll = false;
+      return;
+    }
+    if (!l || l.version !== v.version) return;
+    const now = declarations(l);
+    const fresh = [...now].some((k) => !declarable.has(k));
+    declarable = now;
+    if (fresh) {
+      drawingAll = false;
+      status.textContent = t("table.canDeclare");
+      announce.textContent = t("table.canDeclare");
+      keepFocus(() => drawActions(v));
+      return;
+    }
+    const d = l.actions.find((a) => a.type === "draw");
+    if (!d || selection.length > 0) return; // not the caller's draw: the stream's next burst loads again
+    drawPending = true;
+    setTimeout(() => {
+      drawPending = false;
+      if (drawingAll && view === v && !busy && !closed) void post(d);
+    }, 0);
+  }
+
+  /**
+   * Whether two actions are the same action.
+   * @param {Action} a
+   * @param {Action} b
+   */
+  function sameAction(a, b) {
+    return (
+      a.type === b.type &&
+      ("bid" in a ? a.bid : undefined) === ("bid" in b ? b.bid : undefined) &&
+      ("as" in a ? a.as ?? "" : "") === ("as" in b ? b.as ?? "" : "") &&
+      sameCards(cardsOf(a) ?? [], cardsOf(b) ?? [])
+    );
   }
 
   /** @param {Action} a */
@@ -931,6 +1219,7 @@ export function render(root, params, ctx) {
     for (const b of page.querySelectorAll(".actions button, .table-actions button")) {
       if (b instanceof HTMLButtonElement) b.disabled = true;
     }
+    hinted = null;
     try {
       await fn();
       clearStatus();
