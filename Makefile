@@ -191,6 +191,10 @@ client-types:
 # skipped, saying so, unless CI or PAIJU_REQUIRE_CHROMIUM is set (.ci/run
 # sets it): then they fail.
 WEB_CHROMIUM ?= $(or $(PAIJU_CHROMIUM),/usr/bin/chromium)
+# Test files at once. node --test runs one file at a time on a 2-core machine
+# (the CPUs less one), while a browser test spends most of its time waiting
+# on its server and its browser: three at once keep the cores busy.
+WEB_TEST_JOBS ?= 3
 web-test: bin client-types
 	@if ! command -v npm >/dev/null 2>&1; then \
 		if [ -n "$$CI$$PAIJU_REQUIRE_CHROMIUM" ]; then echo "web-test: npm not found"; exit 1; fi; \
@@ -203,7 +207,7 @@ web-test: bin client-types
 	if [ ! -x "$(WEB_CHROMIUM)" ]; then \
 		if [ -n "$$CI$$PAIJU_REQUIRE_CHROMIUM" ]; then echo "web-test: no chromium at $(WEB_CHROMIUM) (install Debian's chromium or set PAIJU_CHROMIUM)"; exit 1; fi; \
 		echo "web-test SKIPPED the browser tests: no chromium at $(WEB_CHROMIUM)"; exit 0; fi; \
-	PAIJU_BIN=$(PAIJU_BIN) PAIJU_CHROMIUM=$(WEB_CHROMIUM) node --test web/e2e/
+	PAIJU_BIN=$(PAIJU_BIN) PAIJU_CHROMIUM=$(WEB_CHROMIUM) node --test --test-concurrency=$(WEB_TEST_JOBS) web/e2e/
 
 # bench runs the benchmarks of the committed position sets and the cold
 # replay (docs/PERF.md), a few runs each; compare two outputs with
