@@ -196,6 +196,10 @@ type Deps struct {
 	// Web, if set, serves every path outside /v1 that no API route
 	// answers (the embedded web app); nil: those paths answer 404.
 	Web http.Handler
+	// OpenAPI, if set, is the contract (openapi.yaml, as built into the
+	// binary), served at GET /openapi.yaml for client developers; nil:
+	// that path is the web app's, or 404.
+	OpenAPI []byte
 }
 
 // Check is one readiness check as /readyz reports it.
@@ -304,6 +308,9 @@ func NewServer(d Deps) http.Handler {
 	r.Get("/readyz", s.readyz)
 	if d.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", d.Metrics)
+	}
+	if d.OpenAPI != nil {
+		r.Method(http.MethodGet, "/openapi.yaml", specHandler(d.OpenAPI))
 	}
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(s.singleValuedQuery)

@@ -236,6 +236,7 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		TrustedProxies: cfg.TrustedProxies,
 		CORSOrigins:    cfg.CORSOrigins,
 		Web:            webApp,
+		OpenAPI:        cfg.OpenAPI,
 	}
 	if cfg.Inputs.API != nil {
 		cfg.Inputs.API(&deps)
