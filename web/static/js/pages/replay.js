@@ -5,7 +5,8 @@
 // its commitment, and the seed shuffled and dealt again by the game's rules
 // against the recorded cards. It ends in [data-verified="true" | "false"].
 
-import { renderHand, renderNiuniu } from "../cards.js";
+import { renderCard, renderHand, renderNiuniu } from "../cards.js";
+import { kindName } from "../games.js";
 import { commitment, parseSeed } from "../verify/shuffle.js";
 import { dealerFor } from "../verify/deal.js";
 import { verifyExport } from "../verify/verify.js";
@@ -255,19 +256,37 @@ async function checkTable(rec, ctx) {
 }
 
 /**
+ * The cards of an event as card elements in a row (a step names its
+ * cards as the table shows them, not in the API's notation).
+ * @param {string[]} cards
+ * @returns {HTMLElement}
+ */
+function inlineCards(cards) {
+  const row = document.createElement("span");
+  row.className = "cards inline";
+  row.append(...cards.map((c) => renderCard(c)));
+  return row;
+}
+
+/**
+ * An event in words, its cards as card elements: the label's {cards} and
+ * {card} placeholders become a row of cards.
  * @param {PlainEvent} e
  * @param {(seat: number) => string} who
  * @param {(key: string, vars?: Record<string, string | number>) => string} t
+ * @returns {(string | HTMLElement)[]}
  */
-function describeEvent(e, who, t) {
+export function describeEvent(e, who, t) {
   const d = e.data;
   const seat = seatOf(d.seat);
+  const cards = cardsOf(d.cards ?? d.kitty);
+  const card = typeof d.card === "string" ? [d.card] : [];
   /** @type {Record<string, string | number>} */
   const vars = {
     type: e.type,
     who: seat === null ? "" : who(seat),
-    cards: cardsOf(d.cards ?? d.kitty).join(" "),
-    card: typeof d.card === "string" ? d.card : "",
+    cards: "\u0000cards\u0000",
+    card: "\u0000card\u0000",
     bid: typeof d.bid === "number" ? d.bid : "",
     round: typeof d.round === "number" ? d.round : "",
     deal: typeof d.deal === "number" ? d.deal : "",
@@ -277,8 +296,12 @@ function describeEvent(e, who, t) {
     deltas: Array.isArray(d.deltas) ? d.deltas.map((x, i) => `${who(i)} ${Number(x) > 0 ? "+" : ""}${String(x)}`).join(", ") : "",
   };
   const key = "ev." + e.type;
-  const text = t(key, vars);
-  return text === key ? t("ev.other", vars) : text;
+  let text = t(key, vars);
+  if (text === key) text = t("ev.other", vars);
+  return text
+    .split(/\u0000(cards?)\u0000/)
+    .filter((part) => part !== "")
+    .map((part) => (part === "cards" ? inlineCards(cards) : part === "card" ? inlineCards(card) : part));
 }
 
 /**
@@ -324,7 +347,7 @@ export function render(root, params, ctx) {
     const seats = Math.max(rec.seats.length, rec.deals[0]?.hands.length ?? 0);
     /** @param {number} seat */
     const who = (seat) => t("replay.seat", { seat, name: rec.seats.find((s) => s.seat === seat)?.name ?? "—" });
-    h.textContent = t("replay.title", { hand: rec.hand, game: t("game." + rec.game), variant: rec.variant });
+    h.textContent = t("replay.title", { hand: rec.hand, kind: kindName(rec.game, rec.variant) });
     status.remove();
 
     const verdict = document.createElement("div");
@@ -381,12 +404,13 @@ export function render(root, params, ctx) {
     function draw() {
       const s = snaps[at];
       if (!s) return;
-      pos.textContent = t("replay.step", { n: at, total: events.length });
+      pos.textContent = at === 0 ? t("replay.stepStart", { total: events.length }) : t("replay.step", { n: at, total: events.length });
       pos.dataset.step = String(at);
       first.disabled = prev.disabled = at === 0;
       next.disabled = last.disabled = at === events.length;
       const e = events[at - 1];
-      step.textContent = e ? `#${e.version} · ${describeEvent(e, who, t)}` : t("replay.start");
+      if (e) step.replaceChildren(`#${e.version} · `, ...describeEvent(e, who, t));
+      else step.textContent = t("replay.start");
       step.dataset.type = e?.type ?? "";
       table.replaceChildren(
         ...s.hands.map((hand, seat) => {

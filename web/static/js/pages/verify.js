@@ -7,6 +7,7 @@
 
 import { verifyExport } from "../verify/verify.js";
 import { checkLabel, showVerdict, useStyles } from "../verifyui.js";
+import { kindName } from "../games.js";
 
 /**
  * @param {HTMLElement} root
@@ -72,7 +73,7 @@ export function render(root, params, ctx) {
     if (mine !== run) return;
     /** @type {string[]} */
     const lines = [];
-    if (res.game) lines.push(t("verify.game", { game: t("game." + res.game), variant: res.variant, stream: res.stream }));
+    if (res.game) lines.push(t("verify.game", { kind: kindName(res.game, res.variant), stream: res.stream }));
     if (res.ok) {
       lines.push(t("verify.summary", { events: res.events, deals: res.deals, settlements: res.settlements }));
       lines.push(res.head ? t("verify.head", { position: res.head.position, hash: res.head.hash }) : t("verify.noHead"));
