@@ -104,7 +104,9 @@ function storedPlayer() {
 
 /**
  * The browser's player: the stored one if the server still knows its
- * token, else a new registration.
+ * token, else a new registration. Without a network (the installed app
+ * opened offline), the stored player as it is, or none: the verify page
+ * and the replay of a hand opened before need no server.
  * @returns {Promise<Player>}
  */
 async function ensurePlayer() {
@@ -114,9 +116,11 @@ async function ensurePlayer() {
       await new Api(known.token).me();
       return known;
     } catch (err) {
+      if (err instanceof ApiError && err.status === 0) return known;
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
     }
   }
+  if (!navigator.onLine) return { id: "", name: "", token: "" };
   const created = await registerFreeName();
   const p = { id: created.id, name: created.name, token: created.token };
   localStorage.setItem(STORAGE_KEY, JSON.stringify(p));
@@ -164,7 +168,7 @@ async function start() {
     root.textContent = describe(err);
     return;
   }
-  who.textContent = t("player.you", { name: player.name });
+  who.textContent = player.id ? t("player.you", { name: player.name }) : t("player.offline");
   who.dataset.playerId = player.id;
 
   /** @type {void | (() => void)} */
@@ -222,4 +226,15 @@ async function start() {
   await show();
 }
 
+/**
+ * Installs the service worker (js/sw.js, answered at /sw.js): the app
+ * installs on a phone's home screen, and the replay and verify pages open
+ * offline. A browser without one, or a refusal, leaves the app as it is.
+ */
+function installWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((err) => console.warn("service worker", err));
+}
+
+installWorker();
 void start();
