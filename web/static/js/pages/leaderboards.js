@@ -122,7 +122,12 @@ export function render(root, params, ctx) {
   thead.append(head);
   const body = el("tbody");
   table.append(cap, thead, body);
+  // The table may scroll sideways on a phone: the keyboard can reach and
+  // scroll it, and it is named for who lands on it.
   const wrap = el("div", "board-wrap");
+  wrap.tabIndex = 0;
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", t("lb.caption", { game: gameName(gameID) }));
   wrap.append(table);
 
   const mine = el("section", "my-ratings");
