@@ -28,6 +28,7 @@ register({
     "lb.mineNone": "你还没有{game}评分：打完一手计分的牌局后就有。",
     "lb.mineRow": "{variant}：{rating} ± {deviation}，{hands} 手",
     "lb.notShown": "你不在这页的前 {n} 名里。",
+    "lb.notOn": "你还没有上这张榜。",
   },
   en: {
     "lb.by": "Ranked by",
@@ -44,6 +45,7 @@ register({
     "lb.mineNone": "You have no {game} rating yet: finish a scored hand to get one.",
     "lb.mineRow": "{variant}: {rating} ± {deviation}, {hands} hands",
     "lb.notShown": "You are not among the top {n} shown.",
+    "lb.notOn": "You are not on this board yet.",
   },
 });
 
@@ -203,7 +205,8 @@ export function render(root, params, ctx) {
       }
       body.replaceChildren(...rows);
       const meShown = rows.some((r) => r.classList.contains("me"));
-      status.textContent = rows.length === 0 ? t("lb.empty") : meShown ? "" : t("lb.notShown", { n: LIMIT });
+      // Not shown: below the page's rows when the page is full, else not on this board.
+      status.textContent = rows.length === 0 ? t("lb.empty") : meShown ? "" : rows.length >= LIMIT ? t("lb.notShown", { n: LIMIT }) : t("lb.notOn");
       note.hidden = false;
       note.textContent = by.value === "rating" ? `${t("lb.noBots")} ${t("lb.ratingHelp")}` : t("lb.noBots");
       page.dataset.loaded = "true";
