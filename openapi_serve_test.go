@@ -37,7 +37,7 @@ func (l *lockedBuffer) String() string {
 // TestServeOpenAPI: paiju serve answers GET /openapi.yaml with the
 // contract built into the binary, byte for byte the repository's
 // openapi.yaml, as application/yaml with an ETag that makes a repeated
-// fetch a 304, and without a token; --web=false keeps it, since client
+// fetch a 304 (HEAD answering as GET), and without a token; --web=false keeps it, since client
 // developers of the API need it without the web app.
 func TestServeOpenAPI(t *testing.T) {
 	want, err := os.ReadFile("openapi.yaml")
@@ -98,6 +98,14 @@ func TestServeOpenAPI(t *testing.T) {
 			res.Body.Close()
 			if res.StatusCode != http.StatusNotModified {
 				t.Errorf("GET /openapi.yaml with If-None-Match %s: %d, want 304", etag, res.StatusCode)
+			}
+			res, err = http.Head(base + "/openapi.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK || res.Header.Get("ETag") != etag {
+				t.Errorf("HEAD /openapi.yaml: %d, ETag %q; want 200 and %s", res.StatusCode, res.Header.Get("ETag"), etag)
 			}
 		})
 	}

@@ -310,7 +310,9 @@ func NewServer(d Deps) http.Handler {
 		r.Method(http.MethodGet, "/metrics", d.Metrics)
 	}
 	if d.OpenAPI != nil {
-		r.Method(http.MethodGet, "/openapi.yaml", specHandler(d.OpenAPI))
+		spec := specHandler(d.OpenAPI)
+		r.Method(http.MethodGet, "/openapi.yaml", spec)
+		r.Method(http.MethodHead, "/openapi.yaml", spec)
 	}
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(s.singleValuedQuery)

@@ -100,12 +100,15 @@ function setUp() {
 /** @returns {Promise<Fixture>} */
 async function makeFixture() {
   const base = env.server.url;
+  const t0 = Date.now();
   const { tableID, handID, players } = await playHand(base);
+  if (process.env.PAIJU_E2E_TIMES) console.log(`playHand ${Date.now() - t0} ms`);
   const me = players[0];
   if (!me) throw new Error("no player");
   // A hand against two bots: the player is ranked and rated, the bots not.
   const botTable = await seatAmongBots(base, me, { game: "doudizhu", variant: "classic", bots: 2 });
   await playAmongBots(base, me, botTable);
+  if (process.env.PAIJU_E2E_TIMES) console.log(`bot hand ${Date.now() - t0} ms`);
   /** @type {Record<string, string>} */
   const tables = {};
   for (const kind of GAMES) tables[kind.game] = await seatAmongBots(base, me, kind);
