@@ -2,7 +2,8 @@
 // The installed app: Chromium finds the manifest and the service worker
 // and reports nothing that stops the app being installed; once a hand's
 // replay has been opened online, the network cut, the replay opens again
-// and verifies, and the verify page checks a saved export; the worker kept
+// and verifies, and the verify page checks a saved export and replays its
+// hand from the file; the worker kept
 // only the app's files and that hand's record and export, no other answer
 // of the API.
 
@@ -71,6 +72,13 @@ test("installable, and the replay and verify pages work offline", { timeout: 180
     const v = page.locator('#verify-result[data-verified="true"], #verify-result[data-verified="false"]');
     await v.waitFor({ timeout: 30_000 });
     assert.equal(await v.getAttribute("data-verified"), "true", await v.innerText());
+    // And its hand replays from the file alone.
+    await page.locator('.export-hands button[data-hand="1"]').click();
+    const fromFile = await replayVerdict(page);
+    assert.equal(fromFile.verified, "true", fromFile.text);
+    assert.equal(await page.locator(".export-replay .replay-seat").count(), 3);
+    await page.keyboard.press("End");
+    assert.equal(await page.locator("#replay-event").getAttribute("data-type"), "HandSettled");
     await screenshot(page, `offline-verify-${size}`);
 
     // Another answer of the API is not there: the lobby's tables were

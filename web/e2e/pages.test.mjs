@@ -4,8 +4,8 @@
 // critical violation), shows no label key in place of its words, and is
 // kept as a screenshot (artifacts/page-<page>-<lang>-<size>.png). The
 // pages: the lobby, a table of each game mid-hand, a hand's replay, the
-// verify page with an export checked, and the leaderboards by points and by
-// rating. The words the games use (乐安打盾, its variant, cards shown as
+// verify page with an export checked and its hand replayed, and the
+// leaderboards by points and by rating. The words the games use (乐安打盾, its variant, cards shown as
 // cards in the replay) and the leaderboards (no bot, the caller's row
 // marked) are checked where they show.
 
@@ -195,6 +195,11 @@ function cases(f) {
         const v = page.locator('#verify-result[data-verified="true"], #verify-result[data-verified="false"]');
         await v.waitFor({ timeout: 30_000 });
         assert.equal(await v.getAttribute("data-verified"), "true", await v.innerText());
+        // The export's hand, replayed from the file below the verdict.
+        await page.locator('.export-hands button[data-hand="1"]').click();
+        const r = page.locator('#replay-verdict[data-verified="true"], #replay-verdict[data-verified="false"]');
+        await r.waitFor({ timeout: 30_000 });
+        assert.equal(await r.getAttribute("data-verified"), "true", await r.innerText());
       },
     },
     {

@@ -170,7 +170,7 @@ function sameHands(a, b) {
  * Verifies the hand's deals: each seed's SHA-256 against the commitment,
  * and the seed's deal against the recorded cards (and 打盾's turned card).
  * Returns the lines to show and the first reason it fails, if it does.
- * @param {HandRecord} rec
+ * @param {Pick<HandRecord, "game" | "variant" | "deals">} rec
  * @param {PlainEvent[]} events
  * @param {(key: string, vars?: Record<string, string | number>) => string} t
  * @returns {Promise<{ok: boolean, lines: string[]}>}
@@ -319,8 +319,8 @@ export function render(root, params, ctx) {
   status.textContent = t("replay.loading");
   root.append(h, status);
   let gone = false;
-  /** @type {((e: KeyboardEvent) => void) | null} */
-  let onKey = null;
+  /** @type {(() => void) | null} */
+  let stop = null;
 
   void (async () => {
     /** @type {HandRecord} */
@@ -339,16 +339,51 @@ export function render(root, params, ctx) {
       return;
     }
     if (gone) return;
+    status.remove();
+    const r = rec;
     /** @type {PlainEvent[]} */
-    const events = rec.events.map((e) => {
+    const events = r.events.map((e) => {
       const data = /** @type {unknown} */ (e.data);
       return { type: e.type, version: e.version, data: typeof data === "object" && data !== null ? /** @type {Record<string, unknown>} */ (data) : {} };
     });
+    stop = showReplay(root, h, { ...r, events }, t, () => checkTable(r, ctx));
+  })();
+
+  return () => {
+    gone = true;
+    stop?.();
+  };
+}
+
+/**
+ * What a replay needs of a hand: the hand's record from the server, or
+ * one read from a table's export (verify/hands.js).
+ * @typedef {Pick<HandRecord, "hand" | "game" | "variant" | "seats" | "deals" | "deltas" | "seed" | "commitment">} ReplayFacts
+ * @typedef {ReplayFacts & {events: PlainEvent[]}} Replayable
+ */
+
+/**
+ * Shows a hand's replay in root under its heading h: the verdict, the
+ * controls (buttons, and ← → Home End), each step's event and every
+ * seat's cards; then verifies the deals and, if they hold, asks
+ * tableCheck about the table's log. Returns the function that ends it.
+ * @param {HTMLElement} root
+ * @param {HTMLElement} h
+ * @param {Replayable} rec
+ * @param {(key: string, vars?: Record<string, string | number>) => string} t
+ * @param {() => Promise<{ok: boolean, lines: string[]}>} tableCheck
+ * @returns {() => void}
+ */
+export function showReplay(root, h, rec, t, tableCheck) {
+  let gone = false;
+  /** @type {((e: KeyboardEvent) => void) | null} */
+  let onKey = null;
+  const events = rec.events;
+  void (async () => {
     const seats = Math.max(rec.seats.length, rec.deals[0]?.hands.length ?? 0);
     /** @param {number} seat */
     const who = (seat) => t("replay.seat", { seat, name: rec.seats.find((s) => s.seat === seat)?.name ?? "—" });
     h.textContent = t("replay.title", { hand: rec.hand, kind: kindName(rec.game, rec.variant) });
-    status.remove();
 
     const verdict = document.createElement("div");
     verdict.id = "replay-verdict";
@@ -471,14 +506,13 @@ export function render(root, params, ctx) {
     const res = await verifyHand(rec, events, t);
     if (gone) return;
     if (res.ok) {
-      const table = await checkTable(rec, ctx);
+      const table = await tableCheck();
       if (gone) return;
       res.lines.push(...table.lines);
       if (!table.ok) res.ok = false;
     }
     showVerdict(verdict, { ok: res.ok, title: res.ok ? t("verify.ok") : t("verify.bad"), lines: res.lines });
   })();
-
   return () => {
     gone = true;
     if (onKey) document.removeEventListener("keydown", onKey);
