@@ -18,6 +18,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,7 +29,14 @@ import (
 	"paiju/internal/cli"
 )
 
+// openAPI is the contract, built into the binary and served at
+// /openapi.yaml.
+//
+//go:embed openapi.yaml
+var openAPI []byte
+
 func main() {
+	cli.OpenAPI = openAPI
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := cli.Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()

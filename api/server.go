@@ -204,6 +204,10 @@ type Deps struct {
 	// request_timeout, so that a node whose store does not answer tells its
 	// clients so instead of holding them; 0: no bound.
 	RequestTimeout time.Duration
+	// OpenAPI, if set, is the contract (openapi.yaml, as built into the
+	// binary), served at GET /openapi.yaml for client developers; nil:
+	// that path is the web app's, or 404.
+	OpenAPI []byte
 }
 
 // Check is one readiness check as /readyz reports it.
@@ -312,6 +316,11 @@ func NewServer(d Deps) http.Handler {
 	r.Get("/readyz", s.readyz)
 	if d.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", d.Metrics)
+	}
+	if d.OpenAPI != nil {
+		spec := specHandler(d.OpenAPI)
+		r.Method(http.MethodGet, "/openapi.yaml", spec)
+		r.Method(http.MethodHead, "/openapi.yaml", spec)
 	}
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(s.singleValuedQuery)

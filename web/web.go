@@ -8,10 +8,12 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
+	"sort"
 	"strings"
 	"time"
 )
@@ -28,15 +30,16 @@ const Policy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src
 // types are the Content-Types of the files the app holds, fixed here rather
 // than read from the machine's mime tables, which differ between systems.
 var types = map[string]string{
-	".html": "text/html; charset=utf-8",
-	".js":   "text/javascript; charset=utf-8",
-	".mjs":  "text/javascript; charset=utf-8",
-	".css":  "text/css; charset=utf-8",
-	".json": "application/json",
-	".svg":  "image/svg+xml",
-	".png":  "image/png",
-	".ico":  "image/x-icon",
-	".txt":  "text/plain; charset=utf-8",
+	".html":        "text/html; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".mjs":         "text/javascript; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".json":        "application/json",
+	".webmanifest": "application/manifest+json",
+	".svg":         "image/svg+xml",
+	".png":         "image/png",
+	".ico":         "image/x-icon",
+	".txt":         "text/plain; charset=utf-8",
 }
 
 // file is one embedded file with its validator.
@@ -48,9 +51,21 @@ type file struct {
 
 // Handler serves the app. Files live under /static/; index.html also
 // answers the app's own paths (Routes), where the browser-side router
-// takes over.
+// takes over; the service worker is answered at /sw.js.
 type Handler struct {
-	files map[string]file // by URL path, "/static/..."
+	files map[string]file // by URL path, "/static/...", and "/sw.js"
+}
+
+// workerSource is the service worker's file; workerPath is where it is
+// served: at the root, so that its scope is the whole app.
+const (
+	workerSource = "/static/js/sw.js"
+	workerPath   = "/sw.js"
+)
+
+func newFile(body []byte, ctype string) file {
+	sum := sha256.Sum256(body)
+	return file{body: body, ctype: ctype, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
 }
 
 // New returns the handler of the embedded app.
@@ -68,8 +83,7 @@ func New() (*Handler, error) {
 		if err != nil {
 			return fmt.Errorf("web: read %s: %w", p, err)
 		}
-		sum := sha256.Sum256(body)
-		h.files["/"+p] = file{body: body, ctype: ctype, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+		h.files["/"+p] = newFile(body, ctype)
 		return nil
 	})
 	if err != nil {
@@ -78,7 +92,42 @@ func New() (*Handler, error) {
 	if _, ok := h.files["/static/index.html"]; !ok {
 		return nil, fmt.Errorf("web: static/index.html is missing")
 	}
+	worker, ok := h.files[workerSource]
+	if !ok {
+		return nil, fmt.Errorf("web: static%s is missing", strings.TrimPrefix(workerSource, "/static"))
+	}
+	h.files[workerPath] = newFile(append(precacheLine(h.files), worker.body...), worker.ctype)
 	return h, nil
+}
+
+// precacheLine is the service worker's first line: the files it keeps for
+// offline use (the app at "/" and every file under /static/ but the
+// worker's own source) and a version, the hash of their ETags, that
+// changes with any of them, so that a browser installs the new worker.
+func precacheLine(files map[string]file) []byte {
+	list := []string{"/"}
+	for p := range files {
+		if p != workerSource && p != "/static/index.html" {
+			list = append(list, p)
+		}
+	}
+	sort.Strings(list)
+	v := sha256.New()
+	for _, p := range list {
+		f := files[p]
+		if p == "/" {
+			f = files["/static/index.html"]
+		}
+		fmt.Fprintf(v, "%s %s\n", p, f.etag)
+	}
+	b, err := json.Marshal(struct {
+		Version string   `json:"version"`
+		Files   []string `json:"files"`
+	}{hex.EncodeToString(v.Sum(nil)[:8]), list})
+	if err != nil {
+		panic(err) // strings only: cannot fail
+	}
+	return []byte("self.PAIJU_PRECACHE = " + string(b) + ";\n")
 }
 
 // IsAppPath reports whether p is a page of the app, answered with

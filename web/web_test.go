@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -137,5 +138,82 @@ func TestIsAppPath(t *testing.T) {
 		if got := web.IsAppPath(p); got != want {
 			t.Errorf("IsAppPath(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// TestInstallable: the manifest is served as application/manifest+json and
+// names the app, its start page and icons that exist; the service worker
+// is answered at /sw.js (scope /) as JavaScript that revalidates, and
+// keeps for offline use exactly the app's own files, every one of which
+// the handler serves, its version changing with them.
+func TestInstallable(t *testing.T) {
+	h := newHandler(t)
+	r := get(t, h, "GET", "/static/manifest.webmanifest")
+	if r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != "application/manifest+json" {
+		t.Fatalf("GET the manifest: %d %q, want 200 application/manifest+json", r.StatusCode, r.Header.Get("Content-Type"))
+	}
+	var m struct {
+		Name      string `json:"name"`
+		ShortName string `json:"short_name"`
+		StartURL  string `json:"start_url"`
+		Scope     string `json:"scope"`
+		Display   string `json:"display"`
+		Icons     []struct{ Src, Sizes, Type string }
+	}
+	if err := json.Unmarshal([]byte(body(t, r)), &m); err != nil {
+		t.Fatalf("the manifest: %v", err)
+	}
+	if m.Name == "" || m.ShortName == "" || m.StartURL != "/" || m.Scope != "/" || m.Display != "standalone" {
+		t.Errorf("manifest %+v: want a name, a short name, start_url and scope /, display standalone", m)
+	}
+	sizes := map[string]bool{}
+	for _, i := range m.Icons {
+		ir := get(t, h, "GET", i.Src)
+		if ir.StatusCode != http.StatusOK || ir.Header.Get("Content-Type") != i.Type {
+			t.Errorf("icon %s: %d %q, want 200 %s", i.Src, ir.StatusCode, ir.Header.Get("Content-Type"), i.Type)
+		}
+		sizes[i.Sizes] = true
+	}
+	if !sizes["192x192"] || !sizes["512x512"] {
+		t.Errorf("icons %v: a phone installs an app with icons of 192 and 512 pixels", sizes)
+	}
+
+	w := get(t, h, "GET", "/sw.js")
+	src := body(t, w)
+	if w.StatusCode != http.StatusOK || w.Header.Get("Content-Type") != "text/javascript; charset=utf-8" || w.Header.Get("Cache-Control") != "no-cache" || w.Header.Get("ETag") == "" {
+		t.Fatalf("GET /sw.js: %d %q %q %q, want 200 JavaScript, no-cache, an ETag", w.StatusCode, w.Header.Get("Content-Type"), w.Header.Get("Cache-Control"), w.Header.Get("ETag"))
+	}
+	if w.Header.Get("Content-Security-Policy") != web.Policy {
+		t.Errorf("/sw.js: Content-Security-Policy %q", w.Header.Get("Content-Security-Policy"))
+	}
+	first, rest, _ := strings.Cut(src, "\n")
+	list, ok := strings.CutPrefix(first, "self.PAIJU_PRECACHE = ")
+	if !ok || !strings.Contains(rest, "addEventListener(\"fetch\"") {
+		t.Fatalf("/sw.js starts %q: want the precache line, then the worker", first)
+	}
+	var pre struct {
+		Version string
+		Files   []string
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSuffix(list, ";")), &pre); err != nil {
+		t.Fatalf("precache line %q: %v", first, err)
+	}
+	kept := map[string]bool{}
+	for _, f := range pre.Files {
+		kept[f] = true
+		if r := get(t, h, "GET", f); r.StatusCode != http.StatusOK {
+			t.Errorf("the worker keeps %s, which answers %d", f, r.StatusCode)
+		}
+		if strings.HasPrefix(f, "/v1") {
+			t.Errorf("the worker precaches the API answer %s", f)
+		}
+	}
+	for _, f := range []string{"/", "/static/app.css", "/static/verify.css", "/static/js/app.js", "/static/js/pages/verify.js", "/static/js/pages/replay.js", "/static/js/verify/verify.js", "/static/manifest.webmanifest"} {
+		if !kept[f] {
+			t.Errorf("the worker does not keep %s for offline use: %v", f, pre.Files)
+		}
+	}
+	if kept["/static/js/sw.js"] || kept["/sw.js"] || pre.Version == "" {
+		t.Errorf("precache %+v: the worker keeps itself, or has no version", pre)
 	}
 }

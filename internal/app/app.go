@@ -237,6 +237,7 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		CORSOrigins:    cfg.CORSOrigins,
 		Web:            webApp,
 		RequestTimeout: cfg.Request,
+		OpenAPI:        cfg.OpenAPI,
 	}
 	if cfg.Inputs.API != nil {
 		cfg.Inputs.API(&deps)

@@ -65,6 +65,8 @@ type Config struct {
 	CORSOrigins []string
 	// Web serves the embedded web app at / (--web, on by default).
 	Web bool
+	// OpenAPI is the contract served at /openapi.yaml; nil serves none.
+	OpenAPI []byte
 	Observe
 	HTTPTimeouts
 	// Logger receives the server's logs; nil discards them.

@@ -29,6 +29,12 @@ Run "paiju COMMAND -h" for the flags of a command. Every flag can also be set
 from the environment: --data is PAIJU_DATA, --nats-url is PAIJU_NATS_URL, …
 `
 
+// OpenAPI is the contract paiju serve answers at /openapi.yaml. Package
+// main sets it from its embedded copy of openapi.yaml before Run: a
+// package embeds only files at or beneath its own directory, and the file
+// sits at the module's root, main's directory. Nil serves none.
+var OpenAPI []byte
+
 // Run is the whole program, testable: it reads flags from args and the
 // environment from getenv, writes data to stdout and logs to stderr.
 func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {

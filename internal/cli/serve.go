@@ -117,5 +117,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if cfg.Logger, err = cfg.Common.Logger(stderr); err != nil {
 		return err
 	}
+	cfg.OpenAPI = OpenAPI
 	return app.Serve(ctx, cfg)
 }

@@ -137,13 +137,14 @@ export async function launch() {
  * @param {Browser} browser
  * @param {string} base the server's URL
  * @param {{width: number, height: number}} [viewport]
- * @param {{locale?: string, path?: string, player?: Player}} [opts] locale (default "zh-CN"), first path (default "/"),
- *   player: sign the browser in as this player (e.g. one of playHand's) instead of registering a new one
+ * @param {{locale?: string, path?: string, player?: Player, bypassCSP?: boolean}} [opts] locale (default "zh-CN"), first path (default "/"),
+ *   player: sign the browser in as this player (e.g. one of playHand's) instead of registering a new one,
+ *   bypassCSP: let the test inject a script of its own (axe-core, with page.addScriptTag), which the app's policy refuses
  * @returns {Promise<OpenedPage>}
  */
 export async function openPage(browser, base, viewport = DESKTOP, opts = {}) {
   const locale = opts.locale ?? "zh-CN";
-  const context = await browser.newContext({ viewport, locale, extraHTTPHeaders: { "Accept-Language": locale } });
+  const context = await browser.newContext({ viewport, locale, extraHTTPHeaders: { "Accept-Language": locale }, bypassCSP: !!opts.bypassCSP });
   if (opts.player) {
     // The app keeps its player in localStorage under "paiju.player" (js/app.js).
     const stored = JSON.stringify(opts.player);
@@ -296,4 +297,27 @@ export function serverAndBrowser() {
       return browser;
     },
   };
+}
+
+/** axe-core's engine, from the pinned npm package (never a CDN). */
+export const axePath = path.join(here, "node_modules", "axe-core", "axe.min.js");
+
+/**
+ * Runs axe-core on the page as it is and returns its serious and critical
+ * violations, one line each (rule, impact, help, the first elements). The
+ * page must come from a context opened with bypassCSP (the app's policy
+ * refuses an injected script). Every rule axe runs by default counts
+ * (WCAG 2.x A and AA, and its best practices).
+ * @param {Page} page
+ * @returns {Promise<string[]>}
+ */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const axe = /** @type {typeof import("axe-core")} */ (Reflect.get(window, "axe"));
+    const r = await axe.run(document, { resultTypes: ["violations"] });
+    return r.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")}${n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, " ").slice(0, 160)}]` : ""}`).join("; ")}`);
+  });
 }

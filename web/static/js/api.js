@@ -14,6 +14,8 @@
 /** @typedef {import("./types.js").HandRecord} HandRecord */
 /** @typedef {import("./types.js").HandPage} HandPage */
 /** @typedef {import("./types.js").Leaderboard} Leaderboard */
+/** @typedef {import("./types.js").RatingLeaderboard} RatingLeaderboard */
+/** @typedef {import("./types.js").PlayerRatings} PlayerRatings */
 /** @typedef {import("./types.js").Problem} Problem */
 /** @typedef {import("./types.js").CommandResult} CommandResult */
 /** @typedef {import("./types.js").EventPage} EventPage */
@@ -310,5 +312,20 @@ export class Api {
   /** Withdraws the caller's registration. @param {string} id @returns {Promise<Tournament>} */
   leaveTournament(id) {
     return this.json("POST", `/v1/tournaments/${encodeURIComponent(id)}/leave`, { body: {} });
+  }
+
+  /**
+   * The board by skill rating (by=rating).
+   * @param {string} game
+   * @param {Record<string, string | number | undefined>} [q]
+   * @returns {Promise<RatingLeaderboard>}
+   */
+  ratingBoard(game, q = {}) {
+    return this.json("GET", `/v1/leaderboards/${encodeURIComponent(game)}`, { query: { ...q, by: "rating" } });
+  }
+
+  /** @param {string} playerID @returns {Promise<PlayerRatings>} */
+  ratings(playerID) {
+    return this.json("GET", `/v1/players/${encodeURIComponent(playerID)}/ratings`);
   }
 }

@@ -122,7 +122,10 @@ function storedPlayer() {
 /**
  * The browser's player: the stored one if the server still knows its
  * token, else a new registration. lost names the stored player whose
- * token was refused (revoked or expired), to tell the user.
+ * token was refused (revoked or expired), to tell the user. Without a
+ * network (the installed app opened offline), the stored player as it is,
+ * or none: the verify page and the replay of a hand opened before need no
+ * server.
  * @returns {Promise<{player: Player, lost?: string}>}
  */
 async function ensurePlayer() {
@@ -134,10 +137,12 @@ async function ensurePlayer() {
       await new Api(known.token).me();
       return { player: known };
     } catch (err) {
+      if (err instanceof ApiError && err.status === 0) return { player: known };
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
       lost = known.name;
     }
   }
+  if (!navigator.onLine) return { player: { id: "", name: "", token: "" } };
   const created = await registerFreeName();
   const p = { id: created.id, name: created.name, token: created.token };
   storePlayer(p);
@@ -213,7 +218,7 @@ async function start() {
     root.textContent = describe(err);
     return;
   }
-  who.textContent = t("player.you", { name: player.name });
+  who.textContent = player.id ? t("player.you", { name: player.name }) : t("player.offline");
   who.dataset.playerId = player.id;
 
   /** @type {void | (() => void)} */
@@ -278,4 +283,15 @@ async function start() {
   await show();
 }
 
+/**
+ * Installs the service worker (js/sw.js, answered at /sw.js): the app
+ * installs on a phone's home screen, and the replay and verify pages open
+ * offline. A browser without one, or a refusal, leaves the app as it is.
+ */
+function installWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((err) => console.warn("service worker", err));
+}
+
+installWorker();
 void start();

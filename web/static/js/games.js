@@ -23,7 +23,24 @@ export function variantName(game, variant) {
   return t(`variant.${game}.${variant}`);
 }
 
-/** @param {string} game @param {string} variant @returns {string} */
+/**
+ * The game and variant in words: 斗地主 · 湖北. A variant already named by
+ * its game's name (乐安打盾's only variant, 乐安) is not said twice.
+ * @param {string} game @param {string} variant @returns {string}
+ */
 export function kindName(game, variant) {
-  return `${gameName(game)} · ${variantName(game, variant)}`;
+  const g = gameName(game);
+  const v = variantName(game, variant);
+  return g.includes(v) ? g : `${g} · ${v}`;
+}
+
+/**
+ * A table's phase in words; a game may name a phase its own way (打盾's
+ * declaring round is the choice to go alone, 升级's is 亮主).
+ * @param {string} game @param {string} phase @returns {string}
+ */
+export function phaseName(game, phase) {
+  const own = `table.phase.${game}.${phase}`;
+  const text = t(own);
+  return text !== own ? text : t(`table.phase.${phase}`);
 }

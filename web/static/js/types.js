@@ -26,6 +26,8 @@
 /** @typedef {Schemas["HandRecord"]} HandRecord */
 /** @typedef {Schemas["HandPage"]} HandPage */
 /** @typedef {Schemas["Leaderboard"]} Leaderboard */
+/** @typedef {Schemas["RatingLeaderboard"]} RatingLeaderboard */
+/** @typedef {Schemas["PlayerRatings"]} PlayerRatings */
 /** @typedef {Schemas["Event"]} Event */
 /** @typedef {Schemas["ExportEvent"]} ExportEvent */
 /** @typedef {Schemas["ExportHead"]} ExportHead */

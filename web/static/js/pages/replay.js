@@ -8,7 +8,8 @@
 // plainly, with no verdict: nothing was checked. The table's export can be
 // downloaded from here, to check on /verify.
 
-import { renderHand, renderNiuniu } from "../cards.js";
+import { renderCard, renderHand, renderNiuniu } from "../cards.js";
+import { kindName } from "../games.js";
 import { commitment, parseSeed } from "../verify/shuffle.js";
 import { dealerFor } from "../verify/deal.js";
 import { verifyExport } from "../verify/verify.js";
@@ -175,7 +176,7 @@ function sameHands(a, b) {
  * Verifies the hand's deals: each seed's SHA-256 against the commitment,
  * and the seed's deal against the recorded cards (and 打盾's turned card).
  * Returns the lines to show and the first reason it fails, if it does.
- * @param {HandRecord} rec
+ * @param {Pick<HandRecord, "game" | "variant" | "deals">} rec
  * @param {PlainEvent[]} events
  * @param {(key: string, vars?: Record<string, string | number>) => string} t
  * @returns {Promise<{ok: boolean, lines: string[]}>}
@@ -261,19 +262,37 @@ async function checkTable(rec, ctx) {
 }
 
 /**
+ * The cards of an event as card elements in a row (a step names its
+ * cards as the table shows them, not in the API's notation).
+ * @param {string[]} cards
+ * @returns {HTMLElement}
+ */
+function inlineCards(cards) {
+  const row = document.createElement("span");
+  row.className = "cards inline";
+  row.append(...cards.map((c) => renderCard(c)));
+  return row;
+}
+
+/**
+ * An event in words, its cards as card elements: the label's {cards} and
+ * {card} placeholders become a row of cards.
  * @param {PlainEvent} e
  * @param {(seat: number) => string} who
  * @param {(key: string, vars?: Record<string, string | number>) => string} t
+ * @returns {(string | HTMLElement)[]}
  */
-function describeEvent(e, who, t) {
+export function describeEvent(e, who, t) {
   const d = e.data;
   const seat = seatOf(d.seat);
+  const cards = cardsOf(d.cards ?? d.kitty);
+  const card = typeof d.card === "string" ? [d.card] : [];
   /** @type {Record<string, string | number>} */
   const vars = {
     type: e.type,
     who: seat === null ? "" : who(seat),
-    cards: cardsOf(d.cards ?? d.kitty).join(" "),
-    card: typeof d.card === "string" ? d.card : "",
+    cards: "\u0000cards\u0000",
+    card: "\u0000card\u0000",
     bid: typeof d.bid === "number" ? d.bid : "",
     round: typeof d.round === "number" ? d.round : "",
     deal: typeof d.deal === "number" ? d.deal : "",
@@ -283,8 +302,12 @@ function describeEvent(e, who, t) {
     deltas: Array.isArray(d.deltas) ? d.deltas.map((x, i) => `${who(i)} ${Number(x) > 0 ? "+" : ""}${String(x)}`).join(", ") : "",
   };
   const key = "ev." + e.type;
-  const text = t(key, vars);
-  return text === key ? t("ev.other", vars) : text;
+  let text = t(key, vars);
+  if (text === key) text = t("ev.other", vars);
+  return text
+    .split(/\u0000(cards?)\u0000/)
+    .filter((part) => part !== "")
+    .map((part) => (part === "cards" ? inlineCards(cards) : part === "card" ? inlineCards(card) : part));
 }
 
 /**
@@ -302,8 +325,8 @@ export function render(root, params, ctx) {
   status.textContent = t("replay.loading");
   root.append(h, status);
   let gone = false;
-  /** @type {((e: KeyboardEvent) => void) | null} */
-  let onKey = null;
+  /** @type {(() => void) | null} */
+  let stop = null;
 
   void (async () => {
     /** @type {HandRecord} */
@@ -329,16 +352,53 @@ export function render(root, params, ctx) {
       return;
     }
     if (gone) return;
+    status.remove();
+    const r = rec;
     /** @type {PlainEvent[]} */
-    const events = rec.events.map((e) => {
+    const events = r.events.map((e) => {
       const data = /** @type {unknown} */ (e.data);
       return { type: e.type, version: e.version, data: typeof data === "object" && data !== null ? /** @type {Record<string, unknown>} */ (data) : {} };
     });
+    stop = showReplay(root, h, { ...r, events }, t, () => checkTable(r, ctx), exportControl(ctx, r.table_id));
+  })();
+
+  return () => {
+    gone = true;
+    stop?.();
+  };
+}
+
+/**
+ * What a replay needs of a hand: the hand's record from the server, or
+ * one read from a table's export (verify/hands.js).
+ * @typedef {Pick<HandRecord, "hand" | "game" | "variant" | "seats" | "deals" | "deltas" | "seed" | "commitment">} ReplayFacts
+ * @typedef {ReplayFacts & {events: PlainEvent[]}} Replayable
+ */
+
+/**
+ * Shows a hand's replay in root under its heading h: the verdict, the
+ * controls (buttons, and ← → Home End), each step's event and every
+ * seat's cards; then verifies the deals and, if they hold, asks
+ * tableCheck about the table's log. Returns the function that ends it.
+ * @param {HTMLElement} root
+ * @param {HTMLElement} h
+ * @param {Replayable} rec
+ * @param {(key: string, vars?: Record<string, string | number>) => string} t
+ * @param {() => Promise<{ok: boolean, lines: string[]}>} tableCheck
+ * @param {HTMLElement} [extra] shown after the facts (the replay page's
+ *   export download; a replay read from a file has the file already)
+ * @returns {() => void}
+ */
+export function showReplay(root, h, rec, t, tableCheck, extra) {
+  let gone = false;
+  /** @type {((e: KeyboardEvent) => void) | null} */
+  let onKey = null;
+  const events = rec.events;
+  void (async () => {
     const seats = Math.max(rec.seats.length, rec.deals[0]?.hands.length ?? 0);
     /** @param {number} seat */
     const who = (seat) => t("replay.seat", { seat, name: rec.seats.find((s) => s.seat === seat)?.name ?? "—" });
-    h.textContent = t("replay.title", { hand: rec.hand, game: t("game." + rec.game), variant: rec.variant });
-    status.remove();
+    h.textContent = t("replay.title", { hand: rec.hand, kind: kindName(rec.game, rec.variant) });
 
     const verdict = document.createElement("div");
     verdict.id = "replay-verdict";
@@ -385,9 +445,8 @@ export function render(root, params, ctx) {
     link.href = "/verify";
     link.textContent = t("replay.verifyTable");
     more.append(link);
-    const download = exportControl(ctx, rec.table_id);
-
-    root.append(verdict, controls, keys, step, kittyBox, table, facts, more, download);
+    root.append(verdict, controls, keys, step, kittyBox, table, facts, more);
+    if (extra) root.append(extra);
 
     const snaps = snapshots(events, seats);
     // Open on the cards as dealt: the step right after the first HandDealt.
@@ -395,12 +454,13 @@ export function render(root, params, ctx) {
     function draw() {
       const s = snaps[at];
       if (!s) return;
-      pos.textContent = t("replay.step", { n: at, total: events.length });
+      pos.textContent = at === 0 ? t("replay.stepStart", { total: events.length }) : t("replay.step", { n: at, total: events.length });
       pos.dataset.step = String(at);
       first.disabled = prev.disabled = at === 0;
       next.disabled = last.disabled = at === events.length;
       const e = events[at - 1];
-      step.textContent = e ? `#${e.version} · ${describeEvent(e, who, t)}` : t("replay.start");
+      if (e) step.replaceChildren(`#${e.version} · `, ...describeEvent(e, who, t));
+      else step.textContent = t("replay.start");
       step.dataset.type = e?.type ?? "";
       table.replaceChildren(
         ...s.hands.map((hand, seat) => {
@@ -461,14 +521,13 @@ export function render(root, params, ctx) {
     const res = await verifyHand(rec, events, t);
     if (gone) return;
     if (res.ok) {
-      const table = await checkTable(rec, ctx);
+      const table = await tableCheck();
       if (gone) return;
       res.lines.push(...table.lines);
       if (!table.ok) res.ok = false;
     }
     showVerdict(verdict, { ok: res.ok, title: res.ok ? t("verify.ok") : t("verify.bad"), lines: res.lines });
   })();
-
   return () => {
     gone = true;
     if (onKey) document.removeEventListener("keydown", onKey);

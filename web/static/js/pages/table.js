@@ -24,7 +24,7 @@
 
 import { ApiError } from "../api.js";
 import { cardName, renderHand, renderNiuniu, sortCards, trumpSet } from "../cards.js";
-import { kindName } from "../games.js";
+import { kindName, phaseName } from "../games.js";
 import { activeOptions } from "../options.js";
 import { gameFacts, settlementFacts } from "./gamefacts.js";
 import { register, t as tr } from "../i18n.js";
@@ -626,10 +626,11 @@ export function render(root, params, ctx) {
     page.dataset.turn = v.turn === null ? "" : String(v.turn);
     page.dataset.phase = v.phase;
     page.dataset.version = String(v.version);
-    title.textContent = `${kindName(v.game, v.variant)} · ${t("table.handN", { n: v.hand_number })}`;
+    // Hand 0 is no hand: the table waits for its first.
+    title.textContent = `${kindName(v.game, v.variant)} · ${v.hand_number > 0 ? t("table.handN", { n: v.hand_number }) : t("table.firstHand")}`;
     document.title = `${title.textContent} · ${t("app.title")}`;
     info.textContent = [
-      t("table.phase." + v.phase),
+      phaseName(v.game, v.phase),
       t("table.stake", { n: v.stake }),
       v.clock && v.clock.turn_seconds > 0 ? t("table.clock", { n: v.clock.turn_seconds }) : t("table.noClock"),
       v.closed ? t("table.closed") : "",

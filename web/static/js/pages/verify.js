@@ -3,10 +3,16 @@
 // file input) and the browser checks it with no server call: the hash
 // chain, every deal against its revealed seed, every settlement's balance
 // (js/verify). The result is [data-verified="true" | "false"], with the
-// first fault's event number in data-fault-event.
+// first fault's event number in data-fault-event. A verified export's
+// finished hands can then be replayed here, from the file alone, offline
+// too (verify/hands.js, pages/replay.js showReplay).
 
+import { readExport } from "../verify/chain.js";
+import { handsFromExport } from "../verify/hands.js";
 import { verifyExport } from "../verify/verify.js";
 import { checkLabel, showVerdict, useStyles } from "../verifyui.js";
+import { kindName } from "../games.js";
+import { showReplay } from "./replay.js";
 import { register } from "../i18n.js";
 
 register({
@@ -83,12 +89,65 @@ export function render(root, params, ctx) {
   not.textContent = t("verify.notChecked");
   checks.append(ch, ul, not);
 
-  root.append(h, intro, how, zone, verdict, checks);
+  // The export's hands, each a button that replays it below.
+  const hands = document.createElement("section");
+  hands.className = "export-hands";
+  hands.hidden = true;
+  const replay = document.createElement("section");
+  replay.className = "export-replay";
+  replay.setAttribute("aria-live", "polite");
+
+  root.append(h, intro, how, zone, verdict, hands, replay, checks);
+
+  /** @type {(() => void) | null} */
+  let stopReplay = null;
+  const clearReplay = () => {
+    stopReplay?.();
+    stopReplay = null;
+    replay.replaceChildren();
+  };
+
+  /**
+   * Lists the verified export's finished hands, each to be replayed from
+   * the file.
+   * @param {string} text
+   */
+  async function listHands(text) {
+    const { events } = await readExport(text);
+    const list = handsFromExport(events);
+    hands.replaceChildren();
+    hands.hidden = list.length === 0;
+    if (list.length === 0) return;
+    const title = document.createElement("h2");
+    title.textContent = t("verify.hands");
+    const row = document.createElement("div");
+    row.className = "replay-controls";
+    for (const rec of list) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "secondary";
+      b.dataset.hand = String(rec.hand);
+      b.textContent = t("verify.replayHand", { hand: rec.hand });
+      b.addEventListener("click", () => {
+        clearReplay();
+        const rh = document.createElement("h2");
+        replay.append(rh);
+        stopReplay = showReplay(replay, rh, rec, t, async () => ({ ok: true, lines: [t("verify.fromFile")] }));
+        rh.tabIndex = -1;
+        rh.focus();
+      });
+      row.append(b);
+    }
+    hands.append(title, row);
+  }
 
   let run = 0;
   /** @param {File} file */
   async function check(file) {
     const mine = ++run;
+    clearReplay();
+    hands.hidden = true;
+    hands.replaceChildren();
     showVerdict(verdict, { ok: null, title: t("verify.pending"), lines: [t("verify.reading", { name: file.name })] });
     let text;
     try {
@@ -101,12 +160,13 @@ export function render(root, params, ctx) {
     if (mine !== run) return;
     /** @type {string[]} */
     const lines = [];
-    if (res.game) lines.push(t("verify.game", { game: t("game." + res.game), variant: res.variant, stream: res.stream }));
+    if (res.game) lines.push(t("verify.game", { kind: kindName(res.game, res.variant), stream: res.stream }));
     if (res.ok) {
       lines.push(t("verify.summary", { events: res.events, deals: res.deals, settlements: res.settlements }));
       lines.push(res.head ? t("verify.head", { position: res.head.position, hash: res.head.hash }) : t("verify.noHead"));
       if (res.running) lines.push(t("verify.running"));
       showVerdict(verdict, { ok: true, title: `${t("verify.ok")}: ${file.name}`, lines });
+      if (mine === run) await listHands(text);
       return;
     }
     const f = res.fault;
@@ -137,4 +197,5 @@ export function render(root, params, ctx) {
     const f = e.dataTransfer?.files?.[0];
     if (f) void check(f);
   });
+  return clearReplay;
 }
