@@ -4,10 +4,12 @@
 // critical violation), shows no label key in place of its words, and is
 // kept as a screenshot (artifacts/page-<page>-<lang>-<size>.png). The
 // pages: the lobby, a table of each game mid-hand, a hand's replay, the
-// verify page with an export checked and its hand replayed, and the
-// leaderboards by points and by rating. The words the games use (乐安打盾, its variant, cards shown as
-// cards in the replay) and the leaderboards (no bot, the caller's row
-// marked) are checked where they show.
+// verify page with an export checked and its hand replayed, the
+// leaderboards by points and by rating, the account page, a share link
+// without its code, the tournaments and a tournament. The words the games
+// use (乐安打盾, its variant, cards shown as cards in the replay) and the
+// leaderboards (no bot, the caller's row marked) are checked where they
+// show.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -34,6 +36,7 @@ const GAMES = [
  * @property {string} handID a finished 斗地主 hand of theirs
  * @property {string} exportText its table's export
  * @property {Record<string, string>} tables a table id per game, the player seated
+ * @property {string} tournamentID a tournament the player registered for
  */
 
 /** @type {Promise<Fixture> | undefined} */
@@ -112,9 +115,12 @@ async function makeFixture() {
   /** @type {Record<string, string>} */
   const tables = {};
   for (const kind of GAMES) tables[kind.game] = await seatAmongBots(base, me, kind);
+  /** @type {Schemas["Tournament"]} */
+  const tour = await callAPI(base, "POST", "/v1/tournaments", me.token, { game: "doudizhu", variant: "classic", format: "elimination", players: 6, hands_per_table: 2 });
+  await callAPI(base, "POST", `/v1/tournaments/${tour.id}/join`, me.token, {});
   const res = await fetch(`${base}/v1/tables/${tableID}/export`, { headers: { Authorization: `Bearer ${me.token}` } });
   assert.equal(res.status, 200);
-  return { me, handID, exportText: await res.text(), tables };
+  return { me, handID, exportText: await res.text(), tables, tournamentID: tour.id };
 }
 
 /**
@@ -125,7 +131,7 @@ async function makeFixture() {
  */
 async function assertWords(page, what) {
   const text = await page.locator("body").innerText();
-  const keys = text.match(/\b(?:app|nav|player|page|lobby|lb|table|action|card|suit|game|variant|replay|verify|check|ev|opt|combo|outcome|doudizhu|shengji|dadun|shuangkou|niuniu)\.[A-Za-z_][A-Za-z_.]*\b/g);
+  const keys = text.match(/\b(?:app|nav|player|page|lobby|lb|table|action|card|suit|game|variant|replay|verify|check|ev|opt|combo|outcome|doudizhu|shengji|dadun|shuangkou|niuniu|tour|account|room|error|list|export|problem|copy)\.[A-Za-z_][A-Za-z_.]*\b/g);
   assert.equal(keys, null, `${what}: label keys shown: ${keys}`);
 }
 
@@ -210,6 +216,35 @@ function cases(f) {
         await page.locator(".my-ratings[data-loaded]").waitFor();
         await boardChecks(page, f.me);
         assert.equal(await page.locator('.my-ratings li[data-variant="classic"]').count(), 1, "the player's own 斗地主 rating");
+      },
+    },
+    {
+      name: "account",
+      path: "/me",
+      ready: async (page) => {
+        await page.locator("ul.token-list[data-loaded]").waitFor();
+      },
+    },
+    {
+      name: "join",
+      path: "/join",
+      ready: async (page) => {
+        // A share link without its code: the form asks for it, saying why.
+        await page.locator("form.room-form .room-message.error").waitFor();
+      },
+    },
+    {
+      name: "tournaments",
+      path: "/tournaments",
+      ready: async (page) => {
+        await page.locator(".tournament-list ul.listings[data-loaded]").waitFor();
+      },
+    },
+    {
+      name: "tournament",
+      path: `/tournaments/${f.tournamentID}`,
+      ready: async (page) => {
+        await page.locator(".tournament[data-loaded]").waitFor();
       },
     },
     {
