@@ -1,6 +1,7 @@
 package table
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -87,6 +88,26 @@ func (c Clock) Validate() error {
 		return ErrBadOption.With("clock.delegate_after must be 0 (never) or 1..%d, got %d", MaxDelegateAfter, c.DelegateAfter)
 	}
 	return nil
+}
+
+// Pace is how a table is paced, as quick play matches tables by it and
+// the table directory records it (its clock column): the turn clock as
+// JSON ("" without one), followed by " wait_between_hands" when the table
+// waits for its seats between hands (TableOpened.WaitBetweenHands). A
+// table opened before the flag existed keeps the pace it had.
+func Pace(c *Clock, waitBetweenHands bool) string {
+	pace := ""
+	if c != nil {
+		b, err := json.Marshal(c)
+		if err != nil {
+			panic(fmt.Sprintf("table: encode a clock: %v", err)) // two ints: cannot fail
+		}
+		pace = string(b)
+	}
+	if waitBetweenHands {
+		pace += " wait_between_hands"
+	}
+	return pace
 }
 
 // Generic actions of the live table.
