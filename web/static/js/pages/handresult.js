@@ -9,12 +9,12 @@
 // the panel hides as soon as the view says the table waits no more.
 //
 //   <section class="hand-result" data-hand="N" hidden?>
-//     <ul class="remaining"><li data-seat="i">name, cards</li>…</ul>
+//     <ul class="remaining"><li data-seat="i">name, delta, cards left</li>…</ul>
 //     <p class="ready-list">…</p>
 //     <button data-action="continue">继续</button> <span class="countdown">
 
 import { renderHand } from "../cards.js";
-import { register, t } from "../i18n.js";
+import { lang, register, t } from "../i18n.js";
 import { snapshots } from "./replay.js";
 
 /** @typedef {import("../types.js").Table} Table */
@@ -23,9 +23,10 @@ import { snapshots } from "./replay.js";
 
 register({
   zh: {
-    "result.title": "第 {n} 局结果",
+    "result.title": "第 {n} 手结果",
     "result.remaining": "剩余手牌",
     "result.none": "（无）",
+    "result.delta": "得分 {d}",
     "result.ready": "已准备：{names}",
     "result.waiting": "等待：{names}",
     "result.continue": "继续",
@@ -36,6 +37,7 @@ register({
     "result.title": "Hand {n}: result",
     "result.remaining": "Cards left",
     "result.none": "(none)",
+    "result.delta": "score {d}",
     "result.ready": "Ready: {names}",
     "result.waiting": "Waiting for: {names}",
     "result.continue": "Continue",
@@ -121,7 +123,8 @@ export function handResult(api, id, post) {
       li.dataset.seat = String(seat);
       const name = s.name ?? t("table.seatN", { n: seat + 1 });
       const cards = last?.hands[seat] ?? [];
-      li.append(el("span", "who", name + ": "));
+      const d = v.last_settlement?.deltas[seat] ?? 0;
+      li.append(el("span", "who", name), el("span", d > 0 ? "delta win" : d < 0 ? "delta loss" : "delta", t("result.delta", { d: d > 0 ? `+${d}` : String(d) })));
       if (cards.length === 0) li.append(el("span", "muted", t("result.none")));
       else li.append(renderHand(cards, { label: `${name}: ${t("result.remaining")}` }).el);
       remaining.append(li);
@@ -155,7 +158,8 @@ export function handResult(api, id, post) {
     const who = (x, i) => x.name ?? t("table.seatN", { n: i + 1 });
     const ready = v.seats.flatMap((x, i) => (x.player_id !== null && x.ready ? [who(x, i)] : []));
     const waiting = v.seats.flatMap((x, i) => (x.player_id !== null && !x.ready ? [who(x, i)] : []));
-    readyList.textContent = [ready.length ? t("result.ready", { names: ready.join("、") }) : "", waiting.length ? t("result.waiting", { names: waiting.join("、") }) : ""]
+    const sep = lang === "zh" ? "、" : ", ";
+    readyList.textContent = [ready.length ? t("result.ready", { names: ready.join(sep) }) : "", waiting.length ? t("result.waiting", { names: waiting.join(sep) }) : ""]
       .filter(Boolean)
       .join(" · ");
     const mine = v.seat === null ? undefined : v.seats[v.seat];
