@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, callAPI, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { DESKTOP, PHONE, callAPI, lowContrast, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 /** @typedef {import("../../clients/typescript/src/schema").components["schemas"]} Schemas */
@@ -143,8 +143,10 @@ test("斗地主: the result of the hand, then the next deal only after 继续", 
   assert.equal(await cont.isEnabled(), true);
   assert.equal(await page.locator('.actions button[data-action="continue"]').count(), 0, "继续 is the result's, not the action bar's");
   await screenshot(page, "between-doudizhu-desktop");
+  assert.deepEqual(await lowContrast(page), [], "text contrast of the result (desktop)");
   await page.setViewportSize(PHONE);
   await screenshot(page, "between-doudizhu-phone");
+  assert.deepEqual(await lowContrast(page), [], "text contrast of the result (phone)");
   await page.setViewportSize(DESKTOP);
 
   await cont.click();
