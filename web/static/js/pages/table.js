@@ -77,7 +77,7 @@ const EVENT_TYPES = [
   "FriendCalled", "FriendRevealed", "GrabDeclined", "GrabMade", "HandArranged", "HandDealt", "HandOpened",
   "HandSettled", "HandsRevealed", "KittyBuried", "KittyFlipped", "KittySwapClosed", "KittySwapOpened",
   "KittySwapped", "KittyTaken", "LandlordChosen", "LevelDropped", "MatchEnded", "PlayPassed", "PlayerEscaped",
-  "PlayerLeft", "PlayerOut", "PlayerSeated", "RevealCalled", "SeatDelegated", "SeatResumed", "TableClosed",
+  "PlayerLeft", "PlayerOut", "PlayerSeated", "RevealCalled", "SeatDelegated", "SeatReady", "SeatResumed", "TableClosed",
   "TableOpened", "TrickEnded", "TrickWon", "TrumpDeclared", "TrumpReinforced", "TrumpRevealed", "TurnTimedOut",
   "WatcherAdded", "WatcherRemoved",
 ];
