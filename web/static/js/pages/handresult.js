@@ -26,6 +26,7 @@ register({
     "result.title": "第 {n} 手结果",
     "result.remaining": "剩余手牌",
     "result.none": "（无）",
+    "result.hidden": "（未公开）",
     "result.delta": "得分 {d}",
     "result.ready": "已准备：{names}",
     "result.waiting": "等待：{names}",
@@ -37,6 +38,7 @@ register({
     "result.title": "Hand {n}: result",
     "result.remaining": "Cards left",
     "result.none": "(none)",
+    "result.hidden": "(not shown)",
     "result.delta": "score {d}",
     "result.ready": "Ready: {names}",
     "result.waiting": "Waiting for: {names}",
@@ -87,18 +89,27 @@ export function handResult(api, id, post) {
   let tick;
 
   /**
-   * Every event of the table the caller may see, in version order.
+   * The version the last read of the events reached: each hand's deal
+   * comes after the hand before it ended, so the next read starts there.
+   */
+  let cursor = 0;
+
+  /**
+   * The table's events after version after, as the caller may see them.
+   * @param {number} after
    * @returns {Promise<PlainEvent[]>}
    */
-  async function allEvents() {
+  async function eventsAfter(after) {
     /** @type {PlainEvent[]} */
     const out = [];
-    let after = 0;
     for (;;) {
       const page = await api.events(id, { after });
       for (const e of page.events) out.push(/** @type {PlainEvent} */ (/** @type {unknown} */ (e)));
-      if (!page.more) return out;
       after = page.next;
+      if (!page.more) {
+        cursor = after;
+        return out;
+      }
     }
   }
 
@@ -108,12 +119,25 @@ export function handResult(api, id, post) {
    * @param {number} n
    */
   async function drawRemaining(v, n) {
-    const evs = await allEvents();
-    let start = -1;
-    evs.forEach((e, i) => {
-      if (e.type === "HandDealt" && e.data.hand === n) start = i; // the hand's last deal
-    });
+    /** @param {PlainEvent[]} evs */
+    const dealOf = (evs) => {
+      let at = -1;
+      evs.forEach((e, i) => {
+        if (e.type === "HandDealt" && e.data.hand === n) at = i; // the hand's last deal
+      });
+      return at;
+    };
+    let evs = await eventsAfter(cursor);
+    let start = dealOf(evs);
+    if (start < 0) {
+      evs = await eventsAfter(0); // the page came in later than the deal
+      start = dealOf(evs);
+    }
     if (start < 0 || shownHand !== n) return;
+    // A hand the caller may not see (a spectator of a public table) stays hidden.
+    const dealt = evs[start]?.data.hands;
+    /** @param {number} seat */
+    const seen = (seat) => Array.isArray(dealt) && Array.isArray(dealt[seat]) && dealt[seat].length > 0;
     const end = evs.findIndex((e, i) => i > start && e.type === "HandSettled");
     const snaps = snapshots(evs.slice(start, end < 0 ? undefined : end + 1), v.seats.length);
     const last = snaps[snaps.length - 1];
@@ -125,7 +149,8 @@ export function handResult(api, id, post) {
       const cards = last?.hands[seat] ?? [];
       const d = v.last_settlement?.deltas[seat] ?? 0;
       li.append(el("span", "who", name), el("span", d > 0 ? "delta win" : d < 0 ? "delta loss" : "delta", t("result.delta", { d: d > 0 ? `+${d}` : String(d) })));
-      if (cards.length === 0) li.append(el("span", "muted", t("result.none")));
+      if (!seen(seat)) li.append(el("span", "muted", t("result.hidden")));
+      else if (cards.length === 0) li.append(el("span", "muted", t("result.none")));
       else li.append(renderHand(cards, { label: `${name}: ${t("result.remaining")}` }).el);
       remaining.append(li);
     });
