@@ -94,6 +94,10 @@ type openTableRequest struct {
 	// BroadcastDelay is refused unless 0: the delayed full broadcast it
 	// asked for showed spectators the running deal (spectators replaces it).
 	BroadcastDelay int `json:"broadcast_delay"`
+	// WaitBetweenHands: after each hand the next deal waits until every
+	// seat is ready (continue). Absent: false, the next hand is dealt at
+	// once, as it was for every client written before the flag.
+	WaitBetweenHands bool `json:"wait_between_hands"`
 }
 
 // errBroadcastDelay refuses a new table asking for the delayed full
@@ -153,7 +157,7 @@ func (s *server) openTable(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errBroadcastDelay)
 		return
 	}
-	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots, MaxHands: req.MaxHands, Private: req.Private, Spectators: req.Spectators}, cond)
+	res, err := s.Tables.Open(r.Context(), p, service.OpenRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Options: req.Options, Clock: req.Clock.clock(), Bots: req.Bots, MaxHands: req.MaxHands, Private: req.Private, Spectators: req.Spectators, WaitBetweenHands: req.WaitBetweenHands}, cond)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -146,6 +146,9 @@ type quickRequest struct {
 	Spectators string `json:"spectators"`
 	// Options are the table options asked for (absent: the defaults).
 	Options json.RawMessage `json:"options"`
+	// WaitBetweenHands: the caller accepts (and opens) only tables that
+	// wait for their seats between hands; absent: only tables that do not.
+	WaitBetweenHands bool `json:"wait_between_hands"`
 }
 
 // quickPlay seats the caller at an open table of the kind asked for, or
@@ -169,7 +172,7 @@ func (s *server) quickPlay(w http.ResponseWriter, r *http.Request) {
 	if req.Stake != nil {
 		stake = *req.Stake
 	}
-	res, opened, err := s.Tables.Quick(r.Context(), p, service.QuickRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Spectators: req.Spectators, Options: nullOptions(req.Options)}, cond)
+	res, opened, err := s.Tables.Quick(r.Context(), p, service.QuickRequest{Game: req.Game, Variant: req.Variant, Stake: stake, Spectators: req.Spectators, Options: nullOptions(req.Options), WaitBetweenHands: req.WaitBetweenHands}, cond)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -44,6 +44,13 @@ type tableView struct {
 	// Watchers: whether a seated player may let another player watch its
 	// seat (POST /v1/tables/{id}/watchers).
 	Watchers bool `json:"watchers"`
+	// WaitBetweenHands: after each hand the next deal waits until every
+	// seat is ready (seats[].ready).
+	WaitBetweenHands bool `json:"wait_between_hands"`
+	// BetweenHands: the table waits for its seats now (a hand has ended);
+	// each seat not ready yet has posted no continue, and seats[].deadline
+	// is when the clock makes it ready.
+	BetweenHands bool `json:"between_hands"`
 }
 
 type seatView struct {
@@ -56,6 +63,10 @@ type seatView struct {
 	Bot       bool       `json:"bot"`
 	Delegated bool       `json:"delegated"`
 	Deadline  *time.Time `json:"deadline"`
+	// Ready: between hands at a table that waits (between_hands), the
+	// seat holds the next deal back no more (its player posted continue,
+	// its time ran out, or the server plays it); false otherwise.
+	Ready bool `json:"ready"`
 	// Rating is a seated human's current rating in the table's variant,
 	// read from the ratings projection by GET /v1/tables/{id} only; null
 	// for a bot, an empty seat, a player not rated yet, and in every other
@@ -78,6 +89,7 @@ func viewOf(l *service.Loaded, c caller) tableView {
 		Options: table.ShownOptions(st.Rules), RulesVersion: st.RulesVersion, Version: st.Version,
 		HandNumber: st.Hand, LastSettlement: st.Last, Closed: st.Closed, Clock: st.Clock, MaxHands: st.MaxHands, Tournament: st.Tournament,
 		Private: st.Private, Spectators: spectatorsOf(st), Watchers: true, Hand: []cards.Card{},
+		WaitBetweenHands: st.WaitBetweenHands, BetweenHands: st.BetweenHands(),
 	}
 	if seat >= 0 {
 		v.Seat = table.Seat(seat)
@@ -93,6 +105,7 @@ func viewOf(l *service.Loaded, c caller) tableView {
 		if st.Players[i] != "" {
 			id, name := st.Players[i], st.Names[i]
 			sv.PlayerID, sv.Name = &id, &name
+			sv.Ready = v.BetweenHands && !st.WaitsFor(i)
 		}
 		v.Seats = append(v.Seats, sv)
 	}

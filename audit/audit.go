@@ -98,6 +98,7 @@ func VerifyTable(rulesOf RulesFunc, evs []eventstore.Event) (Report, error) {
 		OpenedBy: opened.OpenedBy, Clock: opened.Clock, MaxHands: opened.MaxHands,
 		Tournament: opened.Tournament, Reserved: opened.Reserved, FixedDeals: fixed,
 		Private: opened.Private, BroadcastDelay: opened.BroadcastDelay, Spectators: opened.Spectators,
+		WaitBetweenHands: opened.WaitBetweenHands,
 	})
 	if err != nil {
 		return rep, fault(0, "table could not have been opened: %v", err)
@@ -214,6 +215,8 @@ func reexecute(st *table.State, p table.Payload, seeds *seedBook) ([]table.Paylo
 		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionDelegate}, seeds)
 	case table.SeatResumed:
 		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionResume}, seeds)
+	case table.SeatReady:
+		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionContinue}, seeds)
 	case table.PlayerLeft:
 		out, err = table.Act(st, e.Seat, table.Action{Type: table.ActionLeave}, seeds)
 	case table.PlayerEscaped:

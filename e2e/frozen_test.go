@@ -61,6 +61,11 @@ func TestFrozenStreamsReplay(t *testing.T) {
 			t.Errorf("rules %s (%s/%s) has no frozen stream %s: record it with -update-frozen", v.version, v.game, v.variant, frozenFile(v.version))
 		}
 	}
+	for name := range waitingFrozen {
+		if !slices.Contains(files, filepath.Join(frozenDir, name+".jsonl")) {
+			t.Errorf("no frozen stream %s of a table that waits between hands: record it with -update-frozen", name)
+		}
+	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			b, err := os.ReadFile(f)
@@ -83,6 +88,9 @@ func TestFrozenStreamsReplay(t *testing.T) {
 				if !slices.Contains(types, want) {
 					t.Errorf("%s holds no %s event", f, want)
 				}
+			}
+			if _, ok := waitingFrozen[strings.TrimSuffix(filepath.Base(f), ".jsonl")]; ok && !slices.Contains(types, "SeatReady") {
+				t.Errorf("%s waits between hands and holds no SeatReady", f)
 			}
 			if rep.Deals < 3 || rep.Commands == 0 {
 				t.Errorf("%s: %d deals recomputed, %d commands re-decided; want at least 3 deals", f, rep.Deals, rep.Commands)
@@ -109,10 +117,27 @@ func currentVersions(t *testing.T, reg table.Registry) []versionOf {
 	return vs
 }
 
+// waitingFrozen are the frozen streams of tables opened with
+// wait_between_hands (file name → the variant), whose SeatReady events
+// every verifier must re-decide.
+var waitingFrozen = map[string]versionOf{
+	"doudizhu_classic_2_wait_between_hands": {"doudizhu", "classic", "doudizhu/classic/2"},
+}
+
 // recordFrozen records a stream for every current version that has none:
 // two hands played by their players, with a turn timeout, a seat handed to
 // the bot (托管) and taken back, then an escape in the third hand.
 func recordFrozen(t *testing.T, reg table.Registry) {
+	for name, v := range waitingFrozen {
+		file := filepath.Join(frozenDir, name+".jsonl")
+		if _, err := os.Stat(file); err == nil {
+			continue // frozen: never rewritten
+		}
+		if err := os.WriteFile(file, recordStreamOpts(t, reg, v, nil, true), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("recorded %s", file)
+	}
 	for _, v := range currentVersions(t, reg) {
 		if _, err := os.Stat(frozenFile(v.version)); err == nil {
 			continue // frozen: never rewritten
@@ -153,6 +178,13 @@ func recordStream(t *testing.T, reg table.Registry, v versionOf) []byte {
 // recordStreamWith is recordStream at a table opened with options.
 func recordStreamWith(t *testing.T, reg table.Registry, v versionOf, options json.RawMessage) []byte {
 	t.Helper()
+	return recordStreamOpts(t, reg, v, options, false)
+}
+
+// recordStreamOpts is recordStreamWith at a table that waits between hands
+// when wait is set: its players post continue after each hand.
+func recordStreamOpts(t *testing.T, reg table.Registry, v versionOf, options json.RawMessage, wait bool) []byte {
+	t.Helper()
 	ctx := context.Background()
 	clock := testclock.New(time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC))
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "f.db"), sqlite.Options{Logger: slog.New(slog.DiscardHandler), Now: clock.Now, Synchronous: "NORMAL"})
@@ -173,7 +205,7 @@ func recordStreamWith(t *testing.T, reg table.Registry, v versionOf, options jso
 	}
 	// Timeouts never delegate here: delegation is asked for, so that the
 	// players keep their seats.
-	res, err := svc.Open(ctx, players[0], service.OpenRequest{Game: v.game, Variant: v.variant, Options: options, Stake: 1, Clock: &table.Clock{TurnSeconds: 30, DelegateAfter: 5}}, service.NoCond)
+	res, err := svc.Open(ctx, players[0], service.OpenRequest{Game: v.game, Variant: v.variant, Options: options, Stake: 1, Clock: &table.Clock{TurnSeconds: 30, DelegateAfter: 5}, WaitBetweenHands: wait}, service.NoCond)
 	if err != nil {
 		t.Fatalf("%s: open: %v", v.version, err)
 	}

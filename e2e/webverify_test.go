@@ -83,6 +83,8 @@ func TestWebVerifierAgreesWithGo(t *testing.T) {
 		v := versionOf{"shengji", variant, "shengji/" + variant + " with " + options}
 		exports["options_"+name] = recordStreamWith(t, reg, v, json.RawMessage(options))
 	}
+	// A table that waits between hands (SeatReady, continue's timeout).
+	exports["wait_doudizhu_classic"] = recordStreamOpts(t, reg, versionOf{"doudizhu", "classic", "doudizhu/classic with wait_between_hands"}, nil, true)
 	for k, b := range duplicateExports(t, reg, "doudizhu", "classic", 6) {
 		exports["duplicate_doudizhu_"+k] = b
 	}

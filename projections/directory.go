@@ -74,7 +74,8 @@ type TableQuery struct {
 
 // QuickKind is the kind of table quick play seats a player at: game,
 // variant and stake, with the options, clock and rules version a table
-// opened with no options records (compact JSON, "" for no clock). Tables
+// opened with no options records (compact JSON; Clock is table.Pace, ""
+// for no clock, and says whether the table waits between hands). Tables
 // with a max_hands limit are never of a quick kind. Spectators is the
 // spectator policy ("public" or "after_deal").
 type QuickKind struct {

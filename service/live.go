@@ -39,6 +39,7 @@ func (s *Service) opening(rules table.Rules, id string, p Player, req OpenReques
 	evs, err := table.OpenWith(rules, table.Opening{
 		ID: id, Game: req.Game, Variant: req.Variant, Stake: req.Stake, OpenedBy: p.ID,
 		Clock: clock, MaxHands: req.MaxHands, Private: req.Private, Spectators: req.Spectators,
+		WaitBetweenHands: req.WaitBetweenHands,
 	})
 	if err != nil {
 		return nil, err
@@ -130,7 +131,7 @@ func (sc *schedule) dueAt(st *table.State) (time.Time, bool) {
 			best, found = t, true
 		}
 	}
-	if st.Closed || !st.InDeal {
+	if st.Closed || !st.InDeal && !st.BetweenHands() {
 		return best, false
 	}
 	for seat := range st.Players {
@@ -383,7 +384,7 @@ func isLateTimeout(err error) bool {
 // dueSeat picks the seat the server acts for now: server-played seats first,
 // then the first seat whose deadline has passed.
 func (s *Service) dueSeat(st *table.State, now time.Time) (int, bool) {
-	if st.Closed || !st.InDeal {
+	if st.Closed || !st.InDeal && !st.BetweenHands() {
 		return 0, false
 	}
 	for seat := range st.Players {

@@ -26,7 +26,7 @@ type TableKind struct {
 	Game, Variant string
 	Stake         int
 	Options       string
-	Clock         string
+	Clock         string // table.Pace: the clock, and whether the table waits between hands
 	RulesVersion  string
 	Spectators    string
 }
@@ -54,6 +54,9 @@ type QuickRequest struct {
 	// rules); absent keys are the defaults. Tables match by the
 	// normalized options, so {} and {"cap":null}-free equivalents meet.
 	Options json.RawMessage
+	// WaitBetweenHands: the tables the player accepts wait for their seats
+	// between hands (OpenRequest.WaitBetweenHands); tables match by it.
+	WaitBetweenHands bool
 }
 
 // quickCandidates bounds the tables one quick play tries before it opens
@@ -145,13 +148,12 @@ func (s *Service) quickKind(req QuickRequest) (TableKind, error) {
 		opts.WriteString("{}")
 	}
 	k := TableKind{Game: game, Variant: variant, Stake: stake, Options: opts.String(), RulesVersion: rules.Version(), Spectators: spectators}
+	var clock *table.Clock
 	if _, ok := rules.(table.Autoplay); ok {
-		c, err := json.Marshal(table.DefaultClock())
-		if err != nil {
-			return TableKind{}, fmt.Errorf("clock: %w", err)
-		}
-		k.Clock = string(c)
+		c := table.DefaultClock()
+		clock = &c
 	}
+	k.Clock = table.Pace(clock, req.WaitBetweenHands)
 	return k, nil
 }
 
@@ -227,7 +229,7 @@ func (s *Service) Quick(ctx context.Context, p Player, req QuickRequest, cond Co
 			return nil, false, err
 		}
 	}
-	res, err = s.Open(ctx, p, OpenRequest{Game: req.Game, Variant: req.Variant, Stake: req.Stake, Options: json.RawMessage(kind.Options), Spectators: kind.Spectators, Sit: true}, cond)
+	res, err = s.Open(ctx, p, OpenRequest{Game: req.Game, Variant: req.Variant, Stake: req.Stake, Options: json.RawMessage(kind.Options), Spectators: kind.Spectators, WaitBetweenHands: req.WaitBetweenHands, Sit: true}, cond)
 	if err != nil {
 		return nil, false, err
 	}

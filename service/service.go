@@ -281,6 +281,9 @@ type OpenRequest struct {
 	// Spectators is the spectator policy (table.SpectatorsPublic, the
 	// default, or table.SpectatorsAfterDeal).
 	Spectators string
+	// WaitBetweenHands: after each hand the next deal waits until every
+	// seat is ready (table.Opening.WaitBetweenHands).
+	WaitBetweenHands bool
 }
 
 // Open opens a new table.

@@ -12,10 +12,10 @@ import (
 // A table view as the server sends it, with one field replaced per case.
 const goodTable = `{"id":"T1","game":"doudizhu","variant":"classic","stake":1,"options":{},
 "rules_version":"doudizhu/classic/1","version":4,"phase":"bidding","turn":0,"seat":null,
-"hand_number":1,"hand":[],"seats":[{"seat":0,"player_id":"p0","name":"东","total":0,"bot":false,"delegated":false,"deadline":null}],
+"hand_number":1,"hand":[],"seats":[{"seat":0,"player_id":"p0","name":"东","total":0,"bot":false,"delegated":false,"deadline":null,"ready":false}],
 "game_state":{"hand":1,"deal":1,"first_bidder":0,"bids":null,"landlord":null,"bid":0,"multiplier":1,
 "kitty":null,"last_play":null,"passes":0,"cards_left":[17,17,17],"plays":[0,0,0]},
-"last_settlement":null,"closed":false,"clock":null,"max_hands":0,"spectators":"public","watchers":true}`
+"last_settlement":null,"closed":false,"clock":null,"max_hands":0,"spectators":"public","watchers":true,"wait_between_hands":false,"between_hands":false}`
 
 // TestValidatorEnforcesTheSpec serves bodies that break openapi.yaml in the
 // ways OpenAPI 3.1 expresses (type arrays with null, const, a oneOf chosen

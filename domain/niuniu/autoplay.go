@@ -1,6 +1,10 @@
 package niuniu
 
-import "paiju/domain/table"
+import (
+	"time"
+
+	"paiju/domain/table"
+)
 
 // The live-table side of 牛牛 (table.Autoplay): whom the turn clock waits
 // for, what a seat does when its time runs out, and the bot. doc.go,
@@ -77,4 +81,17 @@ func botAction(v table.View, legal []table.Action) table.Action {
 		}
 	}
 	return legal[0]
+}
+
+// GameDeadline is the running deal's arrange_seconds deadline
+// (table.GameDeadline): the server times out every seat still unarranged
+// then, turn clock or not, and each one's default (没牛) leaves the reveal
+// to the last of them, so that the hand ends at the deadline without any
+// client calling the reveal (niuniu.md, Arranging: "不拼牌,按无牛处理").
+func (r *Rules) GameDeadline(gs table.GameState) (time.Time, bool) {
+	s, ok := gs.(*State)
+	if !ok {
+		return time.Time{}, false
+	}
+	return s.deadline()
 }

@@ -182,7 +182,12 @@
 //
 // Timeout: an awaited seat whose time runs out declares no bull (没牛), the
 // seed's rule for a seat that does not arrange ("不拼牌,按无牛处理"),
-// even with a bull in hand.
+// even with a bull in hand. A seat's time runs out at the earlier of its
+// turn clock and arrange_seconds (Rules.GameDeadline, table.GameDeadline),
+// so the server reveals the hand at the deadline by itself: each unarranged
+// seat times out (TurnTimedOut, no_bull) and the last one's no_bull is the
+// reveal, with or without a turn clock. No client has to call the reveal;
+// one may, from the deadline on, and its RevealCalled ends the hand first.
 //
 // Bot: arranges the bull that reads highest (every bull of a hand reads the
 // same class, so the first one listed), else declares no bull; once its

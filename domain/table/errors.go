@@ -76,6 +76,11 @@ var (
 	ErrUnknownGame      = &Error{Kind: KindInvalid, Code: "unknown_game"}
 	ErrUnknownVariant   = &Error{Kind: KindInvalid, Code: "unknown_variant"}
 	ErrBadOption        = &Error{Kind: KindInvalid, Code: "invalid_option"}
+	// ErrNotBetweenHands: continue posted while the table waits for no
+	// seat to be ready (a hand is running, or the table deals at once).
+	ErrNotBetweenHands = &Error{Kind: KindConflict, Code: "not_between_hands"}
+	// ErrAlreadyReady: continue posted by a seat that is ready already.
+	ErrAlreadyReady = &Error{Kind: KindConflict, Code: "already_ready"}
 )
 
 // With returns a copy of a sentinel with a specific message.

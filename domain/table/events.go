@@ -61,6 +61,11 @@ type TableOpened struct {
 	// table is derived from (FixedDealSeed) instead of a fresh seed: the
 	// tables of a duplicate set deal the same cards. Absent: fresh seeds.
 	FixedDeals string `json:"fixed_deals,omitempty"`
+	// WaitBetweenHands: after a hand settles, the next deal waits until
+	// every seat is ready (SeatReady; bots and delegated seats are), so
+	// that the players see the result first. Absent: the next hand is
+	// dealt at once, as on every table opened before the flag existed.
+	WaitBetweenHands bool `json:"wait_between_hands,omitempty"`
 }
 
 // DealsSecret carries the secret FixedDeals commits to. It follows
@@ -143,6 +148,13 @@ type PlayerLeft struct {
 	PlayerID string `json:"player_id"`
 }
 
+// SeatReady: between hands at a table that waits for its seats
+// (TableOpened.WaitBetweenHands), Seat is ready for the next deal: its
+// player posted continue, or its time ran out (a TurnTimedOut precedes it).
+type SeatReady struct {
+	Seat int `json:"seat"`
+}
+
 // TableClosed ends the table; nothing may follow it.
 type TableClosed struct {
 	Reason string `json:"reason"`
@@ -159,13 +171,14 @@ func (PlayerEscaped) EventType() string { return "PlayerEscaped" }
 func (PlayerLeft) EventType() string    { return "PlayerLeft" }
 func (TableClosed) EventType() string   { return "TableClosed" }
 func (DealsSecret) EventType() string   { return "DealsSecret" }
+func (SeatReady) EventType() string     { return "SeatReady" }
 
 // commonEvents decodes the variant-agnostic events.
 var commonEvents = Events(
 	TableOpened{}, PlayerSeated{}, HandDealt{}, DealVoided{}, DealSecret{},
 	HandSettled{}, PlayerEscaped{}, PlayerLeft{}, TableClosed{},
 	TurnTimedOut{}, SeatDelegated{}, SeatResumed{}, DealsSecret{},
-	WatcherAdded{}, WatcherRemoved{},
+	WatcherAdded{}, WatcherRemoved{}, SeatReady{},
 )
 
 // EventTypes decodes stored events by type name. Each name comes from the

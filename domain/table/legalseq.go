@@ -99,6 +99,9 @@ func PlayerLegalHolding(s *State, seat int, now time.Time, sel cards.Multiset) i
 			}
 			return
 		}
+		if s.WaitsFor(seat) && !yield(Action{Type: ActionContinue}) {
+			return
+		}
 		if s.InDeal {
 			for a := range gameLegalSeq(s, seat, now, sel) {
 				if !yield(a) {

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -89,6 +90,26 @@ func (c Clock) Validate() error {
 	return nil
 }
 
+// Pace is how a table is paced, as quick play matches tables by it and
+// the table directory records it (its clock column): the turn clock as
+// JSON ("" without one), followed by " wait_between_hands" when the table
+// waits for its seats between hands (TableOpened.WaitBetweenHands). A
+// table opened before the flag existed keeps the pace it had.
+func Pace(c *Clock, waitBetweenHands bool) string {
+	pace := ""
+	if c != nil {
+		b, err := json.Marshal(c)
+		if err != nil {
+			panic(fmt.Sprintf("table: encode a clock: %v", err)) // two ints: cannot fail
+		}
+		pace = string(b)
+	}
+	if waitBetweenHands {
+		pace += " wait_between_hands"
+	}
+	return pace
+}
+
 // Generic actions of the live table.
 const (
 	ActionDelegate = "delegate" // hand one's seat to the bot (托管)
@@ -112,6 +133,7 @@ type live struct {
 	Clock     *Clock
 	Bots      []bool      // seat taken by a server bot
 	Delegated []bool      // seat played by the bot (托管) until its player resumes
+	Ready     []bool      // between hands, the seat is ready for the next deal (SeatReady)
 	TimedOut  []int       // timeouts in a row per seat
 	Waiting   []bool      // the game awaits the seat (Autoplay.Awaited)
 	Since     []time.Time // when the seat's current wait began
@@ -137,6 +159,7 @@ func (l *live) open(seats int, c *Clock) {
 	l.Clock = c
 	l.Bots = make([]bool, seats)
 	l.Delegated = make([]bool, seats)
+	l.Ready = make([]bool, seats)
 	l.TimedOut = make([]int, seats)
 	l.Waiting = make([]bool, seats)
 	l.Since = make([]time.Time, seats)
@@ -146,6 +169,7 @@ func (l live) clone() live {
 	c := l
 	c.Bots = slices.Clone(l.Bots)
 	c.Delegated = slices.Clone(l.Delegated)
+	c.Ready = slices.Clone(l.Ready)
 	c.TimedOut = slices.Clone(l.TimedOut)
 	c.Waiting = slices.Clone(l.Waiting)
 	c.Since = slices.Clone(l.Since)
@@ -153,13 +177,37 @@ func (l live) clone() live {
 	return c
 }
 
-// Deadline returns when seat's time to act runs out, if the table has a
-// clock and the game awaits the seat.
+// GameDeadline is implemented by rules (the game's own type, Adapted) with
+// a deadline of their own within a deal, such as 牛牛's arrange_seconds:
+// every seat the game awaits has until then at the latest, and the turn
+// clock's timeout (TurnTimedOut and the game's default action) applies at
+// that time whether or not the table has a turn clock. ok is false when the
+// running deal has no such deadline.
+type GameDeadline interface {
+	GameDeadline(s GameState) (due time.Time, ok bool)
+}
+
+// Deadline returns when seat's time to act runs out, if the game (or,
+// between hands, the table) awaits the seat and either the table has a
+// clock or the game a deadline of its own (GameDeadline): the earlier of
+// the two.
 func (s *State) Deadline(seat int) (time.Time, bool) {
-	if s.Clock == nil || s.Clock.TurnSeconds == 0 || seat < 0 || seat >= len(s.Waiting) || !s.Waiting[seat] || s.Since[seat].IsZero() {
+	if seat < 0 || seat >= len(s.Waiting) || !s.Waiting[seat] {
 		return time.Time{}, false
 	}
-	return s.Since[seat].Add(time.Duration(s.Clock.TurnSeconds) * time.Second), true
+	var (
+		due time.Time
+		ok  bool
+	)
+	if s.Clock != nil && s.Clock.TurnSeconds > 0 && !s.Since[seat].IsZero() {
+		due, ok = s.Since[seat].Add(time.Duration(s.Clock.TurnSeconds)*time.Second), true
+	}
+	if g, yes := Adapted(s.Rules).(GameDeadline); yes && s.InDeal && s.G != nil {
+		if d, has := g.GameDeadline(s.G); has && (!ok || d.Before(due)) {
+			due, ok = d, true
+		}
+	}
+	return due, ok
 }
 
 // Awaited reports whether the game waits for seat now.
@@ -184,10 +232,16 @@ func (s *State) applyLive(p Payload, at time.Time) {
 		return
 	case PlayerSeated:
 		s.Bots[e.Seat], s.Delegated[e.Seat], s.TimedOut[e.Seat] = e.Bot, false, 0
+		s.Ready[e.Seat] = true // whoever sits down between hands is ready
 	case PlayerLeft:
 		s.Bots[e.Seat], s.Delegated[e.Seat], s.TimedOut[e.Seat] = false, false, 0
+		s.Ready[e.Seat] = false
 	case PlayerEscaped:
 		s.Bots[e.Seat], s.Delegated[e.Seat], s.TimedOut[e.Seat] = false, false, 0
+		s.Ready[e.Seat] = false
+	case SeatReady:
+		s.Ready[e.Seat] = true
+		actor = e.Seat
 	case TurnTimedOut:
 		s.TimedOut[e.Seat]++
 		s.pending = e.Seat + 1
@@ -205,6 +259,7 @@ func (s *State) applyLive(p Payload, at time.Time) {
 		}
 	case HandSettled:
 		s.absence.voided = 0
+		clear(s.Ready)
 	case DealSecret, TableClosed, WatcherAdded, WatcherRemoved:
 	default:
 		if seat, _, ok := s.Rules.Command(p); ok {
@@ -230,13 +285,21 @@ func (s *State) applyLive(p Payload, at time.Time) {
 	var awaited []int
 	if s.InDeal && !s.Closed && s.G != nil {
 		awaited = ap.Awaited(s.G)
+	} else if s.BetweenHands() {
+		for seat := range s.Waiting {
+			if s.WaitsFor(seat) {
+				awaited = append(awaited, seat)
+			}
+		}
 	}
+	// A settlement starts every wait between hands afresh.
+	_, settled := p.(HandSettled)
 	k := 0
 	for seat := range s.Waiting {
 		w := k < len(awaited) && awaited[k] == seat
 		if w {
 			k++
-			if !s.Waiting[seat] || seat == actor {
+			if !s.Waiting[seat] || seat == actor || settled {
 				s.Since[seat] = at
 			}
 		} else {
@@ -261,12 +324,17 @@ func Timeout(s *State, seat int, now time.Time, seeds SeedSource) ([]Payload, er
 	if now.Before(deadline) {
 		return nil, ErrDeadlineNotReached.With("seat %d has until %s", seat, deadline.Format(time.RFC3339Nano))
 	}
+	evs := []Payload{TurnTimedOut{Seat: seat, At: now}}
+	if s.BetweenHands() {
+		// The default between hands is continue. It never delegates the
+		// seat: 托管 is about playing a hand, and none runs.
+		return withDeal(s, append(evs, SeatReady{Seat: seat}), seeds)
+	}
 	ap, ok := s.Rules.(Autoplay)
 	if !ok {
 		return nil, fmt.Errorf("rules %s run under a clock but cannot play a seat", s.RulesVersion)
 	}
-	evs := []Payload{TurnTimedOut{Seat: seat, At: now}}
-	if d := s.Clock.DelegateAfter; d > 0 && !s.Delegated[seat] && !s.Bots[seat] && s.TimedOut[seat]+1 >= d {
+	if d := s.clockDelegateAfter(); d > 0 && !s.Delegated[seat] && !s.Bots[seat] && s.TimedOut[seat]+1 >= d {
 		evs = append(evs, SeatDelegated{Seat: seat, By: "clock"})
 	}
 	next := s.Clone()
@@ -281,6 +349,15 @@ func Timeout(s *State, seat int, now time.Time, seeds SeedSource) ([]Payload, er
 		return nil, fmt.Errorf("default action %q of seat %d refused: %w", a.Type, seat, err)
 	}
 	return withDeal(s, append(evs, more...), seeds)
+}
+
+// clockDelegateAfter is the clock's delegate_after (0 without a clock: a
+// game's own deadline never delegates).
+func (s *State) clockDelegateAfter() int {
+	if s.Clock == nil {
+		return 0
+	}
+	return s.Clock.DelegateAfter
 }
 
 // BotMove is the action the game's bot takes for seat now, from the seat's

@@ -84,7 +84,7 @@ type Catalog interface {
 
 // TableActionTypes lists the actions the table handles for every game.
 func TableActionTypes() []string {
-	return []string{ActionDelegate, ActionEscape, ActionLeave, ActionResume}
+	return []string{ActionContinue, ActionDelegate, ActionEscape, ActionLeave, ActionResume}
 }
 
 // GameState is a game's own state of one table. The game owns its concrete type.
@@ -134,6 +134,9 @@ func (a Action) TypeOnly() bool { return a.Bid == nil && len(a.Cards) == 0 && a.
 const (
 	ActionEscape = "escape" // leave a running hand (逃跑), with the game's penalty
 	ActionLeave  = "leave"  // leave the table between hands
+	// ActionContinue: ready for the next deal, at a table that waits
+	// between hands (TableOpened.WaitBetweenHands).
+	ActionContinue = "continue"
 )
 
 // View is what one seat sees of a game.

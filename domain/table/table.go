@@ -70,8 +70,11 @@ type State struct {
 	// Spectators is the table's spectator policy (SpectatorsPublic or
 	// SpectatorsAfterDeal), never "".
 	Spectators string
-	G          GameState
-	Rules      Rules
+	// WaitBetweenHands: the next deal waits for every seat to be ready
+	// (TableOpened.WaitBetweenHands).
+	WaitBetweenHands bool
+	G                GameState
+	Rules            Rules
 	live
 }
 
@@ -136,6 +139,10 @@ type Opening struct {
 	// Spectators is the spectator policy: "" or SpectatorsPublic (the
 	// default, recorded as absent) or SpectatorsAfterDeal.
 	Spectators string
+	// WaitBetweenHands: after each hand the next deal waits until every
+	// seat is ready (TableOpened.WaitBetweenHands). A tournament's table
+	// never waits: the tournament's clock is its rounds.
+	WaitBetweenHands bool
 }
 
 // The spectator policies (TableOpened.Spectators). Whoever is neither a
@@ -183,6 +190,9 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 	if o.BroadcastDelay < 0 || o.BroadcastDelay > MaxBroadcastDelay {
 		return nil, ErrBadOption.With("broadcast_delay must be 0 (none) or 1..%d events, got %d", MaxBroadcastDelay, o.BroadcastDelay)
 	}
+	if o.WaitBetweenHands && o.Tournament != "" {
+		return nil, ErrBadOption.With("a tournament's tables deal the next hand at once: wait_between_hands is for tables opened by players")
+	}
 	spectators, err := normalSpectators(o.Spectators)
 	if err != nil {
 		return nil, err
@@ -200,6 +210,7 @@ func OpenWith(r Rules, o Opening) ([]Payload, error) {
 		Stake: stake, Seats: r.Seats(), RulesVersion: r.Version(), OpenedBy: openedBy, Clock: c,
 		MaxHands: o.MaxHands, Tournament: o.Tournament, Reserved: slices.Clone(o.Reserved),
 		Private: o.Private, BroadcastDelay: o.BroadcastDelay, Spectators: spectators,
+		WaitBetweenHands: o.WaitBetweenHands,
 	}
 	if o.FixedDeals == nil {
 		return []Payload{opened}, nil
@@ -280,6 +291,8 @@ func Act(s *State, seat int, a Action, seeds SeedSource) ([]Payload, error) {
 	switch a.Type {
 	case ActionDelegate, ActionResume:
 		return delegation(s, seat, a, seeds)
+	case ActionContinue:
+		return ready(s, seat, a, seeds)
 	}
 	if !s.InDeal {
 		return nil, ErrWrongPhase.With("no hand is running: waiting for players")
@@ -338,6 +351,9 @@ func withDeal(s *State, evs []Payload, seeds SeedSource) ([]Payload, error) {
 	}
 	if !next.Full() || next.nobodyPresent() && !next.Voided {
 		return evs, nil
+	}
+	if next.BetweenHands() && !next.allReady() {
+		return evs, nil // the players see the result first (SeatReady)
 	}
 	d := DealNumber{Hand: next.Hand + 1, Deal: 1}
 	if next.Voided {
@@ -445,6 +461,7 @@ func ApplyAt(s *State, p Payload, at time.Time) {
 		s.Tournament, s.Reserved, s.FixedDeals = e.Tournament, e.Reserved, e.FixedDeals
 		s.MaxHands, s.Private, s.BroadcastDelay = e.MaxHands, e.Private, e.BroadcastDelay
 		s.Spectators = cmp.Or(e.Spectators, SpectatorsPublic)
+		s.WaitBetweenHands = e.WaitBetweenHands
 		s.Players = make([]string, e.Seats)
 		s.Names = make([]string, e.Seats)
 		s.Totals = make([]int, e.Seats)
@@ -545,6 +562,9 @@ func LegalAt(s *State, seat int, now time.Time) []Action {
 		return nil
 	}
 	if !s.InDeal {
+		if s.WaitsFor(seat) {
+			return []Action{{Type: ActionContinue}, {Type: ActionLeave}}
+		}
 		return []Action{{Type: ActionLeave}}
 	}
 	return append(gameLegal(s, seat, now), Action{Type: ActionEscape})
@@ -594,4 +614,49 @@ func delegation(s *State, seat int, a Action, seeds SeedSource) ([]Payload, erro
 	}
 	// A resume between hands may be what the next deal waited for.
 	return withDeal(s, []Payload{SeatResumed{Seat: seat}}, seeds)
+}
+
+// BetweenHands reports that the table, between two hands, waits for its
+// seats to be ready before it deals (TableOpened.WaitBetweenHands): a hand
+// has settled, the game wants another, and the table is open. A deal thrown
+// in (DealVoided) is dealt again at once: its hand has not ended.
+func (s *State) BetweenHands() bool {
+	return s.WaitBetweenHands && !s.Closed && !s.InDeal && !s.Voided && s.Hand > 0 && s.G != nil && s.G.NeedsDeal()
+}
+
+// WaitsFor reports that the table, between hands, waits for seat's player
+// to be ready. A bot's seat and a delegated one are always ready; so is an
+// empty seat (whoever sits down there is), so that a player who leaves
+// never holds the table back.
+func (s *State) WaitsFor(seat int) bool {
+	return s.BetweenHands() && seat >= 0 && seat < len(s.Players) && s.Players[seat] != "" &&
+		!s.Bots[seat] && !s.Delegated[seat] && !s.Ready[seat]
+}
+
+// allReady reports that no seat holds the next deal back.
+func (s *State) allReady() bool {
+	for seat := range s.Players {
+		if s.WaitsFor(seat) {
+			return false
+		}
+	}
+	return true
+}
+
+// ready decides continue: the seat is ready for the next deal, which
+// follows when it was the last one the table waited for.
+func ready(s *State, seat int, a Action, seeds SeedSource) ([]Payload, error) {
+	if !a.TypeOnly() {
+		return nil, ErrBadAction.With("continue takes no fields besides type")
+	}
+	if !s.WaitBetweenHands {
+		return nil, ErrNotBetweenHands.With("this table deals the next hand as soon as a hand ends: there is nothing to continue")
+	}
+	if !s.BetweenHands() {
+		return nil, ErrNotBetweenHands.With("the table is not waiting between hands")
+	}
+	if !s.WaitsFor(seat) {
+		return nil, ErrAlreadyReady.With("seat %d is ready for the next hand", seat)
+	}
+	return withDeal(s, []Payload{SeatReady{Seat: seat}}, seeds)
 }

@@ -708,14 +708,7 @@ func applyDirectory(_ context.Context, tx *wtx, ev eventstore.Event) error {
 		if err != nil {
 			return err
 		}
-		clock := ""
-		if o.Clock != nil {
-			b, err := json.Marshal(o.Clock)
-			if err != nil {
-				return err
-			}
-			clock = string(b)
-		}
+		clock := table.Pace(o.Clock, o.WaitBetweenHands)
 		tx.exec(`INSERT INTO td_tables
 			(table_id, game, variant, stake, seats, options, clock, max_hands, rules_version, seated, hands, status, opened_position, created_at, updated_at, private, spectators)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0, $10, $11, $12, $13, $14, $15)

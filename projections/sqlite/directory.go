@@ -33,14 +33,7 @@ func applyDirectory(ctx context.Context, tx *wtx, ev eventstore.Event) error {
 		if err != nil {
 			return err
 		}
-		clock := ""
-		if o.Clock != nil {
-			b, err := json.Marshal(o.Clock)
-			if err != nil {
-				return err
-			}
-			clock = string(b)
-		}
+		clock := table.Pace(o.Clock, o.WaitBetweenHands)
 		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO td_tables
 			(table_id, game, variant, stake, seats, options, clock, max_hands, rules_version, seated, hands, status, opened_position, created_at, updated_at, private, spectators)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?)`,

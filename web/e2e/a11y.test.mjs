@@ -7,60 +7,11 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, openPage, serverAndBrowser } from "./helpers.mjs";
+import { DESKTOP, PHONE, lowContrast, openPage, serverAndBrowser } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
 const env = serverAndBrowser();
-
-/**
- * The texts on the page whose contrast falls short (WCAG 2.2, 1.4.3).
- * Disabled controls are exempt, as WCAG has them.
- * @param {Page} page
- * @returns {Promise<string[]>}
- */
-function lowContrast(page) {
-  return page.evaluate(() => {
-    /** @param {string} c @returns {number[]} */
-    const rgba = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
-    /** @param {number[]} rgb */
-    const lum = (rgb) => {
-      const [r, g, b] = rgb.slice(0, 3).map((v) => {
-        const s = v / 255;
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-      });
-      return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
-    };
-    /** @param {Element} e @returns {number[] | null} */
-    const background = (e) => {
-      for (let n = /** @type {Element | null} */ (e); n; n = n.parentElement) {
-        const s = getComputedStyle(n);
-        if (s.backgroundImage !== "none") return null; // a pattern (a card's back): no text is drawn on one
-        const c = rgba(s.backgroundColor);
-        if (c.length >= 3 && (c.length === 3 || (c[3] ?? 1) > 0)) return c;
-      }
-      return [255, 255, 255];
-    };
-    /** @type {string[]} */
-    const bad = [];
-    for (const e of document.querySelectorAll("body *")) {
-      if (!(e instanceof HTMLElement)) continue;
-      const own = [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? "").trim() !== "");
-      if (!own || e.closest("[disabled]") || e.getClientRects().length === 0) continue;
-      const s = getComputedStyle(e);
-      if (s.visibility === "hidden" || Number(s.opacity) === 0) continue;
-      const bg = background(e);
-      if (!bg) continue;
-      const fg = rgba(s.color);
-      const [l1, l2] = [lum(fg), lum(bg)].sort((a, b) => b - a);
-      const ratio = ((l1 ?? 0) + 0.05) / ((l2 ?? 0) + 0.05);
-      const size = parseFloat(s.fontSize);
-      const large = size >= 24 || (size >= 18.66 && Number(s.fontWeight) >= 700);
-      if (ratio < (large ? 3 : 4.5)) bad.push(`${e.tagName}.${e.className} "${e.textContent?.trim().slice(0, 30)}": ${ratio.toFixed(2)}`);
-    }
-    return bad;
-  });
-}
 
 test("text contrast on every page at both sizes", { timeout: 180_000 }, async (t) => {
   const browser = env.browser;

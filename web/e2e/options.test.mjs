@@ -243,7 +243,7 @@ test("the form sends only the changed options, and a refused one shows at its co
   await page.uncheck('form.quick input[name="dun_awards"]');
   await page.locator("form.quick button[type=submit]").click();
   await page.locator('form.quick .opt[data-option="joker_bombs"] .opt-error:not(:empty)').waitFor();
-  assert.deepEqual(quick, [{ game: "dadun", variant: "lean", options: { joker_bombs: 2, dun_awards: false } }]);
+  assert.deepEqual(quick, [{ game: "dadun", variant: "lean", wait_between_hands: true, options: { joker_bombs: 2, dun_awards: false } }]);
   assert.equal(await page.locator('form.create .opt-error:not(:empty)').count(), 0, "the other form is untouched");
   assert.deepEqual(problems().filter((p) => !p.includes("422")), []);
   await context.close();

@@ -174,7 +174,7 @@ export class Api {
   }
 
   /**
-   * @param {{game: string, variant: string, stake?: number, options?: Record<string, unknown>}} body
+   * @param {{game: string, variant: string, stake?: number, options?: Record<string, unknown>, wait_between_hands?: boolean}} body
    * @returns {Promise<Table>}
    */
   quickPlay(body) {

@@ -145,7 +145,9 @@ export function render(root, _params, ctx) {
     qb.disabled = true;
     qrules.clear();
     const options = qrules.values();
-    api.quickPlay({ game: qk.game.value, variant: qk.variant.value, ...(options ? { options } : {}) })
+    // The web app's tables wait between hands: the players see each result
+    // and press 继续 (openapi.yaml, OpenWaitBetweenHands).
+    api.quickPlay({ game: qk.game.value, variant: qk.variant.value, wait_between_hands: true, ...(options ? { options } : {}) })
       .then((tbl) => ctx.navigate(`/tables/${encodeURIComponent(tbl.id)}`))
       .catch((err) => refused(qrules, err))
       .finally(() => (qb.disabled = false));
@@ -198,6 +200,7 @@ export function render(root, _params, ctx) {
       stake: Number(stake.value),
       clock: { turn_seconds: Number(clock.value) },
       bots: Number(bots.value),
+      wait_between_hands: true,
       ...(options ? { options } : {}),
       ...(priv.checked ? { private: true } : {}),
     });

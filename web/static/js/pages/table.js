@@ -27,6 +27,7 @@ import { cardName, renderHand, renderNiuniu, sortCards, trumpSet } from "../card
 import { kindName, phaseName } from "../games.js";
 import { activeOptions } from "../options.js";
 import { gameFacts, settlementFacts } from "./gamefacts.js";
+import { handResult } from "./handresult.js";
 import { register, t as tr } from "../i18n.js";
 
 register({
@@ -76,7 +77,7 @@ const EVENT_TYPES = [
   "FriendCalled", "FriendRevealed", "GrabDeclined", "GrabMade", "HandArranged", "HandDealt", "HandOpened",
   "HandSettled", "HandsRevealed", "KittyBuried", "KittyFlipped", "KittySwapClosed", "KittySwapOpened",
   "KittySwapped", "KittyTaken", "LandlordChosen", "LevelDropped", "MatchEnded", "PlayPassed", "PlayerEscaped",
-  "PlayerLeft", "PlayerOut", "PlayerSeated", "RevealCalled", "SeatDelegated", "SeatResumed", "TableClosed",
+  "PlayerLeft", "PlayerOut", "PlayerSeated", "RevealCalled", "SeatDelegated", "SeatReady", "SeatResumed", "TableClosed",
   "TableOpened", "TrickEnded", "TrickWon", "TrumpDeclared", "TrumpReinforced", "TrumpRevealed", "TurnTimedOut",
   "WatcherAdded", "WatcherRemoved",
 ];
@@ -96,7 +97,7 @@ const CARD_TYPES = new Set(["play", "declare", "bury", "arrange", "call", "reinf
 const OFF_HAND_TYPES = new Set(["swap"]);
 
 /** Actions that the 托管 toggle and the leave/escape row post, not the action bar. */
-const TABLE_TYPES = new Set(["delegate", "resume", "escape", "leave"]);
+const TABLE_TYPES = new Set(["delegate", "resume", "escape", "leave", "continue"]);
 
 /** The kind of card action a phase asks for, to name the button before the selection makes one. */
 /** @type {Record<string, string>} */
@@ -340,7 +341,9 @@ export function render(root, params, ctx) {
   // bottom of a small screen) however long the table above.
   const dock = el("div", "dock");
   dock.append(handBox, actionsEl);
-  page.append(title, info, rulesEl, status, announce, felt, dock, tableRow, settleEl);
+  // Between hands at a table that waits: the hand's result and 继续.
+  const result = handResult(api, id, (a) => void post(a));
+  page.append(title, info, rulesEl, status, announce, felt, dock, tableRow, result.element, settleEl);
   root.append(page);
 
   // --- Share and export (js/tableextras.js), apart from the play: a private
@@ -642,6 +645,7 @@ export function render(root, params, ctx) {
     drawArrangement(v);
     drawActions(v);
     drawSettlement(v);
+    result.update(v);
   }
 
   /** @param {Table} v */
@@ -754,7 +758,8 @@ export function render(root, params, ctx) {
     if (v.game === "niuniu") {
       const gs = v.game_state;
       if (gs.banker !== null) publicEl.append(el("p", "facts", t("niuniu.banker", { name: name(gs.banker) })));
-      if (gs.last_reveal && gs.last_reveal.hands) {
+      // The reveal of the hand before is cleared once a new hand is dealt.
+      if (gs.last_reveal && gs.last_reveal.hands && v.phase !== "arranging") {
         const ul = el("ul", "reveal");
         for (const rh of gs.last_reveal.hands) {
           const li = el("li");
@@ -1366,6 +1371,7 @@ export function render(root, params, ctx) {
 
   return () => {
     closed = true;
+    result.stop();
     clearInterval(ticker);
     clearTimeout(retry);
     clearTimeout(reload);
