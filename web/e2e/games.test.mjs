@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { DESKTOP, PHONE, callAPI, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
 
 const env = serverAndBrowser();
 
@@ -118,7 +118,23 @@ for (const g of games) {
       await page.waitForFunction(() => document.querySelector("button.toggle.delegate")?.getAttribute("aria-pressed") === "true", undefined, { timeout: 30_000 });
       assert.match((await page.locator(".seat.me .meta").textContent()) ?? "", /托管/);
       await page.locator("button.toggle.delegate").click();
-      await page.waitForFunction(() => document.querySelector("button.toggle.delegate")?.getAttribute("aria-pressed") === "false", undefined, { timeout: 30_000 });
+      // Taken back: the toggle says so, or, when the bot played the hand
+      // out meanwhile, the table waits for the player's 继续 between hands
+      // (the toggle is the play's) with the seat no longer delegated.
+      await page.waitForFunction(
+        () => {
+          const toggle = document.querySelector("button.toggle.delegate");
+          return toggle
+            ? toggle.getAttribute("aria-pressed") === "false"
+            : [...document.querySelectorAll('button[data-action="continue"]')].some((b) => b instanceof HTMLButtonElement && !b.disabled && b.checkVisibility());
+        },
+        undefined,
+        { timeout: 30_000 },
+      );
+      const player = await page.evaluate(() => JSON.parse(localStorage.getItem("paiju.player") ?? "{}"));
+      /** @type {{seats: {seat: number, delegated: boolean}[], seat: number | null}} */
+      const v = await callAPI(env.server.url, "GET", `/v1/tables/${id}`, player.token);
+      assert.equal(v.seats.find((s) => s.seat === v.seat)?.delegated, false, "the seat is the player's again");
     }
     assert.deepEqual(problems(), []);
     await context.close();
