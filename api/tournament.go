@@ -111,28 +111,19 @@ func (s *server) openTournament(t Tournaments, w http.ResponseWriter, r *http.Re
 }
 
 func (s *server) joinTournament(t Tournaments, w http.ResponseWriter, r *http.Request) {
-	var req struct{}
-	p, cond, err := s.commandInput(w, r, true, &req)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if cond.IfMatch >= 0 || cond.IdempotencyKey != "" {
-		s.writeError(w, r, problem(http.StatusBadRequest, "invalid_condition", "joining a tournament takes neither If-Match nor Idempotency-Key: a second join is already_registered"))
-		return
-	}
-	l, err := t.JoinTournament(r.Context(), p, chi.URLParam(r, "id"))
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	setETag(w, l.State.Version)
-	writeJSON(w, http.StatusOK, tournamentViewOf(l.State, p.ID))
+	s.registration(w, r, t.JoinTournament, "joining a tournament takes neither If-Match nor Idempotency-Key: a second join is already_registered")
 }
 
 // leaveTournament withdraws the caller's registration while the
 // tournament registers.
 func (s *server) leaveTournament(t Tournaments, w http.ResponseWriter, r *http.Request) {
+	s.registration(w, r, t.LeaveTournament, "leaving a tournament takes neither If-Match nor Idempotency-Key: a second leave is not_registered")
+}
+
+// registration answers a join or a leave: an empty body, no condition (a
+// repeat is refused by the tournament itself, with its own code), the
+// tournament after it.
+func (s *server) registration(w http.ResponseWriter, r *http.Request, do func(context.Context, service.Player, string) (*service.LoadedTournament, error), noCondition string) {
 	var req struct{}
 	p, cond, err := s.commandInput(w, r, true, &req)
 	if err != nil {
@@ -140,10 +131,10 @@ func (s *server) leaveTournament(t Tournaments, w http.ResponseWriter, r *http.R
 		return
 	}
 	if cond.IfMatch >= 0 || cond.IdempotencyKey != "" {
-		s.writeError(w, r, problem(http.StatusBadRequest, "invalid_condition", "leaving a tournament takes neither If-Match nor Idempotency-Key: a second leave is not_registered"))
+		s.writeError(w, r, problem(http.StatusBadRequest, "invalid_condition", noCondition))
 		return
 	}
-	l, err := t.LeaveTournament(r.Context(), p, chi.URLParam(r, "id"))
+	l, err := do(r.Context(), p, chi.URLParam(r, "id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
