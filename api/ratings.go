@@ -91,13 +91,9 @@ func (s *server) ratingRoutes(r chi.Router) {
 			return err
 		}
 		q := r.URL.Query()
-		var history bool
-		switch q.Get("history") {
-		case "", "false":
-		case "true":
-			history = true
-		default:
-			return problem(http.StatusBadRequest, "invalid_query", "history must be true or false")
+		history, err := boolQuery(r, "history")
+		if err != nil {
+			return err
 		}
 		rec, err := s.registered(r.Context(), chi.URLParam(r, "id"))
 		if err != nil {

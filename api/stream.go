@@ -411,14 +411,12 @@ func (s *server) resumeAfter(w http.ResponseWriter, r *http.Request) (int, bool)
 // message that names the caller's seat with the seat's legal actions. On a
 // bad value it answers 400 and returns false.
 func (s *server) legalWanted(w http.ResponseWriter, r *http.Request) (bool, bool) {
-	switch r.URL.Query().Get("legal") {
-	case "", "false":
-		return false, true
-	case "true":
-		return true, true
+	legal, err := boolQuery(r, "legal")
+	if err != nil {
+		s.writeError(w, r, err)
+		return false, false
 	}
-	s.writeError(w, r, problem(http.StatusBadRequest, "invalid_query", "legal must be true or false"))
-	return false, false
+	return legal, true
 }
 
 // legalFrame is the stream's legal message for the caller at l: what GET
