@@ -22,15 +22,12 @@ import (
 
 	toxiproxy "github.com/Shopify/toxiproxy/v2"
 	"github.com/jackc/pgx/v5"
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 	"github.com/rs/zerolog"
 
 	"paiju/eventstore"
 	"paiju/internal/pgtest"
 	"paiju/loadtest"
 	"paiju/loadtest/linearcheck"
-	"paiju/natsbus"
 )
 
 // The fault test (issue #40): the cluster of TestCluster, every connection
@@ -281,7 +278,7 @@ func (n *faultNet) links() []string {
 // proxies.
 func startRoutedNATSCluster(t *testing.T, bin, logDir string, n int, x *toxics, net *faultNet) natsCluster {
 	t.Helper()
-	ports := freePorts(t, 2*n)
+	ports := freePorts(t, 3*n)
 	// A port nobody listens on: what a server advertises as its route
 	// address, so that a server that hears of a peer from another does
 	// not dial it directly, around the proxy.
@@ -310,10 +307,12 @@ func startRoutedNATSCluster(t *testing.T, bin, logDir string, n int, x *toxics, 
 			}
 		}
 		urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", ports[i]))
+		c.monitors = append(c.monitors, fmt.Sprintf("http://127.0.0.1:%d", ports[2*n+i]))
 		dir := t.TempDir()
 		conf := filepath.Join(dir, "nats.conf")
 		body := fmt.Sprintf(`server_name: nats-%d
 listen: 127.0.0.1:%d
+http: 127.0.0.1:%d
 jetstream {
   store_dir: %q
   max_memory_store: 64MB
@@ -326,7 +325,7 @@ cluster {
   no_advertise: true
   routes: [%s]
 }
-`, i+1, ports[i], filepath.Join(dir, "js"), ports[n+i], nowhere, strings.Join(routes, ", "))
+`, i+1, ports[i], ports[2*n+i], filepath.Join(dir, "js"), ports[n+i], nowhere, strings.Join(routes, ", "))
 		if err := os.WriteFile(conf, []byte(body), 0o640); err != nil {
 			t.Fatal(err)
 		}
@@ -555,7 +554,7 @@ func TestClusterFaults(t *testing.T) {
 	}
 	replayed := checkAcks(t, c, acks, log)
 	checkOpsInStore(t, ops, log, store)
-	relayed := checkJetStream(t, nc.urls, len(log), func() []eventstore.Event {
+	relayed := checkJetStream(t, nc, len(log), func() []eventstore.Event {
 		l, err := store.readAll(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -820,94 +819,6 @@ func checkOpsInStore(t *testing.T, ops []loadtest.Op, log []eventstore.Event, st
 			t.Fatalf("table %s: the store holds %d runs of events that no acknowledged command appended, with %d commands of unknown outcome:%s", id, gaps, unknown, explain(id, tops))
 		}
 	}
-}
-
-// checkReplicas makes each NATS server in turn the stream's leader and
-// compares the stream it serves, read message by message from the leader,
-// with the store's log: every replica, not only one, holds the store's
-// first n events in order. It returns the replicas checked.
-func checkReplicas(t *testing.T, nc natsCluster, n int, readLog func() []eventstore.Event) int {
-	t.Helper()
-	ctx := t.Context()
-	conn, err := nats.Connect(nc.urls, nats.MaxReconnects(-1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	js, err := jetstream.New(conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := natsbus.NewNamespace(clusterName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := readLog()[:n]
-	checked := 0
-	for i := range nc.procs {
-		server := fmt.Sprintf("nats-%d", i+1)
-		deadline := time.Now().Add(90 * time.Second)
-		for {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s never led the stream %s", server, ns.Stream())
-			}
-			st, err := js.Stream(ctx, ns.Stream())
-			if err != nil {
-				time.Sleep(250 * time.Millisecond)
-				continue
-			}
-			info, err := st.Info(ctx)
-			if err != nil || info.Cluster == nil {
-				time.Sleep(250 * time.Millisecond)
-				continue
-			}
-			if info.Cluster.Leader != server {
-				// Ask the leader to hand over to server once every
-				// replica is current.
-				current := len(info.Cluster.Replicas) == len(nc.procs)-1
-				for _, r := range info.Cluster.Replicas {
-					current = current && r.Current && r.Lag == 0
-				}
-				if current {
-					req, _ := json.Marshal(map[string]any{"placement": map[string]any{"preferred": server}})
-					_, _ = conn.RequestWithContext(ctx, "$JS.API.STREAM.LEADER.STEPDOWN."+ns.Stream(), req)
-				}
-				time.Sleep(500 * time.Millisecond)
-				continue
-			}
-			if int(info.State.Msgs) < n {
-				t.Fatalf("%s, leading, holds %d messages of the %d relayed", server, info.State.Msgs, n)
-			}
-			if err := compareByGet(ctx, st, log); err != nil {
-				if _, ok := err.(*streamMismatch); ok {
-					t.Fatalf("%s's replica: %v", server, err)
-				}
-				time.Sleep(250 * time.Millisecond)
-				continue // the leader changed under the reads
-			}
-			checked++
-			break
-		}
-	}
-	return checked
-}
-
-// compareByGet reads the stream's first len(log) messages one at a time
-// from its leader and compares each with the event at its place.
-func compareByGet(ctx context.Context, st jetstream.Stream, log []eventstore.Event) error {
-	for i, e := range log {
-		m, err := st.GetMsg(ctx, uint64(i+1))
-		if err != nil {
-			return err
-		}
-		h := m.Header
-		if id := h.Get(jetstream.MsgIDHeader); id != natsbus.MsgID(e.Stream, e.Version) || m.Sequence != uint64(i+1) ||
-			h.Get(natsbus.HeaderPosition) != fmt.Sprint(e.Position) || h.Get(natsbus.HeaderHash) != e.Hash {
-			return &streamMismatch{fmt.Sprintf("stream message %d is %s (position %s), the store's event %d is %s (position %d)",
-				m.Sequence, id, h.Get(natsbus.HeaderPosition), i+1, natsbus.MsgID(e.Stream, e.Version), e.Position)}
-		}
-	}
-	return nil
 }
 
 // leaseSpan is one holding of a lease by one run of a node, from its log.

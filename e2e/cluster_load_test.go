@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -26,7 +25,6 @@ import (
 
 	"paiju/eventstore"
 	"paiju/loadtest"
-	"paiju/natsbus"
 )
 
 // The cluster test (issue #20): three nats-server processes in one
@@ -190,7 +188,7 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	replayed := checkAcks(t, c, acks, log)
-	relayed := checkJetStream(t, nc.urls, len(log), func() []eventstore.Event {
+	relayed := checkJetStream(t, nc, len(log), func() []eventstore.Event {
 		l, err := store.readAll(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -547,13 +545,16 @@ func freePorts(t *testing.T, n int) []int {
 type natsCluster struct {
 	procs []*clusterProc
 	urls  string
+	// monitors are the servers' monitoring addresses (http://…), read
+	// for a failure's report of what each server holds.
+	monitors []string
 }
 
 // startNATSCluster runs n nats-server processes with JetStream, routed to
 // each other on loopback, and waits for JetStream to answer.
 func startNATSCluster(t *testing.T, bin, logDir string, n int) natsCluster {
 	t.Helper()
-	ports := freePorts(t, 2*n)
+	ports := freePorts(t, 3*n)
 	var routes, urls []string
 	for i := range n {
 		routes = append(routes, fmt.Sprintf("nats-route://127.0.0.1:%d", ports[n+i]))
@@ -563,8 +564,10 @@ func startNATSCluster(t *testing.T, bin, logDir string, n int) natsCluster {
 	for i := range n {
 		dir := t.TempDir()
 		conf := filepath.Join(dir, "nats.conf")
+		c.monitors = append(c.monitors, fmt.Sprintf("http://127.0.0.1:%d", ports[2*n+i]))
 		body := fmt.Sprintf(`server_name: nats-%d
 listen: 127.0.0.1:%d
+http: 127.0.0.1:%d
 jetstream {
   store_dir: %q
   max_memory_store: 64MB
@@ -575,7 +578,7 @@ cluster {
   listen: 127.0.0.1:%d
   routes: [%s]
 }
-`, i+1, ports[i], filepath.Join(dir, "js"), ports[n+i], strings.Join(routes, ", "))
+`, i+1, ports[i], ports[2*n+i], filepath.Join(dir, "js"), ports[n+i], strings.Join(routes, ", "))
 		if err := os.WriteFile(conf, []byte(body), 0o640); err != nil {
 			t.Fatal(err)
 		}
@@ -741,143 +744,6 @@ const (
 	replayAll    = 25_000
 	replaySample = 10_000
 )
-
-// checkJetStream waits for the relay to publish at least the first atLeast
-// events of the store, then compares the stream with the store's log
-// message by message: each message's stream sequence, Nats-Msg-Id,
-// position and hash are those of the event at the same place in the
-// global order. The cluster is still running (turn clocks append), so the
-// stream is read first and the log after it: the stream must be a prefix
-// of the log. It returns the stream's length.
-func checkJetStream(t *testing.T, urls string, atLeast int, readLog func() []eventstore.Event) int {
-	t.Helper()
-	ctx := t.Context()
-	conn, err := nats.Connect(urls, nats.MaxReconnects(-1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	js, err := jetstream.New(conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := natsbus.NewNamespace(clusterName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A restarted server may still be catching up, and the stream's
-	// leader changing: such answers ("no responders") are waited out.
-	deadline := time.Now().Add(60 * time.Second)
-	var (
-		n  int
-		st jetstream.Stream
-	)
-	for {
-		if time.Now().After(deadline) {
-			t.Fatalf("after 60s the stream holds %d messages of the store's %d events (%v)", n, atLeast, err)
-		}
-		time.Sleep(250 * time.Millisecond)
-		if st == nil {
-			if st, err = js.Stream(ctx, ns.Stream()); err != nil {
-				continue
-			}
-		}
-		info, ierr := st.Info(ctx)
-		if err = ierr; err != nil {
-			continue
-		}
-		if n = int(info.State.Msgs); n >= atLeast {
-			if info.State.FirstSeq != 1 || info.State.LastSeq != uint64(n) {
-				t.Fatalf("the stream holds %d messages of sequences %d..%d: not a whole prefix", n, info.State.FirstSeq, info.State.LastSeq)
-			}
-			break
-		}
-	}
-	log := readLog()
-	if n > len(log) {
-		t.Fatalf("the stream holds %d messages, the store %d events", n, len(log))
-	}
-	// Read the whole stream again from the start when NATS fails on the way.
-	for {
-		err := compareStream(ctx, st, log[:n])
-		if err == nil {
-			return n
-		}
-		var mismatch *streamMismatch
-		if errors.As(err, &mismatch) {
-			t.Fatal(mismatch.msg)
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("reading the stream: %v", err)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
-}
-
-// streamMismatch is a message that is not the event at its place.
-type streamMismatch struct{ msg string }
-
-func (m *streamMismatch) Error() string { return m.msg }
-
-// compareStream reads the stream's first len(log) messages in order and
-// compares each with the event at its place. It reads through an ordered
-// consumer; where that stalls, it reads the rest one message at a time
-// from the stream's leader (STREAM.MSG.GET). An ordered consumer may be
-// placed on a replica that a SIGKILL left behind: nats-server can stop such
-// a replica on restart ("critical write error: last msgid mismatch",
-// nats-server issue 8319 is of the same kind) while the leader and the
-// other replica hold every message. What the test claims is that the
-// stream, as JetStream serves it, is the store's exact prefix.
-func compareStream(ctx context.Context, st jetstream.Stream, log []eventstore.Event) error {
-	check := func(i int, seq uint64, h nats.Header) error {
-		e := log[i]
-		if id := h.Get(jetstream.MsgIDHeader); id != natsbus.MsgID(e.Stream, e.Version) || seq != uint64(i+1) ||
-			h.Get(natsbus.HeaderPosition) != strconv.FormatInt(e.Position, 10) || h.Get(natsbus.HeaderHash) != e.Hash {
-			return &streamMismatch{fmt.Sprintf("stream message %d is %s (position %s), the store's event %d is %s (position %d)",
-				seq, id, h.Get(natsbus.HeaderPosition), i+1, natsbus.MsgID(e.Stream, e.Version), e.Position)}
-		}
-		return nil
-	}
-	cons, err := st.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
-	if err != nil {
-		return err
-	}
-	i := 0
-	for i < len(log) {
-		batch, err := cons.Fetch(min(500, len(log)-i), jetstream.FetchMaxWait(5*time.Second))
-		if err != nil {
-			return err
-		}
-		got := 0
-		for m := range batch.Messages() {
-			meta, err := m.Metadata()
-			if err != nil {
-				return err
-			}
-			if err := check(i, meta.Sequence.Stream, m.Headers()); err != nil {
-				return err
-			}
-			i++
-			got++
-		}
-		if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) {
-			return err
-		}
-		if got == 0 {
-			break
-		}
-	}
-	for ; i < len(log); i++ {
-		m, err := st.GetMsg(ctx, uint64(i+1))
-		if err != nil {
-			return fmt.Errorf("the ordered consumer stalled; message %d of %d from the leader: %w", i+1, len(log), err)
-		}
-		if err := check(i, m.Sequence, m.Header); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // readAllEvents reads a store's whole log in global order.
 func readAllEvents(ctx context.Context, s eventstore.Store) ([]eventstore.Event, error) {
