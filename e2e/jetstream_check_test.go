@@ -52,6 +52,22 @@ func (c *jsConn) connect() error {
 	return nil
 }
 
+// dialJetStream connects to the cluster's first server, for as long as
+// the test runs, and names the cluster's stream.
+func dialJetStream(t *testing.T, nc natsCluster) (*jsConn, natsbus.Namespace) {
+	t.Helper()
+	ns, err := natsbus.NewNamespace(clusterName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &jsConn{servers: strings.Split(nc.urls, ",")}
+	t.Cleanup(c.close)
+	if err := c.connect(); err != nil {
+		t.Fatal(err)
+	}
+	return c, ns
+}
+
 func (c *jsConn) close() {
 	if c.conn != nil {
 		c.conn.Close()
@@ -70,23 +86,16 @@ func (c *jsConn) close() {
 func checkJetStream(t *testing.T, nc natsCluster, atLeast int, readLog func() []eventstore.Event) int {
 	t.Helper()
 	ctx := t.Context()
-	ns, err := natsbus.NewNamespace(clusterName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &jsConn{servers: strings.Split(nc.urls, ",")}
-	defer c.close()
-	if err := c.connect(); err != nil {
-		t.Fatal(err)
-	}
+	c, ns := dialJetStream(t, nc)
 	fail := func(format string, args ...any) {
 		t.Helper()
 		t.Fatalf("%s\n%s", fmt.Sprintf(format, args...), jszReport(nc, ns.Stream()))
 	}
 	deadline := time.Now().Add(stallLimit)
 	var (
-		n  int
-		st jetstream.Stream
+		n   int
+		st  jetstream.Stream
+		err error
 	)
 	for {
 		if time.Now().After(deadline) {
@@ -243,15 +252,7 @@ func compareStream(ctx context.Context, st jetstream.Stream, log []eventstore.Ev
 func checkReplicas(t *testing.T, nc natsCluster, n int, readLog func() []eventstore.Event) int {
 	t.Helper()
 	ctx := t.Context()
-	ns, err := natsbus.NewNamespace(clusterName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &jsConn{servers: strings.Split(nc.urls, ",")}
-	defer c.close()
-	if err := c.connect(); err != nil {
-		t.Fatal(err)
-	}
+	c, ns := dialJetStream(t, nc)
 	log := readLog()[:n]
 	checked := 0
 	for i := range nc.procs {
