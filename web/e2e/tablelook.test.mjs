@@ -262,6 +262,18 @@ test("升级: draw-all draws the caller's cards in turn; the last trick can be s
   page.on("request", (r) => {
     if (r.method() === "POST" && r.url().endsWith("/actions") && (r.postData() ?? "").includes('"draw"')) draws++;
   });
+  // Any seat may draw the next round (shengji/decide.go), and the bots do:
+  // a draw of the page's that comes after the last round is refused
+  // wrong_phase. The page loses that race quietly (no error shown), but
+  // the browser logs the refused request; such refusals are said and left
+  // out of the console's problems, and any other refusal fails the test.
+  /** @type {string[]} */
+  const lateDraws = [];
+  page.on("response", async (r) => {
+    if (r.status() !== 409 || !r.url().endsWith("/actions") || !(r.request().postData() ?? "").includes('"draw"')) return;
+    const body = await r.json().catch(() => ({}));
+    if (/** @type {{code?: string}} */ (body).code === "wrong_phase") lateDraws.push(r.url());
+  });
   await openTable(page, "shengji", "ningyang", 4);
   const id = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() ?? "");
   assert.equal(await page.locator(ROOT).getAttribute("data-phase"), "drawing");
@@ -300,20 +312,20 @@ test("升级: draw-all draws the caller's cards in turn; the last trick can be s
   assert.ok((await page.locator(".my-hand .card").count()) >= 25, "every card drawn is in the hand");
   t.diagnostic(`draw-all stopped ${stops} times for a declaration`);
 
-  // Play by 提示 until a second trick runs: the last trick can then be shown.
+  // Play by 提示 until the caller is to follow in a trick after the first:
+  // the toggle shows the last trick while a trick runs, and the bots wait
+  // for the caller there (no turn clock), so it stays for the clicks
+  // below. (Waiting for the toggle alone could stop just before the bots
+  // end the trick, the caller to lead the next: no trick running.)
   for (let i = 0; i < 80; i++) {
-    const toggle = page.locator('.public button[data-action="last-trick"]');
-    if (await toggle.count()) break;
     await until(page, () =>
       page.waitForFunction(
-        (sel) =>
-          document.querySelector(sel)?.getAttribute("data-ready") === "true" &&
-          (!!document.querySelector('.actions button[data-action="hint"]') || !!document.querySelector('.public button[data-action="last-trick"]')),
+        (sel) => document.querySelector(sel)?.getAttribute("data-ready") === "true" && !!document.querySelector('.actions button[data-action="hint"]'),
         ROOT,
         { timeout: 30_000 },
       ),
     );
-    if (await toggle.count()) break;
+    if (await page.locator('.public button[data-action="last-trick"]').count()) break;
     const v = await version(page);
     const h = await hint(page);
     if (!h) continue;
@@ -346,6 +358,11 @@ test("升级: draw-all draws the caller's cards in turn; the last trick can be s
   await screenshot(page, "tablelook-shengji-phone");
   await page.setViewportSize(DESKTOP);
   await screenshot(page, "tablelook-shengji-desktop");
-  assert.deepEqual(problems(), []);
+  if (lateDraws.length > 0) t.diagnostic(`${lateDraws.length} draw(s) came after the last round (wrong_phase)`);
+  let refused = lateDraws.length;
+  assert.deepEqual(
+    problems().filter((p) => !(/status of 409 .*\/actions\)$/.test(p) && refused-- > 0)),
+    [],
+  );
   await context.close();
 });

@@ -1191,7 +1191,12 @@ export function render(root, params, ctx) {
     drawPending = true;
     setTimeout(() => {
       drawPending = false;
-      if (drawingAll && view === v && !busy && !closed) void post(d);
+      // Any seat may draw the next round, the bots too: a draw that comes
+      // after the last round (wrong_phase) lost that race, nothing more,
+      // and the table is loaded again without an error shown.
+      if (drawingAll && view === v && !busy && !closed) {
+        void act(() => api.act(id, d), (err) => err instanceof ApiError && err.status === 409 && err.code === "wrong_phase");
+      }
     }, 0);
   }
 
@@ -1217,8 +1222,9 @@ export function render(root, params, ctx) {
   /**
    * Runs one command, then shows the table as it left it.
    * @param {() => Promise<unknown>} fn
+   * @param {(err: unknown) => boolean} [expected] a refusal not shown as an error
    */
-  async function act(fn) {
+  async function act(fn, expected) {
     if (busy) return;
     busy = true;
     page.dataset.ready = "false";
@@ -1231,7 +1237,7 @@ export function render(root, params, ctx) {
       clearStatus();
       selection = [];
     } catch (err) {
-      showError(err);
+      if (!expected?.(err)) showError(err);
     } finally {
       busy = false;
     }
