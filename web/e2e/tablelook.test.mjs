@@ -122,6 +122,22 @@ async function hint(page) {
 }
 
 /**
+ * Plays the hint (hint above) and waits until the page shows the table
+ * past it. Returns the action played, or null when the table moved on
+ * before the hint came.
+ * @param {Page} page
+ */
+async function playHint(page) {
+  const v = await version(page);
+  const h = await hint(page);
+  if (!h) return null;
+  await h.button.click();
+  await until(page, () => page.waitForFunction(([sel, v]) => Number(document.querySelector(String(sel))?.getAttribute("data-version")) > Number(v), [ROOT, v]));
+  await ready(page);
+  return h.hint;
+}
+
+/**
  * The caller's view read by the page's own player, and what the page shows
  * of the trick, at one version (read again while the bots move on).
  * @param {Page} page
@@ -188,21 +204,17 @@ test("斗地主: seats around the table, each seat's move, 提示 played, the ph
     const turn = await page.locator(ROOT).getAttribute("data-turn");
     assert.equal(await page.locator('.seat[data-turn="true"]').count(), 1);
     assert.equal(await page.locator('.seat[data-turn="true"]').getAttribute("data-seat"), turn);
-    const v = await version(page);
-    const h = await hint(page);
-    assert.ok(h, "the table waits for the caller alone");
-    await h.button.click();
-    await until(page, () => page.waitForFunction(([sel, v]) => Number(document.querySelector(String(sel))?.getAttribute("data-version")) > Number(v), [ROOT, v]));
-    await ready(page);
+    const played = await playHint(page);
+    assert.ok(played, "the table waits for the caller alone");
     assert.equal(await page.locator(".status.error").count(), 0, "the hint posted is accepted");
-    if (h.hint.type !== "play") continue;
+    if (played.type !== "play") continue;
     plays++;
     // The caller's play stays in front of its seat until its next move.
     const got = await trickAtOneVersion(page, id);
     const mine = got.shown.find((p) => p.seat === 0);
     assert.ok(mine, `the caller's play is shown: ${JSON.stringify(got.shown)}`);
     assert.equal(mine.pos, "bottom");
-    assert.deepEqual([...mine.cards].sort(), [...(h.hint.cards ?? [])].sort());
+    assert.deepEqual([...mine.cards].sort(), [...(played.cards ?? [])].sort());
     // Every seat's move the view carries is shown at that seat, and nothing else.
     /** @type {({cards?: string[], pass?: boolean} | null)[]} */
     const moves = got.view.game_state.trick_moves;
@@ -232,12 +244,7 @@ test("斗地主: seats around the table, each seat's move, 提示 played, the ph
       continue;
     }
     if (await page.locator('.actions button[data-action="play"]').count()) break;
-    const v = await version(page);
-    const h = await hint(page);
-    if (!h) continue;
-    await h.button.click();
-    await until(page, () => page.waitForFunction(([sel, v]) => Number(document.querySelector(String(sel))?.getAttribute("data-version")) > Number(v), [ROOT, v]));
-    await ready(page);
+    await playHint(page);
   }
   for (const to of ["top", "bottom"]) {
     await page.evaluate((to) => window.scrollTo(0, to === "top" ? 0 : document.documentElement.scrollHeight), to);
@@ -326,12 +333,7 @@ test("升级: draw-all draws the caller's cards in turn; the last trick can be s
       ),
     );
     if (await page.locator('.public button[data-action="last-trick"]').count()) break;
-    const v = await version(page);
-    const h = await hint(page);
-    if (!h) continue;
-    await h.button.click();
-    await until(page, () => page.waitForFunction(([sel, v]) => Number(document.querySelector(String(sel))?.getAttribute("data-version")) > Number(v), [ROOT, v]));
-    await ready(page);
+    await playHint(page);
   }
   const toggle = page.locator('.public button[data-action="last-trick"]');
   assert.equal(await toggle.count(), 1, "a running second trick offers the last one");
