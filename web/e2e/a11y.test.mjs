@@ -7,13 +7,13 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, lowContrast, openPage, serverAndBrowser } from "./helpers.mjs";
+import { DESKTOP, lowContrast, openPage, PHONE, serverAndBrowser, TEST_LIMIT, WAIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
 const env = serverAndBrowser();
 
-test("text contrast on every page at both sizes", { timeout: 180_000 }, async (t) => {
+test("text contrast on every page at both sizes", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   for (const viewport of [DESKTOP, PHONE]) {
@@ -87,7 +87,7 @@ test("the keyboard reaches the lobby's controls, with a visible focus", async (t
   await context.close();
 });
 
-test("a card is picked and played with the keyboard alone", { timeout: 180_000 }, async (t) => {
+test("a card is picked and played with the keyboard alone", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const { page, context, problems } = await openPage(browser, env.server.url, PHONE, { locale: "en-US" });
@@ -103,7 +103,7 @@ test("a card is picked and played with the keyboard alone", { timeout: 180_000 }
     page.waitForFunction(() => {
       const e = document.querySelector("section.table-page");
       return e instanceof HTMLElement && e.dataset.ready === "true" && e.dataset.seat !== "" && e.dataset.seat === e.dataset.turn;
-    }, undefined, { timeout: 60_000 });
+    }, undefined, { timeout: WAIT });
   /**
    * Presses Tab until an enabled button of the action is focused.
    * @param {string} action
@@ -134,7 +134,7 @@ test("a card is picked and played with the keyboard alone", { timeout: 180_000 }
         if (await page.locator('.actions button[data-action="play"]:not([disabled])').count()) {
           assert.ok(await tabTo("play"), "Tab reaches Play");
           await page.keyboard.press("Enter");
-          await page.waitForFunction((n) => document.querySelectorAll(".my-hand button.card").length === n - 1, before, { timeout: 30_000 });
+          await page.waitForFunction((n) => document.querySelectorAll(".my-hand button.card").length === n - 1, before, { timeout: WAIT });
           played = true;
           continue;
         }
@@ -145,7 +145,7 @@ test("a card is picked and played with the keyboard alone", { timeout: 180_000 }
       assert.ok(await tabTo("pass"), "Tab reaches Pass");
       await page.keyboard.press("Enter");
     }
-    await page.waitForFunction((v) => Number(document.querySelector("section.table-page")?.getAttribute("data-version")) > v, version, { timeout: 30_000 });
+    await page.waitForFunction((v) => Number(document.querySelector("section.table-page")?.getAttribute("data-version")) > v, version, { timeout: WAIT });
   }
   assert.ok(played, "a card was played by keyboard");
   assert.deepEqual(problems(), []);

@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { DESKTOP, openPage, PHONE, screenshot, serverAndBrowser, TEST_LIMIT, WAIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
@@ -39,7 +39,7 @@ const ROOT = "section.table-page";
 
 /** @param {Page} page */
 async function ready(page) {
-  await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("data-ready") === "true", ROOT, { timeout: 30_000 });
+  await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("data-ready") === "true", ROOT, { timeout: WAIT });
 }
 
 /**
@@ -143,7 +143,7 @@ async function step(page, avoid) {
 
 const only = process.env.ALLGAMES_ONLY;
 for (const g of variants.filter((x) => !only || `${x.game}-${x.variant}` === only)) {
-  test(`${g.game} ${g.variant}: a whole hand played by clicking`, { timeout: 150_000 }, async (t) => {
+  test(`${g.game} ${g.variant}: a whole hand played by clicking`, { timeout: TEST_LIMIT }, async (t) => {
     const browser = env.browser;
     if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
     const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: g.phone ? "zh-CN" : "en-US" });

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, openPage, serverAndBrowser } from "./helpers.mjs";
+import { DESKTOP, openPage, serverAndBrowser, WAIT } from "./helpers.mjs";
 
 const env = serverAndBrowser();
 
@@ -61,7 +61,7 @@ test("quick play seats two browsers at one table", async (t) => {
   assert.equal(tables[0], tables[1], "the second quick play joins the first one's table");
   assert.notEqual(await one.page.locator("section.table-page").getAttribute("data-seat"), await two.page.locator("section.table-page").getAttribute("data-seat"));
   // The first sees the second arrive without reloading (the live stream).
-  await one.page.waitForFunction(() => [...document.querySelectorAll(".seats .seat .name")].filter((e) => /玩家/.test(e.textContent ?? "")).length === 1, undefined, { timeout: 30_000 });
+  await one.page.waitForFunction(() => [...document.querySelectorAll(".seats .seat .name")].filter((e) => /玩家/.test(e.textContent ?? "")).length === 1, undefined, { timeout: WAIT });
   assert.deepEqual(one.problems(), []);
   assert.deepEqual(two.problems(), []);
   await one.context.close();

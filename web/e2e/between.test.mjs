@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, callAPI, lowContrast, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { callAPI, DESKTOP, lowContrast, openPage, PHONE, screenshot, serverAndBrowser, TEST_LIMIT, WAIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 /** @typedef {import("../../clients/typescript/src/schema").components["schemas"]} Schemas */
@@ -21,7 +21,7 @@ const RESULT = "section.hand-result";
 
 /** @param {Page} page */
 async function ready(page) {
-  await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("data-ready") === "true", ROOT, { timeout: 30_000 });
+  await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("data-ready") === "true", ROOT, { timeout: WAIT });
 }
 
 /**
@@ -67,7 +67,7 @@ async function moved(page, v) {
       return (r instanceof HTMLElement && !r.hidden) || (e?.getAttribute("data-ready") === "true" && Number(e.getAttribute("data-version")) !== v);
     },
     [ROOT, RESULT, v],
-    { timeout: 30_000 },
+    { timeout: WAIT },
   );
 }
 
@@ -105,7 +105,7 @@ async function playDoudizhu(page) {
   assert.fail("hand 1 did not end in 400 steps");
 }
 
-test("斗地主: the result of the hand, then the next deal only after 继续", { timeout: 120_000 }, async (t) => {
+test("斗地主: the result of the hand, then the next deal only after 继续", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "zh-CN" });
@@ -118,7 +118,7 @@ test("斗地主: the result of the hand, then the next deal only after 继续", 
   const result = page.locator(`${RESULT}[data-hand="1"]`);
   await result.waitFor();
   assert.match((await result.locator("h2").textContent()) ?? "", /第 1 手结果/);
-  await page.waitForFunction((sel) => document.querySelectorAll(`${sel} .remaining li`).length === 3, RESULT, { timeout: 30_000 });
+  await page.waitForFunction((sel) => document.querySelectorAll(`${sel} .remaining li`).length === 3, RESULT, { timeout: WAIT });
   const left = await result.locator(".remaining li").evaluateAll((lis) => lis.map((li) => li.querySelectorAll(".card").length));
   v = await viewOf(page, id);
   const settled = v.last_settlement;
@@ -150,34 +150,34 @@ test("斗地主: the result of the hand, then the next deal only after 继续", 
   await page.setViewportSize(DESKTOP);
 
   await cont.click();
-  await page.waitForFunction((sel) => document.querySelector(sel)?.hasAttribute("hidden"), RESULT, { timeout: 30_000 });
-  await page.waitForFunction(() => document.querySelector("section.table-page h1")?.textContent?.includes("2"), undefined, { timeout: 30_000 });
+  await page.waitForFunction((sel) => document.querySelector(sel)?.hasAttribute("hidden"), RESULT, { timeout: WAIT });
+  await page.waitForFunction(() => document.querySelector("section.table-page h1")?.textContent?.includes("2"), undefined, { timeout: WAIT });
   v = await viewOf(page, id);
   assert.equal(v.hand_number, 2, "继续 dealt hand 2");
   assert.equal(v.between_hands, false);
-  await page.waitForFunction(() => document.querySelectorAll(".my-hand .card").length >= 17, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelectorAll(".my-hand .card").length >= 17, undefined, { timeout: WAIT });
   assert.deepEqual(problems(), []);
   await context.close();
 });
 
-test("牛牛: the reveal of the hand before is cleared once the next hand is dealt", { timeout: 120_000 }, async (t) => {
+test("牛牛: the reveal of the hand before is cleared once the next hand is dealt", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const { page, context, problems } = await openPage(browser, env.server.url, PHONE, { locale: "en-US" });
   await openWithBots(page, "niuniu", "classic", 3);
   await page.locator('.actions button[data-action="no_bull"]').click();
   const result = page.locator(`${RESULT}[data-hand="1"]`);
-  await result.waitFor({ timeout: 30_000 });
+  await result.waitFor({ timeout: WAIT });
   await page.locator(".public ul.reveal li").first().waitFor();
   assert.equal(await page.locator(".public ul.reveal li").count(), 4, "every seat's hand revealed");
-  await page.waitForFunction((sel) => document.querySelectorAll(`${sel} .remaining li .card`).length === 20, RESULT, { timeout: 30_000 });
+  await page.waitForFunction((sel) => document.querySelectorAll(`${sel} .remaining li .card`).length === 20, RESULT, { timeout: WAIT });
   assert.match((await result.locator("h2").textContent()) ?? "", /Hand 1: result/);
   await screenshot(page, "between-niuniu-phone");
   await page.setViewportSize(DESKTOP);
   await screenshot(page, "between-niuniu-desktop");
 
   await result.locator('button[data-action="continue"]').click();
-  await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("data-phase") === "arranging" && document.querySelector(sel)?.getAttribute("data-ready") === "true", ROOT, { timeout: 30_000 });
+  await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("data-phase") === "arranging" && document.querySelector(sel)?.getAttribute("data-ready") === "true", ROOT, { timeout: WAIT });
   assert.equal(await page.locator(".public ul.reveal").count(), 0, "hand 1's reveal still shown in hand 2");
   assert.equal(await page.locator(RESULT).evaluate((e) => /** @type {HTMLElement} */ (e).hidden), true);
   assert.deepEqual(problems(), []);

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
-import { DESKTOP, PHONE, openPage, playHand, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { DESKTOP, openPage, PHONE, playHand, screenshot, serverAndBrowser, TEST_LIMIT, WAIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
@@ -66,7 +66,7 @@ async function drop(page, name, text) {
   await page.dispatchEvent("#verify-drop", "drop", { dataTransfer: dt });
 }
 
-test("a player downloads the export from the table and replay pages, and it verifies", { timeout: 120_000 }, async (t) => {
+test("a player downloads the export from the table and replay pages, and it verifies", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium");
   const base = env.server.url;
@@ -86,7 +86,7 @@ test("a player downloads the export from the table and replay pages, and it veri
 
   // From the replay page.
   const b = await openPage(browser, base, PHONE, { locale: "zh-CN", player: east, path: `/hands/${handID}` });
-  await b.page.locator('#replay-verdict[data-verified="true"]').waitFor({ timeout: 30_000 });
+  await b.page.locator('#replay-verdict[data-verified="true"]').waitFor({ timeout: WAIT });
   const fromReplay = await download(b.page);
   assert.equal(fromReplay.name, `table-${tableID}.jsonl`);
   assert.deepEqual(comparable(fromReplay.text), comparable(fromTable.text));
@@ -99,7 +99,7 @@ test("a player downloads the export from the table and replay pages, and it veri
     await p.locator(".verify-how li", { hasText: how }).waitFor();
     assert.match((await p.locator(".verify-how").textContent()) ?? "", /paiju verify/);
     await drop(p, fromTable.name, fromTable.text);
-    await p.locator('#verify-result[data-verified="true"]').waitFor({ timeout: 30_000 });
+    await p.locator('#verify-result[data-verified="true"]').waitFor({ timeout: WAIT });
     await screenshot(p, shot);
   }
 

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, callAPI, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { callAPI, DESKTOP, openPage, PHONE, screenshot, serverAndBrowser, TEST_LIMIT, WAIT } from "./helpers.mjs";
 
 const env = serverAndBrowser();
 
@@ -18,7 +18,7 @@ const games = [
 ];
 
 for (const g of games) {
-  test(`a ${g.game} ${g.variant} table renders the caller's cards`, { timeout: 120_000 }, async (t) => {
+  test(`a ${g.game} ${g.variant} table renders the caller's cards`, { timeout: TEST_LIMIT }, async (t) => {
     const browser = env.browser;
     if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
     const phone = g.game === "shengji" || g.game === "niuniu";
@@ -47,7 +47,7 @@ for (const g of games) {
         }
       }
     }
-    await page.locator(".my-hand .card").first().waitFor({ timeout: 30_000 });
+    await page.locator(".my-hand .card").first().waitFor({ timeout: WAIT });
     await page.waitForFunction(() => document.querySelector("section.table-page")?.getAttribute("data-ready") === "true");
     // The cards shown are the view's hand, in its order, one element per
     // copy. The page and a view fetched beside it are compared only at one
@@ -79,7 +79,7 @@ for (const g of games) {
     if (clocked) {
       // The seat on turn shows the time it has left, counting down from the view's deadline.
       const clock = page.locator('.seat[data-turn="true"] .clock[role="timer"]');
-      await clock.waitFor({ timeout: 30_000 });
+      await clock.waitFor({ timeout: WAIT });
       const secs = Number((await clock.textContent())?.match(/\d+/)?.[0]);
       assert.ok(secs > 0 && secs <= 300, `clock shows ${secs}s of 300`);
     }
@@ -99,23 +99,23 @@ for (const g of games) {
         // The bots have arranged already, so the hand is revealed at once:
         // the reveal shows each seat's bull apart from its other two cards.
         const three = page.locator(".arrangement .niuniu-three, .public .reveal .niuniu-three");
-        await three.first().waitFor({ timeout: 30_000 });
+        await three.first().waitFor({ timeout: WAIT });
         const shownThrees = await three.evaluateAll((es) => es.map((e) => [...e.querySelectorAll(".card")].map((c) => c.getAttribute("data-card"))));
         assert.ok(shownThrees.some((t) => t.length === 3 && t.every((c) => picked.includes(c))), `the bull ${picked} shown apart: ${JSON.stringify(shownThrees)}`);
         await screenshot(page, "table-niuniu-arranged-phone");
       } else {
         await page.locator('.actions button[data-action="no_bull"]').click();
-        await page.locator(".arrangement .niuniu, .public .reveal .niuniu").first().waitFor({ timeout: 30_000 });
+        await page.locator(".arrangement .niuniu, .public .reveal .niuniu").first().waitFor({ timeout: WAIT });
         await screenshot(page, "table-niuniu-arranged-phone");
       }
     }
     if (g.game === "dadun") {
       // 托管: the toggle hands the seat to the bot and takes it back.
       const toggle = page.locator("button.toggle.delegate");
-      await toggle.waitFor({ timeout: 30_000 });
+      await toggle.waitFor({ timeout: WAIT });
       assert.equal(await toggle.getAttribute("aria-pressed"), "false");
       await toggle.click();
-      await page.waitForFunction(() => document.querySelector("button.toggle.delegate")?.getAttribute("aria-pressed") === "true", undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelector("button.toggle.delegate")?.getAttribute("aria-pressed") === "true", undefined, { timeout: WAIT });
       assert.match((await page.locator(".seat.me .meta").textContent()) ?? "", /托管/);
       await page.locator("button.toggle.delegate").click();
       // Taken back: the toggle says so, or, when the bot played the hand
@@ -129,7 +129,7 @@ for (const g of games) {
             : [...document.querySelectorAll('button[data-action="continue"]')].some((b) => b instanceof HTMLButtonElement && !b.disabled && b.checkVisibility());
         },
         undefined,
-        { timeout: 30_000 },
+        { timeout: WAIT },
       );
       const player = await page.evaluate(() => JSON.parse(localStorage.getItem("paiju.player") ?? "{}"));
       /** @type {{seats: {seat: number, delegated: boolean}[], seat: number | null}} */

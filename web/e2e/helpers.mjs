@@ -39,6 +39,16 @@ export const artifacts = path.join(here, "artifacts");
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
+// The browser tests' time limits only tell a hang from a slow run: no test
+// passes or fails by how fast it goes. They sit far above the slowest run
+// seen, a test file among three at once beside the Go test passes on two
+// cores (make test), where a step that takes a second alone took fifteen.
+
+/** How long a test waits for one thing (a page state, a download, a server) before calling it a hang. */
+export const WAIT = 180_000;
+/** How long one test may run in all before node --test calls it a hang. */
+export const TEST_LIMIT = 1_200_000;
+
 /**
  * @typedef {Object} Server
  * @property {string} url "http://127.0.0.1:port"
@@ -67,7 +77,7 @@ export async function startServer(opts = {}) {
   let logs = "";
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`paiju serve did not start listening in 60s:\n${logs}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`paiju serve did not start listening in ${WAIT / 1000}s:\n${logs}`)), WAIT);
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk) => {
       logs += chunk;
@@ -150,6 +160,9 @@ export async function openPage(browser, base, viewport = DESKTOP, opts = {}) {
     const stored = JSON.stringify(opts.player);
     await context.addInitScript((p) => localStorage.setItem("paiju.player", p), stored);
   }
+  // Playwright's own default (30 s a wait, a navigation) would be a
+  // time limit of its own: every wait that names none gets WAIT.
+  context.setDefaultTimeout(WAIT);
   const page = await context.newPage();
   const origin = new URL(base).origin;
   /** @type {string[]} */

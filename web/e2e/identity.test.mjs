@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, callAPI, openPage, playHand, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { callAPI, DESKTOP, openPage, PHONE, playHand, screenshot, serverAndBrowser, TEST_LIMIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
@@ -33,7 +33,7 @@ function consoleOf(page) {
   return said;
 }
 
-test("show, copy and move the token; rename; issue, list and revoke", { timeout: 120_000 }, async (t) => {
+test("show, copy and move the token; rename; issue, list and revoke", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium");
   const base = env.server.url;
@@ -141,7 +141,7 @@ test("show, copy and move the token; rename; issue, list and revoke", { timeout:
   for (const p of [a, b, c, d]) await p.context.close();
 });
 
-test("a replay the viewer may not read says so, with no failed verdict", { timeout: 120_000 }, async (t) => {
+test("a replay the viewer may not read says so, with no failed verdict", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium");
   const base = env.server.url;

@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, callAPI, openPage, serverAndBrowser } from "./helpers.mjs";
+import { callAPI, DESKTOP, openPage, serverAndBrowser, TEST_LIMIT, WAIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 /** @typedef {import("./helpers.mjs").Player} Player */
@@ -81,7 +81,7 @@ async function state(page) {
 
 /** @param {Page} page */
 async function ready(page) {
-  await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("data-ready") === "true", ROOT, { timeout: 30_000 });
+  await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("data-ready") === "true", ROOT, { timeout: WAIT });
 }
 
 /**
@@ -96,7 +96,7 @@ async function shows(page, v) {
       return d instanceof HTMLElement && d.dataset.ready === "true" && Number(d.dataset.version) === Number(v);
     },
     [ROOT, v],
-    { timeout: 30_000 },
+    { timeout: WAIT },
   );
 }
 
@@ -211,7 +211,7 @@ async function clickMove(page, v) {
       return !!document.querySelector(".settlement[data-hand]") || (d instanceof HTMLElement && d.dataset.ready === "true" && Number(d.dataset.version) > Number(v));
     },
     [ROOT, v],
-    { timeout: 30_000 },
+    { timeout: WAIT },
   );
 }
 
@@ -226,7 +226,7 @@ function counts(rec, onTurn, moves) {
   return `${moves} moves, ${onTurn.length} of them the page's: ${rec.posts} posts, ${rec.views} views, ${plain} GET /legal without a selection, ${rec.legal.length - plain} with one`;
 }
 
-test("the table page takes its legal actions from the stream", { timeout: 300_000 }, async (t) => {
+test("the table page takes its legal actions from the stream", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US" });
@@ -248,7 +248,7 @@ test("the table page takes its legal actions from the stream", { timeout: 300_00
   await context.close();
 });
 
-test("without legal messages on its stream the page asks /legal", { timeout: 300_000 }, async (t) => {
+test("without legal messages on its stream the page asks /legal", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US" });
@@ -273,7 +273,7 @@ test("without legal messages on its stream the page asks /legal", { timeout: 300
   await context.close();
 });
 
-test("with its stream down the page still plays, asking /legal", { timeout: 300_000 }, async (t) => {
+test("with its stream down the page still plays, asking /legal", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US" });

@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, openPage, playHand, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { DESKTOP, openPage, PHONE, playHand, screenshot, serverAndBrowser, TEST_LIMIT, WAIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
@@ -21,11 +21,11 @@ const env = serverAndBrowser();
  */
 async function replayVerdict(page) {
   const v = page.locator('#replay-verdict[data-verified="true"], #replay-verdict[data-verified="false"]');
-  await v.waitFor({ timeout: 30_000 });
+  await v.waitFor({ timeout: WAIT });
   return { verified: await v.getAttribute("data-verified"), text: await v.innerText() };
 }
 
-test("installable, and the replay and verify pages work offline", { timeout: 180_000 }, async (t) => {
+test("installable, and the replay and verify pages work offline", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const base = env.server.url;
@@ -40,7 +40,7 @@ test("installable, and the replay and verify pages work offline", { timeout: 180
     const { page, context, problems } = await openPage(browser, base, viewport, { locale: "zh-CN", player: me, path: `/hands/${handID}` });
     // The worker installs and takes the page; the replay is opened again
     // through it, as a person opens a hand before leaving the network.
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: WAIT });
     await page.reload();
     assert.equal((await replayVerdict(page)).verified, "true");
 
@@ -70,7 +70,7 @@ test("installable, and the replay and verify pages work offline", { timeout: 180
     await page.goto(`${base}/verify`);
     await page.setInputFiles("#verify-file", { name: "export.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(exportText) });
     const v = page.locator('#verify-result[data-verified="true"], #verify-result[data-verified="false"]');
-    await v.waitFor({ timeout: 30_000 });
+    await v.waitFor({ timeout: WAIT });
     assert.equal(await v.getAttribute("data-verified"), "true", await v.innerText());
     // And its hand replays from the file alone.
     await page.locator('.export-hands button[data-hand="1"]').click();

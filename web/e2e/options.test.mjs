@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { CATALOG } from "../static/js/options.js";
-import { DESKTOP, PHONE, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { DESKTOP, openPage, PHONE, screenshot, serverAndBrowser, TEST_LIMIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
@@ -109,7 +109,7 @@ test("every option of the catalog is named and explained in both languages", () 
 });
 
 for (const locale of ["zh-CN", "en-US"]) {
-  test(`the open form offers each variant's house rules with their meaning (${locale})`, { timeout: 120_000 }, async (t) => {
+  test(`the open form offers each variant's house rules with their meaning (${locale})`, { timeout: TEST_LIMIT }, async (t) => {
     const browser = env.browser;
     if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
     const { page, context, problems } = await openPage(browser, env.server.url, locale === "zh-CN" ? PHONE : DESKTOP, { locale });
@@ -140,7 +140,7 @@ for (const locale of ["zh-CN", "en-US"]) {
   });
 }
 
-test("the form sends only the changed options, and a refused one shows at its control", { timeout: 120_000 }, async (t) => {
+test("the form sends only the changed options, and a refused one shows at its control", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US" });
@@ -249,7 +249,7 @@ test("the form sends only the changed options, and a refused one shows at its co
   await context.close();
 });
 
-test("a table opened with an option shows it on the table page and in the lobby", { timeout: 120_000 }, async (t) => {
+test("a table opened with an option shows it on the table page and in the lobby", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   for (const locale of ["zh-CN", "en-US"]) {
@@ -288,7 +288,7 @@ test("a table opened with an option shows it on the table page and in the lobby"
   await context.close();
 });
 
-test("the table page shows the options away from the defaults, whatever form the view gives them in", { timeout: 120_000 }, async (t) => {
+test("the table page shows the options away from the defaults, whatever form the view gives them in", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const { page, context, problems } = await openPage(browser, env.server.url, PHONE, { locale: "zh-CN" });
@@ -317,7 +317,7 @@ test("the table page shows the options away from the defaults, whatever form the
   await context.close();
 });
 
-test("the server's refusal of a 牛牛 option reaches the form", { timeout: 60_000 }, async (t) => {
+test("the server's refusal of a 牛牛 option reaches the form", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   // Over the API: seats 9 is refused; where the server names the key, it

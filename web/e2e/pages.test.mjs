@@ -13,7 +13,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, axeViolations, callAPI, openPage, playHand, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { axeViolations, callAPI, DESKTOP, openPage, PHONE, playHand, screenshot, serverAndBrowser, TEST_LIMIT, WAIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 /** @typedef {import("./helpers.mjs").Player} Player */
@@ -65,7 +65,8 @@ async function seatAmongBots(base, p, kind) {
  * @param {string} id
  */
 async function playAmongBots(base, p, id) {
-  for (let step = 0; step < 2000; step++) {
+  // Bounded by time, not by looks: how many looks the bots' moves take depends on the machine's speed.
+  for (const deadline = Date.now() + WAIT; Date.now() < deadline; ) {
     /** @type {Schemas["Table"]} */
     const v = await callAPI(base, "GET", `/v1/tables/${id}`, p.token);
     if (v.last_settlement && v.last_settlement.hand === 1) return;
@@ -164,7 +165,7 @@ function cases(f) {
         await page.waitForFunction(() => {
           const e = document.querySelector("section.table-page");
           return e instanceof HTMLElement && e.dataset.ready === "true" && e.dataset.seat !== "";
-        }, undefined, { timeout: 30_000 });
+        }, undefined, { timeout: WAIT });
         if (game === "dadun") {
           const h1 = await page.locator("main h1").innerText();
           assert.match(h1, lang === "zh" ? /^乐安打盾 · / : /^Le’an Dadun · /, "打盾 is named 乐安打盾, its variant not said twice");
@@ -179,7 +180,7 @@ function cases(f) {
       path: `/hands/${f.handID}`,
       ready: async (page, lang) => {
         const v = page.locator('#replay-verdict[data-verified="true"], #replay-verdict[data-verified="false"]');
-        await v.waitFor({ timeout: 30_000 });
+        await v.waitFor({ timeout: WAIT });
         assert.equal(await v.getAttribute("data-verified"), "true", await v.innerText());
         assert.match(await page.locator("main h1").innerText(), lang === "zh" ? /斗地主 · 经典/ : /Dou Dizhu · classic/, "the variant by name, not its id");
         // Step to the first play: its cards are card elements, named for the ear.
@@ -199,12 +200,12 @@ function cases(f) {
       ready: async (page) => {
         await page.setInputFiles("#verify-file", { name: "export.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(f.exportText) });
         const v = page.locator('#verify-result[data-verified="true"], #verify-result[data-verified="false"]');
-        await v.waitFor({ timeout: 30_000 });
+        await v.waitFor({ timeout: WAIT });
         assert.equal(await v.getAttribute("data-verified"), "true", await v.innerText());
         // The export's hand, replayed from the file below the verdict.
         await page.locator('.export-hands button[data-hand="1"]').click();
         const r = page.locator('#replay-verdict[data-verified="true"], #replay-verdict[data-verified="false"]');
-        await r.waitFor({ timeout: 30_000 });
+        await r.waitFor({ timeout: WAIT });
         assert.equal(await r.getAttribute("data-verified"), "true", await r.innerText());
       },
     },
@@ -284,7 +285,7 @@ async function boardChecks(page, me) {
 for (const locale of ["zh-CN", "en-US"]) {
   const lang = locale === "zh-CN" ? "zh" : "en";
   for (const [size, viewport] of /** @type {const} */ ([["phone", PHONE], ["desktop", DESKTOP]])) {
-    test(`every page in ${lang}, ${size}: axe finds nothing serious`, { timeout: 240_000 }, async (t) => {
+    test(`every page in ${lang}, ${size}: axe finds nothing serious`, { timeout: TEST_LIMIT }, async (t) => {
       const browser = env.browser;
       if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
       const f = await setUp();

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { DESKTOP, openPage, PHONE, screenshot, serverAndBrowser, TEST_LIMIT, WAIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
@@ -37,7 +37,7 @@ async function waitVersion(page, after) {
       return e instanceof HTMLElement && e.dataset.ready === "true" && Number(e.dataset.version) > v;
     },
     after,
-    { timeout: 30_000 },
+    { timeout: WAIT },
   );
 }
 
@@ -46,7 +46,7 @@ async function waitReady(page) {
   await page.waitForFunction(() => {
     const e = document.querySelector("section.table-page");
     return e instanceof HTMLElement && e.dataset.ready === "true";
-  }, undefined, { timeout: 30_000 });
+  }, undefined, { timeout: WAIT });
 }
 
 /**
@@ -57,7 +57,7 @@ async function waitReady(page) {
  * @returns {Promise<{page: Page, version: number, phase: string} | null>}
  */
 async function onTurn(pages, watch) {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + WAIT;
   for (;;) {
     for (const page of pages) {
       const s = await tableState(page);
@@ -69,7 +69,7 @@ async function onTurn(pages, watch) {
   }
 }
 
-test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_000 }, async (t) => {
+test("three players play a whole hand of 斗地主 by clicking", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const a = await openPage(browser, env.server.url, DESKTOP, { locale: "zh-CN" });
@@ -93,7 +93,7 @@ test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_
   // B and C find it in the lobby and join.
   for (const p of [b, c]) {
     const join = p.page.locator(`li.listing[data-table-id="${tableID}"] button`);
-    await join.waitFor({ timeout: 30_000 });
+    await join.waitFor({ timeout: WAIT });
     await join.click();
     await p.page.waitForURL(new RegExp(`/tables/${tableID}$`));
     await waitReady(p.page);
@@ -105,7 +105,7 @@ test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_
 
   // The hand is dealt once the third seat fills: every page shows 17 cards.
   for (const p of players) {
-    await p.page.waitForFunction(() => document.querySelectorAll(".my-hand button.card").length === 17, undefined, { timeout: 30_000 });
+    await p.page.waitForFunction(() => document.querySelectorAll(".my-hand button.card").length === 17, undefined, { timeout: WAIT });
   }
   await screenshot(b.page, "table-phone");
   await screenshot(a.page, "table-desktop");
@@ -162,14 +162,14 @@ test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_
   // Every page shows the settlement of hand 1, with a replay link.
   for (const p of players) {
     const link = p.page.locator('section.settlement[data-hand="1"] a.replay-link');
-    await link.waitFor({ timeout: 30_000 });
+    await link.waitFor({ timeout: WAIT });
     assert.match(await link.getAttribute("href") ?? "", new RegExp(`^/hands/${tableID}-1\\?min_position=[1-9][0-9]*$`));
     const deltas = await p.page.locator('section.settlement[data-hand="1"] .deltas tbody td:nth-child(2)').allTextContents();
     assert.equal(deltas.length, 3);
     assert.equal(deltas.reduce((s, d) => s + Number(d), 0), 0, `the settlement balances: ${deltas}`);
   }
   // The watcher followed the hand live to its settlement, seeing no hand.
-  await watcher.page.locator('section.settlement[data-hand="1"]').waitFor({ timeout: 30_000 });
+  await watcher.page.locator('section.settlement[data-hand="1"]').waitFor({ timeout: WAIT });
   assert.equal(await watcher.page.locator(".my-hand .card").count(), 0, "a watcher holds no cards");
   assert.equal(await watcher.page.locator(".seats .seat").count(), 3);
   assert.equal(await watcher.page.locator("section.table-page").getAttribute("data-seat"), "");
@@ -185,7 +185,7 @@ test("three players play a whole hand of 斗地主 by clicking", { timeout: 600_
   // seed matches its commitment, the shuffle deals the same cards, and the
   // table's export checks out.
   const verdict = a.page.locator('#replay-verdict[data-verified="true"], #replay-verdict[data-verified="false"]');
-  await verdict.waitFor({ timeout: 60_000 });
+  await verdict.waitFor({ timeout: WAIT });
   assert.equal(await verdict.getAttribute("data-verified"), "true", `replay verdict: ${await verdict.innerText()}`);
   await screenshot(a.page, "replay-played-desktop");
 

@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, callAPI, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { callAPI, DESKTOP, openPage, PHONE, screenshot, serverAndBrowser, TEST_LIMIT, WAIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
@@ -35,11 +35,11 @@ async function seated(page, tableID) {
   await page.waitForFunction(() => {
     const e = document.querySelector("section.table-page");
     return e instanceof HTMLElement && e.dataset.ready === "true" && e.dataset.seat !== undefined && e.dataset.seat !== "";
-  }, undefined, { timeout: 30_000 });
+  }, undefined, { timeout: WAIT });
   return page.locator("section.table-page").getAttribute("data-seat");
 }
 
-test("a private table: code and link, joined by link, by form and from the lobby", { timeout: 120_000 }, async (t) => {
+test("a private table: code and link, joined by link, by form and from the lobby", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium");
   const base = env.server.url;

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DESKTOP, PHONE, openPage, screenshot, serverAndBrowser } from "./helpers.mjs";
+import { DESKTOP, openPage, PHONE, screenshot, serverAndBrowser, TEST_LIMIT, WAIT } from "./helpers.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
@@ -18,7 +18,7 @@ const ROOT = "section.table-page";
 
 /** @param {Page} page */
 async function ready(page) {
-  await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("data-ready") === "true", ROOT, { timeout: 30_000 });
+  await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("data-ready") === "true", ROOT, { timeout: WAIT });
 }
 
 /**
@@ -84,7 +84,7 @@ async function myTurn(page) {
         (!!document.querySelector('.actions button[data-action="hint"]') ||
           [...document.querySelectorAll('button[data-action="continue"]')].some((b) => b instanceof HTMLButtonElement && !b.disabled && b.checkVisibility())),
       ROOT,
-      { timeout: 30_000 },
+      { timeout: WAIT },
     ),
   );
 }
@@ -163,7 +163,7 @@ async function trickAtOneVersion(page, id) {
   throw new Error("the page never showed the view's version");
 }
 
-test("斗地主: seats around the table, each seat's move, 提示 played, the phone keeps the hand on screen", { timeout: 120_000 }, async (t) => {
+test("斗地主: seats around the table, each seat's move, 提示 played, the phone keeps the hand on screen", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "zh-CN" });
@@ -197,7 +197,7 @@ test("斗地主: seats around the table, each seat's move, 提示 played, the ph
     const cont = page.locator('button[data-action="continue"]:visible:not([disabled])');
     if (await cont.count()) {
       await cont.first().click();
-      await until(page, () => page.waitForFunction(() => ![...document.querySelectorAll('button[data-action="continue"]')].some((b) => b.checkVisibility()), undefined, { timeout: 30_000 }));
+      await until(page, () => page.waitForFunction(() => ![...document.querySelectorAll('button[data-action="continue"]')].some((b) => b.checkVisibility()), undefined, { timeout: WAIT }));
       continue;
     }
     // The turn is highlighted: the seat the root names is marked, once.
@@ -240,7 +240,7 @@ test("斗地主: seats around the table, each seat's move, 提示 played, the ph
     const cont = page.locator('button[data-action="continue"]:visible:not([disabled])');
     if (await cont.count()) {
       await cont.first().click();
-      await until(page, () => page.waitForFunction(() => ![...document.querySelectorAll('button[data-action="continue"]')].some((b) => b.checkVisibility()), undefined, { timeout: 30_000 }));
+      await until(page, () => page.waitForFunction(() => ![...document.querySelectorAll('button[data-action="continue"]')].some((b) => b.checkVisibility()), undefined, { timeout: WAIT }));
       continue;
     }
     if (await page.locator('.actions button[data-action="play"]').count()) break;
@@ -260,7 +260,7 @@ test("斗地主: seats around the table, each seat's move, 提示 played, the ph
   await context.close();
 });
 
-test("升级: draw-all draws the caller's cards in turn; the last trick can be shown", { timeout: 150_000 }, async (t) => {
+test("升级: draw-all draws the caller's cards in turn; the last trick can be shown", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
   const { page, context, problems } = await openPage(browser, env.server.url, PHONE, { locale: "en-US" });
@@ -305,7 +305,7 @@ test("升级: draw-all draws the caller's cards in turn; the last trick can be s
           return document.querySelector('.actions button[data-action="draw-all"]')?.getAttribute("aria-pressed") === "false";
         },
         ROOT,
-        { timeout: 60_000 },
+        { timeout: WAIT },
       ),
     );
     if ((await page.locator(ROOT).getAttribute("data-phase")) === "drawing") {
@@ -329,7 +329,7 @@ test("升级: draw-all draws the caller's cards in turn; the last trick can be s
       page.waitForFunction(
         (sel) => document.querySelector(sel)?.getAttribute("data-ready") === "true" && !!document.querySelector('.actions button[data-action="hint"]'),
         ROOT,
-        { timeout: 30_000 },
+        { timeout: WAIT },
       ),
     );
     if (await page.locator('.public button[data-action="last-trick"]').count()) break;
