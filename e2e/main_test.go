@@ -147,7 +147,7 @@ func TestServePlayVerify(t *testing.T) {
 // waitRelayed polls /readyz until the relay has handed on every event.
 func waitRelayed(t *testing.T, c *apitest.Client) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var ready struct {
 			Checks []struct {

@@ -17,7 +17,7 @@ import (
 // with the log.
 func waitProjected(t *testing.T, c *apitest.Client, tok string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var st struct {
 			Head        int64 `json:"head"`

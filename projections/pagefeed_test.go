@@ -131,7 +131,7 @@ func runPageFeed(t *testing.T, f *PageFeed, log *growingLog) {
 			t.Errorf("Run: %v", err)
 		}
 	})
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		log.mu.Lock()
 		ends := log.ends
@@ -154,7 +154,7 @@ func waitApplied(t *testing.T, st *lockedStore, n int64) {
 	for i := range want {
 		want[i] = int64(i + 1)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		got := st.applied()
 		if slices.Equal(got, want) {

@@ -250,7 +250,7 @@ func TestProjectionsHandsAndLeaderboards(t *testing.T) {
 // waitConsumed waits until the runner's consumers have nothing pending.
 func (p *projEnv) waitConsumed(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for _, n := range p.consumers {
 		for {
 			c, err := p.js.Consumer(context.Background(), natsbus.StreamName, n)
