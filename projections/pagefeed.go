@@ -36,10 +36,13 @@ type PageFeed struct {
 	linger time.Duration
 }
 
+// PageFeedBatch is the most events a PageFeed applies in one transaction
+// (the NATS feed fetches 256 at a time).
+const PageFeedBatch = 1024
+
 // Page feed defaults.
 const (
-	pageFeedQueue  = 256  // pages waiting for the feed before it reads the log instead
-	pageFeedBatch  = 1024 // events a transaction
+	pageFeedQueue  = 256 // pages waiting for the feed before it reads the log instead
 	pageFeedLinger = 200 * time.Millisecond
 	pageFeedRetry  = time.Second
 )
@@ -52,7 +55,7 @@ func NewPageFeed(f Feed, names []string, logger *slog.Logger) *PageFeed {
 	}
 	return &PageFeed{feed: f, names: names, log: logger,
 		pages: make(chan []eventstore.Event, pageFeedQueue), wake: make(chan struct{}, 1),
-		batch: pageFeedBatch, linger: pageFeedLinger}
+		batch: PageFeedBatch, linger: pageFeedLinger}
 }
 
 // Announce hands the feed a page of committed events in position order.

@@ -643,15 +643,22 @@ func BenchApplyBatch(b *testing.B, open Opener) {
 // projections in one transaction (projections.BatchStore), as the feed
 // applies them to a store that can.
 func BenchApplyBatches(b *testing.B, open Opener) {
-	benchApplyBatches(b, open, RandomLog(5, 50, max(b.N, 1)))
+	benchApplyBatches(b, open, RandomLog(5, 50, max(b.N, 1)), 256)
+}
+
+// BenchApplyBatchesPageFeed is BenchApplyBatches with the batches of a
+// single node's feed (projections.PageFeed): up to PageFeedBatch events a
+// transaction instead of the 256 a NATS fetch brings.
+func BenchApplyBatchesPageFeed(b *testing.B, open Opener) {
+	benchApplyBatches(b, open, RandomLog(5, 50, max(b.N, 1)), projections.PageFeedBatch)
 }
 
 // BenchApplyBatchesLongHands is BenchApplyBatches on LongHandsLog.
 func BenchApplyBatchesLongHands(b *testing.B, open Opener) {
-	benchApplyBatches(b, open, LongHandsLog(5, 50, max(b.N, 1)))
+	benchApplyBatches(b, open, LongHandsLog(5, 50, max(b.N, 1)), 256)
 }
 
-func benchApplyBatches(b *testing.B, open Opener, l *Log) {
+func benchApplyBatches(b *testing.B, open Opener, l *Log, batch int) {
 	ctx := context.Background()
 	db, _ := open(b, l.Now)
 	bs, ok := db.(projections.BatchStore)
@@ -661,8 +668,8 @@ func benchApplyBatches(b *testing.B, open Opener, l *Log) {
 	evs := l.Events[:b.N]
 	b.ResetTimer()
 	cpu := cputime.Now()
-	for i := 0; i < len(evs); i += 256 {
-		if err := bs.ApplyBatches(ctx, projections.Names, evs[i:min(i+256, len(evs))]); err != nil {
+	for i := 0; i < len(evs); i += batch {
+		if err := bs.ApplyBatches(ctx, projections.Names, evs[i:min(i+batch, len(evs))]); err != nil {
 			b.Fatal(err)
 		}
 	}

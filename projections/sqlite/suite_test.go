@@ -42,6 +42,12 @@ func BenchmarkSuiteApplyBatch(b *testing.B) { projectionstest.BenchApplyBatch(b,
 // projections in one transaction a batch, as the feed applies them.
 func BenchmarkSuiteApplyBatches(b *testing.B) { projectionstest.BenchApplyBatches(b, openSuite) }
 
+// BenchmarkSuiteApplyBatchesPageFeed is BenchmarkSuiteApplyBatches with a
+// single node's batches (projections.PageFeedBatch).
+func BenchmarkSuiteApplyBatchesPageFeed(b *testing.B) {
+	projectionstest.BenchApplyBatchesPageFeed(b, openSuite)
+}
+
 // BenchmarkSuiteApplyBatchesLongHands is BenchmarkSuiteApplyBatches on
 // hands as long as the games'.
 func BenchmarkSuiteApplyBatchesLongHands(b *testing.B) {
