@@ -147,14 +147,23 @@ export async function launch() {
  * @param {Browser} browser
  * @param {string} base the server's URL
  * @param {{width: number, height: number}} [viewport]
- * @param {{locale?: string, path?: string, player?: Player, bypassCSP?: boolean}} [opts] locale (default "zh-CN"), first path (default "/"),
+ * @param {{locale?: string, path?: string, player?: Player, bypassCSP?: boolean, routes?: boolean}} [opts] locale (default "zh-CN"), first path (default "/"),
  *   player: sign the browser in as this player (e.g. one of playHand's) instead of registering a new one,
- *   bypassCSP: let the test inject a script of its own (axe-core, with page.addScriptTag), which the app's policy refuses
+ *   bypassCSP: let the test inject a script of its own (axe-core, with page.addScriptTag), which the app's policy refuses,
+ *   routes: the test answers requests itself (page.route). The app's service worker is then blocked: once it
+ *   controls the page (it claims it as soon as it is active, at a moment of its own), the page's requests pass
+ *   through it and page.route no longer sees them, so the test would talk to the real server instead
  * @returns {Promise<OpenedPage>}
  */
 export async function openPage(browser, base, viewport = DESKTOP, opts = {}) {
   const locale = opts.locale ?? "zh-CN";
-  const context = await browser.newContext({ viewport, locale, extraHTTPHeaders: { "Accept-Language": locale }, bypassCSP: !!opts.bypassCSP });
+  const context = await browser.newContext({
+    viewport,
+    locale,
+    extraHTTPHeaders: { "Accept-Language": locale },
+    bypassCSP: !!opts.bypassCSP,
+    serviceWorkers: opts.routes ? "block" : "allow",
+  });
   if (opts.player) {
     // The app keeps its player in localStorage under "paiju.player" (js/app.js).
     const stored = JSON.stringify(opts.player);

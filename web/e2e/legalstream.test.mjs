@@ -251,7 +251,7 @@ test("the table page takes its legal actions from the stream", { timeout: TEST_L
 test("without legal messages on its stream the page asks /legal", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
-  const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US" });
+  const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US", routes: true });
   let tableID = "";
   const rec = record(page, () => tableID);
   // A server that does not know the parameter: the stream carries the
@@ -276,7 +276,7 @@ test("without legal messages on its stream the page asks /legal", { timeout: TES
 test("with its stream down the page still plays, asking /legal", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
-  const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US" });
+  const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US", routes: true });
   let tableID = "";
   const rec = record(page, () => tableID);
   await page.route(/\/v1\/tables\/[^/]+\/stream\?/, (route) => route.abort());

@@ -143,7 +143,7 @@ for (const locale of ["zh-CN", "en-US"]) {
 test("the form sends only the changed options, and a refused one shows at its control", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
-  const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US" });
+  const { page, context, problems } = await openPage(browser, env.server.url, DESKTOP, { locale: "en-US", routes: true });
   /** @type {unknown[]} */
   const bodies = [];
   // The server answers every open here as if it refused `refuse`: the
@@ -161,7 +161,19 @@ test("the form sends only the changed options, and a refused one shows at its co
   const submit = async () => {
     const n = bodies.length;
     await page.locator("form.create button[type=submit]").click();
-    await page.waitForFunction(() => document.querySelector("form.create button[type=submit]")?.hasAttribute("disabled") === false);
+    try {
+      await page.waitForFunction(() => document.querySelector("form.create button[type=submit]")?.hasAttribute("disabled") === false);
+    } catch (err) {
+      // Say what the page showed instead: where it is, the button, the
+      // status line, and how many opens the route answered.
+      const seen = await page.evaluate(() => ({
+        url: location.href,
+        button: document.querySelector("form.create button[type=submit]")?.outerHTML ?? null,
+        status: document.querySelector(".lobby > p.status")?.textContent ?? null,
+        serviceWorker: !!navigator.serviceWorker?.controller,
+      }));
+      throw new Error(`the open never ended: ${JSON.stringify(seen)}, ${bodies.length - n} open(s) answered by the route; problems: ${JSON.stringify(problems())}`, { cause: err });
+    }
     assert.equal(bodies.length, n + 1, "one open sent");
     return /** @type {{game: string, variant: string, options?: Record<string, unknown>}} */ (bodies[n]);
   };
@@ -291,7 +303,7 @@ test("a table opened with an option shows it on the table page and in the lobby"
 test("the table page shows the options away from the defaults, whatever form the view gives them in", { timeout: TEST_LIMIT }, async (t) => {
   const browser = env.browser;
   if (!browser) return t.skip("no chromium: set PAIJU_CHROMIUM");
-  const { page, context, problems } = await openPage(browser, env.server.url, PHONE, { locale: "zh-CN" });
+  const { page, context, problems } = await openPage(browser, env.server.url, PHONE, { locale: "zh-CN", routes: true });
   // The view as a server that plays the options shows it: every option,
   // the defaults filled in. Only the view is changed; the table is real.
   await page.route(/\/v1\/tables\/[^/?]+$/, async (route) => {
