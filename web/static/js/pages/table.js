@@ -30,6 +30,14 @@ import { gameFacts, settlementFacts } from "./gamefacts.js";
 import { handResult } from "./handresult.js";
 import { register, t as tr } from "../i18n.js";
 
+/** A selection's question dropped unasked: a command of the page began after the selection was read. */
+class Superseded extends Error {
+  constructor() {
+    super("the selection was read before a command of this page");
+    this.name = "Superseded";
+  }
+}
+
 register({
   zh: {
     "table.felt": "牌桌",
@@ -408,15 +416,24 @@ export function render(root, params, ctx) {
   let waiters = [];
 
   // /legal is a costly read the server lets a caller run only a few of at
-  // once (quota-costly-reads): the page asks one at a time.
+  // once (quota-costly-reads): the page asks one at a time. The page's own
+  // commands (act) take their turn in the same queue, and `posted` counts
+  // those begun: a selection read from the table before a command began
+  // is not asked about after it, since the command may have played its
+  // cards and the server would refuse the selection.
   /** @type {Promise<unknown>} */
   let legalQueue = Promise.resolve();
+  let posted = 0;
   /**
    * @param {string[]} [sel]
+   * @param {number} [basis] `posted` when the table sel is of was read
    * @returns {Promise<LegalActions>}
    */
-  function legalFor(sel) {
-    const p = legalQueue.then(() => api.legal(id, sel));
+  function legalFor(sel, basis = posted) {
+    const p = legalQueue.then(() => {
+      if (sel && sel.length > 0 && posted !== basis) throw new Superseded();
+      return api.legal(id, sel);
+    });
     legalQueue = p.catch(() => undefined);
     return p;
   }
@@ -513,6 +530,7 @@ export function render(root, params, ctx) {
       // The table may move between the reads; a few tries get one version
       // of everything, and a table that keeps moving is loaded again soon.
       for (let tries = 1; ; tries++) {
+        const basis = posted;
         const v = await api.table(id);
         if (stale()) return;
         loadingVersion = v.version;
@@ -535,7 +553,7 @@ export function render(root, params, ctx) {
           if (!stillLegal(empty, sel)) sel = [];
           else {
             try {
-              l = await legalFor(sel);
+              l = await legalFor(sel, basis);
             } catch {
               sel = [];
             }
@@ -886,13 +904,14 @@ export function render(root, params, ctx) {
    * @param {string[]} sel
    */
   async function select(sel) {
+    const basis = posted;
     selection = sel;
     if (hinted && !sameCards(cardsOf(hinted) ?? [], sel)) hinted = null;
     page.dataset.ready = "false";
     const seq = ++loadSeq;
     loadingVersion = 0;
     try {
-      const l = sel.length === 0 && legalEmpty && legalEmpty.version === view?.version ? legalEmpty : await legalFor(sel);
+      const l = sel.length === 0 && legalEmpty && legalEmpty.version === view?.version ? legalEmpty : await legalFor(sel, basis);
       if (seq !== loadSeq || closed || !view) return;
       if (l.version !== view.version) {
         // The table moved on: show it, and the selection's actions at its new version.
@@ -905,7 +924,9 @@ export function render(root, params, ctx) {
       keepFocus(() => drawActions(v));
       page.dataset.ready = "true";
     } catch (err) {
-      if (seq !== loadSeq) return;
+      // A command began since the card was picked: the load that follows
+      // it shows the table as the command left it.
+      if (seq !== loadSeq || err instanceof Superseded) return;
       if (err instanceof ApiError && err.code === "selection_not_legal") {
         // The last card picked makes no legal play: take it back.
         selection = sel.slice(0, -1);
@@ -1233,7 +1254,12 @@ export function render(root, params, ctx) {
     }
     hinted = null;
     try {
-      await fn();
+      const run = legalQueue.then(() => {
+        posted++;
+        return fn();
+      });
+      legalQueue = run.catch(() => undefined);
+      await run;
       clearStatus();
       selection = [];
     } catch (err) {
