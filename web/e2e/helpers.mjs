@@ -150,9 +150,9 @@ export async function launch() {
  * @param {{locale?: string, path?: string, player?: Player, bypassCSP?: boolean, routes?: boolean}} [opts] locale (default "zh-CN"), first path (default "/"),
  *   player: sign the browser in as this player (e.g. one of playHand's) instead of registering a new one,
  *   bypassCSP: let the test inject a script of its own (axe-core, with page.addScriptTag), which the app's policy refuses,
- *   routes: the test answers requests itself (page.route). The app's service worker is then blocked: once it
- *   controls the page (it claims it as soon as it is active, at a moment of its own), the page's requests pass
- *   through it and page.route no longer sees them, so the test would talk to the real server instead
+ *   routes: the test answers requests itself (page.route). The app's service worker is then blocked, as
+ *   Playwright's documentation asks of such tests: its routing does not see requests a service worker
+ *   intercepts, and the app's worker claims the page at a moment of its own (once it is active)
  * @returns {Promise<OpenedPage>}
  */
 export async function openPage(browser, base, viewport = DESKTOP, opts = {}) {

@@ -425,17 +425,26 @@ export function render(root, params, ctx) {
   let legalQueue = Promise.resolve();
   let posted = 0;
   /**
+   * Runs fn once everything queued before it has ended.
+   * @template T
+   * @param {() => Promise<T>} fn
+   * @returns {Promise<T>}
+   */
+  function inTurn(fn) {
+    const p = legalQueue.then(fn);
+    legalQueue = p.catch(() => undefined);
+    return p;
+  }
+  /**
    * @param {string[]} [sel]
    * @param {number} [basis] `posted` when the table sel is of was read
    * @returns {Promise<LegalActions>}
    */
   function legalFor(sel, basis = posted) {
-    const p = legalQueue.then(() => {
+    return inTurn(() => {
       if (sel && sel.length > 0 && posted !== basis) throw new Superseded();
       return api.legal(id, sel);
     });
-    legalQueue = p.catch(() => undefined);
-    return p;
   }
 
   /** @param {unknown} err */
@@ -1138,11 +1147,9 @@ export function render(root, params, ctx) {
     loadingVersion = 0;
     page.dataset.ready = "false";
     try {
-      const p = legalQueue.then(
+      const l = await inTurn(
         () => /** @type {Promise<LegalActions>} */ (api.json("GET", `/v1/tables/${encodeURIComponent(id)}/legal`, { query: { hint: "true" } })),
       );
-      legalQueue = p.catch(() => undefined);
-      const l = await p;
       if (seq !== loadSeq || closed || view !== v) return;
       if (l.version !== v.version) {
         await load();
@@ -1254,12 +1261,10 @@ export function render(root, params, ctx) {
     }
     hinted = null;
     try {
-      const run = legalQueue.then(() => {
+      await inTurn(() => {
         posted++;
         return fn();
       });
-      legalQueue = run.catch(() => undefined);
-      await run;
       clearStatus();
       selection = [];
     } catch (err) {
