@@ -79,7 +79,10 @@ type checkView struct {
 	Detail string `json:"detail"`
 }
 
-// waitReady waits until /readyz answers 200.
+// waitReady waits until /readyz answers 200. One probe is not enough: its
+// checks have a second in all (internal/app's readyTimeout), and on a
+// machine running the test suites beside each other a store's answer can
+// take longer; the node is then rightly not ready at that probe.
 func waitReady(t *testing.T, c *apitest.Client) map[string]checkView {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"log/slog"
-	"net/http"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -170,7 +169,5 @@ func TestClusterRelayFailover(t *testing.T) {
 		}
 		i++
 	}
-	if r := b.Do(apitest.Request{Method: "GET", Path: "/readyz"}); r.Status != http.StatusOK {
-		t.Errorf("B after the failover: %d %s", r.Status, r.Body)
-	}
+	waitReady(t, b) // B after the failover
 }

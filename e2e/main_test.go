@@ -81,9 +81,7 @@ func TestServePlayVerify(t *testing.T) {
 	base, natsURL, stop := startServer(t, dir)
 	c := apitest.New(t, base)
 
-	if r := c.Do(apitest.Request{Method: "GET", Path: "/readyz"}); r.Status != http.StatusOK {
-		t.Fatalf("readyz: %d %s", r.Status, r.Body)
-	}
+	waitReady(t, c)
 	type player struct{ ID, Token string }
 	var ps []player
 	for _, name := range []string{"ann", "ben", "cat"} {

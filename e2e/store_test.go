@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,9 +52,7 @@ func TestServePostgresPlayVerifyExport(t *testing.T) {
 	dir := t.TempDir()
 	base, _, stop := startServer(t, dir, "--store", url)
 	c := apitest.New(t, base)
-	if r := c.Do(apitest.Request{Method: "GET", Path: "/readyz"}); r.Status != http.StatusOK {
-		t.Fatalf("readyz: %d %s", r.Status, r.Body)
-	}
+	waitReady(t, c)
 	tv, ps := seatThree(t, c)
 	playHand(t, c, tv.ID, ps)
 	waitProjected(t, c, ps[0].Token)
