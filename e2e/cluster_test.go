@@ -60,6 +60,12 @@ func dialNATS(t *testing.T, url string) (*nats.Conn, jetstream.JetStream) {
 func readyChecks(t *testing.T, c *apitest.Client) (int, map[string]checkView) {
 	t.Helper()
 	r := c.Do(apitest.Request{Method: "GET", Path: "/readyz"})
+	return r.Status, checksOf(t, r)
+}
+
+// checksOf is the checks of a /readyz answer, by name.
+func checksOf(t *testing.T, r *apitest.Response) map[string]checkView {
+	t.Helper()
 	var body struct {
 		Checks []checkView `json:"checks"`
 	}
@@ -70,7 +76,7 @@ func readyChecks(t *testing.T, c *apitest.Client) (int, map[string]checkView) {
 	for _, c := range body.Checks {
 		m[c.Name] = c
 	}
-	return r.Status, m
+	return m
 }
 
 type checkView struct {
@@ -79,23 +85,10 @@ type checkView struct {
 	Detail string `json:"detail"`
 }
 
-// waitReady waits until /readyz answers 200. One probe is not enough: its
-// checks have a second in all (internal/app's readyTimeout), and on a
-// machine running the test suites beside each other a store's answer can
-// take longer; the node is then rightly not ready at that probe.
+// waitReady waits until /readyz answers 200 and returns its checks.
 func waitReady(t *testing.T, c *apitest.Client) map[string]checkView {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		status, checks := readyChecks(t, c)
-		if status == http.StatusOK {
-			return checks
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("never ready: %+v", checks)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return checksOf(t, c.WaitReady())
 }
 
 // waitRelaying waits until the node behind c holds the relay's lease. A

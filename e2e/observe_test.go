@@ -198,15 +198,7 @@ func TestDrainOnShutdown(t *testing.T) {
 			OK   bool   `json:"ok"`
 		} `json:"checks"`
 	}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		r := c.Do(apitest.Request{Method: "GET", Path: "/readyz"})
-		if r.Status == http.StatusOK {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("never ready: %s", r.Body)
-		}
-	}
+	c.WaitReady()
 
 	cancel()
 	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(logs.String(), "draining"); time.Sleep(5 * time.Millisecond) {

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"paiju/internal/race"
 
@@ -224,6 +225,23 @@ func (c *Client) Do(r Request) *Response {
 		c.t.Fatalf("%v", err)
 	}
 	return resp
+}
+
+// WaitReady asks GET /readyz until it answers 200 (for 30s at most) and
+// returns that answer. One probe is not enough: its checks have a second in
+// all, and on a machine running the test suites beside each other a
+// store's answer can take longer, when the node is rightly not ready.
+func (c *Client) WaitReady() *Response {
+	c.t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		r := c.Do(Request{Method: "GET", Path: "/readyz"})
+		if r.Status == http.StatusOK {
+			return r
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("GET /readyz: %d %s, want 200", r.Status, r.Body)
+		}
+	}
 }
 
 // do sends r, validating the request (unless r.Raw) and the response
