@@ -296,14 +296,15 @@ export async function playHand(base) {
 /**
  * Starts a server and the browser before a test file's tests and stops both
  * after them. The browser is null where there is none to drive (launch).
+ * @param {{args?: string[], env?: Record<string, string>}} [opts] for startServer
  */
-export function serverAndBrowser() {
+export function serverAndBrowser(opts = {}) {
   /** @type {Server | undefined} */
   let server;
   /** @type {import("playwright-core").Browser | null} */
   let browser = null;
   before(async () => {
-    server = await startServer();
+    server = await startServer(opts);
     browser = await launch();
   });
   after(async () => {

@@ -14,7 +14,16 @@ import { callAPI, DESKTOP, openPage, PHONE, screenshot, serverAndBrowser, TEST_L
 
 /** @typedef {import("playwright-core").Page} Page */
 
-const env = serverAndBrowser();
+// A player's budget of wrong codes refills at its own size a minute, so
+// whether a guesser is refused depends on how fast it guesses: twelve
+// guesses are refused by the last one if they take under 60 * (12 - n) / n
+// seconds in all, for a budget of n. At the default of ten that is 12 s, 1.1 s
+// a guess, which a loaded machine does not keep (a CI run saw the twelfth
+// guess still heard). At two it is 300 s, 25 s a guess, and two still lets
+// the third visitor below mistype once and then sit down.
+const ROOM_FAILURES_PER_MINUTE = 2;
+
+const env = serverAndBrowser({ args: ["--quota-room-failures-per-minute", String(ROOM_FAILURES_PER_MINUTE)] });
 
 /**
  * The page's problems, less the failed requests this test makes on purpose
@@ -119,19 +128,22 @@ test("a private table: code and link, joined by link, by form and from the lobby
   assert.equal(await seated(fourth.page, tableID), "3");
   await screenshot(fourth.page, "rooms-seated-desktop");
 
-  // Guessing: past ten wrong codes a minute the form says how long to wait.
+  // Guessing: past the wrong codes a minute allowed, the form says how long to wait.
   const guesser = await openPage(browser, base, PHONE, { locale: "zh-CN" });
   const guess = guesser.page.locator(".lobby form.room-form");
   /** @type {string | null} */
   let refusal = null;
+  let heard = 0;
   for (let i = 0; i < 12 && refusal !== "room_attempts_limited"; i++) {
     const wrongCode = String(100000 + i);
     await guess.locator("input.room-code-input").fill(wrongCode === code ? "999999" : wrongCode);
     await guess.locator("button[type=submit]").click();
     await guess.locator(".room-message[data-code]").waitFor();
     refusal = await guess.locator(".room-message").getAttribute("data-code");
+    if (refusal === "room_not_found") heard++;
   }
   assert.equal(refusal, "room_attempts_limited", "the guesser is locked out");
+  assert.ok(heard >= ROOM_FAILURES_PER_MINUTE, `the whole budget is heard first (${heard} wrong codes)`);
   assert.match((await guess.locator(".room-message").textContent()) ?? "", /房间号输错太多次了，请 [0-9]+ 秒后再试。/);
   await screenshot(guesser.page, "rooms-locked-out-phone");
   assert.deepEqual(guesser.problems().filter((p) => !/status of (404|429)/.test(p)), []);
