@@ -828,8 +828,11 @@ type leaseSpan struct {
 }
 
 // checkLeases reads the nodes' logs for the holdings of each lease (the
-// relay's and each projection's): "lease taken" to the line that says it
-// ended, or to the run's end. Two holdings of one lease may overlap only
+// relay's and each projection's): "lease taken", logged before the role
+// starts, to "lease role stopped", logged once it has returned and before
+// the key is released, or to the run's end. (The lines that say why a role
+// stops come before it has; "lease released" comes after another process
+// may have taken the key.) Two holdings of one lease may overlap only
 // while the earlier holder was paused and for the moment it takes, once
 // resumed, to see its lease gone; the test fails on any other overlap and
 // reports those.
@@ -874,7 +877,7 @@ func checkLeases(t *testing.T, nodes []*clusterProc, flog *faultLog) string {
 			switch {
 			case l.Msg == "lease taken":
 				open[l.Lease] = l.Time
-			case strings.HasPrefix(l.Msg, "lease lost"), strings.HasPrefix(l.Msg, "lease refresh failed"), l.Msg == "lease released", strings.HasPrefix(l.Msg, "release lease"):
+			case l.Msg == "lease role stopped":
 				if from, ok := open[l.Lease]; ok {
 					spans[l.Lease] = append(spans[l.Lease], leaseSpan{n.name, from, l.Time})
 					delete(open, l.Lease)

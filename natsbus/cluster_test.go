@@ -2,10 +2,13 @@ package natsbus_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -236,6 +239,89 @@ func TestLeaseOneRelayAtATime(t *testing.T) {
 	}
 	e.checkJetStream()
 }
+
+// TestLeaseLogSaysWhenTheRoleRan: the lines a lease's holder logs bound
+// the time its role ran, for whoever reads the logs of several processes to
+// check that a role never ran twice at once (e2e's checkLeases): "lease
+// taken" comes before the role starts and "lease role stopped" after it has
+// returned and before the key is freed, so the next holder's "lease taken"
+// comes after it. Both holders log to one writer, whose order is the order
+// of the calls; nothing here depends on timing.
+func TestLeaseLogSaysWhenTheRoleRan(t *testing.T) {
+	url := startNATSServer(t)
+	ns, err := natsbus.NewNamespace("prod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu    sync.Mutex
+		lines []string // "owner message", in the order logged
+	)
+	w := writerFunc(func(p []byte) (int, error) {
+		var r struct{ Msg, Owner string }
+		if err := json.Unmarshal(p, &r); err != nil {
+			return 0, err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, r.Owner+" "+r.Msg)
+		return len(p), nil
+	})
+	run := func(owner string) (stop func()) {
+		_, js := dial(t, url)
+		log := slog.New(slog.NewJSONHandler(w, nil)).With("owner", owner)
+		l, err := natsbus.OpenLeases(t.Context(), js, ns, natsbus.LeaseOptions{TTL: leaseTTL, Owner: owner}, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = l.Run(ctx, "relay", func(ctx context.Context) {
+				log.Info("role started")
+				<-ctx.Done()
+				log.Info("role returned")
+			})
+		}()
+		for !l.Held("relay") {
+			time.Sleep(5 * time.Millisecond)
+		}
+		return func() { cancel(); <-done }
+	}
+	stopA := run("a")
+	stoppedA := make(chan struct{})
+	go func() { defer close(stoppedA); stopA() }() // a frees the key while b waits for it
+	stopB := run("b")
+	stopB()
+	<-stoppedA
+
+	mu.Lock()
+	defer mu.Unlock()
+	at := func(line string) int {
+		i := slices.Index(lines, line)
+		if i < 0 {
+			t.Fatalf("nothing logged %q; the holders logged\n  %s", line, strings.Join(lines, "\n  "))
+		}
+		return i
+	}
+	for _, o := range []string{"a", "b"} {
+		seq := []string{"lease taken", "role started", "role returned", "lease role stopped", "lease released"}
+		for i := 1; i < len(seq); i++ {
+			if at(o+" "+seq[i-1]) > at(o+" "+seq[i]) {
+				t.Errorf("%s logged %q after %q", o, seq[i-1], seq[i])
+			}
+		}
+	}
+	if at("a lease role stopped") > at("b lease taken") {
+		t.Errorf("b logged %q before a logged %q: the logs show two holders at once; the holders logged\n  %s",
+			"lease taken", "lease role stopped", strings.Join(lines, "\n  "))
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // A node that does not relay still hears every event of a table it
 // watches: the notices come from JetStream's subjects, not from the relay's

@@ -184,6 +184,11 @@ func (l *Leases) Run(ctx context.Context, key string, fn func(context.Context)) 
 		cancel()
 		<-done
 		l.setHeld(key, false)
+		// Logged before the release: once the key is deleted another
+		// process may log "lease taken" before this one could log
+		// "lease released", and the log would then show two holders
+		// where the role never ran twice.
+		log.Info("lease role stopped")
 		if ctx.Err() != nil {
 			l.release(ctx, key, rev, log)
 			return nil
