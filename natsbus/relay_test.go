@@ -244,18 +244,16 @@ func TestRelayRunsOnce(t *testing.T) {
 	r := e.relay(natsbus.RelayOptions{})
 	stop := runRelay(e.ctx, r)
 	defer stop()
-	// The first Run may not have started yet: try until one is refused.
-	limit := time.Now().Add(waitLimit)
-	for {
-		ctx, cancel := context.WithCancel(e.ctx)
-		cancel()
-		if err := r.Run(ctx); err != nil {
-			break
-		}
-		if time.Now().After(limit) {
-			t.Fatal("a second concurrent Run was accepted, want an error")
-		}
-		time.Sleep(time.Millisecond)
+	// Once the first Run has started: a second Run begun before it would
+	// be the first, and the first refused.
+	waitFor(t, func() bool { return r.Stats().Running }, "the first Run starts")
+	ctx, cancel := context.WithCancel(e.ctx)
+	cancel()
+	if err := r.Run(ctx); err == nil {
+		t.Fatal("a second concurrent Run was accepted, want an error")
+	}
+	if !r.Stats().Running {
+		t.Fatal("the refused Run stopped the first")
 	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
