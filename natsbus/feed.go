@@ -222,8 +222,14 @@ func (r *ProjectionFeed) consume(ctx context.Context, names []string, log *slog.
 		}
 	}
 	for {
-		batch, err := cons.Fetch(256, jetstream.FetchMaxWait(r.FetchWait))
+		// The fetch ends with ctx: a worker whose lease is lost must stop
+		// within the lease's margin (a quarter of its TTL), and a fetch
+		// bounded by FetchMaxWait alone waits for the server's end of the
+		// pull, or a second past it when the server is cut off.
+		fctx, cancel := context.WithTimeout(ctx, r.FetchWait)
+		batch, err := cons.Fetch(256, jetstream.FetchContext(fctx))
 		if err != nil {
+			cancel()
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -233,6 +239,7 @@ func (r *ProjectionFeed) consume(ctx context.Context, names []string, log *slog.
 		for m := range batch.Messages() {
 			msgs = append(msgs, m)
 		}
+		cancel()
 		if err := r.handle(ctx, names, msgs, cfg.AckPolicy); err != nil {
 			// Delivered again at once, to the next consume: every
 			// projection skips what it has applied.

@@ -347,3 +347,36 @@ func TestProjectionFeedAppliesAllAtOnce(t *testing.T) {
 	}
 	b.checkpoints.checkOnce(t, names, 0, head)
 }
+
+// TestProjectionFeedStopsWithItsContext: a worker returns once its context
+// ends, not when its fetch would have: a worker whose lease is lost must
+// stop within the lease's margin, a quarter of its TTL. Here a fetch waits
+// an hour for messages that never come.
+func TestProjectionFeedStopsWithItsContext(t *testing.T) {
+	e := newEnv(t)
+	e.seed()
+	e.relayToHead(natsbus.RelayOptions{})
+	f := &natsbus.ProjectionFeed{Projector: newCheckpoints(), JS: e.js, Names: []string{"hands"}, FetchWait: time.Hour, Logger: e.logs.logger()}
+	ctx, cancel := context.WithCancel(e.ctx)
+	done := make(chan error, 1)
+	go func() { done <- f.Run(ctx) }()
+	// A fetch of 256 ends when it holds 256 messages or its wait is over:
+	// with fewer in the stream, it is open until cancelled.
+	stream, err := e.js.Stream(e.ctx, e.ns.Stream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool {
+		c, err := stream.Consumer(e.ctx, f.SharedConsumer())
+		return err == nil && c.CachedInfo().NumWaiting > 0 && c.CachedInfo().NumPending == 0
+	}, "the worker waits in a fetch, the stream delivered")
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v, want nil once its context ended", err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatalf("Run still fetching %s after its context ended", waitLimit)
+	}
+}
