@@ -222,24 +222,17 @@ func (r *ProjectionFeed) consume(ctx context.Context, names []string, log *slog.
 		}
 	}
 	for {
-		// The fetch ends with ctx: a worker whose lease is lost must stop
-		// within the lease's margin (a quarter of its TTL), and a fetch
-		// bounded by FetchMaxWait alone waits for the server's end of the
-		// pull, or a second past it when the server is cut off.
-		fctx, cancel := context.WithTimeout(ctx, r.FetchWait)
-		batch, err := cons.Fetch(256, jetstream.FetchContext(fctx))
+		batch, err := cons.Fetch(256, jetstream.FetchMaxWait(r.FetchWait))
 		if err != nil {
-			cancel()
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			return fmt.Errorf("projections: consumer %s: fetch: %w", cfg.Durable, err)
 		}
-		var msgs []jetstream.Msg
-		for m := range batch.Messages() {
-			msgs = append(msgs, m)
+		msgs, err := receive(ctx, batch)
+		if err != nil {
+			return err
 		}
-		cancel()
 		if err := r.handle(ctx, names, msgs, cfg.AckPolicy); err != nil {
 			// Delivered again at once, to the next consume: every
 			// projection skips what it has applied.
@@ -256,6 +249,41 @@ func (r *ProjectionFeed) consume(ctx context.Context, names []string, log *slog.
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+	}
+}
+
+// receive collects the messages of batch until the fetch ends or ctx does.
+// The fetch ends only when the server ends the pull, after FetchWait, or a
+// second later when the server is cut off; a worker whose lease is lost
+// must stop sooner, within the lease's margin (a quarter of its TTL).
+//
+// Once ctx has ended, what the fetch received and still receives is given
+// back (Nak) so that the next worker gets it at once rather than after
+// AckWait; the giving back goes on in a goroutine that ends with the fetch.
+// (A fetch with a context of its own, jetstream.FetchContext, would end
+// sooner but drop what arrives after the context's deadline, and its
+// deadline also sets the pull's expiry, leaving a tenth of it for the
+// messages to arrive.)
+func receive(ctx context.Context, batch jetstream.MessageBatch) ([]jetstream.Msg, error) {
+	var msgs []jetstream.Msg
+	for {
+		select {
+		case m, ok := <-batch.Messages():
+			if !ok {
+				return msgs, nil
+			}
+			msgs = append(msgs, m)
+		case <-ctx.Done():
+			for _, m := range msgs {
+				_ = m.Nak()
+			}
+			go func() {
+				for m := range batch.Messages() {
+					_ = m.Nak()
+				}
+			}()
+			return nil, ctx.Err()
 		}
 	}
 }
