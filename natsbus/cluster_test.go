@@ -284,9 +284,7 @@ func TestLeaseLogSaysWhenTheRoleRan(t *testing.T) {
 				log.Info("role returned")
 			})
 		}()
-		for !l.Held("relay") {
-			time.Sleep(5 * time.Millisecond)
-		}
+		waitFor(t, func() bool { return l.Held("relay") }, owner+" takes the lease")
 		return func() { cancel(); <-done }
 	}
 	stopA := run("a")
@@ -576,9 +574,7 @@ func TestProjectionLeaseOneWorker(t *testing.T) {
 		return w
 	}
 	wa := start("wa")
-	for !wa.leases.Held(natsbus.LeaseKey("stats")) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, func() bool { return wa.leases.Held(natsbus.LeaseKey("stats")) }, "worker a takes the lease")
 	wb := start("wb")
 	head := int(e.head())
 	waitFor(t, func() bool { return wa.p.count() == head }, "worker a applies every event")
